@@ -1,0 +1,49 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { bodyLimit } from 'hono/body-limit'
+import { authenticate } from './auth/authenticate.js'
+import type { AppEnv } from './auth/principal.js'
+import { registerBillingRoutes } from './billing/routes.js'
+import type { AppContext } from './context.js'
+import { ApiError, validationError } from './errors.js'
+import { errorHandler, notFoundHandler } from './http/error-handler.js'
+
+/** Request bodies above this are refused with 413 before they are read whole. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+const TARGET_NAMES: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header' }
+
+/**
+ * The HTTP API as a Hono app: every route validated by its contract schema, every error rendered as
+ * problem details. It holds no state of its own; everything lives in `ctx`.
+ */
+export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error, TARGET_NAMES[result.target] ?? result.target)
+    },
+  })
+  app.onError(errorHandler(ctx.logError))
+  app.notFound(notFoundHandler)
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError('payload_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes (1 MiB)`)
+      },
+    }),
+  )
+
+  const auth = authenticate(ctx)
+  registerBillingRoutes(app, ctx, auth)
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'rwa',
+      version: '0.1.0',
+      description: 'Cross-border governance of tokenized real-world assets, and billing.',
+    },
+  })
+  return app
+}

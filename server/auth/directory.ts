@@ -1,0 +1,75 @@
+import type { Tier } from '../../src/contract/limits.js'
+import type { Db } from '../db/database.js'
+import type { PlanState } from '../limits/entitlement.js'
+
+/** What authentication needs to know of a key, cached by the hash of the raw key. */
+export interface KnownKey {
+  keyId: string
+  orgId: string
+  revoked: boolean
+}
+
+/** What authentication needs to know of an organization. */
+export interface KnownOrg extends PlanState {
+  orgId: string
+  /** Whether the payment provider was asked, after the trial ended, for an active subscription. */
+  trialChecked: boolean
+}
+
+/**
+ * An in-memory cache of keys and organizations in front of the database, so an authenticated request
+ * normally reads nothing from disk. Every write to a key, an organization or a subscription goes
+ * through a service that tells the directory afterwards (`forgetOrg`, `markRevoked`).
+ */
+export class Directory {
+  private readonly keysByHash = new Map<string, KnownKey>()
+  private readonly keysById = new Map<string, KnownKey>()
+  private readonly orgs = new Map<string, KnownOrg>()
+
+  constructor(private readonly db: Db) {}
+
+  async keyByHash(hash: string): Promise<KnownKey | undefined> {
+    const cached = this.keysByHash.get(hash)
+    if (cached) return cached
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select(['key_id', 'org_id', 'revoked_at'])
+      .where('key_hash', '=', hash)
+      .executeTakeFirst()
+    if (!row) return undefined
+    const key: KnownKey = { keyId: row.key_id, orgId: row.org_id, revoked: row.revoked_at !== null }
+    this.keysByHash.set(hash, key)
+    this.keysById.set(key.keyId, key)
+    return key
+  }
+
+  async org(orgId: string): Promise<KnownOrg | undefined> {
+    const cached = this.orgs.get(orgId)
+    if (cached) return cached
+    const row = await this.db
+      .selectFrom('organizations as o')
+      .leftJoin('subscriptions as s', 's.org_id', 'o.org_id')
+      .select(['o.org_id', 'o.trial_ends_at', 'o.trial_checked_at', 's.tier', 's.status'])
+      .where('o.org_id', '=', orgId)
+      .executeTakeFirst()
+    if (!row) return undefined
+    const org: KnownOrg = {
+      orgId: row.org_id,
+      trialEndsAt: row.trial_ends_at === null ? null : Date.parse(row.trial_ends_at),
+      trialChecked: row.trial_checked_at !== null,
+      subscription: row.tier && row.status ? { tier: row.tier as Tier, status: row.status } : null,
+    }
+    this.orgs.set(orgId, org)
+    return org
+  }
+
+  /** Drops the cached state of an organization after its trial or subscription changed. */
+  forgetOrg(orgId: string): void {
+    this.orgs.delete(orgId)
+  }
+
+  markRevoked(keyId: string): void {
+    const key = this.keysById.get(keyId)
+    if (key) key.revoked = true
+  }
+}

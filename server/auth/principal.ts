@@ -1,0 +1,30 @@
+import type { Entitlement } from '../limits/entitlement.js'
+import { ApiError } from '../errors.js'
+
+/** The operator organization: its keys are admin keys. */
+export const ADMIN_ORG_ID = 'admin'
+
+/** Who is calling: the key, its organization, and what that organization may do now. */
+export interface Principal {
+  keyId: string
+  orgId: string
+  isAdmin: boolean
+  entitlement: Entitlement
+}
+
+/** The Hono environment of every authenticated route. */
+export type AppEnv = { Variables: { principal: Principal } }
+
+/** Refuses a member key acting on another organization (403); the admin key acts on any. */
+export function assertOrgAccess(principal: Principal, orgId: string): void {
+  if (!principal.isAdmin && principal.orgId !== orgId) {
+    throw new ApiError(
+      'forbidden',
+      `This API key belongs to organization ${principal.orgId} and cannot act on ${orgId}`,
+    )
+  }
+}
+
+export function assertAdmin(principal: Principal, what: string): void {
+  if (!principal.isAdmin) throw new ApiError('forbidden', `${what} requires the admin API key`)
+}

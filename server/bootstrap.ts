@@ -1,0 +1,63 @@
+import { API_KEY_PATTERN } from '../src/contract/billing.js'
+import { generateApiKey, hashApiKey, keyPrefixOf } from './auth/api-keys.js'
+import { ADMIN_ORG_ID } from './auth/principal.js'
+import { isoTimestamp } from './clock.js'
+import type { AppContext } from './context.js'
+import { ensureOrganization, upsertSubscription } from './billing/queries.js'
+
+/**
+ * Makes sure the operator organization (`admin`, enterprise) has an admin key. On a database without
+ * one it stores `presetKey` (from RWA_ADMIN_KEY) or a new key, and returns the new key so the caller
+ * prints it once; returns null when an admin key already existed or the preset one was used.
+ */
+export async function ensureAdminKey(
+  ctx: AppContext,
+  presetKey?: string,
+): Promise<{ created: boolean; printable: string | null }> {
+  if (presetKey !== undefined && !API_KEY_PATTERN.test(presetKey)) {
+    throw new Error('RWA_ADMIN_KEY must have the key format: rwa_live_ followed by 43 base64url characters')
+  }
+  const existing = await ctx.db
+    .selectFrom('api_keys')
+    .select('key_id')
+    .where('org_id', '=', ADMIN_ORG_ID)
+    .executeTakeFirst()
+  if (existing) return { created: false, printable: null }
+
+  const apiKey = presetKey ?? generateApiKey()
+  const now = ctx.clock.now()
+  await ctx.db.transaction().execute(async (trx) => {
+    await ensureOrganization(trx, ADMIN_ORG_ID, now)
+    await upsertSubscription(
+      trx,
+      ADMIN_ORG_ID,
+      {
+        tier: 'enterprise',
+        status: 'active',
+        provider: 'operator',
+        payment_subscription_id: null,
+        payment_customer_id: null,
+        payment_price_id: null,
+        current_period_start: null,
+        current_period_end: null,
+        cancel_at_period_end: 0,
+        provider_updated_at: null,
+      },
+      now,
+    )
+    await trx
+      .insertInto('api_keys')
+      .values({
+        key_id: ctx.ids.next('key'),
+        org_id: ADMIN_ORG_ID,
+        key_hash: hashApiKey(apiKey),
+        key_prefix: keyPrefixOf(apiKey),
+        name: 'admin',
+        created_at: isoTimestamp(now),
+        last_used_at: null,
+        revoked_at: null,
+      })
+      .execute()
+  })
+  return { created: true, printable: presetKey === undefined ? apiKey : null }
+}

@@ -1,0 +1,36 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, type MigrationProvider, Migrator, SqliteDialect } from 'kysely'
+import { migrations } from './migrations/index.js'
+import type { Database } from './schema.js'
+
+export type Db = Kysely<Database>
+
+/**
+ * Opens (or creates) the SQLite database at `path` in WAL mode and brings its schema up to date.
+ * `:memory:` is accepted for throwaway databases.
+ */
+export async function openDatabase(path: string): Promise<Db> {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const sqlite = new SQLite(path)
+  sqlite.pragma('journal_mode = WAL')
+  // NORMAL is durable across application crashes in WAL mode; only a power loss can drop the last commits.
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 5000')
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  await migrate(db)
+  return db
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+/** Applies every pending migration, each in its own transaction; throws if one fails. */
+export async function migrate(db: Db): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
+    throw new Error(`database migration ${failed} failed: ${String(error)}`, { cause: error })
+  }
+}

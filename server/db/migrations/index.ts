@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely'
+import { billing } from './0001-billing.js'
+
+/**
+ * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
+ * never edited, only followed by a new one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-billing': billing,
+}

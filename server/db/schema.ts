@@ -1,0 +1,67 @@
+import type { Generated } from 'kysely'
+
+/**
+ * The tables, as kysely sees them. Timestamps are ISO 8601 strings in UTC and dates `YYYY-MM-DD`,
+ * which sort correctly as text on every dialect; booleans are 0/1 integers.
+ */
+export interface Database {
+  organizations: OrganizationsTable
+  api_keys: ApiKeysTable
+  subscriptions: SubscriptionsTable
+  usage_daily: UsageDailyTable
+  processed_events: ProcessedEventsTable
+}
+
+export interface OrganizationsTable {
+  org_id: string
+  created_at: string
+  /** Set once, by the organization's first key created with `start_trial`. */
+  trial_ends_at: string | null
+  /** When the payment provider was asked, after the trial ended, whether a subscription is active. */
+  trial_checked_at: string | null
+}
+
+export interface ApiKeysTable {
+  key_id: string
+  org_id: string
+  /** SHA-256 of the raw key, hex. The raw key itself is never stored. */
+  key_hash: string
+  key_prefix: string
+  name: string
+  created_at: string
+  last_used_at: string | null
+  revoked_at: string | null
+}
+
+export interface SubscriptionsTable {
+  org_id: string
+  tier: string
+  status: string
+  /** Which payment provider recorded it: `local`, `stripe`, or `operator` for the admin organization. */
+  provider: string
+  payment_subscription_id: string | null
+  payment_customer_id: string | null
+  payment_price_id: string | null
+  current_period_start: string | null
+  current_period_end: string | null
+  cancel_at_period_end: number
+  /** Provider-side time of the state applied last, so older webhook events cannot roll it back. */
+  provider_updated_at: string | null
+  updated_at: string
+}
+
+export interface UsageDailyTable {
+  org_id: string
+  date: string
+  request_count: Generated<number>
+  dids_created: Generated<number>
+  skills_registered: Generated<number>
+}
+
+/** Payment-provider events already applied, by event id, so a redelivery is acknowledged and skipped. */
+export interface ProcessedEventsTable {
+  event_id: string
+  provider: string
+  type: string
+  processed_at: string
+}

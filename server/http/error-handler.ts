@@ -1,0 +1,49 @@
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { ErrorCode } from '../../src/contract/errors.js'
+import { ApiError } from '../errors.js'
+
+const PROBLEM_JSON = 'application/problem+json'
+
+/** Renders an ApiError as problem details. */
+export function problemResponse(c: Context, error: ApiError): Response {
+  return c.body(JSON.stringify(error.toProblem()), error.status as ContentfulStatusCode, {
+    'Content-Type': PROBLEM_JSON,
+    ...error.options.headers,
+  })
+}
+
+// What Hono's own exceptions (malformed JSON, wrong media type) mean in our code table.
+const HTTP_EXCEPTION_CODES: Record<number, ErrorCode> = {
+  400: 'invalid_request',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+}
+
+/**
+ * Turns anything thrown by a route into problem details. Expected failures are ApiErrors; Hono's
+ * HTTPExceptions map through the code table; anything else is a bug: a bare 500 for the client, the
+ * details for the log.
+ */
+export function errorHandler(logError: (message: string, error?: unknown) => void): ErrorHandler {
+  return function handleError(error, c) {
+    if (error instanceof ApiError) return problemResponse(c, error)
+    if (error instanceof HTTPException) {
+      const code = HTTP_EXCEPTION_CODES[error.status]
+      if (code) {
+        const detail =
+          code === 'unsupported_media_type'
+            ? 'Send the request body as JSON with Content-Type: application/json'
+            : error.message
+        return problemResponse(c, new ApiError(code, detail))
+      }
+    }
+    logError(`unexpected error on ${c.req.method} ${c.req.path}:`, error)
+    return problemResponse(c, new ApiError('internal', 'Internal error; the server logged the details'))
+  }
+}
+
+export const notFoundHandler: NotFoundHandler = (c) =>
+  problemResponse(c, new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}`))

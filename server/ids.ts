@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto'
+
+// Crockford base32, as ULID uses: ids sort by creation time as plain strings.
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+
+/**
+ * Makes opaque, time-sortable ids with a type prefix (`key_`, `cred_`, `tx_` ...): a ULID (48-bit
+ * millisecond time, 80 random bits) after the prefix. Ids made in the same millisecond still sort in
+ * the order they were made, since the random part is incremented instead of redrawn.
+ */
+export class IdFactory {
+  private lastMs = -1
+  private lastRandom = new Uint8Array(10)
+
+  constructor(private readonly now: () => number) {}
+
+  next(prefix: string): string {
+    const ms = this.now()
+    if (ms <= this.lastMs) {
+      increment(this.lastRandom)
+    } else {
+      this.lastMs = ms
+      this.lastRandom = new Uint8Array(randomBytes(10))
+    }
+    return `${prefix}_${encodeTime(this.lastMs)}${encodeRandom(this.lastRandom)}`
+  }
+}
+
+function encodeTime(ms: number): string {
+  let out = ''
+  let rest = ms
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[rest % 32] + out
+    rest = Math.floor(rest / 32)
+  }
+  return out
+}
+
+function encodeRandom(bytes: Uint8Array): string {
+  // 80 bits → 16 base32 characters, 5 bits at a time.
+  let out = ''
+  let buffer = 0
+  let bits = 0
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte
+    bits += 8
+    while (bits >= 5) {
+      bits -= 5
+      out += ALPHABET[(buffer >> bits) & 31]
+    }
+  }
+  return out
+}
+
+function increment(bytes: Uint8Array): void {
+  for (let i = bytes.length - 1; i >= 0; i--) {
+    if (bytes[i]! < 255) {
+      bytes[i]!++
+      return
+    }
+    bytes[i] = 0
+  }
+}

@@ -1,0 +1,129 @@
+import type { Limits } from '../../src/contract/limits.js'
+import { MINUTE_MS, msUntilUtcMidnight, utcDate } from '../clock.js'
+
+/** The outcome of one request against an organization's limits, with what the RateLimit headers say. */
+export interface LimitDecision {
+  allowed: boolean
+  /** Which limit the decision and the headers speak of. */
+  window: 'minute' | 'day'
+  /** The limit the headers report: whichever of the minute and day limits has less room left. */
+  limit: number
+  remaining: number
+  /** Seconds until that limit's window frees room. */
+  resetSeconds: number
+  /** Seconds to wait before retrying, when refused. */
+  retryAfterSeconds: number
+}
+
+interface OrgWindow {
+  /** Times (ms) of the admitted requests of the last minute, oldest at `head`: a ring of `rpm` slots. */
+  ring: Float64Array
+  head: number
+  size: number
+  day: string
+  dayCount: number
+}
+
+/**
+ * Per-organization limits, in memory: an exact sliding one-minute window (a ring buffer holding the
+ * time of each admitted request, so checking costs O(1)) and a per-day counter that resets at 00:00
+ * UTC. Refused requests are not counted. The day counter is seeded from the stored usage when the
+ * process first sees an organization on a given day, so a restart does not hand out a fresh day.
+ */
+export class RateLimiter {
+  private readonly orgs = new Map<string, OrgWindow>()
+
+  /** True when the day counter of `orgId` has no value yet for `day` and should be seeded. */
+  needsDaySeed(orgId: string, day: string): boolean {
+    return this.orgs.get(orgId)?.day !== day
+  }
+
+  seedDay(orgId: string, day: string, count: number, requestsPerMinute: number): void {
+    const w = this.window(orgId, requestsPerMinute)
+    w.day = day
+    w.dayCount = count
+  }
+
+  /** Admits one request of `orgId` at `now` if both limits allow it, and records it. */
+  take(orgId: string, limits: Limits, now: number): LimitDecision {
+    const rpm = limits.requests_per_minute
+    const w = this.window(orgId, rpm)
+    const today = utcDate(now)
+    if (w.day !== today) {
+      w.day = today
+      w.dayCount = 0
+    }
+    while (w.size > 0 && w.ring[w.head]! <= now - MINUTE_MS) {
+      w.head = (w.head + 1) % w.ring.length
+      w.size--
+    }
+
+    const perDay = limits.requests_per_day
+    const dayLeft = perDay === 'unlimited' ? Number.POSITIVE_INFINITY : perDay - w.dayCount
+    const minuteLeft = rpm - w.size
+    const dayReset = Math.ceil(msUntilUtcMidnight(now) / 1000)
+    const minuteReset = () =>
+      w.size === 0 ? 60 : Math.max(1, Math.ceil((w.ring[w.head]! + MINUTE_MS - now) / 1000))
+
+    if (dayLeft <= 0) {
+      return {
+        allowed: false,
+        window: 'day',
+        limit: perDay as number,
+        remaining: 0,
+        resetSeconds: dayReset,
+        retryAfterSeconds: dayReset,
+      }
+    }
+    if (minuteLeft <= 0) {
+      const reset = minuteReset()
+      return {
+        allowed: false,
+        window: 'minute',
+        limit: rpm,
+        remaining: 0,
+        resetSeconds: reset,
+        retryAfterSeconds: reset,
+      }
+    }
+
+    w.ring[(w.head + w.size) % w.ring.length] = now
+    w.size++
+    w.dayCount++
+    if (dayLeft - 1 < minuteLeft - 1) {
+      return {
+        allowed: true,
+        window: 'day',
+        limit: perDay as number,
+        remaining: dayLeft - 1,
+        resetSeconds: dayReset,
+        retryAfterSeconds: 0,
+      }
+    }
+    return {
+      allowed: true,
+      window: 'minute',
+      limit: rpm,
+      remaining: minuteLeft - 1,
+      resetSeconds: minuteReset(),
+      retryAfterSeconds: 0,
+    }
+  }
+
+  /** The window of `orgId`, resized (keeping the newest entries) when its per-minute limit changed. */
+  private window(orgId: string, rpm: number): OrgWindow {
+    let w = this.orgs.get(orgId)
+    if (!w) {
+      w = { ring: new Float64Array(rpm), head: 0, size: 0, day: '', dayCount: 0 }
+      this.orgs.set(orgId, w)
+    } else if (w.ring.length !== rpm) {
+      const keep = Math.min(w.size, rpm)
+      const ring = new Float64Array(rpm)
+      for (let i = 0; i < keep; i++) ring[i] = w.ring[(w.head + w.size - keep + i) % w.ring.length]!
+      w.ring = ring
+      w.head = 0
+      w.size = keep
+    }
+    return w
+  }
+}

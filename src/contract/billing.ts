@@ -1,0 +1,172 @@
+import { z } from 'zod'
+import { dateSchema, orgIdSchema, prefixedId, timestampSchema } from './common.js'
+import { DEFAULT_USAGE_DAYS, limitsSchema, tierSchema } from './limits.js'
+
+const label = z.string().trim().min(1).max(100)
+const providerRef = z.string().min(1).max(255)
+
+/** The raw API key: `rwa_live_` then 43 base64url characters (32 random bytes). */
+export const API_KEY_PATTERN = /^rwa_live_[A-Za-z0-9_-]{43}$/
+export const apiKeySecretSchema = z
+  .string()
+  .regex(API_KEY_PATTERN, 'expected rwa_live_ followed by 43 characters')
+
+export const keyIdSchema = prefixedId('key')
+
+// ── Create key ──────────────────────────────────────────────────────────────
+export const createKeyRequestSchema = z.strictObject({
+  org_id: orgIdSchema.optional().describe("Owning organization; defaults to the caller's own"),
+  name: label.describe('Label of the key'),
+  start_trial: z
+    .boolean()
+    .default(false)
+    .describe("Start the organization's 14-day trial if it has none yet"),
+})
+
+export const createKeyResponseSchema = z.object({
+  api_key: apiKeySecretSchema.describe('The raw key. Shown only in this response'),
+  key_id: keyIdSchema,
+  key_prefix: z.string(),
+  org_id: orgIdSchema,
+  tier: tierSchema,
+  name: z.string(),
+  created_at: timestampSchema,
+  trial_ends_at: timestampSchema.nullable(),
+  warning: z.string(),
+})
+
+// ── List and revoke keys ────────────────────────────────────────────────────
+export const listKeysQuerySchema = z.strictObject({
+  org_id: orgIdSchema.optional().describe("Organization whose keys to list; defaults to the caller's own"),
+})
+
+export const apiKeyRecordSchema = z.object({
+  key_id: keyIdSchema,
+  key_prefix: z.string(),
+  org_id: orgIdSchema,
+  tier: tierSchema,
+  name: z.string(),
+  created_at: timestampSchema,
+  last_used_at: timestampSchema.nullable(),
+  revoked: z.boolean(),
+  trial_ends_at: timestampSchema.nullable(),
+})
+
+export const listKeysResponseSchema = z.object({
+  keys: z.array(apiKeyRecordSchema),
+  total: z.number().int().nonnegative(),
+})
+
+export const keyIdParamsSchema = z.object({ key_id: keyIdSchema })
+
+export const revokeKeyResponseSchema = z.object({
+  status: z.literal('revoked'),
+  key_id: keyIdSchema,
+})
+
+// ── Subscription ────────────────────────────────────────────────────────────
+export const orgIdParamsSchema = z.object({ org_id: orgIdSchema })
+
+export const subscriptionStatusSchema = z.enum([
+  'active',
+  'trialing',
+  'past_due',
+  'canceled',
+  'unpaid',
+  'incomplete',
+])
+
+export const paymentSubscriptionSchema = z.object({
+  payment_subscription_id: z.string().nullable(),
+  payment_customer_id: z.string().nullable(),
+  payment_price_id: z.string().nullable(),
+  current_period_start: dateSchema.nullable(),
+  current_period_end: dateSchema.nullable(),
+  cancel_at_period_end: z.boolean(),
+})
+
+export const subscriptionResponseSchema = z.object({
+  org_id: orgIdSchema,
+  tier: tierSchema,
+  status: subscriptionStatusSchema,
+  limits: limitsSchema.describe('The limits in force now (Pro limits during an active trial)'),
+  trial_ends_at: timestampSchema.nullable(),
+  subscription: paymentSubscriptionSchema.nullable(),
+})
+
+export const updateSubscriptionRequestSchema = z.strictObject({
+  org_id: orgIdSchema,
+  tier: tierSchema,
+  payment_subscription_id: providerRef.optional(),
+  payment_customer_id: providerRef.optional(),
+  payment_price_id: providerRef.optional(),
+})
+
+export const updateSubscriptionResponseSchema = z.object({
+  status: z.literal('updated'),
+  org_id: orgIdSchema,
+  tier: tierSchema,
+  limits: limitsSchema,
+})
+
+// ── Usage ───────────────────────────────────────────────────────────────────
+export const usageQuerySchema = z.strictObject({
+  days: z.coerce.number().int().min(1).max(365).default(DEFAULT_USAGE_DAYS).describe('Window in days, 1–365'),
+})
+
+export const dailyUsageSchema = z.object({
+  date: dateSchema,
+  request_count: z.number().int().nonnegative(),
+  dids_created: z.number().int().nonnegative(),
+  skills_registered: z.number().int().nonnegative(),
+})
+
+export const usageResponseSchema = z.object({
+  org_id: orgIdSchema,
+  tier: tierSchema,
+  limits: limitsSchema,
+  trial_ends_at: timestampSchema.nullable(),
+  totals: z.object({
+    total_requests: z.number().int().nonnegative(),
+    total_dids_created: z.number().int().nonnegative(),
+    total_skills_registered: z.number().int().nonnegative(),
+  }),
+  daily_usage: z.array(dailyUsageSchema).describe('One row per UTC day of the window, oldest first'),
+})
+
+// ── Pricing and stats ───────────────────────────────────────────────────────
+export const pricingTierSchema = z.object({
+  name: z.string(),
+  price: z.string(),
+  price_monthly: z.number().nullable(),
+  description: z.string(),
+  limits: limitsSchema,
+})
+
+export const pricingResponseSchema = z.object({
+  free_trial_days: z.number().int(),
+  tiers: z.object({ free: pricingTierSchema, pro: pricingTierSchema, enterprise: pricingTierSchema }),
+})
+
+export const statsResponseSchema = z.object({
+  total_keys: z.number().int().nonnegative(),
+  active_keys: z.number().int().nonnegative(),
+  by_tier: z.object({
+    free: z.number().int().nonnegative(),
+    pro: z.number().int().nonnegative(),
+    enterprise: z.number().int().nonnegative(),
+  }),
+})
+
+export type CreateKeyRequest = z.infer<typeof createKeyRequestSchema>
+export type CreateKeyResponse = z.infer<typeof createKeyResponseSchema>
+export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>
+export type ListKeysResponse = z.infer<typeof listKeysResponseSchema>
+export type RevokeKeyResponse = z.infer<typeof revokeKeyResponseSchema>
+export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>
+export type SubscriptionResponse = z.infer<typeof subscriptionResponseSchema>
+export type UpdateSubscriptionRequest = z.infer<typeof updateSubscriptionRequestSchema>
+export type UpdateSubscriptionResponse = z.infer<typeof updateSubscriptionResponseSchema>
+export type UsageResponse = z.infer<typeof usageResponseSchema>
+export type PricingResponse = z.infer<typeof pricingResponseSchema>
+export type StatsResponse = z.infer<typeof statsResponseSchema>
