@@ -1,11 +1,12 @@
 import { z } from 'zod'
+import { apiKeySecretSchema } from '../src/contract/billing.js'
 
 /** Server settings: flags win over RWA_* variables, which win over the defaults. */
 export const serverConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.coerce.number().int().min(0).max(65535).default(4600),
   db: z.string().min(1).default('rwa.db'),
-  adminKey: z.string().optional(),
+  adminKey: apiKeySecretSchema.optional(),
   paymentProvider: z.enum(['local']).default('local'),
 })
 
@@ -36,7 +37,9 @@ export function loadServerConfig(
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const field = String(issue.path[0]) as keyof ServerConfig
-      return `${ENV_NAMES[field] ?? field} (--${field}): ${issue.message}`
+      return field === 'adminKey'
+        ? `RWA_ADMIN_KEY: ${issue.message}`
+        : `${ENV_NAMES[field]} (--${field}): ${issue.message}`
     })
     throw new Error(`invalid configuration: ${problems.join('; ')}`)
   }

@@ -61,11 +61,9 @@ export class UsageMeter {
             .insertInto('usage_daily')
             .values({ org_id: orgId, date, request_count: count })
             .onConflict((oc) =>
-              oc
-                .columns(['org_id', 'date'])
-                .doUpdateSet((eb) => ({
-                  request_count: eb('usage_daily.request_count', '+', eb.ref('excluded.request_count')),
-                })),
+              oc.columns(['org_id', 'date']).doUpdateSet((eb) => ({
+                request_count: eb('usage_daily.request_count', '+', eb.ref('excluded.request_count')),
+              })),
             )
             .execute()
         }

@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { type ResultPromise, execa } from 'execa'
+
+/** The CLI binary as users run it: compiled JavaScript from dist/ (built by `npm test` first). */
+export const RWA_BIN = resolve(import.meta.dirname, '../../bin/rwa')
+
+export interface ServerProcess {
+  url: string
+  adminKey: string
+  dbPath: string
+  process: ResultPromise
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string
+  /** Sends SIGTERM and waits for a clean exit; returns the exit code. */
+  stop(): Promise<number | undefined>
+  /** Stops the server (if running) and deletes its database directory. */
+  cleanup(): Promise<void>
+}
+
+/**
+ * Starts `rwa server start` as a real process on a free port over a temp SQLite file (or `dbPath`, to
+ * restart on the same data), and resolves once it logs `listening on`.
+ */
+export async function startServerProcess(
+  options: { dbPath?: string; env?: Record<string, string>; adminKey?: string } = {},
+): Promise<ServerProcess> {
+  const dir = options.dbPath ? undefined : mkdtempSync(join(tmpdir(), 'rwa-proc-'))
+  const dbPath = options.dbPath ?? join(dir!, 'rwa.db')
+  const child = execa('node', [RWA_BIN, 'server', 'start', '--port', '0', '--db', dbPath], {
+    env: { ...options.env, ...(options.adminKey ? { RWA_ADMIN_KEY: options.adminKey } : {}) },
+    reject: false,
+    buffer: false,
+  })
+  let stderr = ''
+  const ready = new Promise<{ url: string }>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 20 s:\n${stderr}`)), 20_000)
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+      const match = /listening on (http:\/\/\S+)/.exec(stderr)
+      if (match) {
+        clearTimeout(timer)
+        resolvePromise({ url: match[1]! })
+      }
+    })
+    child.on('exit', () => {
+      clearTimeout(timer)
+      reject(new Error(`server exited before listening:\n${stderr}`))
+    })
+  })
+  const { url } = await ready
+  const printed = /admin API key \(shown once\): (\S+)/.exec(stderr)?.[1]
+  const adminKey = options.adminKey ?? printed ?? ''
+
+  let exited: Promise<number | undefined> | undefined
+  const stop = () => {
+    exited ??= (async () => {
+      if (child.exitCode === null) child.kill('SIGTERM')
+      const result = await child
+      return result.exitCode
+    })()
+    return exited
+  }
+  return {
+    url,
+    adminKey,
+    dbPath,
+    process: child,
+    stderr: () => stderr,
+    stop,
+    async cleanup() {
+      await stop()
+      if (dir) rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
