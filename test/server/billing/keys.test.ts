@@ -1,0 +1,170 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createKeyResponseSchema, listKeysResponseSchema } from '../../../src/contract/billing.js'
+import { DAY_MS } from '../../../server/clock.js'
+import { createHarness, type Harness } from '../../support/harness.js'
+
+let h: Harness
+beforeEach(async () => {
+  h = await createHarness()
+})
+afterEach(() => h.close())
+
+describe('POST /console/billing/keys', () => {
+  it('creates a key with a trial: raw key shown once, tier free, trial ends 14 days after creation', async () => {
+    const res = await h.post('/console/billing/keys', { org_id: 'acme', name: 'ci', start_trial: true })
+    expect(res.status).toBe(201)
+    const body = createKeyResponseSchema.parse(res.body)
+    expect(Object.keys(res.body).sort()).toEqual(
+      ['api_key', 'created_at', 'key_id', 'key_prefix', 'name', 'org_id', 'tier', 'trial_ends_at', 'warning'].sort(),
+    )
+    expect(body.api_key).toMatch(/^rwa_live_[A-Za-z0-9_-]{43}$/)
+    expect(body.key_id).toMatch(/^key_/)
+    expect(body.key_prefix).toBe(`${body.api_key.slice(0, 12)}...`)
+    expect(body).toMatchObject({ org_id: 'acme', name: 'ci', tier: 'free' })
+    expect(body.created_at).toBe(new Date(h.clock.now()).toISOString())
+    expect(Date.parse(body.trial_ends_at!) - Date.parse(body.created_at)).toBe(14 * DAY_MS)
+    expect(body.warning).toMatch(/cannot be retrieved again/)
+  })
+
+  it('has no trial unless asked for one', async () => {
+    const res = await h.post('/console/billing/keys', { org_id: 'acme', name: 'ci' })
+    expect(res.status).toBe(201)
+    expect(res.body.trial_ends_at).toBeNull()
+  })
+
+  it('gives an organization one trial: later keys show the same end and never extend it', async () => {
+    const first = await h.post('/console/billing/keys', { org_id: 'acme', name: 'a', start_trial: true })
+    h.clock.advance(3 * DAY_MS)
+    const second = await h.post('/console/billing/keys', { org_id: 'acme', name: 'b', start_trial: true })
+    const third = await h.post('/console/billing/keys', { org_id: 'acme', name: 'c' })
+    expect(second.body.trial_ends_at).toBe(first.body.trial_ends_at)
+    expect(third.body.trial_ends_at).toBe(first.body.trial_ends_at)
+  })
+
+  it("defaults org_id to the caller's organization, so a member key can create a sibling", async () => {
+    const acme = await h.createOrg('acme')
+    const res = await h.post('/console/billing/keys', { name: 'second' }, { key: acme.key })
+    expect(res.status).toBe(201)
+    expect(res.body.org_id).toBe('acme')
+    // The new key works on its own.
+    expect((await h.get('/console/billing/keys', { key: res.body.api_key })).status).toBe(200)
+  })
+
+  it('refuses a member key creating keys for another organization (403)', async () => {
+    const acme = await h.createOrg('acme')
+    const res = await h.post('/console/billing/keys', { org_id: 'globex', name: 'x' }, { key: acme.key })
+    expect(res.status).toBe(403)
+    expect(res.body.code).toBe('forbidden')
+    // Nothing was created: the organization does not exist.
+    expect((await h.get('/console/billing/subscription/globex')).status).toBe(404)
+  })
+
+  it.each([
+    ['a missing name', { org_id: 'acme' }, 'name'],
+    ['an empty name', { org_id: 'acme', name: '  ' }, 'name'],
+    ['a name of the wrong type', { org_id: 'acme', name: 42 }, 'name'],
+    ['start_trial as a string', { org_id: 'acme', name: 'x', start_trial: 'yes' }, 'start_trial'],
+    ['an org_id with spaces', { org_id: 'ac me', name: 'x' }, 'org_id'],
+    ['an unknown field', { org_id: 'acme', name: 'x', tier: 'pro' }, 'tier'],
+  ])('answers 400 naming the field for %s', async (_, body, field) => {
+    const res = await h.post('/console/billing/keys', body)
+    expect(res.status).toBe(400)
+    expect(res.headers.get('content-type')).toBe('application/problem+json')
+    expect(res.body.code).toBe('invalid_request')
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(field)
+    expect(res.body.detail).toContain(field)
+  })
+})
+
+describe('GET /console/billing/keys', () => {
+  it('lists keys masked, newest first, with total, last use and revocation', async () => {
+    const acme = await h.createOrg('acme', { trial: true })
+    h.clock.advance(1000)
+    const second = await h.post('/console/billing/keys', { org_id: 'acme', name: 'second' })
+    h.clock.advance(1000)
+    await h.get('/console/billing/keys', { key: acme.key }) // uses the first key
+    await h.request('DELETE', `/console/billing/keys/${second.body.key_id}`)
+
+    const res = await h.get('/console/billing/keys', { query: { org_id: 'acme' } })
+    expect(res.status).toBe(200)
+    const body = listKeysResponseSchema.parse(res.body)
+    expect(body.total).toBe(2)
+    expect(body.keys.map((k) => k.key_id)).toEqual([second.body.key_id, acme.keyId])
+    for (const key of res.body.keys) {
+      expect(Object.keys(key).sort()).toEqual(
+        ['created_at', 'key_id', 'key_prefix', 'last_used_at', 'name', 'org_id', 'revoked', 'tier', 'trial_ends_at'].sort(),
+      )
+      expect(key.key_prefix).toMatch(/^rwa_live_.{3}\.\.\.$/)
+      expect(JSON.stringify(key)).not.toMatch(/rwa_live_[A-Za-z0-9_-]{43}/)
+    }
+    const [revoked, first] = body.keys
+    expect(revoked).toMatchObject({ revoked: true, last_used_at: null, name: 'second' })
+    expect(first).toMatchObject({ revoked: false, last_used_at: new Date(h.clock.now()).toISOString(), tier: 'free' })
+    expect(first!.trial_ends_at).not.toBeNull()
+  })
+
+  it("lists the caller's own organization when org_id is left out", async () => {
+    const acme = await h.createOrg('acme')
+    await h.createOrg('globex')
+    const res = await h.get('/console/billing/keys', { key: acme.key })
+    expect(res.body.keys.map((k: { org_id: string }) => k.org_id)).toEqual(['acme'])
+  })
+
+  it('shows the subscribed tier on every key of the organization', async () => {
+    await h.createOrg('acme', { tier: 'pro' })
+    const res = await h.get('/console/billing/keys', { query: { org_id: 'acme' } })
+    expect(res.body.keys[0].tier).toBe('pro')
+  })
+
+  it('answers 404 for an organization that does not exist', async () => {
+    const res = await h.get('/console/billing/keys', { query: { org_id: 'nobody' } })
+    expect(res.status).toBe(404)
+    expect(res.body.code).toBe('not_found')
+  })
+})
+
+describe('DELETE /console/billing/keys/{key_id}', () => {
+  it('revokes for good: the response says so and the key no longer authenticates', async () => {
+    const acme = await h.createOrg('acme')
+    const res = await h.request('DELETE', `/console/billing/keys/${acme.keyId}`, { key: acme.key })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ status: 'revoked', key_id: acme.keyId })
+    const after = await h.get('/console/billing/keys', { key: acme.key })
+    expect(after.status).toBe(401)
+    expect(after.body.detail).toMatch(/revoked/)
+  })
+
+  it('answers 409 when the key is already revoked (revocation cannot be undone or repeated)', async () => {
+    const acme = await h.createOrg('acme')
+    await h.request('DELETE', `/console/billing/keys/${acme.keyId}`)
+    const again = await h.request('DELETE', `/console/billing/keys/${acme.keyId}`)
+    expect(again.status).toBe(409)
+    expect(again.body.code).toBe('conflict')
+  })
+
+  it("answers 404 for another organization's key and leaves it working", async () => {
+    const acme = await h.createOrg('acme')
+    const globex = await h.createOrg('globex')
+    const res = await h.request('DELETE', `/console/billing/keys/${globex.keyId}`, { key: acme.key })
+    expect(res.status).toBe(404)
+    expect((await h.get('/console/billing/keys', { key: globex.key })).status).toBe(200)
+  })
+
+  it('answers 404 for an unknown key id and 400 for a malformed one', async () => {
+    expect((await h.request('DELETE', '/console/billing/keys/key_nope')).status).toBe(404)
+    const bad = await h.request('DELETE', '/console/billing/keys/nope')
+    expect(bad.status).toBe(400)
+    expect(bad.body.errors[0].path).toBe('key_id')
+  })
+
+  it('refuses to revoke the last active admin key', async () => {
+    const keys = await h.get('/console/billing/keys')
+    const adminKeyId = keys.body.keys[0].key_id
+    const res = await h.request('DELETE', `/console/billing/keys/${adminKeyId}`)
+    expect(res.status).toBe(409)
+    expect(res.body.detail).toMatch(/last active admin key/)
+    // With a second admin key it can go.
+    const second = await h.post('/console/billing/keys', { org_id: 'admin', name: 'admin-2' })
+    expect((await h.request('DELETE', `/console/billing/keys/${adminKeyId}`, { key: second.body.api_key })).status).toBe(200)
+  })
+})
