@@ -15,7 +15,17 @@ describe('POST /console/billing/keys', () => {
     expect(res.status).toBe(201)
     const body = createKeyResponseSchema.parse(res.body)
     expect(Object.keys(res.body).sort()).toEqual(
-      ['api_key', 'created_at', 'key_id', 'key_prefix', 'name', 'org_id', 'tier', 'trial_ends_at', 'warning'].sort(),
+      [
+        'api_key',
+        'created_at',
+        'key_id',
+        'key_prefix',
+        'name',
+        'org_id',
+        'tier',
+        'trial_ends_at',
+        'warning',
+      ].sort(),
     )
     expect(body.api_key).toMatch(/^rwa_live_[A-Za-z0-9_-]{43}$/)
     expect(body.key_id).toMatch(/^key_/)
@@ -92,14 +102,28 @@ describe('GET /console/billing/keys', () => {
     expect(body.keys.map((k) => k.key_id)).toEqual([second.body.key_id, acme.keyId])
     for (const key of res.body.keys) {
       expect(Object.keys(key).sort()).toEqual(
-        ['created_at', 'key_id', 'key_prefix', 'last_used_at', 'name', 'org_id', 'revoked', 'tier', 'trial_ends_at'].sort(),
+        [
+          'created_at',
+          'key_id',
+          'key_prefix',
+          'last_used_at',
+          'name',
+          'org_id',
+          'revoked',
+          'tier',
+          'trial_ends_at',
+        ].sort(),
       )
       expect(key.key_prefix).toMatch(/^rwa_live_.{3}\.\.\.$/)
       expect(JSON.stringify(key)).not.toMatch(/rwa_live_[A-Za-z0-9_-]{43}/)
     }
     const [revoked, first] = body.keys
     expect(revoked).toMatchObject({ revoked: true, last_used_at: null, name: 'second' })
-    expect(first).toMatchObject({ revoked: false, last_used_at: new Date(h.clock.now()).toISOString(), tier: 'free' })
+    expect(first).toMatchObject({
+      revoked: false,
+      last_used_at: new Date(h.clock.now()).toISOString(),
+      tier: 'free',
+    })
     expect(first!.trial_ends_at).not.toBeNull()
   })
 
@@ -165,6 +189,8 @@ describe('DELETE /console/billing/keys/{key_id}', () => {
     expect(res.body.detail).toMatch(/last active admin key/)
     // With a second admin key it can go.
     const second = await h.post('/console/billing/keys', { org_id: 'admin', name: 'admin-2' })
-    expect((await h.request('DELETE', `/console/billing/keys/${adminKeyId}`, { key: second.body.api_key })).status).toBe(200)
+    expect(
+      (await h.request('DELETE', `/console/billing/keys/${adminKeyId}`, { key: second.body.api_key })).status,
+    ).toBe(200)
   })
 })

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { subscriptionResponseSchema, updateSubscriptionResponseSchema } from '../../../src/contract/billing.js'
+import {
+  subscriptionResponseSchema,
+  updateSubscriptionResponseSchema,
+} from '../../../src/contract/billing.js'
 import { TIER_LIMITS } from '../../../src/contract/limits.js'
 import { DAY_MS } from '../../../server/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
@@ -69,7 +72,12 @@ describe('POST /console/billing/subscription', () => {
     const res = await h.post('/console/billing/subscription', { org_id: 'acme', tier: 'enterprise' })
     expect(res.status).toBe(200)
     expect(updateSubscriptionResponseSchema.parse(res.body)).toEqual(res.body)
-    expect(res.body).toEqual({ status: 'updated', org_id: 'acme', tier: 'enterprise', limits: TIER_LIMITS.enterprise })
+    expect(res.body).toEqual({
+      status: 'updated',
+      org_id: 'acme',
+      tier: 'enterprise',
+      limits: TIER_LIMITS.enterprise,
+    })
     // The new limits are enforced on the very next request.
     const next = await h.get('/console/billing/keys', { key: acme.key })
     expect(next.headers.get('ratelimit-limit')).toBe('5000')
@@ -85,7 +93,11 @@ describe('POST /console/billing/subscription', () => {
 
   it('is admin only: a member key gets 403 even for its own organization, and nothing changes', async () => {
     const acme = await h.createOrg('acme')
-    const res = await h.post('/console/billing/subscription', { org_id: 'acme', tier: 'enterprise' }, { key: acme.key })
+    const res = await h.post(
+      '/console/billing/subscription',
+      { org_id: 'acme', tier: 'enterprise' },
+      { key: acme.key },
+    )
     expect(res.status).toBe(403)
     expect(res.body.code).toBe('forbidden')
     expect((await h.get('/console/billing/subscription/acme')).body.tier).toBe('free')

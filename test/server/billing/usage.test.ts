@@ -19,12 +19,26 @@ describe('GET /console/billing/usage/{org_id}', () => {
     expect(body.daily_usage).toHaveLength(30)
     expect(body.daily_usage.at(-1)!.date).toBe('2026-01-15')
     expect(body.daily_usage[0]!.date).toBe('2025-12-17')
-    expect(body).toMatchObject({ org_id: 'acme', tier: 'free', limits: TIER_LIMITS.free, trial_ends_at: null })
-    expect(Object.keys(body.totals).sort()).toEqual(['total_dids_created', 'total_requests', 'total_skills_registered'])
-    expect(Object.keys(body.daily_usage[0]!).sort()).toEqual(['date', 'dids_created', 'request_count', 'skills_registered'])
+    expect(body).toMatchObject({
+      org_id: 'acme',
+      tier: 'free',
+      limits: TIER_LIMITS.free,
+      trial_ends_at: null,
+    })
+    expect(Object.keys(body.totals).sort()).toEqual([
+      'total_dids_created',
+      'total_requests',
+      'total_skills_registered',
+    ])
+    expect(Object.keys(body.daily_usage[0]!).sort()).toEqual([
+      'date',
+      'dids_created',
+      'request_count',
+      'skills_registered',
+    ])
   })
 
-  it("counts every authenticated request of the organization per UTC day, across all its keys", async () => {
+  it('counts every authenticated request of the organization per UTC day, across all its keys', async () => {
     const acme = await h.createOrg('acme')
     const second = await h.post('/console/billing/keys', { name: 'second' }, { key: acme.key }) // day 1: 1
     await h.get('/console/billing/keys', { key: second.body.api_key }) // day 1: 2
@@ -44,8 +58,12 @@ describe('GET /console/billing/usage/{org_id}', () => {
 
   it('accepts 1 and 365 days', async () => {
     await h.createOrg('acme')
-    expect((await h.get('/console/billing/usage/acme', { query: { days: 1 } })).body.daily_usage).toHaveLength(1)
-    expect((await h.get('/console/billing/usage/acme', { query: { days: 365 } })).body.daily_usage).toHaveLength(365)
+    expect(
+      (await h.get('/console/billing/usage/acme', { query: { days: 1 } })).body.daily_usage,
+    ).toHaveLength(1)
+    expect(
+      (await h.get('/console/billing/usage/acme', { query: { days: 365 } })).body.daily_usage,
+    ).toHaveLength(365)
   })
 
   it.each(['0', '366', '1.5', 'abc', '-3'])('answers 400 naming days for days=%s', async (days) => {
