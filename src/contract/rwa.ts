@@ -1,0 +1,487 @@
+import { z } from 'zod'
+import { pageFields, pageQuerySchema, prefixedId, timestampSchema } from './common.js'
+
+/*
+ * Governance (/console/rwa/): jurisdictions, trust, credentials, attestations, tokens, transfers and
+ * compliance proofs. Request schemas are strict (unknown fields are refused); response schemas describe
+ * exactly what the server sends. The rules behind each field are in docs/governance.md.
+ */
+
+// ── Shared pieces ───────────────────────────────────────────────────────────
+
+/** The credential types the service knows how to issue. */
+export const PROPERTY_OWNERSHIP = 'PropertyOwnership'
+export const REGULATORY_ATTESTATION = 'RegulatoryAttestation'
+
+/** The requirement names the spec shows; a jurisdiction may list any other name too. */
+export const KNOWN_REQUIREMENTS = ['kyc', 'aml', 'title_verification', 'investor_qualification'] as const
+
+/** The requirement whose subject is the token's credential rather than the recipient. */
+export const TITLE_VERIFICATION = 'title_verification'
+
+/** Paths below /console/rwa/jurisdictions/ that are not jurisdiction ids. */
+const RESERVED_JURISDICTION_IDS = new Set(['trust'])
+
+/** A jurisdiction's short code, e.g. `US`, `SG`, `us-ca`: its id within the organization. */
+export const jurisdictionIdSchema = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/,
+    'expected a short code: letters, digits, "_" or "-", starting with a letter or digit (max 32)',
+  )
+  .refine((id) => !RESERVED_JURISDICTION_IDS.has(id.toLowerCase()), '"trust" is reserved')
+  .describe('Short code of the jurisdiction, e.g. `US`')
+
+/** A requirement name such as `kyc`: lower-case letters, digits and `_`. */
+export const requirementNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,63}$/, 'expected a lower-case name of letters, digits and "_" (max 64)')
+
+/** A credential type name such as `PropertyOwnership`. */
+export const credentialTypeSchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/, 'expected a type name of letters and digits (max 64)')
+
+/** Any DID: `did:<method>:<method-specific id>`. */
+export const didSchema = z
+  .string()
+  .max(512)
+  .regex(/^did:[a-z0-9]+:[A-Za-z0-9._%:-]*[A-Za-z0-9._%-]$/, 'expected a DID, e.g. did:web:acme:alice')
+
+/** An owner DID of the shape the spec gives: `did:<method>:<organization>:<owner>`. */
+export const ownerDidSchema = z
+  .string()
+  .max(512)
+  .regex(
+    /^did:[a-z0-9]+:[A-Za-z0-9._%-]+:[A-Za-z0-9._%-]+$/,
+    'expected did:<method>:<organization>:<owner>, e.g. did:web:acme:alice',
+  )
+
+/** A list without repeated entries. */
+const uniqueList = <T extends z.ZodType<string>>(item: T, max: number) =>
+  z
+    .array(item)
+    .max(max)
+    .refine((list) => new Set(list).size === list.length, 'entries must not repeat')
+
+const text = (max: number) => z.string().trim().min(1).max(max)
+
+export const credentialIdSchema = prefixedId('cred')
+export const attestationIdSchema = prefixedId('att')
+export const tokenIdSchema = prefixedId('tok')
+export const transferIdSchema = prefixedId('tx')
+export const proofIdSchema = prefixedId('prf')
+export const trustIdSchema = prefixedId('trust')
+
+/** Path parameter `{id}` of a jurisdiction. */
+export const jurisdictionParamsSchema = z.object({ id: jurisdictionIdSchema })
+export const credentialParamsSchema = z.object({ id: credentialIdSchema })
+export const attestationParamsSchema = z.object({ id: attestationIdSchema })
+export const tokenParamsSchema = z.object({ id: tokenIdSchema })
+export const transferParamsSchema = z.object({ id: transferIdSchema })
+export const proofParamsSchema = z.object({ id: proofIdSchema })
+
+// ── Jurisdictions ───────────────────────────────────────────────────────────
+
+const jurisdictionConfigFields = {
+  name: text(200).describe('Display name'),
+  regulatory_body: text(200).describe('Name of the regulator'),
+  frameworks: uniqueList(text(200), 100).default([]).describe('Regulatory frameworks'),
+  credential_types: uniqueList(credentialTypeSchema, 50)
+    .default([PROPERTY_OWNERSHIP, REGULATORY_ATTESTATION])
+    .describe(
+      'Credential types the jurisdiction accepts (default both PropertyOwnership and RegulatoryAttestation)',
+    ),
+  transfer_requirements: uniqueList(requirementNameSchema, 50)
+    .default([])
+    .describe('Requirements a transfer out of or into the jurisdiction must satisfy, e.g. `kyc`'),
+}
+
+/** POST /console/rwa/jurisdictions (spec 2.1). */
+export const registerJurisdictionRequestSchema = z.strictObject({
+  jurisdiction_id: jurisdictionIdSchema,
+  ...jurisdictionConfigFields,
+})
+
+/** PUT /console/rwa/jurisdictions/{id}: replaces every mutable field (omitted lists take their defaults). */
+export const updateJurisdictionRequestSchema = z.strictObject(jurisdictionConfigFields)
+
+export const jurisdictionSchema = z.object({
+  jurisdiction_id: z.string(),
+  name: z.string(),
+  regulatory_body: z.string(),
+  frameworks: z.array(z.string()),
+  credential_types: z.array(z.string()),
+  transfer_requirements: z.array(z.string()),
+  issuer_did: z.string().describe("did:key of the jurisdiction's Ed25519 signing key"),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+})
+
+export const listJurisdictionsQuerySchema = z.strictObject({ ...pageQuerySchema.shape })
+export const listJurisdictionsResponseSchema = z.object({
+  jurisdictions: z.array(jurisdictionSchema),
+  ...pageFields,
+})
+
+export const removeJurisdictionResponseSchema = z.object({
+  status: z.literal('removed'),
+  jurisdiction_id: z.string(),
+})
+
+// ── Trust ───────────────────────────────────────────────────────────────────
+
+const trustPairFields = {
+  from_jurisdiction: jurisdictionIdSchema.describe('Source: transfers may go from here'),
+  to_jurisdiction: jurisdictionIdSchema.describe('Target: recognises attestations issued by the source'),
+}
+
+const distinctEnds = (pair: { from_jurisdiction: string; to_jurisdiction: string }) =>
+  pair.from_jurisdiction !== pair.to_jurisdiction
+
+/** POST /console/rwa/jurisdictions/trust. */
+export const establishTrustRequestSchema = z
+  .strictObject({
+    ...trustPairFields,
+    mutual: z.boolean().default(false).describe('Trust in both directions'),
+  })
+  .refine(distinctEnds, {
+    path: ['to_jurisdiction'],
+    message: 'must differ from from_jurisdiction',
+  })
+
+/** DELETE /console/rwa/jurisdictions/trust: the pair, in the body or in the query. */
+export const trustPairSchema = z
+  .strictObject(trustPairFields)
+  .refine(distinctEnds, { path: ['to_jurisdiction'], message: 'must differ from from_jurisdiction' })
+
+/** The query form of the trust pair (both fields may instead come in the body). */
+export const trustPairQuerySchema = z.strictObject({
+  from_jurisdiction: jurisdictionIdSchema.optional(),
+  to_jurisdiction: jurisdictionIdSchema.optional(),
+})
+
+export const trustStatusSchema = z.enum(['active', 'revoked'])
+
+export const trustRelationSchema = z.object({
+  trust_id: trustIdSchema,
+  from_jurisdiction: z.string(),
+  to_jurisdiction: z.string(),
+  mutual: z.boolean(),
+  status: trustStatusSchema,
+  created_at: timestampSchema,
+  revoked_at: timestampSchema.nullable(),
+})
+
+export const listTrustQuerySchema = z.strictObject({
+  ...pageQuerySchema.shape,
+  status: trustStatusSchema.optional(),
+  jurisdiction: jurisdictionIdSchema.optional().describe('Relations with this jurisdiction at either end'),
+})
+export const listTrustResponseSchema = z.object({
+  trust_relations: z.array(trustRelationSchema),
+  ...pageFields,
+})
+
+export const revokeTrustResponseSchema = z.object({
+  status: z.literal('revoked'),
+  trust_id: trustIdSchema,
+  from_jurisdiction: z.string(),
+  to_jurisdiction: z.string(),
+  mutual: z.boolean(),
+  revoked_at: timestampSchema,
+})
+
+// ── Credentials ─────────────────────────────────────────────────────────────
+
+export const propertyDataSchema = z.strictObject({
+  address: text(500).describe('Location of the property'),
+  type: text(100).describe('Kind of property (a category word), e.g. `commercial`'),
+  value_usd: z.number().positive().max(1e15).describe('Value in US dollars'),
+  title_deed: text(200).describe('Title deed reference'),
+})
+
+/** POST /console/rwa/credentials (spec 2.2). */
+export const issueCredentialRequestSchema = z.strictObject({
+  jurisdiction: jurisdictionIdSchema.describe('jurisdiction_id of the issuing jurisdiction'),
+  owner_did: ownerDidSchema,
+  property_data: propertyDataSchema,
+  valid_until: timestampSchema.optional().describe('End of validity; none means valid until revoked'),
+})
+
+export const credentialStatusSchema = z.enum(['active', 'revoked'])
+
+export const credentialSchema = z.object({
+  credential_id: credentialIdSchema,
+  type: z.literal(PROPERTY_OWNERSHIP),
+  jurisdiction: z.string(),
+  owner_did: z.string(),
+  property_data: z.object({
+    address: z.string(),
+    type: z.string(),
+    value_usd: z.number(),
+    title_deed: z.string(),
+  }),
+  status: credentialStatusSchema,
+  issuer_did: z.string(),
+  issued_at: timestampSchema,
+  valid_until: timestampSchema.nullable(),
+  revoked_at: timestampSchema.nullable(),
+  revocation_reason: z.string().nullable(),
+  vc_jwt: z.string().describe('W3C VC 2.0 as a JOSE JWT (typ vc+jwt, EdDSA) signed by the issuer_did key'),
+})
+
+/** POST /console/rwa/credentials/{id}/revoke; the body is optional. */
+export const revokeCredentialRequestSchema = z.strictObject({
+  reason: text(500).optional().describe('Why the credential is revoked'),
+})
+
+export const listCredentialsQuerySchema = z.strictObject({
+  ...pageQuerySchema.shape,
+  jurisdiction: jurisdictionIdSchema.optional(),
+  owner_did: didSchema.optional(),
+  status: credentialStatusSchema.optional(),
+})
+export const listCredentialsResponseSchema = z.object({
+  credentials: z.array(credentialSchema),
+  ...pageFields,
+})
+
+// ── Attestations ────────────────────────────────────────────────────────────
+
+/** POST /console/rwa/attestations. */
+export const submitAttestationRequestSchema = z
+  .strictObject({
+    jurisdiction: jurisdictionIdSchema.describe('The jurisdiction issuing (signing) the attestation'),
+    subject_did: didSchema.describe('Who the attestation is about'),
+    type: requirementNameSchema.describe('The requirement it satisfies, e.g. `kyc`'),
+    attester: text(200).describe('Who performed the check, e.g. a KYC provider'),
+    credential_id: credentialIdSchema
+      .optional()
+      .describe('The property credential it concerns; required for title_verification'),
+    evidence: text(2000).optional().describe('Reference to the supporting evidence'),
+    valid_until: timestampSchema.optional().describe('End of validity; none means it does not expire'),
+  })
+  .refine((a) => a.type !== TITLE_VERIFICATION || a.credential_id !== undefined, {
+    path: ['credential_id'],
+    message: 'required when type is title_verification',
+  })
+
+export const attestationSchema = z.object({
+  attestation_id: attestationIdSchema,
+  jurisdiction: z.string(),
+  subject_did: z.string(),
+  type: z.string(),
+  attester: z.string(),
+  credential_id: credentialIdSchema.nullable(),
+  evidence: z.string().nullable(),
+  issuer_did: z.string(),
+  issued_at: timestampSchema,
+  valid_until: timestampSchema.nullable(),
+  vc_jwt: z.string(),
+})
+
+export const listAttestationsQuerySchema = z.strictObject({
+  ...pageQuerySchema.shape,
+  jurisdiction: jurisdictionIdSchema.optional(),
+  credential_id: z.string().min(1).max(64).optional(),
+  subject_did: didSchema.optional(),
+  type: requirementNameSchema.optional(),
+})
+export const listAttestationsResponseSchema = z.object({
+  attestations: z.array(attestationSchema),
+  ...pageFields,
+})
+
+// ── Tokens ──────────────────────────────────────────────────────────────────
+
+/** POST /console/rwa/tokenize. */
+export const tokenizeRequestSchema = z.strictObject({
+  credential_id: credentialIdSchema,
+  total_supply: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  symbol: z
+    .string()
+    .regex(/^[A-Z0-9]{1,12}$/, 'expected 1–12 upper-case letters or digits')
+    .optional(),
+})
+
+export const tokenStatusSchema = z.enum(['active', 'frozen'])
+
+export const holdingSchema = z.object({
+  holder_did: z.string(),
+  jurisdiction: z.string(),
+  amount: z.number().int().positive(),
+})
+
+export const tokenSchema = z.object({
+  token_id: tokenIdSchema,
+  credential_id: credentialIdSchema,
+  jurisdiction: z.string().describe("The credential's jurisdiction, where the supply starts"),
+  owner_did: z.string(),
+  symbol: z.string().nullable(),
+  total_supply: z.number().int().positive(),
+  status: tokenStatusSchema.describe('`frozen` once its credential is revoked'),
+  holdings: z.array(holdingSchema).describe('Who holds how much where; the amounts sum to total_supply'),
+  created_at: timestampSchema,
+})
+
+export const governanceEventSchema = z.object({
+  event: z.enum(['tokenized', 'transfer_approved', 'transfer_rejected', 'credential_revoked']),
+  at: timestampSchema,
+  details: z.record(z.string(), z.unknown()),
+})
+
+export const tokenDetailSchema = tokenSchema.extend({
+  governance_history: z.array(governanceEventSchema).describe('Every event that touched it, oldest first'),
+})
+
+export const listTokensQuerySchema = z.strictObject({
+  ...pageQuerySchema.shape,
+  jurisdiction: jurisdictionIdSchema.optional(),
+  owner_did: didSchema.optional(),
+  status: tokenStatusSchema.optional(),
+})
+export const listTokensResponseSchema = z.object({ tokens: z.array(tokenSchema), ...pageFields })
+
+// ── Transfers and proofs ────────────────────────────────────────────────────
+
+/** POST /console/rwa/transfers (spec 2.3). */
+export const requestTransferRequestSchema = z.strictObject({
+  token_id: tokenIdSchema,
+  from_jurisdiction: jurisdictionIdSchema,
+  to_jurisdiction: jurisdictionIdSchema,
+  recipient_did: didSchema,
+  amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe('Whole units of the token'),
+  sender_did: didSchema.optional().describe("Whose holding moves; defaults to the token's owner"),
+})
+
+export const transferStatusSchema = z.enum(['approved', 'rejected'])
+
+/** One check of a transfer evaluation. */
+export const complianceCheckSchema = z.object({
+  requirement: z
+    .string()
+    .describe('A requirement name, or `token_active`, `credential_valid`, `trust` for the built-in checks'),
+  jurisdiction: z.string().describe('The jurisdiction whose rule this check applies'),
+  satisfied: z.boolean(),
+  evidence: z
+    .string()
+    .nullable()
+    .describe('Id of the attestation, credential, token or trust relation relied on'),
+  reason: z.string(),
+})
+
+export const complianceDetailsSchema = z.object({
+  source_requirements: z.array(z.string()),
+  target_requirements: z.array(z.string()),
+  all_satisfied: z.boolean(),
+  checks: z.array(complianceCheckSchema),
+})
+
+/** The transfer a proof is about, as it was evaluated. */
+export const proofTransferSchema = z.object({
+  from_jurisdiction: z.string(),
+  to_jurisdiction: z.string(),
+  sender_did: z.string(),
+  recipient_did: z.string(),
+  amount: z.number().int(),
+})
+
+/**
+ * A compliance proof. Its evaluated facts are every field but `digest`, `jws` and `kid`; `digest` is the
+ * lower-case hex SHA-256 of their RFC 8785 canonical JSON, and `jws` a compact EdDSA JWS whose payload
+ * is exactly those canonical bytes, signed by the service key `kid` (see the JWKS).
+ */
+export const proofSchema = z.object({
+  proof_id: proofIdSchema,
+  transfer_id: transferIdSchema,
+  token_id: tokenIdSchema,
+  decision: transferStatusSchema,
+  evaluated_at: timestampSchema,
+  transfer: proofTransferSchema,
+  compliance_details: complianceDetailsSchema,
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+  jws: z.string(),
+  kid: z.string(),
+})
+
+export const transferSchema = z.object({
+  transfer_id: transferIdSchema,
+  status: transferStatusSchema,
+  proof_id: proofIdSchema,
+  compliance_details: complianceDetailsSchema,
+  token_id: tokenIdSchema,
+  from_jurisdiction: z.string(),
+  to_jurisdiction: z.string(),
+  sender_did: z.string(),
+  recipient_did: z.string(),
+  amount: z.number().int().positive(),
+  created_at: timestampSchema,
+})
+
+export const transferDetailSchema = transferSchema.extend({ proof: proofSchema })
+
+export const listTransfersQuerySchema = z.strictObject({
+  ...pageQuerySchema.shape,
+  token_id: z.string().min(1).max(64).optional(),
+  status: transferStatusSchema.optional(),
+  jurisdiction: jurisdictionIdSchema
+    .optional()
+    .describe('Transfers with this jurisdiction as source or target'),
+})
+export const listTransfersResponseSchema = z.object({ transfers: z.array(transferSchema), ...pageFields })
+
+/** An Ed25519 public key as a JWK. */
+export const ed25519JwkSchema = z.object({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string(),
+  kid: z.string(),
+  alg: z.literal('EdDSA'),
+  use: z.literal('sig'),
+})
+
+/** GET /console/rwa/.well-known/jwks.json: the service's proof-signing public keys. */
+export const jwksSchema = z.object({ keys: z.array(ed25519JwkSchema) })
+
+export type RegisterJurisdictionRequest = z.infer<typeof registerJurisdictionRequestSchema>
+export type UpdateJurisdictionRequest = z.infer<typeof updateJurisdictionRequestSchema>
+export type Jurisdiction = z.infer<typeof jurisdictionSchema>
+export type ListJurisdictionsQuery = z.infer<typeof listJurisdictionsQuerySchema>
+export type ListJurisdictionsResponse = z.infer<typeof listJurisdictionsResponseSchema>
+export type RemoveJurisdictionResponse = z.infer<typeof removeJurisdictionResponseSchema>
+export type EstablishTrustRequest = z.infer<typeof establishTrustRequestSchema>
+export type TrustPair = z.infer<typeof trustPairSchema>
+export type TrustRelation = z.infer<typeof trustRelationSchema>
+export type ListTrustQuery = z.infer<typeof listTrustQuerySchema>
+export type ListTrustResponse = z.infer<typeof listTrustResponseSchema>
+export type RevokeTrustResponse = z.infer<typeof revokeTrustResponseSchema>
+export type PropertyData = z.infer<typeof propertyDataSchema>
+export type IssueCredentialRequest = z.infer<typeof issueCredentialRequestSchema>
+export type Credential = z.infer<typeof credentialSchema>
+export type RevokeCredentialRequest = z.infer<typeof revokeCredentialRequestSchema>
+export type ListCredentialsQuery = z.infer<typeof listCredentialsQuerySchema>
+export type ListCredentialsResponse = z.infer<typeof listCredentialsResponseSchema>
+export type SubmitAttestationRequest = z.infer<typeof submitAttestationRequestSchema>
+export type Attestation = z.infer<typeof attestationSchema>
+export type ListAttestationsQuery = z.infer<typeof listAttestationsQuerySchema>
+export type ListAttestationsResponse = z.infer<typeof listAttestationsResponseSchema>
+export type TokenizeRequest = z.infer<typeof tokenizeRequestSchema>
+export type Holding = z.infer<typeof holdingSchema>
+export type Token = z.infer<typeof tokenSchema>
+export type GovernanceEvent = z.infer<typeof governanceEventSchema>
+export type TokenDetail = z.infer<typeof tokenDetailSchema>
+export type ListTokensQuery = z.infer<typeof listTokensQuerySchema>
+export type ListTokensResponse = z.infer<typeof listTokensResponseSchema>
+export type RequestTransferRequest = z.infer<typeof requestTransferRequestSchema>
+export type TransferStatus = z.infer<typeof transferStatusSchema>
+export type ComplianceCheck = z.infer<typeof complianceCheckSchema>
+export type ComplianceDetails = z.infer<typeof complianceDetailsSchema>
+export type ProofTransfer = z.infer<typeof proofTransferSchema>
+export type Proof = z.infer<typeof proofSchema>
+export type Transfer = z.infer<typeof transferSchema>
+export type TransferDetail = z.infer<typeof transferDetailSchema>
+export type ListTransfersQuery = z.infer<typeof listTransfersQuerySchema>
+export type ListTransfersResponse = z.infer<typeof listTransfersResponseSchema>
+export type Ed25519Jwk = z.infer<typeof ed25519JwkSchema>
+export type Jwks = z.infer<typeof jwksSchema>
