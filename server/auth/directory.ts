@@ -25,6 +25,8 @@ export class Directory {
   private readonly keysByHash = new Map<string, KnownKey>()
   private readonly keysById = new Map<string, KnownKey>()
   private readonly orgs = new Map<string, KnownOrg>()
+  /** Bumped by forgetOrg, so a read that raced with a change does not cache what it read before it. */
+  private generation = 0
 
   constructor(private readonly db: Db) {}
 
@@ -46,6 +48,7 @@ export class Directory {
   async org(orgId: string): Promise<KnownOrg | undefined> {
     const cached = this.orgs.get(orgId)
     if (cached) return cached
+    const generation = this.generation
     const row = await this.db
       .selectFrom('organizations as o')
       .leftJoin('subscriptions as s', 's.org_id', 'o.org_id')
@@ -59,12 +62,13 @@ export class Directory {
       trialChecked: row.trial_checked_at !== null,
       subscription: row.tier && row.status ? { tier: row.tier as Tier, status: row.status } : null,
     }
-    this.orgs.set(orgId, org)
+    if (generation === this.generation) this.orgs.set(orgId, org)
     return org
   }
 
   /** Drops the cached state of an organization after its trial or subscription changed. */
   forgetOrg(orgId: string): void {
+    this.generation++
     this.orgs.delete(orgId)
   }
 
