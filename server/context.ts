@@ -4,6 +4,7 @@ import type { Db } from './db/database.js'
 import { IdFactory } from './ids.js'
 import { RateLimiter } from './limits/rate-limiter.js'
 import { LocalPaymentProvider, type PaymentProvider } from './payments/provider.js'
+import { SigningKeys } from './rwa/signing-keys.js'
 import { UsageMeter } from './usage/meter.js'
 
 /** Everything the app's services share. Built once per app; tests build one per test. */
@@ -15,6 +16,8 @@ export interface AppContext {
   readonly limiter: RateLimiter
   readonly meter: UsageMeter
   readonly payments: PaymentProvider
+  /** Governance signing keys (jurisdictions' and the service's proof key), cached in memory. */
+  readonly signingKeys: SigningKeys
   /** Where unexpected errors are reported (never with request bodies or keys). */
   readonly logError: (message: string, error?: unknown) => void
 }
@@ -37,6 +40,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     limiter: new RateLimiter(),
     meter: new UsageMeter(options.db, (error) => logError('usage flush failed:', error)),
     payments: options.payments ?? new LocalPaymentProvider(options.db),
+    signingKeys: new SigningKeys(options.db, clock),
     logError,
   })
 }

@@ -10,6 +10,17 @@ export interface Database {
   subscriptions: SubscriptionsTable
   usage_daily: UsageDailyTable
   processed_events: ProcessedEventsTable
+  rwa_service_keys: RwaServiceKeysTable
+  jurisdictions: JurisdictionsTable
+  trust_relations: TrustRelationsTable
+  credentials: CredentialsTable
+  rwa_dids: RwaDidsTable
+  attestations: AttestationsTable
+  tokens: TokensTable
+  holdings: HoldingsTable
+  token_events: TokenEventsTable
+  transfers: TransfersTable
+  proofs: ProofsTable
 }
 
 export interface OrganizationsTable {
@@ -64,4 +75,136 @@ export interface ProcessedEventsTable {
   provider: string
   type: string
   processed_at: string
+}
+
+// ── Governance (migration 0002) ─────────────────────────────────────────────
+// JSON-valued columns hold JSON text; private keys are PKCS#8 DER in base64 and never leave the server.
+
+/** The service's own signing keys, one per purpose (`proof`). */
+export interface RwaServiceKeysTable {
+  kid: string
+  purpose: string
+  private_key: string
+  /** base64url of the raw 32-byte Ed25519 public key (the JWK `x`). */
+  public_x: string
+  created_at: string
+}
+
+export interface JurisdictionsTable {
+  org_id: string
+  jurisdiction_id: string
+  /** Time-sortable id of the row, for newest-first paging (jurisdiction ids are chosen by users). */
+  seq: string
+  name: string
+  regulatory_body: string
+  frameworks: string
+  credential_types: string
+  transfer_requirements: string
+  issuer_did: string
+  private_key: string
+  created_at: string
+  updated_at: string
+}
+
+export interface TrustRelationsTable {
+  trust_id: string
+  org_id: string
+  from_jurisdiction: string
+  to_jurisdiction: string
+  mutual: number
+  status: string
+  created_at: string
+  revoked_at: string | null
+}
+
+export interface CredentialsTable {
+  credential_id: string
+  org_id: string
+  jurisdiction: string
+  owner_did: string
+  property_data: string
+  status: string
+  issuer_did: string
+  issued_at: string
+  valid_until: string | null
+  revoked_at: string | null
+  revocation_reason: string | null
+  vc_jwt: string
+}
+
+/** Every owner DID an organization has introduced with a credential: what `max_dids` caps. */
+export interface RwaDidsTable {
+  org_id: string
+  did: string
+  created_at: string
+}
+
+export interface AttestationsTable {
+  attestation_id: string
+  org_id: string
+  jurisdiction: string
+  subject_did: string
+  type: string
+  attester: string
+  credential_id: string | null
+  evidence: string | null
+  issuer_did: string
+  issued_at: string
+  valid_until: string | null
+  vc_jwt: string
+}
+
+export interface TokensTable {
+  token_id: string
+  org_id: string
+  credential_id: string
+  jurisdiction: string
+  owner_did: string
+  symbol: string | null
+  total_supply: number
+  status: string
+  created_at: string
+}
+
+/** How much of a token a DID holds in a jurisdiction; rows at zero are deleted. */
+export interface HoldingsTable {
+  token_id: string
+  holder_did: string
+  jurisdiction: string
+  amount: number
+}
+
+export interface TokenEventsTable {
+  event_id: string
+  org_id: string
+  token_id: string
+  event: string
+  at: string
+  details: string
+}
+
+export interface TransfersTable {
+  transfer_id: string
+  org_id: string
+  token_id: string
+  from_jurisdiction: string
+  to_jurisdiction: string
+  sender_did: string
+  recipient_did: string
+  amount: number
+  status: string
+  proof_id: string
+  compliance_details: string
+  created_at: string
+}
+
+/** A compliance proof: `facts` is the canonical JSON the JWS signs. */
+export interface ProofsTable {
+  proof_id: string
+  org_id: string
+  transfer_id: string
+  facts: string
+  digest: string
+  jws: string
+  kid: string
 }

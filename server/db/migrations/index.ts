@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely'
 import { billing } from './0001-billing.js'
+import { governance } from './0002-governance.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -7,4 +8,5 @@ import { billing } from './0001-billing.js'
  */
 export const migrations: Record<string, Migration> = {
   '0001-billing': billing,
+  '0002-governance': governance,
 }

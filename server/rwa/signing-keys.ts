@@ -1,0 +1,145 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
+import { CompactSign, calculateJwkThumbprint, SignJWT } from 'jose'
+import { base58btc } from 'multiformats/bases/base58'
+import type { Jwks } from '../../src/contract/rwa.js'
+import { PROOF_JWS_TYPE } from '../../src/proof/verify.js'
+import type { Clock } from '../clock.js'
+import { isoTimestamp } from '../clock.js'
+import type { Db } from '../db/database.js'
+
+/** Multicodec prefix of an Ed25519 public key (0xed, varint-encoded as 0xed 0x01). */
+const ED25519_MULTICODEC = Uint8Array.of(0xed, 0x01)
+
+/** A new Ed25519 key pair, as stored: the private key (PKCS#8 DER, base64) and its did:key. */
+export interface GeneratedKey {
+  privateKey: string
+  publicX: string
+  did: string
+}
+
+/** `did:key:z…` of a raw 32-byte Ed25519 public key (multicodec ed01, multibase base58btc). */
+export function didKeyOf(rawPublicKey: Uint8Array): string {
+  const bytes = new Uint8Array(ED25519_MULTICODEC.length + rawPublicKey.length)
+  bytes.set(ED25519_MULTICODEC)
+  bytes.set(rawPublicKey, ED25519_MULTICODEC.length)
+  return `did:key:${base58btc.encode(bytes)}`
+}
+
+/** The verification method id of a did:key: `did:key:z…#z…`. */
+export const verificationMethodOf = (did: string): string => `${did}#${did.slice('did:key:'.length)}`
+
+/** Generates an Ed25519 key pair for a jurisdiction or for the service. */
+export function generateSigningKey(): GeneratedKey {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519')
+  const x = publicKey.export({ format: 'jwk' }).x!
+  return {
+    privateKey: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+    publicX: x,
+    did: didKeyOf(Buffer.from(x, 'base64url')),
+  }
+}
+
+const importPrivateKey = (stored: string): KeyObject =>
+  createPrivateKey({ key: Buffer.from(stored, 'base64'), format: 'der', type: 'pkcs8' })
+
+interface ServiceKey {
+  kid: string
+  key: KeyObject
+  publicX: string
+}
+
+/**
+ * The signing keys of governance: each jurisdiction's key (its private part stored with the
+ * jurisdiction) and the service's proof key (generated once per database). Imported KeyObjects are
+ * cached in memory, so a request signs without re-parsing a key. Private keys never leave this class
+ * except as the stored base64 the database holds.
+ */
+export class SigningKeys {
+  private readonly issuers = new Map<string, KeyObject>()
+  private serviceKey: Promise<ServiceKey> | undefined
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The KeyObject of an issuer, from its did:key and the stored private key. */
+  issuerKey(did: string, storedPrivateKey: string): KeyObject {
+    let key = this.issuers.get(did)
+    if (!key) {
+      key = importPrivateKey(storedPrivateKey)
+      this.issuers.set(did, key)
+    }
+    return key
+  }
+
+  /**
+   * Signs a W3C VC 2.0 credential as a JOSE JWT (`typ: vc+jwt`, EdDSA) with the issuer's key; the
+   * JWT claims iss/sub/jti/iat mirror the credential so generic JWT tooling reads it too.
+   */
+  async signCredential(
+    issuer: { did: string; privateKey: string },
+    credential: { id: string; subject: string; issuedAt: number; [claim: string]: unknown },
+  ): Promise<string> {
+    const { id, subject, issuedAt, ...vc } = credential
+    return new SignJWT({ ...vc, id })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOf(issuer.did) })
+      .setIssuer(issuer.did)
+      .setSubject(subject)
+      .setJti(id)
+      .setIssuedAt(Math.floor(issuedAt / 1000))
+      .sign(this.issuerKey(issuer.did, issuer.privateKey))
+  }
+
+  /** Signs the canonical bytes of a proof's facts with the service key: a compact EdDSA JWS. */
+  async signProof(canonical: string): Promise<{ jws: string; kid: string }> {
+    const { kid, key } = await this.service()
+    const jws = await new CompactSign(new TextEncoder().encode(canonical))
+      .setProtectedHeader({ alg: 'EdDSA', kid, typ: PROOF_JWS_TYPE })
+      .sign(key)
+    return { jws, kid }
+  }
+
+  /** The public JWKS of the service's proof key(s). */
+  async jwks(): Promise<Jwks> {
+    const { kid, publicX } = await this.service()
+    return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: publicX, kid, alg: 'EdDSA', use: 'sig' }] }
+  }
+
+  private service(): Promise<ServiceKey> {
+    this.serviceKey ??= this.loadOrCreateServiceKey().catch((error) => {
+      this.serviceKey = undefined
+      throw error
+    })
+    return this.serviceKey
+  }
+
+  private async loadOrCreateServiceKey(): Promise<ServiceKey> {
+    const load = () =>
+      this.db.selectFrom('rwa_service_keys').selectAll().where('purpose', '=', 'proof').executeTakeFirst()
+    let row = await load()
+    if (!row) {
+      const generated = generateSigningKey()
+      const kid = await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: generated.publicX })
+      // Another process sharing the database may have created it first: then its key wins.
+      await this.db
+        .insertInto('rwa_service_keys')
+        .values({
+          kid,
+          purpose: 'proof',
+          private_key: generated.privateKey,
+          public_x: generated.publicX,
+          created_at: isoTimestamp(this.clock.now()),
+        })
+        .onConflict((oc) => oc.column('purpose').doNothing())
+        .execute()
+      row = await load()
+      if (!row) throw new Error('the proof signing key could not be stored')
+    }
+    const key = importPrivateKey(row.private_key)
+    // Guard against a stored public half that does not match the private key.
+    const x = createPublicKey(key).export({ format: 'jwk' }).x
+    if (x !== row.public_x) throw new Error(`proof signing key ${row.kid} is inconsistent`)
+    return { kid: row.kid, key, publicX: row.public_x }
+  }
+}
