@@ -1,0 +1,40 @@
+// What the three baseline servers share: listen on 127.0.0.1 on a free port, log like `rwa server
+// start` does (so the bench reads every server the same way), and stop cleanly on SIGTERM.
+import { createServer } from 'node:http'
+
+/** Serves `handler` on 127.0.0.1, port 0; runs `onClose` after the last connection ends. */
+export function listen(handler, onClose = () => {}) {
+  const server = createServer(handler)
+  server.listen(0, '127.0.0.1', () => {
+    process.stderr.write(`listening on http://127.0.0.1:${server.address().port}\n`)
+  })
+  const stop = () => {
+    server.close(() => onClose())
+    server.closeIdleConnections()
+  }
+  process.once('SIGTERM', stop)
+  process.once('SIGINT', stop)
+}
+
+/** The value of `--name value` on the command line. */
+export function argument(name) {
+  const at = process.argv.indexOf(`--${name}`)
+  if (at < 0 || at + 1 >= process.argv.length) throw new Error(`missing --${name}`)
+  return process.argv[at + 1]
+}
+
+/** Opens a SQLite file the way the rwa server does: WAL, synchronous NORMAL. */
+export async function openSqlite(path) {
+  const { default: SQLite } = await import('better-sqlite3')
+  const db = new SQLite(path)
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  return db
+}
+
+/** Sends `value` as JSON with `status`. */
+export function sendJson(res, status, value) {
+  const body = JSON.stringify(value)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}

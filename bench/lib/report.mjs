@@ -1,0 +1,104 @@
+// The table printed at the end of a run.
+
+/** Prints the scenarios, the CLI cold starts, the machine and any failure, as plain text. */
+export function printReport(report) {
+  const out = (line = '') => process.stdout.write(`${line}\n`)
+  const m = report.machine
+  out()
+  out(`rwa benchmark — ${report.date}`)
+  out(
+    `machine: ${m.cores} cores (${m.cpu_model}), Node ${m.node}, ${m.platform}; ` +
+      (m.pinning
+        ? `servers on core ${m.pinning.server}, load generator on core ${m.pinning.load}`
+        : 'no pinning'),
+  )
+  out(
+    `load average at start ${report.load_average.start.join(' ')}, at end ${report.load_average.end.join(' ')}`,
+  )
+  const p = report.plan
+  out(
+    `autocannon: ${p.connections} connections, ${p.warmup} s warm-up (not counted), median of ${p.rounds} round(s) of ${p.duration} s`,
+  )
+  if (report.seeding) {
+    const s = report.seeding
+    out(
+      `seeded through the API: ${s.org_count} enterprise organizations (${s.per_minute_limit}/min each), ${s.api_calls} calls in ${s.seconds} s`,
+    )
+    if (s.transfers_after)
+      out(
+        `transfers at the end: ${s.transfers_after.total} (${s.transfers_after.approved} approved, ${s.transfers_after.rejected} rejected)`,
+      )
+  }
+  out()
+  const rows = [
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'srv cpu', 'µs/req', 'ratio', 'target', 'met'],
+  ]
+  for (const s of report.scenarios) {
+    if (s.skipped) continue
+    const met = [s.target_met, s.p99_target_met].filter((v) => v !== undefined)
+    rows.push([
+      s.title,
+      String(s.rps),
+      s.p50_ms.toFixed(2),
+      s.p99_ms.toFixed(2),
+      String(s.non2xx + s.errors),
+      s.server_cpu.toFixed(2),
+      String(s.server_cpu_us_per_request),
+      s.ratio === undefined ? '' : `${s.ratio.toFixed(2)} vs ${s.baseline}`,
+      [s.target === undefined ? '' : `≥ ${s.target}`, s.p99_target_ms ? `p99 < ${s.p99_target_ms}` : '']
+        .filter(Boolean)
+        .join(', '),
+      met.length === 0 ? '' : met.every(Boolean) ? 'yes' : 'NO',
+    ])
+  }
+  table(rows, out)
+  for (const s of report.scenarios.filter((s) => s.skipped)) out(`${s.title}: skipped, ${s.skipped}`)
+  if (report.cli) {
+    out()
+    const c = report.cli
+    const cli = [['CLI cold start', 'median ms', 'ratio to node -e 0', 'target', 'met']]
+    for (const f of [c.node, c.help, c.pricing].filter(Boolean)) {
+      if (f.error) cli.push([f.command, `failed: ${f.error.split('\n')[0]}`])
+      else
+        cli.push([
+          f.command,
+          f.median_ms.toFixed(1),
+          f.ratio === undefined ? '' : f.ratio.toFixed(2),
+          f.target ? `≤ ${f.target}` : '',
+          f.target_met === undefined ? '' : f.target_met ? 'yes' : 'NO',
+        ])
+    }
+    table(cli, out)
+  }
+  if (report.profiles?.length) {
+    for (const prof of report.profiles) {
+      out()
+      out(`profile ${prof.file}: ${prof.busy_ms} ms busy, ${prof.idle_ms} ms idle`)
+      out('  self time by package:')
+      for (const f of prof.self_by_package.slice(0, 12))
+        out(`    ${String(f.share).padStart(5)} %  ${f.name}`)
+      out('  self time by function:')
+      for (const f of prof.self_by_function.slice(0, 20))
+        out(`    ${String(f.share).padStart(5)} %  ${f.name}`)
+    }
+  }
+  out()
+  out('srv cpu: share of one core the server used (near 1.00: the server was the bottleneck; well under:')
+  out('the load generator or the machine was). µs/req: server CPU time per request.')
+  if (report.failures.length) {
+    out()
+    out('FAILURES:')
+    for (const f of report.failures) out(`  - ${f}`)
+  }
+}
+
+function table(rows, out) {
+  const widths = []
+  for (const row of rows) {
+    for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 0, cell.length)
+  }
+  for (const [i, row] of rows.entries()) {
+    out(row.map((cell, j) => (j === 0 ? cell.padEnd(widths[j]) : cell.padStart(widths[j]))).join('  '))
+    if (i === 0) out(widths.map((w) => '-'.repeat(w)).join('  '))
+  }
+}

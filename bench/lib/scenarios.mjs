@@ -1,0 +1,151 @@
+// The load scenarios: three bare baselines and the five rwa scenarios measured against them.
+import { SOURCE, propertyData, transferBody } from './seed.mjs'
+
+/**
+ * Each scenario names the server it loads, the autocannon request it sends (built from the seeded
+ * state), and — for rwa scenarios — its baseline and target ratio. `read` scenarios also carry the
+ * p99 target. Scenarios that vary their requests do so through `setupRequest`, baselines included, so
+ * the load generator pays the same per-request cost on both sides of a ratio.
+ */
+export const SCENARIOS = [
+  {
+    id: 'hello',
+    title: '(a) bare node:http JSON hello',
+    server: 'hello',
+    request: () => ({ method: 'GET', path: '/' }),
+  },
+  {
+    id: 'pricing',
+    title: 'GET /console/billing/pricing',
+    server: 'rwa',
+    baseline: 'hello',
+    target: 0.8,
+    read: true,
+    request: () => ({ method: 'GET', path: '/console/billing/pricing' }),
+  },
+  {
+    id: 'select',
+    title: '(b) bare point select by primary key',
+    server: 'select',
+    request: ({ rows }) => {
+      let i = 0
+      return { method: 'GET', setupRequest: (req) => ({ ...req, path: `/rows/${1 + (i++ % rows)}` }) }
+    },
+  },
+  {
+    id: 'jurisdiction',
+    title: 'GET /console/rwa/jurisdictions/{id}',
+    server: 'rwa',
+    governance: true,
+    baseline: 'select',
+    target: 0.8,
+    read: true,
+    request: ({ orgs }) => {
+      let i = 0
+      return {
+        method: 'GET',
+        path: `/console/rwa/jurisdictions/${SOURCE}`,
+        setupRequest: (req) => ({ ...req, headers: { 'x-api-key': orgs[i++ % orgs.length].key } }),
+      }
+    },
+  },
+  {
+    id: 'transfers-list',
+    title: 'GET /console/rwa/transfers?limit=50',
+    server: 'rwa',
+    governance: true,
+    baseline: 'select',
+    target: 0.3,
+    read: true,
+    request: ({ orgs }) => {
+      let i = 0
+      return {
+        method: 'GET',
+        path: '/console/rwa/transfers?limit=50',
+        setupRequest: (req) => ({ ...req, headers: { 'x-api-key': orgs[i++ % orgs.length].key } }),
+      }
+    },
+  },
+  {
+    id: 'insert',
+    title: '(c) bare insert of a ~300-byte row',
+    server: 'insert',
+    request: () => {
+      let i = 0
+      return {
+        method: 'POST',
+        setupRequest: (req) => ({
+          ...req,
+          path: '/rows',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(baselineRow(i++)),
+        }),
+      }
+    },
+  },
+  {
+    id: 'transfer-post',
+    title: 'POST /console/rwa/transfers (approved/rejected 1:1)',
+    server: 'rwa',
+    governance: true,
+    baseline: 'insert',
+    target: 0.4,
+    request: ({ orgs }) => {
+      let i = 0
+      return {
+        method: 'POST',
+        setupRequest: (req) => {
+          const n = i++
+          const org = orgs[n % orgs.length]
+          return {
+            ...req,
+            path: '/console/rwa/transfers',
+            // Alternating per org (not per request) so every org sees both outcomes.
+            headers: { 'x-api-key': org.key, 'content-type': 'application/json' },
+            body: JSON.stringify(transferBody(org, Math.floor(n / orgs.length))),
+          }
+        },
+      }
+    },
+  },
+  {
+    id: 'credential-post',
+    title: 'POST /console/rwa/credentials',
+    server: 'rwa',
+    governance: true,
+    baseline: 'insert',
+    target: 0.5,
+    request: ({ orgs }) => {
+      let i = 0
+      return {
+        method: 'POST',
+        setupRequest: (req) => {
+          const n = i++
+          const org = orgs[n % orgs.length]
+          return {
+            ...req,
+            path: '/console/rwa/credentials',
+            headers: { 'x-api-key': org.key, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              jurisdiction: SOURCE,
+              // A few owners per organization: most credentials go to a DID the org already has.
+              owner_did: `did:web:${org.orgId}:holder-${Math.floor(n / orgs.length) % 16}`,
+              property_data: propertyData(n),
+            }),
+          }
+        },
+      }
+    },
+  },
+]
+
+/** The row baseline (c) inserts: the shape of a credential request padded to about 300 bytes. */
+export function baselineRow(i) {
+  return {
+    name: `row ${i}`,
+    jurisdiction: SOURCE,
+    owner_did: `did:web:bench-${i % 1000}:holder-${i % 16}`,
+    property_data: propertyData(i),
+    note: 'bare baseline row, padded to about three hundred bytes',
+  }
+}

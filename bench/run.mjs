@@ -1,0 +1,415 @@
+#!/usr/bin/env node
+// `npm run bench`: throughput and latency of the rwa server and cold start of the rwa CLI, each as a
+// ratio against a bare baseline measured in the same run. See docs/performance.md.
+//
+// Layout: the bare baselines and the rwa server each run in their own process, pinned to one core;
+// this process is the load generator (autocannon) on another core. Rounds are interleaved (every
+// scenario once per round, each beside its baseline), so a burst of noise from the shared machine hits
+// both sides of a ratio alike; the ratio reported is the median of the per-round ratios.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { coldStart } from './lib/cold-start.mjs'
+import { loadRun } from './lib/load.mjs'
+import { TASKSET, pinSelf, startServer } from './lib/processes.mjs'
+import { summarizeProfile } from './lib/profile.mjs'
+import { printReport } from './lib/report.mjs'
+import { SCENARIOS } from './lib/scenarios.mjs'
+import { call, eachLimited, seedGovernance, seedOrganization } from './lib/seed.mjs'
+import { median } from './lib/stats.mjs'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const RWA_BIN = join(ROOT, 'bin/rwa')
+const RESULTS = join(ROOT, 'bench/results')
+
+const USAGE = `usage: npm run bench -- [options]
+  --quick            a short run for CI smoke (1 s warm-up, 1 round of 3 s, 3 CLI runs)
+  --rounds N         measured rounds per scenario (default 3)
+  --duration S       seconds per round (default 10)
+  --warmup S         seconds of unmeasured warm-up per scenario (default 5)
+  --connections N    autocannon connections (default 50)
+  --cli-runs N       runs per CLI cold-start figure (default 10)
+  --only IDS         comma-separated scenario ids (their baselines are added); ids: ${SCENARIOS.map((s) => s.id).join(', ')}
+  --profile          run the rwa server under node --cpu-prof and print its top frames
+Exits 1 if any request answered non-2xx or failed, or a scenario could not run.`
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    connections: { type: 'string', default: '50' },
+    'cli-runs': { type: 'string' },
+    only: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+})
+if (flags.help) {
+  process.stdout.write(`${USAGE}\n`)
+  process.exit(0)
+}
+
+const positive = (name, value, fallback) => {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!(n > 0)) throw new Error(`--${name} must be a positive number, got ${value}`)
+  return n
+}
+const plan = Object.freeze({
+  warmup: positive('warmup', flags.warmup, flags.quick ? 1 : 5),
+  duration: positive('duration', flags.duration, flags.quick ? 3 : 10),
+  rounds: Math.round(positive('rounds', flags.rounds, flags.quick ? 1 : 3)),
+  connections: Math.round(positive('connections', flags.connections, 50)),
+  cliRuns: Math.round(positive('cli-runs', flags['cli-runs'], flags.quick ? 3 : 10)),
+})
+/** Transfers seeded per organization, so that every `limit=50` page is full from the first request. */
+const SEEDED_TRANSFERS = 50
+/** Rows in the point-select baseline's table. */
+const BASELINE_ROWS = 5000
+/** Stay this far under each organization's per-minute limit, so the limiter never refuses. */
+const LIMIT_HEADROOM = 0.8
+
+const failures = []
+const log = (line) => process.stderr.write(`bench: ${line}\n`)
+
+await main()
+
+async function main() {
+  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` first (bin/rwa runs the compiled code)')
+  }
+  const selected = selectScenarios(flags.only)
+  // Two cores or more: servers on core 0, this load generator on core 1. On one core they share it.
+  const cores = availableParallelism()
+  const pinning = TASKSET && cores >= 2 ? { server: 0, load: 1 } : undefined
+  if (pinning) pinSelf(pinning.load)
+
+  const work = mkdtempSync(join(tmpdir(), 'rwa-bench-'))
+  const profileDir = join(RESULTS, 'profiles', stamp())
+  const startedAt = new Date()
+  const loadStart = loadavg()
+  log(
+    `plan ${JSON.stringify(plan)}; pinning ${pinning ? JSON.stringify(pinning) : 'none'}; load ${fmtLoad(loadStart)}`,
+  )
+
+  const servers = {}
+  const runs = Object.fromEntries(selected.map((s) => [s.id, { warmup: undefined, rounds: [] }]))
+  let state = { rows: BASELINE_ROWS, orgs: [] }
+  let cli
+  let seeding
+  try {
+    const needed = new Set(selected.map((s) => s.server))
+    const start = (name, args) =>
+      startServer({ name, args, core: pinning?.server, env: { NODE_ENV: 'production' } }).then((s) => {
+        servers[name] = s
+      })
+    if (needed.has('hello')) await start('hello', [join(ROOT, 'bench/baselines/hello.mjs')])
+    if (needed.has('select')) {
+      await start('select', [
+        join(ROOT, 'bench/baselines/point-select.mjs'),
+        ...['--db', join(work, 'select.db'), '--rows', String(BASELINE_ROWS)],
+      ])
+    }
+    if (needed.has('insert')) {
+      await start('insert', [join(ROOT, 'bench/baselines/insert.mjs'), '--db', join(work, 'insert.db')])
+    }
+    // rwa is always started: the CLI cold-start figures talk to it.
+    const profileArgs = flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
+    await start('rwa', [
+      ...profileArgs,
+      RWA_BIN,
+      'server',
+      'start',
+      '--port',
+      '0',
+      '--db',
+      join(work, 'rwa.db'),
+    ])
+    if (!servers.rwa.adminKey) throw new Error('the rwa server printed no admin key')
+
+    const governance = await governanceAvailable(servers.rwa)
+    if (!governance) log('governance endpoints not available on this build: their scenarios are skipped')
+    const runnable = selected.filter((s) => !s.governance || governance)
+    for (const s of selected.filter((s) => !runnable.includes(s))) {
+      runs[s.id].skipped = 'the /console/rwa endpoints are not in this build'
+      failures.push(`${s.id}: skipped, governance endpoints missing`)
+    }
+
+    // Warm-up first for the fastest server: its rate bounds every other, which sizes the seeding.
+    const ordered = [...runnable].sort((a, b) => (a.id === 'hello' ? -1 : b.id === 'hello' ? 1 : 0))
+    for (const scenario of ordered) {
+      if (scenario.governance && !seeding) {
+        const upperRate = runs.hello?.warmup?.rps ?? (await quickRate(servers.rwa))
+        seeding = await seed(servers.rwa, upperRate, runnable, governance)
+        state = { ...state, orgs: seeding.orgs }
+      }
+      runs[scenario.id].warmup = await measure(scenario, servers, state, plan.warmup)
+      log(`warm-up ${scenario.id}: ${runs[scenario.id].warmup.rps} req/s`)
+    }
+    for (let round = 1; round <= plan.rounds; round++) {
+      for (const scenario of runnable) {
+        const run = await measure(scenario, servers, state, plan.duration)
+        runs[scenario.id].rounds.push(run)
+        log(
+          `round ${round}/${plan.rounds} ${scenario.id}: ${run.rps} req/s, p99 ${run.p99_ms} ms, load ${run.load_average.join(' ')}`,
+        )
+      }
+    }
+    if (seeding && governance) seeding.transfers_after = await transferTotals(servers.rwa.url, seeding.orgs)
+
+    cli = coldStarts(servers.rwa.url, work)
+  } catch (error) {
+    failures.push(`aborted: ${error instanceof Error ? error.message : String(error)}`)
+  } finally {
+    for (const server of Object.values(servers)) {
+      const how = await server.stop()
+      if (how !== 0)
+        failures.push(`${server.name} server exited with ${how}:\n${server.stderr().slice(-2000)}`)
+    }
+    rmSync(work, { recursive: true, force: true })
+  }
+
+  const report = {
+    date: startedAt.toISOString(),
+    finished: new Date().toISOString(),
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    machine: {
+      cores,
+      cpu_model: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      pinning: pinning ?? null,
+    },
+    load_average: {
+      start: loadStart.map((v) => Math.round(v * 100) / 100),
+      end: loadavg().map((v) => Math.round(v * 100) / 100),
+    },
+    plan,
+    seeding: seeding ? { ...seeding, orgs: seeding.orgs.length } : null,
+    scenarios: selected.map((s) => summarize(s, runs)),
+    cli,
+    failures: [...failures, ...non2xxFailures(runs)],
+  }
+  if (flags.profile) report.profiles = profiles(profileDir)
+
+  mkdirSync(RESULTS, { recursive: true })
+  writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`)
+  printReport(report)
+  process.stdout.write(`\nwritten: bench/results/latest.json\n`)
+  process.exitCode = report.failures.length > 0 ? 1 : 0
+}
+
+/** The scenarios named by --only, with the baselines they need; all of them by default. */
+function selectScenarios(only) {
+  if (!only) return SCENARIOS
+  const ids = new Set(only.split(',').map((id) => id.trim()))
+  for (const id of ids) if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario ${id}`)
+  for (const s of SCENARIOS) if (ids.has(s.id) && s.baseline) ids.add(s.baseline)
+  return SCENARIOS.filter((s) => ids.has(s.id))
+}
+
+/** One load run of `scenario` for `seconds`, against the server it names. */
+async function measure(scenario, servers, state, seconds) {
+  const server = servers[scenario.server]
+  const run = await loadRun({
+    url: server.url,
+    seconds,
+    connections: plan.connections,
+    request: scenario.request(state),
+    serverPid: server.pid,
+  })
+  return { ...run, load_average: loadavg().map((v) => Math.round(v * 100) / 100) }
+}
+
+/** Whether this build serves the governance endpoints (they may land after the bench). */
+async function governanceAvailable(rwa) {
+  const response = await fetch(`${rwa.url}/console/rwa/jurisdictions?limit=1`, {
+    headers: { 'x-api-key': rwa.adminKey },
+  })
+  await response.arrayBuffer()
+  return response.status === 200
+}
+
+/** An upper bound on request rate when the hello baseline is not part of this run: a short probe. */
+async function quickRate(rwa) {
+  const run = await loadRun({
+    url: rwa.url,
+    seconds: 2,
+    connections: plan.connections,
+    request: { method: 'GET', path: '/console/billing/pricing' },
+    serverPid: rwa.pid,
+  })
+  return run.rps
+}
+
+/**
+ * Limits are per organization, and an enterprise organization may make `rpm` requests a minute: far
+ * fewer than a benchmark sends. So the load is spread round-robin over enough enterprise organizations
+ * that none of them passes LIMIT_HEADROOM of its limit even if every request of the last minute came
+ * at `upperRate` (the fastest server's rate). The limiter is on the path of every request and never
+ * refuses. Each organization gets the same governance data.
+ */
+async function seed(rwa, upperRate, scenarios, governance) {
+  const pricing = await call(rwa.url, 'GET', '/console/billing/pricing')
+  const rpm = pricing.tiers.enterprise.limits.requests_per_minute
+  const authScenarios = scenarios.filter((s) => s.server === 'rwa' && s.id !== 'pricing').length
+  const authSeconds = Math.min(60, authScenarios * (plan.warmup + plan.rounds * plan.duration))
+  const count = Math.max(1, Math.ceil((upperRate * authSeconds) / (LIMIT_HEADROOM * rpm)))
+  // Seeding makes two admin calls per organization, all within about a minute.
+  if (2 * count > LIMIT_HEADROOM * rpm) {
+    throw new Error(
+      `${count} organizations would exceed the admin key's own limit of ${rpm}/min while seeding`,
+    )
+  }
+  log(`seeding ${count} enterprise organizations (limit ${rpm}/min each, upper rate ${upperRate} req/s)`)
+  const started = Date.now()
+  const orgs = []
+  const ids = Array.from({ length: count }, (_, i) => `bench-${String(i).padStart(4, '0')}`)
+  await eachLimited(ids, 16, async (id) => orgs.push(await seedOrganization(rwa.url, rwa.adminKey, id)))
+  orgs.sort((a, b) => a.orgId.localeCompare(b.orgId))
+  if (governance) {
+    // Supply for every transfer the run can make: one unit each, at most `upperRate` a second.
+    const supply = Math.ceil(upperRate * (plan.warmup + plan.rounds * plan.duration)) + SEEDED_TRANSFERS + 1
+    await eachLimited(orgs, 32, (org) =>
+      seedGovernance(rwa.url, org, { supply, transfers: SEEDED_TRANSFERS }),
+    )
+  }
+  const seconds = (Date.now() - started) / 1000
+  const perOrg = governance ? 2 + 2 + 1 + 1 + 1 + 3 + SEEDED_TRANSFERS : 2
+  log(`seeded in ${seconds.toFixed(1)} s`)
+  return {
+    orgs,
+    org_count: count,
+    per_minute_limit: rpm,
+    upper_rate: upperRate,
+    api_calls: count * perOrg,
+    records: governance
+      ? {
+          jurisdictions: 2 * count,
+          trust: count,
+          credentials: count,
+          tokens: count,
+          attestations: 3 * count,
+          transfers: SEEDED_TRANSFERS * count,
+        }
+      : null,
+    seconds: Math.round(seconds * 10) / 10,
+  }
+}
+
+/** How many transfers the organizations hold at the end, and how many of them were approved. */
+async function transferTotals(url, orgs) {
+  let total = 0
+  let approved = 0
+  await eachLimited(orgs, 16, async (org) => {
+    total += (await call(url, 'GET', '/console/rwa/transfers?limit=1', { key: org.key })).total
+    approved += (await call(url, 'GET', '/console/rwa/transfers?limit=1&status=approved', { key: org.key }))
+      .total
+  })
+  return { total, approved, rejected: total - approved }
+}
+
+/** Cold start of the CLI against the running server, and of bare node as the baseline. */
+function coldStarts(url, work) {
+  // A fresh HOME so no saved profile of the person running the bench changes what the CLI does.
+  const env = {
+    ...process.env,
+    HOME: work,
+    XDG_CONFIG_HOME: join(work, '.config'),
+    NO_COLOR: '1',
+    RWA_URL: url,
+  }
+  delete env.RWA_API_KEY
+  delete env.RWA_PROFILE
+  const figures = { node: { command: 'node -e 0', ...coldStart(['-e', '0'], { runs: plan.cliRuns, env }) } }
+  figures.help = { command: 'rwa --help', ...coldStart([RWA_BIN, '--help'], { runs: plan.cliRuns, env }) }
+  try {
+    figures.pricing = {
+      command: 'rwa pricing --json',
+      ...coldStart([RWA_BIN, 'pricing', '--json'], { runs: plan.cliRuns, env }),
+    }
+  } catch (error) {
+    figures.pricing = { command: 'rwa pricing --json', error: error.message }
+    failures.push(`cli: rwa pricing --json failed: ${error.message}`)
+  }
+  for (const figure of [figures.help, figures.pricing]) {
+    if (figure.median_ms !== undefined) figure.ratio = round2(figure.median_ms / figures.node.median_ms)
+  }
+  figures.help.target = 2.0
+  figures.help.target_met = figures.help.ratio <= 2.0
+  return figures
+}
+
+/** Medians over the rounds, the ratio to the baseline, and whether the targets are met. */
+function summarize(scenario, runs) {
+  const { warmup, rounds, skipped } = runs[scenario.id]
+  const out = { id: scenario.id, title: scenario.title, server: scenario.server }
+  if (scenario.baseline) Object.assign(out, { baseline: scenario.baseline, target: scenario.target })
+  if (skipped || rounds.length === 0) return { ...out, skipped: skipped ?? 'did not run' }
+  const pick = (field) => median(rounds.map((r) => r[field]))
+  Object.assign(out, {
+    rps: Math.round(pick('rps')),
+    p50_ms: pick('p50_ms'),
+    p99_ms: pick('p99_ms'),
+    non2xx: rounds.reduce((n, r) => n + r.non2xx, 0) + (warmup?.non2xx ?? 0),
+    errors:
+      rounds.reduce((n, r) => n + r.errors + r.timeouts, 0) + (warmup ? warmup.errors + warmup.timeouts : 0),
+    server_cpu: pick('server_cpu'),
+    generator_cpu: pick('generator_cpu'),
+    server_cpu_us_per_request: Math.round(
+      median(rounds.map((r) => (r.server_cpu * r.seconds * 1e6) / r.requests)),
+    ),
+  })
+  const base = scenario.baseline && runs[scenario.baseline]
+  if (base && base.rounds.length === rounds.length) {
+    const perRound = rounds.map((r, i) => r.rps / base.rounds[i].rps)
+    out.ratio_per_round = perRound.map(round2)
+    out.ratio = round2(median(perRound))
+    out.target_met = out.ratio >= scenario.target
+  }
+  if (scenario.read) {
+    out.p99_target_ms = 5
+    out.p99_target_met = out.p99_ms < 5
+  }
+  out.warmup = warmup
+  out.rounds = rounds
+  return out
+}
+
+function non2xxFailures(runs) {
+  const found = []
+  for (const [id, { warmup, rounds }] of Object.entries(runs)) {
+    for (const run of [warmup, ...rounds].filter(Boolean)) {
+      if (run.non2xx || run.errors || run.timeouts) {
+        found.push(
+          `${id}: ${run.non2xx} non-2xx ${JSON.stringify(run.status_codes)}, ${run.errors} errors, ${run.timeouts} timeouts`,
+        )
+      }
+    }
+  }
+  return found
+}
+
+/** The top frames of each CPU profile the rwa server wrote. */
+function profiles(dir) {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => ({ file: join(dir, f), ...summarizeProfile(join(dir, f)) }))
+}
+
+function stamp() {
+  return new Date().toISOString().replace(/[:.]/g, '-')
+}
+
+function fmtLoad(values) {
+  return values.map((v) => v.toFixed(2)).join(' ')
+}
+
+function round2(value) {
+  return Math.round(value * 100) / 100
+}
