@@ -3,7 +3,9 @@ import { bodyLimit } from 'hono/body-limit'
 import { authenticate } from './auth/authenticate.js'
 import type { AppEnv } from './auth/principal.js'
 import { registerBillingRoutes } from './billing/routes.js'
+import { registerStripeWebhook } from './billing/webhooks.js'
 import type { AppContext } from './context.js'
+import { registerRwaRoutes } from './rwa/routes.js'
 import { ApiError, validationError } from './errors.js'
 import { errorHandler, notFoundHandler } from './http/error-handler.js'
 
@@ -36,6 +38,8 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
 
   const auth = authenticate(ctx)
   registerBillingRoutes(app, ctx, auth)
+  registerRwaRoutes(app, ctx, auth)
+  registerStripeWebhook(app, ctx)
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -7,7 +7,18 @@ export const serverConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4600),
   db: z.string().min(1).default('rwa.db'),
   adminKey: apiKeySecretSchema.optional(),
-  paymentProvider: z.enum(['local']).default('local'),
+  paymentProvider: z.enum(['local', 'stripe']).default('local'),
+  stripeSecretKey: z
+    .string()
+    .regex(/^(sk|rk)_\S+$/, 'expected a Stripe secret key (sk_...) or restricted key (rk_...)')
+    .optional(),
+  stripeWebhookSecret: z
+    .string()
+    .regex(/^whsec_\S+$/, 'expected the webhook signing secret (whsec_...)')
+    .optional(),
+  stripePricePro: z.string().min(1).optional(),
+  stripePriceEnterprise: z.string().min(1).optional(),
+  stripeApiBase: z.url({ protocol: /^https?$/ }).optional(),
 })
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>
@@ -18,7 +29,16 @@ const ENV_NAMES: Record<keyof ServerConfig, string> = {
   db: 'RWA_DB',
   adminKey: 'RWA_ADMIN_KEY',
   paymentProvider: 'RWA_PAYMENT_PROVIDER',
+  stripeSecretKey: 'RWA_STRIPE_SECRET_KEY',
+  stripeWebhookSecret: 'RWA_STRIPE_WEBHOOK_SECRET',
+  stripePricePro: 'RWA_STRIPE_PRICE_PRO',
+  stripePriceEnterprise: 'RWA_STRIPE_PRICE_ENTERPRISE',
+  stripeApiBase: 'RWA_STRIPE_API_BASE',
 }
+
+/** What RWA_PAYMENT_PROVIDER=stripe cannot run without (RWA_STRIPE_PRICE_ENTERPRISE is optional). */
+const STRIPE_REQUIRED = ['stripeSecretKey', 'stripeWebhookSecret', 'stripePricePro'] as const
+const FLAG_FIELDS = new Set(['host', 'port', 'db'])
 
 /**
  * Resolves the configuration from flags and the environment. Throws an Error naming the variable or
@@ -33,13 +53,26 @@ export function loadServerConfig(
     const value = flags[field as keyof ServerConfig] ?? (env[envName] === '' ? undefined : env[envName])
     if (value !== undefined) raw[field] = value
   }
-  const result = serverConfigSchema.safeParse(raw)
+  const result = serverConfigSchema
+    .superRefine((config, check) => {
+      if (config.paymentProvider !== 'stripe') return
+      for (const field of STRIPE_REQUIRED) {
+        if (config[field] === undefined) {
+          check.addIssue({
+            code: 'custom',
+            path: [field],
+            message: 'required when RWA_PAYMENT_PROVIDER=stripe',
+          })
+        }
+      }
+    })
+    .safeParse(raw)
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const field = String(issue.path[0]) as keyof ServerConfig
-      return field === 'adminKey'
-        ? `RWA_ADMIN_KEY: ${issue.message}`
-        : `${ENV_NAMES[field]} (--${field}): ${issue.message}`
+      return FLAG_FIELDS.has(field)
+        ? `${ENV_NAMES[field]} (--${field}): ${issue.message}`
+        : `${ENV_NAMES[field]}: ${issue.message}`
     })
     throw new Error(`invalid configuration: ${problems.join('; ')}`)
   }

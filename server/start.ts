@@ -5,6 +5,7 @@ import { ensureAdminKey } from './bootstrap.js'
 import type { ServerConfig } from './config.js'
 import { createAppContext } from './context.js'
 import { openDatabase } from './db/database.js'
+import { paymentProviderFromConfig } from './payments/from-config.js'
 
 export interface RunningServer {
   url: string
@@ -21,7 +22,7 @@ export async function startServer(
   log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<RunningServer> {
   const db = await openDatabase(config.db)
-  const ctx = createAppContext({ db })
+  const ctx = createAppContext({ db, payments: paymentProviderFromConfig(config, db, log) })
   const admin = await ensureAdminKey(ctx, config.adminKey)
   if (admin.printable) log(`admin API key (shown once): ${admin.printable}`)
   ctx.meter.start()

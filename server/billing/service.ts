@@ -18,6 +18,7 @@ import { DAY_MS, isoTimestamp, utcDate } from '../clock.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
 import { entitlementOf } from '../limits/entitlement.js'
+import type { SubscriptionsTable } from '../db/schema.js'
 import * as q from './queries.js'
 
 export const KEY_WARNING = 'Store this API key now: it is shown only once and cannot be retrieved again.'
@@ -190,18 +191,49 @@ export interface SubscriptionChange {
   provider_updated_at?: string | null
 }
 
+/** The payment-provider event behind a change: applied at most once, and never over a newer state. */
+export interface ProviderEventRef {
+  id: string
+  type: string
+  /** Why the change must not replace the stored subscription (e.g. it is older), or null to apply it. */
+  reasonToSkip(current: SubscriptionsTable | undefined): string | null
+}
+
+/** What became of a change: applied, skipped (its event is recorded), or a redelivered event. */
+export type ApplyOutcome =
+  | { outcome: 'applied' }
+  | { outcome: 'skipped'; reason: string }
+  | { outcome: 'duplicate' }
+
 /**
  * Records an organization's subscription and makes its limits take effect on the next request. The
- * admin endpoint and the payment provider's webhook both come here.
+ * admin endpoint and the payment provider's webhook both come here. With `event`, the event id is
+ * recorded in processed_events in the same transaction as the change, so a redelivery is skipped.
  */
 export async function applySubscription(
   ctx: AppContext,
   orgId: string,
   change: SubscriptionChange,
-): Promise<void> {
+  event?: ProviderEventRef,
+): Promise<ApplyOutcome> {
   const now = ctx.clock.now()
   await organization(ctx, orgId)
-  await ctx.db.transaction().execute(async (trx) => {
+  const result = await ctx.db.transaction().execute(async (trx): Promise<ApplyOutcome> => {
+    if (event) {
+      const recorded = await trx
+        .insertInto('processed_events')
+        .values({
+          event_id: event.id,
+          provider: change.provider,
+          type: event.type,
+          processed_at: isoTimestamp(now),
+        })
+        .onConflict((oc) => oc.column('event_id').doNothing())
+        .executeTakeFirst()
+      if (Number(recorded.numInsertedOrUpdatedRows ?? 0) === 0) return { outcome: 'duplicate' }
+      const reason = event.reasonToSkip(await q.findSubscription(trx, orgId))
+      if (reason !== null) return { outcome: 'skipped', reason }
+    }
     await q.upsertSubscription(
       trx,
       orgId,
@@ -219,8 +251,10 @@ export async function applySubscription(
       },
       now,
     )
+    return { outcome: 'applied' }
   })
-  ctx.directory.forgetOrg(orgId)
+  if (result.outcome === 'applied') ctx.directory.forgetOrg(orgId)
+  return result
 }
 
 /**
