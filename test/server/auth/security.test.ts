@@ -41,8 +41,10 @@ describe.each(PROTECTED)('%s %s', (method, path, body) => {
   })
 })
 
+type Call = [method: string, path: string, body?: unknown]
+
 describe('tenancy', () => {
-  it.each([
+  it.each<Call>([
     ['POST', '/console/billing/keys', { org_id: 'globex', name: 'x' }],
     ['GET', '/console/billing/keys?org_id=globex'],
     ['GET', '/console/billing/subscription/globex'],
@@ -56,7 +58,7 @@ describe('tenancy', () => {
     expect(res.body.detail).toMatch(/acme/)
   })
 
-  it.each([
+  it.each<Call>([
     ['POST', '/console/billing/subscription', { org_id: 'acme', tier: 'pro' }],
     ['GET', '/console/billing/stats'],
   ])('admin-only %s %s gets 403 with a member key', async (method, path, body) => {
