@@ -32,6 +32,7 @@ const USAGE = `usage: npm run bench -- [options]
   --connections N    autocannon connections (default 50)
   --cli-runs N       runs per CLI cold-start figure (default 10)
   --only IDS         comma-separated scenario ids (their baselines are added); ids: ${SCENARIOS.map((s) => s.id).join(', ')}
+                     (subscription, a diagnostic of the authenticated path, runs only when named)
   --profile          run the rwa server under node --cpu-prof and print its top frames
 Exits 1 if any request answered non-2xx or failed, or a scenario could not run.`
 
@@ -142,9 +143,14 @@ async function main() {
     // Warm-up first for the fastest server: its rate bounds every other, which sizes the seeding.
     const ordered = [...runnable].sort((a, b) => (a.id === 'hello' ? -1 : b.id === 'hello' ? 1 : 0))
     for (const scenario of ordered) {
-      if (scenario.governance && !seeding) {
+      if (scenario.auth && !seeding) {
         const upperRate = runs.hello?.warmup?.rps ?? (await quickRate(servers.rwa))
-        seeding = await seed(servers.rwa, upperRate, runnable, governance)
+        seeding = await seed(
+          servers.rwa,
+          upperRate,
+          runnable,
+          runnable.some((s) => s.governance),
+        )
         state = { ...state, orgs: seeding.orgs }
       }
       runs[scenario.id].warmup = await measure(scenario, servers, state, plan.warmup)
@@ -159,7 +165,7 @@ async function main() {
         )
       }
     }
-    if (seeding && governance) seeding.transfers_after = await transferTotals(servers.rwa.url, seeding.orgs)
+    if (seeding?.records) seeding.transfers_after = await transferTotals(servers.rwa.url, seeding.orgs)
 
     cli = coldStarts(servers.rwa.url, work)
   } catch (error) {
@@ -205,7 +211,7 @@ async function main() {
 
 /** The scenarios named by --only, with the baselines they need; all of them by default. */
 function selectScenarios(only) {
-  if (!only) return SCENARIOS
+  if (!only) return SCENARIOS.filter((s) => !s.optional)
   const ids = new Set(only.split(',').map((id) => id.trim()))
   for (const id of ids) if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario ${id}`)
   for (const s of SCENARIOS) if (ids.has(s.id) && s.baseline) ids.add(s.baseline)
@@ -256,7 +262,7 @@ async function quickRate(rwa) {
 async function seed(rwa, upperRate, scenarios, governance) {
   const pricing = await call(rwa.url, 'GET', '/console/billing/pricing')
   const rpm = pricing.tiers.enterprise.limits.requests_per_minute
-  const authScenarios = scenarios.filter((s) => s.server === 'rwa' && s.id !== 'pricing').length
+  const authScenarios = scenarios.filter((s) => s.auth).length
   const authSeconds = Math.min(60, authScenarios * (plan.warmup + plan.rounds * plan.duration))
   const count = Math.max(1, Math.ceil((upperRate * authSeconds) / (LIMIT_HEADROOM * rpm)))
   // Seeding makes two admin calls per organization, all within about a minute.

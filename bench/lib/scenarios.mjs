@@ -3,7 +3,8 @@ import { SOURCE, propertyData, transferBody } from './seed.mjs'
 
 /**
  * Each scenario names the server it loads, the autocannon request it sends (built from the seeded
- * state), and — for rwa scenarios — its baseline and target ratio. `read` scenarios also carry the
+ * state), and — for rwa scenarios — its baseline and target ratio. `auth` scenarios need the seeded
+ * organizations, `governance` ones the /console/rwa endpoints. `read` scenarios also carry the
  * p99 target. Scenarios that vary their requests do so through `setupRequest`, baselines included, so
  * the load generator pays the same per-request cost on both sides of a ratio.
  */
@@ -36,6 +37,7 @@ export const SCENARIOS = [
     id: 'jurisdiction',
     title: 'GET /console/rwa/jurisdictions/{id}',
     server: 'rwa',
+    auth: true,
     governance: true,
     baseline: 'select',
     target: 0.8,
@@ -53,6 +55,7 @@ export const SCENARIOS = [
     id: 'transfers-list',
     title: 'GET /console/rwa/transfers?limit=50',
     server: 'rwa',
+    auth: true,
     governance: true,
     baseline: 'select',
     target: 0.3,
@@ -63,6 +66,30 @@ export const SCENARIOS = [
         method: 'GET',
         path: '/console/rwa/transfers?limit=50',
         setupRequest: (req) => ({ ...req, headers: { 'x-api-key': orgs[i++ % orgs.length].key } }),
+      }
+    },
+  },
+  {
+    // Not one of the issue's scenarios: auth + limits + usage + one kysely read on a billing endpoint,
+    // to profile the authenticated path on its own. Runs only when named: --only subscription.
+    id: 'subscription',
+    title: 'GET /console/billing/subscription/{org_id}',
+    server: 'rwa',
+    auth: true,
+    optional: true,
+    baseline: 'select',
+    request: ({ orgs }) => {
+      let i = 0
+      return {
+        method: 'GET',
+        setupRequest: (req) => {
+          const org = orgs[i++ % orgs.length]
+          return {
+            ...req,
+            path: `/console/billing/subscription/${org.orgId}`,
+            headers: { 'x-api-key': org.key },
+          }
+        },
       }
     },
   },
@@ -87,6 +114,7 @@ export const SCENARIOS = [
     id: 'transfer-post',
     title: 'POST /console/rwa/transfers (approved/rejected 1:1)',
     server: 'rwa',
+    auth: true,
     governance: true,
     baseline: 'insert',
     target: 0.4,
@@ -112,6 +140,7 @@ export const SCENARIOS = [
     id: 'credential-post',
     title: 'POST /console/rwa/credentials',
     server: 'rwa',
+    auth: true,
     governance: true,
     baseline: 'insert',
     target: 0.5,
