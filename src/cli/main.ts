@@ -1,7 +1,33 @@
 import { Command, CommanderError } from 'commander'
 import { EXIT, ExitError } from './exit-error.js'
+import { describeFailure } from './failure.js'
+import { declareBilling } from './program/billing.js'
+import { declareGovernance } from './program/governance.js'
+import { declareLocal } from './program/local.js'
 
 const VERSION = '0.1.0'
+
+/** The exit codes as `rwa --help` shows them (also in docs/cli.md). */
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0  ok
+  1  unexpected error, or a proof that does not hold (rwa proofs verify)
+  2  usage or validation error (bad flags, missing input, invalid request)
+  3  authentication or permission (no/unknown/revoked key, forbidden, plan required)
+  4  not found
+  5  conflict or limit (already exists, in use, quota or rate limit)
+  6  transfer rejected by compliance
+  7  cannot reach the server
+
+Connection: --url/RWA_URL (default http://127.0.0.1:4600), --api-key-file/--api-key-stdin/--api-key/
+RWA_API_KEY, --profile/RWA_PROFILE. A flag wins over the environment, which wins over the profile.
+
+Examples:
+  $ rwa sandbox --demo
+  $ export RWA_URL=http://127.0.0.1:4600 RWA_API_KEY=rwa_live_...
+  $ rwa jurisdictions list
+  $ rwa transfers request --token-id tok_... --from US --to SG --recipient-did did:web:acme:bob --amount 10
+`
 
 /** Declares every command; each action lazy-imports its module, so `--help` loads nothing else. */
 export function buildProgram(): Command {
@@ -9,27 +35,23 @@ export function buildProgram(): Command {
     .description('Govern tokenized real-world assets across jurisdictions, and manage rwa billing.')
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
+    .option('--url <url>', 'server URL (env RWA_URL, default http://127.0.0.1:4600)')
+    .option('--api-key <key>', 'API key (env RWA_API_KEY); prefer --api-key-file or --api-key-stdin')
+    .option('--api-key-file <path>', 'read the API key from a file')
+    .option('--api-key-stdin', 'read the API key from stdin')
+    .option('--profile <name>', 'use a saved profile (env RWA_PROFILE)')
+    .option('--json', "print the API's JSON exactly, for scripts")
+    .option('--no-color', 'no colors (also NO_COLOR, TERM=dumb, or when stdout is not a terminal)')
+    .option('--no-input', 'never prompt; fail listing missing flags instead')
+    .option('-y, --yes', 'confirm destructive actions (revoke, remove) without asking')
+    .option('--verbose', 'on errors, print the full problem details')
+    .addHelpText('after', EXIT_CODES_HELP)
 
-  const server = program.command('server').description('Run the rwa server')
-  server
-    .command('start')
-    .description('Start the embedded server over SQLite')
-    .option('--host <host>', 'interface to listen on (env RWA_HOST, default 127.0.0.1)')
-    .option('--port <port>', 'port to listen on (env RWA_PORT, default 4600)')
-    .option('--db <path>', 'SQLite database file (env RWA_DB, default ./rwa.db)')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ rwa server start\n  $ rwa server start --port 8080 --db /var/lib/rwa/rwa.db\n',
-    )
-    .action(async (options) => (await import('./commands/server.js')).serverStart(options))
-
-  program
-    .command('version')
-    .description('Print the CLI version')
-    .action(() => {
-      process.stdout.write(`${VERSION}\n`)
-    })
+  declareBilling(program)
+  declareGovernance(program)
+  declareLocal(program, VERSION)
   return program
 }
 
@@ -44,13 +66,12 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage
       return
     }
-    if (error instanceof ExitError) {
-      process.stderr.write(`error: ${error.message}\n`)
-      if (error.hint) process.stderr.write(`hint: ${error.hint}\n`)
-      process.exitCode = error.code
-      return
-    }
-    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exitCode = EXIT.unexpected
+    const failure = describeFailure(error)
+    process.stderr.write(`error: ${failure.message}\n`)
+    if (failure.hint) process.stderr.write(`hint: ${failure.hint}\n`)
+    if (program.opts().verbose && failure.details) process.stderr.write(`${failure.details}\n`)
+    process.exitCode = failure.code
   }
 }
+
+export { ExitError }

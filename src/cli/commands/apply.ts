@@ -1,0 +1,65 @@
+import type { Command } from 'commander'
+import type { CliContext } from '../context.js'
+import { withContext } from '../context.js'
+import { readInputFile } from '../input.js'
+import { type Change, executePlan, parseManifest, planManifest, summarize } from '../manifest.js'
+
+const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '±', unchanged: '=' }
+
+function showChanges(ctx: CliContext, changes: readonly Change[]): void {
+  const color = {
+    create: ctx.out.style.green,
+    update: ctx.out.style.yellow,
+    replace: ctx.out.style.yellow,
+    unchanged: ctx.out.style.dim,
+  }
+  ctx.out.table(
+    ['', 'action', 'kind', 'name', 'id', 'fields'],
+    changes.map((c) => [
+      color[c.action](SYMBOL[c.action]),
+      color[c.action](c.action),
+      c.kind,
+      c.name,
+      c.id,
+      c.fields?.join(', '),
+    ]),
+  )
+}
+
+/** `rwa apply -f FILE|- [--dry-run]`. */
+export function apply(options: { file: string; dryRun?: boolean }, command: Command) {
+  return withContext(command, async (ctx) => {
+    const source = options.file === '-' ? 'stdin' : options.file
+    const manifest = parseManifest(await readInputFile(options.file, ctx), source)
+    const rwa = await ctx.rwa()
+    const plan = await planManifest(rwa, manifest)
+    const pending = plan.filter((c) => c.action !== 'unchanged').length
+
+    if (options.dryRun || pending === 0) {
+      const changes = plan.map(({ run: _run, ref: _ref, ...change }) => change)
+      const summary = summarize(changes)
+      ctx.out.result({ dry_run: options.dryRun === true, changed: false, summary, changes }, () => {
+        showChanges(ctx, changes)
+        if (pending === 0)
+          ctx.out.success(`nothing to change: all ${changes.length} resources are up to date`)
+        else
+          ctx.out.info(
+            `dry run: would create ${summary.create}, update ${summary.update}, replace ${summary.replace}; ${summary.unchanged} unchanged. Nothing was changed.`,
+          )
+      })
+      return
+    }
+
+    let applied = 0
+    const changes = await executePlan(plan, (change) => {
+      if (change.action !== 'unchanged') ctx.out.progress(`applied ${++applied} of ${pending} changes…`)
+    }).finally(() => ctx.out.progressDone())
+    const summary = summarize(changes)
+    ctx.out.result({ dry_run: false, changed: true, summary, changes }, () => {
+      showChanges(ctx, changes)
+      ctx.out.success(
+        `applied: created ${summary.create}, updated ${summary.update}, replaced ${summary.replace}; ${summary.unchanged} unchanged`,
+      )
+    })
+  })
+}

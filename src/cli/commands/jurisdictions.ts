@@ -1,0 +1,125 @@
+import type { Command } from 'commander'
+import type {
+  Jurisdiction,
+  RegisterJurisdictionRequest,
+  UpdateJurisdictionRequest,
+} from '../../contract/rwa.js'
+import type { CliContext } from '../context.js'
+import { withContext } from '../context.js'
+import { bodyFrom, confirmDestructive, fillRequired, parseList } from '../input.js'
+import { fetchListing, listFooter, type PageOptions } from '../paging.js'
+
+interface JurisdictionFlags {
+  name?: string
+  regulatoryBody?: string
+  frameworks?: string[]
+  credentialTypes?: string[]
+  transferRequirements?: string[]
+  file?: string
+}
+
+const configFlags = (o: JurisdictionFlags) => ({
+  name: o.name,
+  regulatory_body: o.regulatoryBody,
+  frameworks: parseList(o.frameworks),
+  credential_types: parseList(o.credentialTypes),
+  transfer_requirements: parseList(o.transferRequirements),
+})
+
+/** Prints one jurisdiction as a record. */
+export function showJurisdiction(ctx: CliContext, j: Jurisdiction): void {
+  ctx.out.record([
+    ['jurisdiction_id', j.jurisdiction_id],
+    ['name', j.name],
+    ['regulatory_body', j.regulatory_body],
+    ['frameworks', j.frameworks.join(', ')],
+    ['credential_types', j.credential_types.join(', ')],
+    ['transfer_requirements', j.transfer_requirements.join(', ')],
+    ['issuer_did', j.issuer_did],
+    ['created_at', j.created_at],
+    ['updated_at', j.updated_at],
+  ])
+}
+
+export function list(options: PageOptions, command: Command) {
+  return withContext(command, async (ctx) => {
+    const rwa = await ctx.rwa()
+    const listing = await fetchListing(ctx, 'jurisdictions', options, (page) =>
+      rwa.governance.listJurisdictions(page),
+    )
+    ctx.out.result(listing.raw, () => {
+      ctx.out.table(
+        ['id', 'name', 'regulator', 'requirements', 'credential types'],
+        listing.items.map((j) => [
+          j.jurisdiction_id,
+          j.name,
+          j.regulatory_body,
+          j.transfer_requirements.join(', '),
+          j.credential_types.join(', '),
+        ]),
+      )
+      listFooter(ctx, listing, 'jurisdictions')
+    })
+  })
+}
+
+export function get(id: string, _options: unknown, command: Command) {
+  return withContext(command, async (ctx) => {
+    const { data, raw } = await (await ctx.rwa()).governance.getJurisdiction(id)
+    ctx.out.result(raw, () => showJurisdiction(ctx, data))
+  })
+}
+
+export function register(options: JurisdictionFlags & { id?: string }, command: Command) {
+  return withContext(command, async (ctx) => {
+    const body = await bodyFrom(ctx, options.file, { jurisdiction_id: options.id, ...configFlags(options) })
+    await fillRequired(ctx, body, [
+      { path: 'jurisdiction_id', flag: '--id', question: 'Jurisdiction code (e.g. US)' },
+      { path: 'name', flag: '--name', question: 'Display name' },
+      { path: 'regulatory_body', flag: '--regulatory-body', question: 'Regulator' },
+    ])
+    const { data, raw } = await (await ctx.rwa()).governance.registerJurisdiction(
+      body as RegisterJurisdictionRequest,
+    )
+    ctx.out.result(raw, () => {
+      showJurisdiction(ctx, data)
+      ctx.out.success(`registered jurisdiction ${data.jurisdiction_id}`)
+    })
+  })
+}
+
+/**
+ * PUT replaces every mutable field, so without --file the current record is read first and only the
+ * flags given change it.
+ */
+export function update(id: string, options: JurisdictionFlags, command: Command) {
+  return withContext(command, async (ctx) => {
+    const rwa = await ctx.rwa()
+    let base: Record<string, unknown> = {}
+    if (!options.file) {
+      const { data: current } = await rwa.governance.getJurisdiction(id)
+      base = {
+        name: current.name,
+        regulatory_body: current.regulatory_body,
+        frameworks: current.frameworks,
+        credential_types: current.credential_types,
+        transfer_requirements: current.transfer_requirements,
+      }
+    }
+    const given = await bodyFrom(ctx, options.file, configFlags(options))
+    const body = { ...base, ...given }
+    const { data, raw } = await rwa.governance.updateJurisdiction(id, body as UpdateJurisdictionRequest)
+    ctx.out.result(raw, () => {
+      showJurisdiction(ctx, data)
+      ctx.out.success(`updated jurisdiction ${data.jurisdiction_id}`)
+    })
+  })
+}
+
+export function remove(id: string, _options: unknown, command: Command) {
+  return withContext(command, async (ctx) => {
+    await confirmDestructive(ctx, `remove jurisdiction ${id}`)
+    const { data, raw } = await (await ctx.rwa()).governance.removeJurisdiction(id)
+    ctx.out.result(raw, () => ctx.out.success(`removed jurisdiction ${data.jurisdiction_id}`))
+  })
+}

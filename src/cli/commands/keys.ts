@@ -1,0 +1,71 @@
+import type { Command } from 'commander'
+import { withContext } from '../context.js'
+import type { CreateKeyRequest } from '../../contract/billing.js'
+import { bodyFrom, confirmDestructive, fillRequired } from '../input.js'
+
+interface CreateOptions {
+  name?: string
+  org?: string
+  trial?: boolean
+  file?: string
+}
+
+/** `rwa keys create`: the one output that shows a raw API key. */
+export function create(options: CreateOptions, command: Command) {
+  return withContext(command, async (ctx) => {
+    const body = await bodyFrom(ctx, options.file, {
+      name: options.name,
+      org_id: options.org,
+      start_trial: options.trial,
+    })
+    await fillRequired(ctx, body, [{ path: 'name', flag: '--name', question: 'Name of the key' }])
+    const rwa = await ctx.rwa()
+    const { data, raw } = await rwa.billing.createKey(body as CreateKeyRequest)
+    ctx.out.result(raw, () => {
+      ctx.out.record([
+        ['key_id', data.key_id],
+        ['org_id', data.org_id],
+        ['name', data.name],
+        ['tier', data.tier],
+        ['created_at', data.created_at],
+        ['trial_ends_at', data.trial_ends_at],
+      ])
+      ctx.out.line(data.api_key)
+      ctx.out.warn(data.warning)
+    })
+  })
+}
+
+/** `rwa keys list`: masked keys of an organization. */
+export function list(options: { org?: string }, command: Command) {
+  return withContext(command, async (ctx) => {
+    const rwa = await ctx.rwa()
+    const { data, raw } = await rwa.billing.listKeys(options.org)
+    ctx.out.result(raw, () => {
+      ctx.out.table(
+        ['key_id', 'prefix', 'name', 'org', 'tier', 'created_at', 'last_used_at', 'revoked'],
+        data.keys.map((k) => [
+          k.key_id,
+          k.key_prefix,
+          k.name,
+          k.org_id,
+          k.tier,
+          k.created_at,
+          k.last_used_at,
+          k.revoked,
+        ]),
+      )
+      ctx.out.info(`${data.total} ${data.total === 1 ? 'key' : 'keys'}`)
+    })
+  })
+}
+
+/** `rwa keys revoke KEY_ID`: permanent, so it confirms. */
+export function revoke(keyId: string, _options: unknown, command: Command) {
+  return withContext(command, async (ctx) => {
+    await confirmDestructive(ctx, `revoke API key ${keyId}`, 'This cannot be undone.')
+    const rwa = await ctx.rwa()
+    const { data, raw } = await rwa.billing.revokeKey(keyId)
+    ctx.out.result(raw, () => ctx.out.success(`revoked ${data.key_id}`))
+  })
+}

@@ -1,0 +1,74 @@
+import type { Command } from 'commander'
+import { withContext } from '../context.js'
+import { parseInteger } from '../input.js'
+import { limitRows, orgOf } from './subscription.js'
+
+/** `rwa usage [--org] [--days]`: totals and one row per day with traffic. */
+export function usage(options: { org?: string; days?: string }, command: Command) {
+  return withContext(command, async (ctx) => {
+    const days = parseInteger('--days', options.days)
+    const rwa = await ctx.rwa()
+    const org = await orgOf(ctx, options.org)
+    const { data, raw } = await rwa.billing.getUsage(org, days)
+    ctx.out.result(raw, () => {
+      ctx.out.record([
+        ['org_id', data.org_id],
+        ['tier', data.tier],
+        ['trial_ends_at', data.trial_ends_at],
+        ['total_requests', data.totals.total_requests],
+        ['total_dids_created', data.totals.total_dids_created],
+        ['total_skills_registered', data.totals.total_skills_registered],
+        ...limitRows(data.limits),
+      ])
+      // A 30-day window is mostly empty days; the JSON has them all.
+      const active = data.daily_usage.filter(
+        (d) => d.request_count + d.dids_created + d.skills_registered > 0,
+      )
+      ctx.out.table(
+        ['date', 'requests', 'dids_created', 'skills_registered'],
+        active.map((d) => [d.date, d.request_count, d.dids_created, d.skills_registered]),
+      )
+    })
+  })
+}
+
+/** `rwa pricing`: public, works without a key. */
+export function pricing(_options: unknown, command: Command) {
+  return withContext(command, async (ctx) => {
+    const rwa = await ctx.rwa({ public: true })
+    const { data, raw } = await rwa.billing.getPricing()
+    ctx.out.result(raw, () => {
+      ctx.out.table(
+        ['tier', 'name', 'price', 'requests/day', 'requests/min', 'max_dids', 'max_skills', 'description'],
+        Object.entries(data.tiers).map(([tier, t]) => [
+          tier,
+          t.name,
+          t.price,
+          t.limits.requests_per_day,
+          t.limits.requests_per_minute,
+          t.limits.max_dids,
+          t.limits.max_skills,
+          t.description,
+        ]),
+      )
+      ctx.out.info(`free trial: ${data.free_trial_days} days`)
+    })
+  })
+}
+
+/** `rwa stats` (admin). */
+export function stats(_options: unknown, command: Command) {
+  return withContext(command, async (ctx) => {
+    const rwa = await ctx.rwa()
+    const { data, raw } = await rwa.billing.getStats()
+    ctx.out.result(raw, () =>
+      ctx.out.record([
+        ['total_keys', data.total_keys],
+        ['active_keys', data.active_keys],
+        ['free', data.by_tier.free],
+        ['pro', data.by_tier.pro],
+        ['enterprise', data.by_tier.enterprise],
+      ]),
+    )
+  })
+}

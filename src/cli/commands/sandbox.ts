@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Command } from 'commander'
+import { withContext } from '../context.js'
+import { EXIT, ExitError } from '../exit-error.js'
+
+interface SandboxOptions {
+  demo?: boolean
+  db?: string
+  host: string
+  port: string
+}
+
+const ADMIN_KEY_LINE = /admin API key \(shown once\): (\S+)/
+
+/**
+ * `rwa sandbox [--demo]`: the embedded server on a temporary (or given) database, until SIGINT or
+ * SIGTERM. Prints the URL, the admin key and the `export` line on stdout (one JSON object with --json).
+ */
+export function sandbox(options: SandboxOptions, command: Command) {
+  return withContext(command, async (ctx) => {
+    // Loaded only here: `rwa --help` and every other command never load the server or SQLite.
+    const { loadServerConfig } = await import('../../../server/config.js')
+    const { startServer } = await import('../../../server/start.js')
+
+    const tempDir = options.db ? undefined : mkdtempSync(join(tmpdir(), 'rwa-sandbox-'))
+    const db = options.db ?? join(tempDir!, 'rwa.db')
+    const removeTemp = () => {
+      if (tempDir) rmSync(tempDir, { recursive: true, force: true })
+    }
+    let config: ReturnType<typeof loadServerConfig>
+    try {
+      config = loadServerConfig({ host: options.host, port: options.port, db })
+    } catch (error) {
+      removeTemp()
+      throw new ExitError(EXIT.usage, (error as Error).message, 'see `rwa sandbox --help`')
+    }
+
+    let adminKey: string | undefined
+    const server = await startServer(config, (line) => {
+      const match = ADMIN_KEY_LINE.exec(line)
+      // The key goes to stdout below with the rest of the sandbox's data, not into the log.
+      if (match) adminKey = match[1]
+      else ctx.out.info(line)
+    }).catch((error) => {
+      removeTemp()
+      throw error
+    })
+    adminKey ??= config.adminKey
+    const stopped = new Promise<void>((resolve) => {
+      const stop = (signal: string) => {
+        ctx.out.info(`${signal} received, stopping the sandbox`)
+        server
+          .close()
+          .finally(removeTemp)
+          .then(() => resolve())
+      }
+      process.once('SIGINT', () => stop('SIGINT'))
+      process.once('SIGTERM', () => stop('SIGTERM'))
+    })
+
+    let demo: import('../demo.js').DemoSeed | undefined
+    if (options.demo) {
+      if (!adminKey) {
+        await server.close()
+        throw new ExitError(
+          EXIT.usage,
+          '--demo needs the admin key, which an existing database does not print again',
+          'run --demo on a new database (omit --db)',
+        )
+      }
+      const { createClient } = await import('../../client/index.js')
+      const { seedDemo } = await import('../demo.js')
+      const rwa = createClient({ baseUrl: server.url, apiKey: adminKey })
+      try {
+        ctx.out.info(
+          'seeding the demo: jurisdictions US, SG, CH, trust, credentials, attestations, a token, two transfers…',
+        )
+        demo = await seedDemo(rwa)
+      } catch (error) {
+        // A sandbox that failed to seed would otherwise keep running with half a demo.
+        await server.close().finally(removeTemp)
+        throw error
+      } finally {
+        await rwa.close()
+      }
+    }
+
+    const exportLine = `export RWA_URL=${server.url}${adminKey ? ` RWA_API_KEY=${adminKey}` : ''}`
+    ctx.out.result(
+      {
+        url: server.url,
+        admin_key: adminKey ?? null,
+        db,
+        temporary: tempDir !== undefined,
+        demo: demo ?? null,
+      },
+      () => {
+        ctx.out.line(`rwa sandbox running at ${server.url}`)
+        ctx.out.line(`admin API key: ${adminKey ?? '(printed when this database was created)'}`)
+        ctx.out.line(`database: ${db}${tempDir ? ' (temporary, deleted on exit)' : ''}`)
+        if (demo?.seeded) {
+          ctx.out.line(
+            `demo: token ${demo.token_id}; transfer ${demo.approved_transfer_id} approved, ${demo.rejected_transfer_id} rejected`,
+          )
+        } else if (demo) ctx.out.line(`demo: already seeded (token ${demo.token_id})`)
+        ctx.out.line('\nUse it from another shell:\n')
+        ctx.out.line(`  ${exportLine}`)
+        ctx.out.line('  rwa transfers list\n')
+      },
+    )
+    ctx.out.info('press Ctrl-C to stop')
+    await stopped
+  })
+}

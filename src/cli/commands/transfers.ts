@@ -1,0 +1,130 @@
+import type { Command } from 'commander'
+import type { ComplianceDetails, RequestTransferRequest, Transfer } from '../../contract/rwa.js'
+import type { CliContext } from '../context.js'
+import { withContext } from '../context.js'
+import { EXIT, ExitError } from '../exit-error.js'
+import { bodyFrom, fillRequired, parseInteger } from '../input.js'
+import { fetchListing, listFooter, type PageOptions } from '../paging.js'
+
+/** The verdict word, colored. */
+export const statusWord = (ctx: CliContext, status: string): string =>
+  status === 'approved' ? ctx.out.style.green(status) : ctx.out.style.red(status)
+
+/** One row per compliance check: what was required, whether it held, and why. */
+export function showChecks(ctx: CliContext, details: ComplianceDetails): void {
+  ctx.out.table(
+    ['requirement', 'jurisdiction', 'satisfied', 'evidence', 'reason'],
+    details.checks.map((c) => [
+      c.requirement,
+      c.jurisdiction,
+      c.satisfied ? ctx.out.style.green('yes') : ctx.out.style.red('no'),
+      c.evidence,
+      c.reason,
+    ]),
+  )
+}
+
+function showTransfer(ctx: CliContext, t: Transfer): void {
+  ctx.out.record([
+    ['transfer_id', t.transfer_id],
+    ['status', statusWord(ctx, t.status)],
+    ['token_id', t.token_id],
+    ['route', `${t.from_jurisdiction} -> ${t.to_jurisdiction}`],
+    ['sender_did', t.sender_did],
+    ['recipient_did', t.recipient_did],
+    ['amount', t.amount],
+    ['proof_id', t.proof_id],
+    ['all_satisfied', t.compliance_details.all_satisfied],
+    ['created_at', t.created_at],
+  ])
+  showChecks(ctx, t.compliance_details)
+}
+
+export function list(
+  options: PageOptions & { tokenId?: string; status?: string; jurisdiction?: string },
+  command: Command,
+) {
+  return withContext(command, async (ctx) => {
+    const rwa = await ctx.rwa()
+    const filters = {
+      token_id: options.tokenId,
+      status: options.status as Transfer['status'] | undefined,
+      jurisdiction: options.jurisdiction,
+    }
+    const listing = await fetchListing(ctx, 'transfers', options, (page) =>
+      rwa.governance.listTransfers({ ...filters, ...page }),
+    )
+    ctx.out.result(listing.raw, () => {
+      ctx.out.table(
+        ['transfer_id', 'status', 'token_id', 'route', 'amount', 'recipient_did', 'created_at'],
+        listing.items.map((t) => [
+          t.transfer_id,
+          statusWord(ctx, t.status),
+          t.token_id,
+          `${t.from_jurisdiction} -> ${t.to_jurisdiction}`,
+          t.amount,
+          t.recipient_did,
+          t.created_at,
+        ]),
+      )
+      listFooter(ctx, listing, 'transfers')
+    })
+  })
+}
+
+export function get(id: string, _options: unknown, command: Command) {
+  return withContext(command, async (ctx) => {
+    const { data, raw } = await (await ctx.rwa()).governance.getTransfer(id)
+    ctx.out.result(raw, () => {
+      showTransfer(ctx, data)
+      ctx.out.info(`proof ${data.proof.proof_id}: digest ${data.proof.digest}, signed by ${data.proof.kid}`)
+    })
+  })
+}
+
+interface RequestOptions {
+  tokenId?: string
+  from?: string
+  to?: string
+  recipientDid?: string
+  amount?: string
+  senderDid?: string
+  file?: string
+}
+
+/** `rwa transfers request`: prints the outcome either way; a rejection exits 6 after printing. */
+export function request(options: RequestOptions, command: Command) {
+  return withContext(command, async (ctx) => {
+    const body = await bodyFrom(ctx, options.file, {
+      token_id: options.tokenId,
+      from_jurisdiction: options.from,
+      to_jurisdiction: options.to,
+      recipient_did: options.recipientDid,
+      amount: parseInteger('--amount', options.amount),
+      sender_did: options.senderDid,
+    })
+    await fillRequired(ctx, body, [
+      { path: 'token_id', flag: '--token-id', question: 'Token (tok_...)' },
+      { path: 'from_jurisdiction', flag: '--from', question: 'From jurisdiction' },
+      { path: 'to_jurisdiction', flag: '--to', question: 'To jurisdiction' },
+      { path: 'recipient_did', flag: '--recipient-did', question: 'Recipient DID' },
+      {
+        path: 'amount',
+        flag: '--amount',
+        question: 'Amount (whole units)',
+        parse: (a) => parseInteger('amount', a),
+      },
+    ])
+    const { data, raw } = await (await ctx.rwa()).governance.requestTransfer(body as RequestTransferRequest)
+    ctx.out.result(raw, () => showTransfer(ctx, data))
+    if (data.status === 'rejected') {
+      const failed = data.compliance_details.checks.filter((c) => !c.satisfied)
+      throw new ExitError(
+        EXIT.rejected,
+        `transfer ${data.transfer_id} rejected by compliance: ${failed.map((c) => c.reason).join('; ') || 'requirements not met'}`,
+        `the checks above say what is missing; proof ${data.proof_id} records the decision`,
+      )
+    }
+    if (!ctx.out.json) ctx.out.success(`transfer ${data.transfer_id} approved; proof ${data.proof_id}`)
+  })
+}

@@ -1,0 +1,351 @@
+import { parse as parseYaml } from 'yaml'
+import { z } from 'zod'
+import type { RwaClient } from '../client/index.js'
+import {
+  type Attestation,
+  type Credential,
+  establishTrustRequestSchema,
+  issueCredentialRequestSchema,
+  type Jurisdiction,
+  registerJurisdictionRequestSchema,
+  submitAttestationRequestSchema,
+  type TrustRelation,
+} from '../contract/rwa.js'
+import { EXIT, ExitError } from './exit-error.js'
+
+/*
+ * `rwa apply`: a manifest of jurisdictions, trust relations, credentials and attestations, applied in
+ * that (dependency) order. Planning only reads; execution then makes exactly the planned changes, so a
+ * second apply of the same manifest finds everything up to date and changes nothing.
+ *
+ * Identity of each entry (what "already there" means):
+ * - jurisdiction: its jurisdiction_id; differing fields are updated (PUT).
+ * - trust: the active relation with the same from/to and the same `mutual` (a mutual relation also
+ *   matches the reverse pair); one with the same from/to but a different `mutual` is replaced.
+ * - credential: an active credential of the same jurisdiction, owner_did and title_deed. Credentials are
+ *   signed and immutable: if its other fields differ, apply stops before changing anything.
+ * - attestation: one with the same jurisdiction, subject, type, attester, credential, evidence and
+ *   valid_until (a renewal with a new valid_until is a new attestation).
+ */
+
+/** A credential entry may carry `ref`, a local name attestations use instead of a credential_id. */
+const credentialEntrySchema = z.strictObject({
+  ...issueCredentialRequestSchema.shape,
+  ref: z.string().min(1).max(100).optional().describe('Local name for attestations to refer to'),
+})
+
+/** An attestation entry may name its credential by `credential` (a ref) instead of `credential_id`. */
+const attestationEntrySchema = z.strictObject({
+  ...submitAttestationRequestSchema.shape,
+  credential: z.string().min(1).max(100).optional().describe('ref of a credential in this manifest'),
+})
+
+/** The manifest `rwa apply` reads (JSON or YAML). */
+export const manifestSchema = z.strictObject({
+  jurisdictions: z.array(registerJurisdictionRequestSchema).default([]),
+  trust: z.array(establishTrustRequestSchema).default([]),
+  credentials: z.array(credentialEntrySchema).default([]),
+  attestations: z.array(attestationEntrySchema).default([]),
+})
+export type Manifest = z.infer<typeof manifestSchema>
+export type ManifestInput = z.input<typeof manifestSchema>
+
+/** Parses manifest text (JSON is YAML too) and validates it; exit 2 names every failing path. */
+export function parseManifest(text: string, source: string): Manifest {
+  let value: unknown
+  try {
+    value = parseYaml(text)
+  } catch (error) {
+    throw new ExitError(
+      EXIT.usage,
+      `${source} is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`,
+    )
+  }
+  const parsed = manifestSchema.safeParse(value ?? {})
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(manifest)'}: ${i.message}`)
+    throw new ExitError(
+      EXIT.usage,
+      `invalid manifest ${source}: ${problems.join('; ')}`,
+      'see `rwa apply --help` and docs/cli.md',
+    )
+  }
+  const refs = new Set<string>()
+  for (const [i, c] of parsed.data.credentials.entries()) {
+    if (c.ref === undefined) continue
+    if (refs.has(c.ref))
+      throw new ExitError(
+        EXIT.usage,
+        `invalid manifest ${source}: credentials.${i}.ref: ${c.ref} is used twice`,
+      )
+    refs.add(c.ref)
+  }
+  for (const [i, a] of parsed.data.attestations.entries()) {
+    if (a.credential !== undefined && !refs.has(a.credential)) {
+      throw new ExitError(
+        EXIT.usage,
+        `invalid manifest ${source}: attestations.${i}.credential: no credential with ref ${a.credential}`,
+      )
+    }
+    if (a.credential !== undefined && a.credential_id !== undefined) {
+      throw new ExitError(
+        EXIT.usage,
+        `invalid manifest ${source}: attestations.${i}: give credential or credential_id, not both`,
+      )
+    }
+  }
+  return parsed.data
+}
+
+export type ChangeAction = 'create' | 'update' | 'replace' | 'unchanged'
+export type ResourceKind = 'jurisdiction' | 'trust' | 'credential' | 'attestation'
+
+/** One planned (or applied) change. `id` is the resource id when it exists (or once created). */
+export interface Change {
+  action: ChangeAction
+  kind: ResourceKind
+  /** What the entry is, for people: `US`, `US -> SG`, `did:web:acme:alice TX-001`. */
+  name: string
+  id: string | null
+  /** For updates: the fields that differ. */
+  fields?: string[]
+}
+
+/** A planned change: `run` makes it (absent when unchanged); `ref` is a credential's manifest name. */
+type PlannedChange = Change & { ref?: string; run?: (refs: Map<string, string>) => Promise<string> }
+export type Plan = PlannedChange[]
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i])
+
+/** Reads every page of a list. */
+async function all<T>(
+  fetchPage: (cursor?: string) => Promise<{ data: { next_cursor: string | null } & Record<string, unknown> }>,
+  plural: string,
+): Promise<T[]> {
+  const items: T[] = []
+  let cursor: string | undefined
+  do {
+    const { data } = await fetchPage(cursor)
+    items.push(...(data[plural] as T[]))
+    cursor = data.next_cursor ?? undefined
+  } while (cursor !== undefined)
+  return items
+}
+
+/** Timestamps compare as instants: the server may write `...:00Z` as `...:00.000Z`. */
+const sameInstant = (a: string | null, b: string | null) =>
+  a === null || b === null ? a === b : Date.parse(a) === Date.parse(b)
+
+const directions = (t: { from_jurisdiction: string; to_jurisdiction: string; mutual: boolean }) => {
+  const d = [`${t.from_jurisdiction}>${t.to_jurisdiction}`]
+  if (t.mutual) d.push(`${t.to_jurisdiction}>${t.from_jurisdiction}`)
+  return d.sort().join(',')
+}
+
+/** Works out what applying `manifest` would change. Reads only. */
+export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<Plan> {
+  const gov = rwa.governance
+  const plan: Plan = []
+
+  const existingJurisdictions = new Map(
+    (await all<Jurisdiction>((cursor) => gov.listJurisdictions({ limit: 500, cursor }), 'jurisdictions')).map(
+      (j) => [j.jurisdiction_id, j],
+    ),
+  )
+  for (const entry of manifest.jurisdictions) {
+    const current = existingJurisdictions.get(entry.jurisdiction_id)
+    const { jurisdiction_id, ...config } = entry
+    if (!current) {
+      plan.push({
+        action: 'create',
+        kind: 'jurisdiction',
+        name: jurisdiction_id,
+        id: null,
+        run: async () => {
+          await gov.registerJurisdiction(entry)
+          return jurisdiction_id
+        },
+      })
+      continue
+    }
+    const fields = (Object.keys(config) as Array<keyof typeof config>).filter((k) => {
+      const want = config[k]
+      const have = current[k]
+      return Array.isArray(want) ? !sameList(want, have as string[]) : want !== have
+    })
+    plan.push({
+      action: fields.length > 0 ? 'update' : 'unchanged',
+      kind: 'jurisdiction',
+      name: jurisdiction_id,
+      id: jurisdiction_id,
+      ...(fields.length > 0
+        ? {
+            fields,
+            run: async () => {
+              await gov.updateJurisdiction(jurisdiction_id, config)
+              return jurisdiction_id
+            },
+          }
+        : {}),
+    })
+  }
+
+  const activeTrust = await all<TrustRelation>(
+    (cursor) => gov.listTrust({ status: 'active', limit: 500, cursor }),
+    'trust_relations',
+  )
+  for (const entry of manifest.trust) {
+    const name = `${entry.from_jurisdiction} ${entry.mutual ? '<->' : '->'} ${entry.to_jurisdiction}`
+    const want = directions(entry)
+    const same = activeTrust.find((t) => directions(t) === want)
+    if (same) {
+      plan.push({ action: 'unchanged', kind: 'trust', name, id: same.trust_id })
+      continue
+    }
+    const sameEnds = activeTrust.find(
+      (t) => t.from_jurisdiction === entry.from_jurisdiction && t.to_jurisdiction === entry.to_jurisdiction,
+    )
+    plan.push({
+      action: sameEnds ? 'replace' : 'create',
+      kind: 'trust',
+      name,
+      id: sameEnds?.trust_id ?? null,
+      ...(sameEnds ? { fields: ['mutual'] } : {}),
+      run: async () => {
+        if (sameEnds)
+          await gov.revokeTrust({
+            from_jurisdiction: entry.from_jurisdiction,
+            to_jurisdiction: entry.to_jurisdiction,
+          })
+        return (await gov.establishTrust(entry)).data.trust_id
+      },
+    })
+  }
+
+  for (const entry of manifest.credentials) {
+    const { ref, ...request } = entry
+    const name = `${request.owner_did} ${request.property_data.title_deed}`
+    const existing = existingJurisdictions.has(request.jurisdiction)
+      ? (
+          await all<Credential>(
+            (cursor) =>
+              gov.listCredentials({
+                jurisdiction: request.jurisdiction,
+                owner_did: request.owner_did,
+                status: 'active',
+                limit: 500,
+                cursor,
+              }),
+            'credentials',
+          )
+        ).find((c) => c.property_data.title_deed === request.property_data.title_deed)
+      : undefined
+    if (existing) {
+      const differs: string[] = (['address', 'type', 'value_usd'] as const).filter(
+        (k) => existing.property_data[k] !== request.property_data[k],
+      )
+      if (
+        request.valid_until !== undefined &&
+        Date.parse(request.valid_until) !== Date.parse(existing.valid_until ?? '')
+      ) {
+        differs.push('valid_until')
+      }
+      if (differs.length > 0) {
+        throw new ExitError(
+          EXIT.conflict,
+          `credential ${existing.credential_id} (${name}) differs from the manifest in ${differs.join(', ')}; credentials are signed and immutable`,
+          'revoke it (`rwa credentials revoke`) and apply again to issue a new one, or change the manifest',
+        )
+      }
+      plan.push({
+        action: 'unchanged',
+        kind: 'credential',
+        name,
+        id: existing.credential_id,
+        ...(ref ? { ref } : {}),
+      })
+      continue
+    }
+    plan.push({
+      action: 'create',
+      kind: 'credential',
+      name,
+      id: null,
+      ref,
+      run: async () => (await gov.issueCredential(request)).data.credential_id,
+    })
+  }
+
+  const credentialIdOfRef = new Map<string, string | null>()
+  for (const change of plan) if (change.ref) credentialIdOfRef.set(change.ref, change.id)
+
+  for (const entry of manifest.attestations) {
+    const { credential, ...request } = entry
+    const credentialId = credential !== undefined ? credentialIdOfRef.get(credential) : request.credential_id
+    const name = `${request.type} ${request.subject_did}${credential ? ` (${credential})` : ''}`
+    // A credential still to be created cannot have attestations yet.
+    const existing =
+      credentialId === null || !existingJurisdictions.has(request.jurisdiction)
+        ? undefined
+        : (
+            await all<Attestation>(
+              (cursor) =>
+                gov.listAttestations({
+                  jurisdiction: request.jurisdiction,
+                  subject_did: request.subject_did,
+                  type: request.type,
+                  limit: 500,
+                  cursor,
+                }),
+              'attestations',
+            )
+          ).find(
+            (a) =>
+              a.attester === request.attester &&
+              a.credential_id === (credentialId ?? null) &&
+              a.evidence === (request.evidence ?? null) &&
+              sameInstant(a.valid_until, request.valid_until ?? null),
+          )
+    if (existing) {
+      plan.push({ action: 'unchanged', kind: 'attestation', name, id: existing.attestation_id })
+      continue
+    }
+    plan.push({
+      action: 'create',
+      kind: 'attestation',
+      name,
+      id: null,
+      run: async (refs) => {
+        const resolved = credential !== undefined ? refs.get(credential) : request.credential_id
+        const body = submitAttestationRequestSchema.parse({
+          ...request,
+          ...(resolved ? { credential_id: resolved } : {}),
+        })
+        return (await gov.submitAttestation(body)).data.attestation_id
+      },
+    })
+  }
+  return plan
+}
+
+/** Makes the planned changes in order; returns the changes with the ids of what was created. */
+export async function executePlan(plan: Plan, onChange?: (change: Change) => void): Promise<Change[]> {
+  const refs = new Map<string, string>()
+  const done: Change[] = []
+  for (const step of plan) {
+    const { run, ref, ...change } = step
+    if (run) change.id = await run(refs)
+    if (ref && change.id) refs.set(ref, change.id)
+    done.push(change)
+    onChange?.(change)
+  }
+  return done
+}
+
+/** Counts of a plan by action. */
+export function summarize(changes: readonly Change[]): Record<ChangeAction, number> {
+  const counts: Record<ChangeAction, number> = { create: 0, update: 0, replace: 0, unchanged: 0 }
+  for (const c of changes) counts[c.action]++
+  return counts
+}

@@ -1,0 +1,263 @@
+import type { Command } from 'commander'
+import { collect, examples, fileOption, pageOptions } from './help.js'
+
+const jurisdictionFlags = (command: Command): Command =>
+  command
+    .option('--name <name>', 'display name')
+    .option('--regulatory-body <name>', 'name of the regulator')
+    .option('--frameworks <list>', 'regulatory frameworks, comma-separated or repeated', collect)
+    .option(
+      '--credential-types <list>',
+      'accepted credential types (default PropertyOwnership,RegulatoryAttestation)',
+      collect,
+    )
+    .option('--transfer-requirements <list>', 'requirements, e.g. kyc,aml,title_verification', collect)
+
+/** The governance command groups over /console/rwa/, and `rwa apply`. */
+export function declareGovernance(program: Command): void {
+  const load = () => import('../commands/jurisdictions.js')
+  const j = program.command('jurisdictions').description('Register and manage jurisdictions')
+  examples(pageOptions(j.command('list').description('List jurisdictions')), [
+    'rwa jurisdictions list',
+    'rwa jurisdictions list --all --json',
+  ]).action(async (o, c) => (await load()).list(o, c))
+  examples(j.command('get').description('Show a jurisdiction').argument('<jurisdiction_id>'), [
+    'rwa jurisdictions get US',
+  ]).action(async (id, o, c) => (await load()).get(id, o, c))
+  examples(
+    fileOption(
+      jurisdictionFlags(
+        j
+          .command('register')
+          .description('Register a jurisdiction')
+          .option('--id <jurisdiction_id>', 'short code, e.g. US'),
+      ),
+    ),
+    [
+      'rwa jurisdictions register --id US --name "United States" --regulatory-body SEC --frameworks "Reg D" --transfer-requirements kyc,aml',
+      'rwa jurisdictions register --file us.json',
+    ],
+  ).action(async (o, c) => (await load()).register(o, c))
+  examples(
+    fileOption(
+      jurisdictionFlags(
+        j
+          .command('update')
+          .description('Change a jurisdiction; fields not given keep their current values')
+          .argument('<jurisdiction_id>'),
+      ),
+    ),
+    ['rwa jurisdictions update US --transfer-requirements kyc,aml,investor_qualification'],
+  ).action(async (id, o, c) => (await load()).update(id, o, c))
+  examples(
+    j
+      .command('remove')
+      .description('Remove a jurisdiction nothing refers to any more')
+      .argument('<jurisdiction_id>'),
+    ['rwa jurisdictions remove SG --yes'],
+  ).action(async (id, o, c) => (await load()).remove(id, o, c))
+
+  const loadTrust = () => import('../commands/trust.js')
+  const trust = program.command('trust').description('Establish and revoke trust between jurisdictions')
+  examples(
+    pageOptions(
+      trust
+        .command('list')
+        .description('List trust relations')
+        .option('--status <status>', 'active or revoked')
+        .option('--jurisdiction <id>', 'relations with this jurisdiction at either end'),
+    ),
+    ['rwa trust list', 'rwa trust list --jurisdiction US --status active'],
+  ).action(async (o, c) => (await loadTrust()).list(o, c))
+  examples(
+    fileOption(
+      trust
+        .command('establish')
+        .description('Trust from one jurisdiction to another: transfers may go FROM -> TO')
+        .option('--from <jurisdiction_id>', 'source jurisdiction')
+        .option('--to <jurisdiction_id>', 'target jurisdiction')
+        .option('--mutual', 'trust in both directions'),
+    ),
+    ['rwa trust establish --from US --to SG --mutual'],
+  ).action(async (o, c) => (await loadTrust()).establish(o, c))
+  examples(
+    trust
+      .command('revoke')
+      .description('Revoke the trust from one jurisdiction to another')
+      .option('--from <jurisdiction_id>', 'source jurisdiction')
+      .option('--to <jurisdiction_id>', 'target jurisdiction'),
+    ['rwa trust revoke --from US --to SG --yes'],
+  ).action(async (o, c) => (await loadTrust()).revoke(o, c))
+
+  const loadCred = () => import('../commands/credentials.js')
+  const cred = program.command('credentials').description('Issue and revoke property credentials')
+  examples(
+    pageOptions(
+      cred
+        .command('list')
+        .description('List credentials')
+        .option('--jurisdiction <id>', 'issued by this jurisdiction')
+        .option('--owner-did <did>', 'owned by this DID')
+        .option('--status <status>', 'active or revoked'),
+    ),
+    ['rwa credentials list --jurisdiction US', 'rwa credentials list --owner-did did:web:acme:alice --json'],
+  ).action(async (o, c) => (await loadCred()).list(o, c))
+  examples(cred.command('get').description('Show a credential').argument('<credential_id>'), [
+    'rwa credentials get cred_01JD...',
+  ]).action(async (id, o, c) => (await loadCred()).get(id, o, c))
+  examples(
+    fileOption(
+      cred
+        .command('issue')
+        .description('Issue a PropertyOwnership credential, signed by the jurisdiction')
+        .option('--jurisdiction <id>', 'issuing jurisdiction')
+        .option('--owner-did <did>', 'owner, did:<method>:<organization>:<owner>')
+        .option('--address <address>', 'location of the property')
+        .option('--type <type>', 'kind of property, e.g. commercial')
+        .option('--value-usd <number>', 'value in US dollars')
+        .option('--title-deed <ref>', 'title deed reference')
+        .option('--valid-until <timestamp>', 'end of validity (ISO 8601)'),
+    ),
+    [
+      'rwa credentials issue --jurisdiction US --owner-did did:web:acme:alice --address "1 Main St, Austin TX" --type commercial --value-usd 2500000 --title-deed TX-2024-001',
+    ],
+  ).action(async (o, c) => (await loadCred()).issue(o, c))
+  examples(
+    cred
+      .command('revoke')
+      .description('Revoke a credential; tokens backed by it can no longer be transferred')
+      .argument('<credential_id>')
+      .option('--reason <text>', 'why it is revoked'),
+    ['rwa credentials revoke cred_01JD... --reason "title disputed" --yes'],
+  ).action(async (id, o, c) => (await loadCred()).revoke(id, o, c))
+
+  const loadAtt = () => import('../commands/attestations.js')
+  const att = program.command('attestations').description('Submit and read regulatory attestations')
+  examples(
+    pageOptions(
+      att
+        .command('list')
+        .description('List attestations')
+        .option('--jurisdiction <id>', 'issued by this jurisdiction')
+        .option('--credential-id <id>', 'about this credential')
+        .option('--subject-did <did>', 'about this subject')
+        .option('--type <requirement>', 'of this type, e.g. kyc'),
+    ),
+    ['rwa attestations list --subject-did did:web:acme:bob'],
+  ).action(async (o, c) => (await loadAtt()).list(o, c))
+  examples(att.command('get').description('Show an attestation').argument('<attestation_id>'), [
+    'rwa attestations get att_01JD...',
+  ]).action(async (id, o, c) => (await loadAtt()).get(id, o, c))
+  examples(
+    fileOption(
+      att
+        .command('submit')
+        .description('Submit a regulatory attestation, signed by the jurisdiction')
+        .option('--jurisdiction <id>', 'issuing jurisdiction')
+        .option('--subject-did <did>', 'who it is about')
+        .option('--type <requirement>', 'the requirement it satisfies, e.g. kyc')
+        .option('--attester <name>', 'who performed the check')
+        .option('--credential-id <id>', 'the credential it concerns (required for title_verification)')
+        .option('--evidence <ref>', 'reference to the evidence')
+        .option('--valid-until <timestamp>', 'end of validity (ISO 8601)'),
+    ),
+    [
+      'rwa attestations submit --jurisdiction SG --subject-did did:web:acme:bob --type kyc --attester "Onfido"',
+    ],
+  ).action(async (o, c) => (await loadAtt()).submit(o, c))
+
+  const loadTok = () => import('../commands/tokens.js')
+  const tok = program.command('tokens').description('Tokenize credentialed assets')
+  examples(
+    pageOptions(
+      tok
+        .command('list')
+        .description('List tokens')
+        .option('--jurisdiction <id>', "in this credential's jurisdiction")
+        .option('--owner-did <did>', 'owned by this DID')
+        .option('--status <status>', 'active or frozen'),
+    ),
+    ['rwa tokens list'],
+  ).action(async (o, c) => (await loadTok()).list(o, c))
+  examples(
+    tok
+      .command('get')
+      .description('Show a token, its holdings and governance history')
+      .argument('<token_id>'),
+    ['rwa tokens get tok_01JD...'],
+  ).action(async (id, o, c) => (await loadTok()).get(id, o, c))
+  examples(
+    fileOption(
+      tok
+        .command('create')
+        .description('Tokenize the asset of an active credential (once per credential)')
+        .option('--credential-id <id>', 'credential of the asset')
+        .option('--total-supply <n>', 'number of whole units')
+        .option('--symbol <symbol>', 'ticker, 1–12 upper-case letters or digits'),
+    ),
+    ['rwa tokens create --credential-id cred_01JD... --total-supply 1000 --symbol AUSTIN1'],
+  ).action(async (o, c) => (await loadTok()).create(o, c))
+
+  const loadTx = () => import('../commands/transfers.js')
+  const tx = program.command('transfers').description('Request and read cross-border transfers')
+  examples(
+    pageOptions(
+      tx
+        .command('list')
+        .description('List transfers')
+        .option('--token-id <id>', 'of this token')
+        .option('--status <status>', 'approved or rejected')
+        .option('--jurisdiction <id>', 'with this jurisdiction as source or target'),
+    ),
+    ['rwa transfers list --status rejected'],
+  ).action(async (o, c) => (await loadTx()).list(o, c))
+  examples(
+    tx.command('get').description('Show a transfer with its compliance proof').argument('<transfer_id>'),
+    ['rwa transfers get tx_01JD...'],
+  ).action(async (id, o, c) => (await loadTx()).get(id, o, c))
+  examples(
+    fileOption(
+      tx
+        .command('request')
+        .description('Request a transfer; exits 6 when compliance rejects it')
+        .option('--token-id <id>', 'token to move')
+        .option('--from <jurisdiction_id>', 'source jurisdiction')
+        .option('--to <jurisdiction_id>', 'target jurisdiction')
+        .option('--recipient-did <did>', 'recipient')
+        .option('--amount <n>', 'whole units to move')
+        .option('--sender-did <did>', "whose holding moves (default the token's owner)"),
+    ),
+    [
+      'rwa transfers request --token-id tok_01JD... --from US --to SG --recipient-did did:web:acme:bob --amount 100',
+    ],
+  ).action(async (o, c) => (await loadTx()).request(o, c))
+
+  const loadProofs = () => import('../commands/proofs.js')
+  const proofs = program.command('proofs').description('Fetch and verify compliance proofs')
+  examples(proofs.command('get').description('Show a compliance proof').argument('<proof_id>'), [
+    'rwa proofs get prf_01JD...',
+  ]).action(async (id, o, c) => (await loadProofs()).get(id, o, c))
+  examples(
+    proofs
+      .command('verify')
+      .description("Verify a proof's signature against the service's published keys and recompute its digest")
+      .argument('<proof>', 'a proof id (prf_...), a file holding a proof, or - for stdin'),
+    [
+      'rwa proofs verify prf_01JD...',
+      'rwa proofs get prf_01JD... --json > proof.json && rwa proofs verify proof.json',
+    ],
+  ).action(async (p, o, c) => (await loadProofs()).verify(p, o, c))
+
+  examples(
+    program
+      .command('apply')
+      .description('Apply a manifest of jurisdictions, trust, credentials and attestations (idempotent)')
+      .requiredOption('-f, --file <file>', 'manifest, JSON or YAML; - for stdin')
+      .option('--dry-run', 'show what would change and change nothing'),
+    [
+      'rwa apply -f governance.yaml --dry-run',
+      'rwa apply -f governance.yaml',
+      'cat governance.json | rwa apply -f -',
+    ],
+  ).action(async (o, c) => (await import('../commands/apply.js')).apply(o, c))
+}

@@ -1,0 +1,74 @@
+import type { Command } from 'commander'
+import { examples } from './help.js'
+
+/** Commands that work on this machine: the server, the sandbox, profiles, completion, version. */
+export function declareLocal(program: Command, version: string): void {
+  const server = program.command('server').description('Run the rwa server')
+  examples(
+    server
+      .command('start')
+      .description('Start the embedded server over SQLite')
+      .option('--host <host>', 'interface to listen on (env RWA_HOST, default 127.0.0.1)')
+      .option('--port <port>', 'port to listen on (env RWA_PORT, default 4600)')
+      .option('--db <path>', 'SQLite database file (env RWA_DB, default ./rwa.db)'),
+    ['rwa server start', 'rwa server start --port 8080 --db /var/lib/rwa/rwa.db'],
+  ).action(async (options) => (await import('../commands/server.js')).serverStart(options))
+
+  examples(
+    program
+      .command('sandbox')
+      .description('Start a local server on a temporary (or given) database; --demo seeds an example')
+      .option(
+        '--demo',
+        'seed three jurisdictions, trust, credentials, attestations, a token and two transfers',
+      )
+      .option('--db <path>', 'SQLite database file (default: a new temporary one, deleted on exit)')
+      .option('--host <host>', 'interface to listen on', '127.0.0.1')
+      .option('--port <port>', 'port to listen on (default 4600; 0 picks a free one)', '4600'),
+    ['rwa sandbox --demo', 'rwa sandbox --port 0 --db ./sandbox.db'],
+  ).action(async (o, c) => (await import('../commands/sandbox.js')).sandbox(o, c))
+
+  const loadConfig = () => import('../commands/config.js')
+  const config = program
+    .command('config')
+    .description('Manage connection profiles ($XDG_CONFIG_HOME/rwa/config.json, mode 0600)')
+  examples(
+    config
+      .command('set')
+      .description('Save --url and an API key (--api-key-file, --api-key-stdin or --api-key) as a profile')
+      .argument('<profile>', 'profile name')
+      .option('--use', 'also make it the profile in use'),
+    [
+      'rwa config set local --url http://127.0.0.1:4600 --api-key-file ~/.rwa-key',
+      'pass show rwa/prod | rwa config set prod --url https://rwa.example.com --api-key-stdin --use',
+    ],
+  ).action(async (name, o, c) => (await loadConfig()).set(name, o, c))
+  examples(config.command('use').description('Use a profile when none is named').argument('<profile>'), [
+    'rwa config use prod',
+  ]).action(async (name, o, c) => (await loadConfig()).use(name, o, c))
+  examples(config.command('list').description('List profiles (keys masked)'), ['rwa config list']).action(
+    async (o, c) => (await loadConfig()).list(o, c),
+  )
+  examples(
+    config.command('show').description('Show the connection in effect and where each part comes from'),
+    ['rwa config show', 'RWA_PROFILE=prod rwa config show --json'],
+  ).action(async (o, c) => (await loadConfig()).show(o, c))
+  examples(config.command('remove').description('Remove a profile').argument('<profile>'), [
+    'rwa config remove old --yes',
+  ]).action(async (name, o, c) => (await loadConfig()).remove(name, o, c))
+  examples(config.command('path').description('Print the path of the profiles file'), [
+    'rwa config path',
+  ]).action(async (o, c) => (await loadConfig()).path(o, c))
+
+  examples(
+    program
+      .command('completion')
+      .description('Print a shell completion script')
+      .argument('<shell>', 'bash or zsh'),
+    ['source <(rwa completion bash)', "echo 'source <(rwa completion zsh)' >> ~/.zshrc"],
+  ).action(async (shell, o, c) => (await import('../commands/completion.js')).completion(shell, o, c))
+
+  examples(program.command('version').description('Print the CLI version'), ['rwa version']).action(() => {
+    process.stdout.write(`${version}\n`)
+  })
+}

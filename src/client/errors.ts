@@ -1,0 +1,52 @@
+import type { ErrorCode, FieldError, Problem } from '../contract/errors.js'
+
+/** The server answered with RFC 9457 problem details (any 4xx or 5xx from the rwa API). */
+export class ApiProblemError extends Error {
+  readonly status: number
+  readonly code: ErrorCode
+  readonly detail: string
+  readonly errors: FieldError[]
+
+  constructor(
+    readonly problem: Problem,
+    /** Value of `Retry-After`, when the server set one (rate limits). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(problem.detail)
+    this.name = 'ApiProblemError'
+    this.status = problem.status
+    this.code = problem.code
+    this.detail = problem.detail
+    this.errors = problem.errors ?? []
+  }
+}
+
+/** The server could not be reached at all: refused, unresolvable, reset or timed out. */
+export class ConnectionError extends Error {
+  constructor(
+    readonly url: string,
+    /** The network error code, e.g. `ECONNREFUSED` or `UND_ERR_HEADERS_TIMEOUT`. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`cannot reach ${url} (${reason})`, options)
+    this.name = 'ConnectionError'
+  }
+}
+
+/**
+ * The server answered, but not as the contract says: a success body that fails its schema, or an error
+ * that is not problem details (a proxy's HTML page, say). Usually a client/server version mismatch or
+ * the wrong URL.
+ */
+export class UnexpectedResponseError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** The body as received, for --verbose. */
+    readonly body: string,
+  ) {
+    super(message)
+    this.name = 'UnexpectedResponseError'
+  }
+}
