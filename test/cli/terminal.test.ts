@@ -1,0 +1,98 @@
+import { execa } from 'execa'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RWA_BIN, type ServerProcess, startServerProcess } from '../support/server-process.js'
+import { type CliHome, cliHome, newOrg } from './support/cli.js'
+
+/*
+ * The CLI behaves differently on a terminal: color, prompts. These tests give it a real pseudo-terminal
+ * with util-linux `script`, so "on a TTY" is checked, not assumed.
+ */
+
+let server: ServerProcess
+let home: CliHome
+beforeAll(async () => {
+  server = await startServerProcess()
+  home = cliHome()
+})
+afterAll(async () => {
+  await server?.cleanup()
+  home?.cleanup()
+})
+
+const ESC = '\x1b['
+const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`
+
+/** Runs `rwa ARGS` on a pseudo-terminal (stdin and stdout are both TTYs), typing `keys` into it. */
+async function onTerminal(args: string[], env: Record<string, string> = {}, keys?: string) {
+  const command = [process.execPath, RWA_BIN, ...args].map(quote).join(' ')
+  const child = execa('script', ['-qec', command, '/dev/null'], {
+    extendEnv: false,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home.dir,
+      XDG_CONFIG_HOME: home.configHome,
+      TERM: 'xterm-256color',
+      ...env,
+    },
+    reject: false,
+    timeout: 20_000,
+    stdin: 'pipe',
+  })
+  if (keys !== undefined) {
+    // Give the prompt time to draw before typing, as a person would.
+    setTimeout(() => child.stdin?.write(keys), 1_500)
+  } else child.stdin?.end()
+  const result = await child
+  return { exitCode: result.exitCode ?? -1, output: String(result.stdout) }
+}
+
+describe('color', () => {
+  it('colors tables on a terminal, and not with NO_COLOR, TERM=dumb or --no-color', async () => {
+    const env = { RWA_URL: server.url }
+    const colored = await onTerminal(['pricing'], env)
+    expect(colored.exitCode, colored.output).toBe(0)
+    expect(colored.output).toContain(ESC)
+
+    for (const [label, args, extra] of [
+      ['NO_COLOR', ['pricing'], { NO_COLOR: '1' }],
+      ['TERM=dumb', ['pricing'], { TERM: 'dumb' }],
+      ['--no-color', ['pricing', '--no-color'], {}],
+    ] as const) {
+      const plain = await onTerminal([...args], { ...env, ...extra })
+      expect(plain.exitCode, label).toBe(0)
+      expect(plain.output, label).toContain('Community')
+      expect(plain.output, label).not.toContain(ESC)
+    }
+  })
+
+  it('never colors when stdout is not a terminal', async () => {
+    const run = await home.run(['pricing'], { env: { RWA_URL: server.url, FORCE_COLOR: '3' } })
+    expect(run.exitCode).toBe(0)
+    expect(run.stdout).toContain('Community')
+    expect(run.stdout + run.stderr).not.toContain(ESC)
+  })
+})
+
+describe('prompts', () => {
+  it('on a terminal, asks for a missing required field and uses the answer', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'prompted')
+    const run = await onTerminal(
+      ['keys', 'create', '--json'],
+      { RWA_URL: server.url, RWA_API_KEY: key },
+      'typed-name\r',
+    )
+    expect(run.output).toMatch(/Name of the key/)
+    expect(run.exitCode, run.output).toBe(0)
+    expect(run.output).toMatch(/"name": "typed-name"/)
+  })
+
+  it('on a terminal with --no-input, fails listing the missing flags instead of asking', async () => {
+    const run = await onTerminal(['keys', 'create', '--no-input'], {
+      RWA_URL: server.url,
+      RWA_API_KEY: server.adminKey,
+    })
+    expect(run.exitCode).toBe(2)
+    expect(run.output).toMatch(/missing required flag: --name/)
+    expect(run.output).not.toMatch(/Name of the key/)
+  })
+})
