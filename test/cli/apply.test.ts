@@ -1,0 +1,178 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { stringify } from 'yaml'
+import { type ServerProcess, startServerProcess } from '../support/server-process.js'
+import { api, type CliHome, cliHome, newOrg } from './support/cli.js'
+
+let server: ServerProcess
+let home: CliHome
+beforeAll(async () => {
+  server = await startServerProcess()
+  home = cliHome()
+})
+afterAll(async () => {
+  await server?.cleanup()
+  home?.cleanup()
+})
+
+const manifest = {
+  jurisdictions: [
+    {
+      jurisdiction_id: 'US',
+      name: 'United States',
+      regulatory_body: 'SEC',
+      transfer_requirements: ['kyc', 'aml'],
+    },
+    { jurisdiction_id: 'SG', name: 'Singapore', regulatory_body: 'MAS', transfer_requirements: ['kyc'] },
+    {
+      jurisdiction_id: 'CH',
+      name: 'Switzerland',
+      regulatory_body: 'FINMA',
+      transfer_requirements: ['kyc', 'title_verification'],
+    },
+  ],
+  trust: [
+    { from_jurisdiction: 'US', to_jurisdiction: 'SG', mutual: true },
+    { from_jurisdiction: 'US', to_jurisdiction: 'CH' },
+  ],
+  credentials: [
+    {
+      ref: 'office',
+      jurisdiction: 'US',
+      owner_did: 'did:web:acme:alice',
+      property_data: {
+        address: '600 Congress Ave',
+        type: 'commercial',
+        value_usd: 48500000,
+        title_deed: 'TX-1',
+      },
+    },
+  ],
+  attestations: [
+    { jurisdiction: 'US', subject_did: 'did:web:acme:bob', type: 'kyc', attester: 'Onfido' },
+    {
+      jurisdiction: 'US',
+      subject_did: 'did:web:acme:alice',
+      type: 'title_verification',
+      attester: 'Travis County Clerk',
+      credential: 'office',
+    },
+  ],
+}
+
+/** Everything the organization has, read through the API (not the CLI). */
+async function state(key: string) {
+  const get = (path: string): Promise<any> => api(server.url, path, key)
+  return {
+    jurisdictions: (await get('/console/rwa/jurisdictions')).jurisdictions,
+    trust: (await get('/console/rwa/jurisdictions/trust')).trust_relations,
+    credentials: (await get('/console/rwa/credentials')).credentials,
+    attestations: (await get('/console/rwa/attestations')).attestations,
+  }
+}
+
+describe('rwa apply', () => {
+  it('--dry-run shows the plan and changes nothing; apply creates in dependency order; a second apply changes nothing', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'apply-flow')
+    const env = { RWA_URL: server.url, RWA_API_KEY: key }
+    const file = join(home.dir, 'governance.yaml')
+    writeFileSync(file, stringify(manifest))
+
+    const dry = await home.run(['apply', '-f', file, '--dry-run', '--json'], { env })
+    expect(dry.exitCode, dry.stderr).toBe(0)
+    const plan = JSON.parse(dry.stdout)
+    expect(plan).toMatchObject({
+      dry_run: true,
+      changed: false,
+      summary: { create: 8, update: 0, unchanged: 0 },
+    })
+    expect(plan.changes.map((c: { kind: string }) => c.kind)).toEqual([
+      'jurisdiction',
+      'jurisdiction',
+      'jurisdiction',
+      'trust',
+      'trust',
+      'credential',
+      'attestation',
+      'attestation',
+    ])
+    expect(await state(key)).toEqual({ jurisdictions: [], trust: [], credentials: [], attestations: [] })
+
+    const applied = await home.run(['apply', '-f', file, '--json'], { env })
+    expect(applied.exitCode, applied.stderr).toBe(0)
+    expect(JSON.parse(applied.stdout).summary).toEqual({ create: 8, update: 0, replace: 0, unchanged: 0 })
+    const after = await state(key)
+    expect(after.jurisdictions).toHaveLength(3)
+    expect(after.trust).toHaveLength(2)
+    expect(after.credentials).toHaveLength(1)
+    // The attestation's `credential: office` was resolved to the credential created in the same run.
+    const title = after.attestations.find((a: any) => a.type === 'title_verification') as {
+      credential_id: string
+    }
+    expect(title.credential_id).toBe((after.credentials[0] as { credential_id: string }).credential_id)
+
+    const again = await home.run(['apply', '-f', file], { env })
+    expect(again.exitCode, again.stderr).toBe(0)
+    expect(again.stderr).toMatch(/nothing to change: all 8 resources are up to date/)
+    expect(await state(key)).toEqual(after)
+  })
+
+  it('applies only the difference: an edited jurisdiction is updated, a new attestation created', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'apply-diff')
+    const env = { RWA_URL: server.url, RWA_API_KEY: key }
+    const file = join(home.dir, 'diff.json')
+    writeFileSync(file, JSON.stringify(manifest))
+    expect((await home.run(['apply', '-f', file], { env })).exitCode).toBe(0)
+
+    const edited = structuredClone(manifest)
+    edited.jurisdictions[1]!.transfer_requirements = ['kyc', 'investor_qualification']
+    edited.attestations.push({
+      jurisdiction: 'SG',
+      subject_did: 'did:web:acme:bob',
+      type: 'investor_qualification',
+      attester: 'DBS',
+    })
+    // Read from stdin this time.
+    const dry = await home.run(['apply', '-f', '-', '--dry-run', '--json'], {
+      env,
+      input: JSON.stringify(edited),
+    })
+    const plan = JSON.parse(dry.stdout)
+    expect(plan.summary).toEqual({ create: 1, update: 1, replace: 0, unchanged: 7 })
+    expect(plan.changes.find((c: any) => c.action === 'update')).toMatchObject({
+      kind: 'jurisdiction',
+      name: 'SG',
+      fields: ['transfer_requirements'],
+    })
+
+    const applied = await home.run(['apply', '-f', '-', '--json'], { env, input: JSON.stringify(edited) })
+    expect(applied.exitCode, applied.stderr).toBe(0)
+    const sg = (await api(server.url, '/console/rwa/jurisdictions/SG', key)) as {
+      transfer_requirements: string[]
+    }
+    expect(sg.transfer_requirements).toEqual(['kyc', 'investor_qualification'])
+  })
+
+  it('refuses an invalid manifest with exit 2, naming each bad path, before any change', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'apply-bad')
+    const env = { RWA_URL: server.url, RWA_API_KEY: key }
+    const bad = {
+      jurisdictions: [{ jurisdiction_id: 'US', name: 'US' }],
+      attestations: [
+        { jurisdiction: 'US', subject_did: 'did:web:a:b', type: 'kyc', attester: 'x', credential: 'nope' },
+      ],
+    }
+    const run = await home.run(['apply', '-f', '-'], { env, input: JSON.stringify(bad) })
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toMatch(/jurisdictions\.0\.regulatory_body/)
+    expect((await state(key)).jurisdictions).toEqual([])
+
+    const dangling = await home.run(['apply', '-f', '-'], {
+      env,
+      input: JSON.stringify({ attestations: bad.attestations }),
+    })
+    expect(dangling.exitCode).toBe(2)
+    expect(dangling.stderr).toMatch(/attestations\.0\.credential: no credential with ref nope/)
+  })
+})

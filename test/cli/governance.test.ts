@@ -1,0 +1,380 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type ServerProcess, startServerProcess } from '../support/server-process.js'
+import { api, type CliHome, cliHome, newOrg } from './support/cli.js'
+
+// One real server process for the file; every test registers its data in its own organization.
+let server: ServerProcess
+let home: CliHome
+beforeAll(async () => {
+  server = await startServerProcess()
+  home = cliHome()
+})
+afterAll(async () => {
+  await server?.cleanup()
+  home?.cleanup()
+})
+
+/** A CLI bound to one organization's key. */
+function rwaAs(key: string) {
+  const env = { RWA_URL: server.url, RWA_API_KEY: key }
+  const run = (args: string[], input?: string) => home.run(args, { env, input })
+  return {
+    run,
+    /** Runs with --json, expects exit 0 and returns the parsed stdout. */
+    async json(args: string[]): Promise<any> {
+      const result = await run([...args, '--json'])
+      expect(result.exitCode, `rwa ${args.join(' ')}\n${result.stderr}`).toBe(0)
+      return JSON.parse(result.stdout)
+    },
+  }
+}
+
+describe('governance end to end through the CLI', () => {
+  it('register jurisdictions -> trust -> credential -> attest -> tokenize -> transfer -> proof verify', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'flow')
+    const rwa = rwaAs(key)
+
+    const us = await rwa.json([
+      'jurisdictions',
+      'register',
+      '--id',
+      'US',
+      '--name',
+      'United States',
+      '--regulatory-body',
+      'SEC',
+      '--frameworks',
+      'Reg D',
+      '--transfer-requirements',
+      'kyc,aml',
+    ])
+    expect(us).toMatchObject({
+      jurisdiction_id: 'US',
+      transfer_requirements: ['kyc', 'aml'],
+      frameworks: ['Reg D'],
+    })
+    expect(us.issuer_did).toMatch(/^did:key:/)
+    await rwa.json([
+      'jurisdictions',
+      'register',
+      '--id',
+      'SG',
+      '--name',
+      'Singapore',
+      '--regulatory-body',
+      'MAS',
+      '--transfer-requirements',
+      'kyc',
+      '--transfer-requirements',
+      'investor_qualification',
+    ])
+    expect(await rwa.json(['jurisdictions', 'get', 'SG'])).toEqual(
+      await api(server.url, '/console/rwa/jurisdictions/SG', key),
+    )
+
+    const trust = await rwa.json(['trust', 'establish', '--from', 'US', '--to', 'SG'])
+    expect(trust).toMatchObject({
+      from_jurisdiction: 'US',
+      to_jurisdiction: 'SG',
+      mutual: false,
+      status: 'active',
+    })
+
+    const credential = await rwa.json([
+      'credentials',
+      'issue',
+      '--jurisdiction',
+      'US',
+      '--owner-did',
+      'did:web:acme:alice',
+      '--address',
+      '600 Congress Ave, Austin, TX',
+      '--type',
+      'commercial',
+      '--value-usd',
+      '48500000',
+      '--title-deed',
+      'TX-2019-004417',
+    ])
+    expect(credential).toMatchObject({ status: 'active', property_data: { value_usd: 48500000 } })
+
+    for (const [jurisdiction, type] of [
+      ['US', 'kyc'],
+      ['US', 'aml'],
+      ['SG', 'investor_qualification'],
+    ]) {
+      const attestation = await rwa.json([
+        'attestations',
+        'submit',
+        '--jurisdiction',
+        jurisdiction!,
+        '--subject-did',
+        'did:web:acme:bob',
+        '--type',
+        type!,
+        '--attester',
+        'Onfido',
+      ])
+      expect(attestation).toMatchObject({ type, subject_did: 'did:web:acme:bob' })
+    }
+
+    const token = await rwa.json([
+      'tokens',
+      'create',
+      '--credential-id',
+      credential.credential_id,
+      '--total-supply',
+      '1000',
+      '--symbol',
+      'ATX',
+    ])
+    expect(token.holdings).toEqual([{ holder_did: 'did:web:acme:alice', jurisdiction: 'US', amount: 1000 }])
+
+    const approved = await rwa.run([
+      'transfers',
+      'request',
+      '--token-id',
+      token.token_id,
+      '--from',
+      'US',
+      '--to',
+      'SG',
+      '--recipient-did',
+      'did:web:acme:bob',
+      '--amount',
+      '250',
+      '--json',
+    ])
+    expect(approved.exitCode, approved.stderr).toBe(0)
+    const transfer = JSON.parse(approved.stdout)
+    expect(transfer).toMatchObject({ status: 'approved', compliance_details: { all_satisfied: true } })
+    expect(transfer.proof_id).toMatch(/^prf_/)
+    expect(await rwa.json(['transfers', 'get', transfer.transfer_id])).toEqual(
+      await api(server.url, `/console/rwa/transfers/${transfer.transfer_id}`, key),
+    )
+
+    // The proof holds: digest recomputed, signature checked against the published JWKS.
+    const verified = await rwa.run(['proofs', 'verify', transfer.proof_id])
+    expect(verified.exitCode, verified.stderr).toBe(0)
+    expect(verified.stdout).toMatch(/proof holds/)
+    expect((await rwa.json(['proofs', 'verify', transfer.proof_id])).valid).toBe(true)
+
+    // A saved proof verifies from a file and from stdin; an altered one does not.
+    const proof = await rwa.json(['proofs', 'get', transfer.proof_id])
+    const file = join(home.dir, 'proof.json')
+    writeFileSync(file, JSON.stringify(proof))
+    expect((await rwa.run(['proofs', 'verify', file])).exitCode).toBe(0)
+    expect((await rwa.run(['proofs', 'verify', '-'], JSON.stringify(proof))).exitCode).toBe(0)
+    writeFileSync(file, JSON.stringify({ ...proof, transfer: { ...proof.transfer, amount: 999 } }))
+    const tampered = await rwa.run(['proofs', 'verify', file])
+    expect(tampered.exitCode).toBe(1)
+    expect(tampered.stderr).toMatch(/does NOT hold: digest does not match/)
+
+    // The token's history records the tokenization and the transfer, oldest first.
+    const detail = await rwa.json(['tokens', 'get', token.token_id])
+    expect(detail.governance_history.map((e: { event: string }) => e.event)).toEqual([
+      'tokenized',
+      'transfer_approved',
+    ])
+    expect(readFileSync(file, 'utf8')).toContain('999')
+  })
+
+  it('a transfer rejected by compliance prints its checks and exits 6', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'rejected')
+    const rwa = rwaAs(key)
+    await rwa.json([
+      'jurisdictions',
+      'register',
+      '--id',
+      'US',
+      '--name',
+      'US',
+      '--regulatory-body',
+      'SEC',
+      '--transfer-requirements',
+      'kyc',
+    ])
+    await rwa.json([
+      'jurisdictions',
+      'register',
+      '--id',
+      'SG',
+      '--name',
+      'SG',
+      '--regulatory-body',
+      'MAS',
+      '--transfer-requirements',
+      'kyc',
+    ])
+    await rwa.json(['trust', 'establish', '--from', 'US', '--to', 'SG'])
+    const credential = await rwa.json([
+      'credentials',
+      'issue',
+      '--jurisdiction',
+      'US',
+      '--owner-did',
+      'did:web:acme:alice',
+      '--address',
+      '1 Main St',
+      '--type',
+      'residential',
+      '--value-usd',
+      '500000',
+      '--title-deed',
+      'TD-1',
+    ])
+    const token = await rwa.json([
+      'tokens',
+      'create',
+      '--credential-id',
+      credential.credential_id,
+      '--total-supply',
+      '10',
+    ])
+    const args = [
+      'transfers',
+      'request',
+      '--token-id',
+      token.token_id,
+      '--from',
+      'US',
+      '--to',
+      'SG',
+      '--recipient-did',
+      'did:web:acme:carol',
+      '--amount',
+      '5',
+    ]
+
+    const human = await rwa.run(args)
+    expect(human.exitCode).toBe(6)
+    expect(human.stderr).toMatch(/^error: transfer tx_\S+ rejected by compliance: .*kyc/m)
+    expect(human.stdout).toMatch(/rejected/)
+
+    const json = await rwa.run([...args, '--json'])
+    expect(json.exitCode).toBe(6)
+    const transfer = JSON.parse(json.stdout)
+    expect(transfer.status).toBe('rejected')
+    expect(transfer.compliance_details.all_satisfied).toBe(false)
+    // A rejected transfer's proof still holds: it proves the rejection.
+    expect((await rwa.run(['proofs', 'verify', transfer.proof_id])).exitCode).toBe(0)
+
+    // Nothing moved.
+    expect((await rwa.json(['tokens', 'get', token.token_id])).holdings).toEqual([
+      { holder_did: 'did:web:acme:alice', jurisdiction: 'US', amount: 10 },
+    ])
+  })
+
+  it('exit codes: 2 missing flags, 3 plan required, 4 not found, 5 conflict', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'codes')
+    const rwa = rwaAs(key)
+
+    const missing = await rwa.run(['credentials', 'issue', '--jurisdiction', 'US'])
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toMatch(
+      /missing required flags: --owner-did, --address, --type, --value-usd, --title-deed/,
+    )
+
+    const invalid = await rwa.run([
+      'jurisdictions',
+      'register',
+      '--id',
+      'not a code',
+      '--name',
+      'x',
+      '--regulatory-body',
+      'y',
+    ])
+    expect(invalid.exitCode).toBe(2)
+    expect(invalid.stderr).toMatch(/jurisdiction_id/)
+
+    const notFound = await rwa.run(['jurisdictions', 'get', 'XX'])
+    expect(notFound.exitCode).toBe(4)
+
+    await rwa.json(['jurisdictions', 'register', '--id', 'US', '--name', 'US', '--regulatory-body', 'SEC'])
+    const duplicate = await rwa.run([
+      'jurisdictions',
+      'register',
+      '--id',
+      'US',
+      '--name',
+      'US',
+      '--regulatory-body',
+      'SEC',
+    ])
+    expect(duplicate.exitCode).toBe(5)
+
+    // An organization on the free tier without a trial may not use governance.
+    const free = (await api(server.url, '/console/billing/keys', server.adminKey, {
+      method: 'POST',
+      body: JSON.stringify({ org_id: 'codes-free', name: 'no trial' }),
+    })) as { api_key: string }
+    const planRequired = await rwaAs(free.api_key).run(['jurisdictions', 'list'])
+    expect(planRequired.exitCode).toBe(3)
+    expect(planRequired.stderr).toMatch(/rwa pricing/)
+  })
+
+  it('remove asks for --yes without a terminal, refuses while in use (5), and removes when free', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'remove')
+    const rwa = rwaAs(key)
+    await rwa.json(['jurisdictions', 'register', '--id', 'US', '--name', 'US', '--regulatory-body', 'SEC'])
+    await rwa.json(['jurisdictions', 'register', '--id', 'SG', '--name', 'SG', '--regulatory-body', 'MAS'])
+    await rwa.json(['trust', 'establish', '--from', 'US', '--to', 'SG', '--mutual'])
+
+    const unconfirmed = await rwa.run(['jurisdictions', 'remove', 'SG'])
+    expect(unconfirmed.exitCode).toBe(2)
+    expect(unconfirmed.stderr).toMatch(/without --yes/)
+    const inUse = await rwa.run(['jurisdictions', 'remove', 'SG', '--yes'])
+    expect(inUse.exitCode).toBe(5)
+
+    const revoked = await rwa.json(['trust', 'revoke', '--from', 'US', '--to', 'SG', '--yes'])
+    expect(revoked).toMatchObject({ status: 'revoked', mutual: true })
+    expect(await rwa.json(['jurisdictions', 'remove', 'SG', '--yes'])).toEqual({
+      status: 'removed',
+      jurisdiction_id: 'SG',
+    })
+    expect((await rwa.run(['jurisdictions', 'get', 'SG'])).exitCode).toBe(4)
+  })
+
+  it('update changes only the flags given; lists page with --limit and follow next_cursor with --all', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'paging')
+    const rwa = rwaAs(key)
+    for (const id of ['AA', 'BB', 'CC', 'DD', 'EE']) {
+      await rwa.json([
+        'jurisdictions',
+        'register',
+        '--id',
+        id,
+        '--name',
+        id,
+        '--regulatory-body',
+        'R',
+        '--transfer-requirements',
+        'kyc',
+      ])
+    }
+    const updated = await rwa.json(['jurisdictions', 'update', 'CC', '--name', 'Renamed'])
+    expect(updated).toMatchObject({ name: 'Renamed', regulatory_body: 'R', transfer_requirements: ['kyc'] })
+
+    const page = await rwa.json(['jurisdictions', 'list', '--limit', '2'])
+    expect(page).toEqual(await api(server.url, '/console/rwa/jurisdictions?limit=2', key))
+    expect(page.jurisdictions).toHaveLength(2)
+    expect(page.next_cursor).not.toBeNull()
+
+    const all = await rwa.json(['jurisdictions', 'list', '--limit', '2', '--all'])
+    expect(all.jurisdictions.map((j: { jurisdiction_id: string }) => j.jurisdiction_id).sort()).toEqual([
+      'AA',
+      'BB',
+      'CC',
+      'DD',
+      'EE',
+    ])
+    expect(all.next_cursor).toBeNull()
+    expect(all.total).toBe(5)
+
+    const human = await rwa.run(['jurisdictions', 'list', '--limit', '2'])
+    expect(human.stderr).toMatch(/2 of 5 jurisdictions; more with --cursor \S+ or --all/)
+  })
+})
