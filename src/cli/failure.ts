@@ -27,6 +27,8 @@ const HINT_OF_CODE: Partial<Record<ErrorCode, string>> = {
   not_found: 'check the id; the list commands show what exists',
   conflict: 'the current state does not allow this; `get` the resource to see it',
   quota_exceeded: 'the tier quota is used up: see `rwa usage` and `rwa pricing`',
+  rate_limited: 'wait and retry, or move to a higher tier (`rwa pricing`)',
+  payload_too_large: 'request bodies are limited to 1 MiB',
   internal: 'the server logged the details; retry, and report it if it persists',
 }
 

@@ -1,0 +1,246 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Command } from 'commander'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ApiProblemError, ConnectionError } from '../../src/client/errors.js'
+import { resolveConnection } from '../../src/cli/context.js'
+import { ExitError } from '../../src/cli/exit-error.js'
+import { describeFailure } from '../../src/cli/failure.js'
+import { buildProgram } from '../../src/cli/main.js'
+import { colorEnabled } from '../../src/cli/output.js'
+import { problemType } from '../../src/contract/errors.js'
+
+/** Parses argv with the real program, capturing the leaf command's arguments and merged options. */
+async function parse(
+  argv: string[],
+): Promise<{ path: string; args: unknown[]; options: Record<string, unknown> }> {
+  const program = buildProgram()
+  let captured: { path: string; args: unknown[]; options: Record<string, unknown> } | undefined
+  const hook = (command: Command, path: string) => {
+    for (const sub of command.commands) {
+      const subPath = `${path} ${sub.name()}`.trim()
+      if (sub.commands.length === 0) {
+        sub.action((...all: unknown[]) => {
+          const cmd = all.at(-1) as Command
+          captured = { path: subPath, args: all.slice(0, -2), options: cmd.optsWithGlobals() }
+        })
+      }
+      hook(sub, subPath)
+    }
+  }
+  hook(program, '')
+  await program.parseAsync(['node', 'rwa', ...argv])
+  if (!captured) throw new Error('no command ran')
+  return captured
+}
+
+describe('argv -> command and options', () => {
+  const table: Array<[string[], string, unknown[], Record<string, unknown>]> = [
+    [['keys', 'list'], 'keys list', [], { color: true, input: true }],
+    [['keys', 'list', '--org', 'acme', '--json'], 'keys list', [], { org: 'acme', json: true }],
+    // Global options are accepted before or after the subcommand.
+    [['--json', '--url', 'http://h:1', 'pricing'], 'pricing', [], { json: true, url: 'http://h:1' }],
+    [
+      ['keys', 'create', '--name', 'ci', '--trial', '--org', 'a'],
+      'keys create',
+      [],
+      { name: 'ci', trial: true, org: 'a' },
+    ],
+    [['keys', 'revoke', 'key_1', '-y'], 'keys revoke', ['key_1'], { yes: true }],
+    [
+      ['usage', '--days', '7', '--no-color', '--no-input'],
+      'usage',
+      [],
+      { days: '7', color: false, input: false },
+    ],
+    [['subscription', 'get', 'acme'], 'subscription get', ['acme'], {}],
+    [
+      [
+        'jurisdictions',
+        'register',
+        '--id',
+        'US',
+        '--transfer-requirements',
+        'kyc,aml',
+        '--transfer-requirements',
+        'x',
+      ],
+      'jurisdictions register',
+      [],
+      { id: 'US', transferRequirements: ['kyc,aml', 'x'] },
+    ],
+    [['jurisdictions', 'update', 'US', '--name', 'X'], 'jurisdictions update', ['US'], { name: 'X' }],
+    [
+      ['trust', 'establish', '--from', 'US', '--to', 'SG', '--mutual'],
+      'trust establish',
+      [],
+      { from: 'US', to: 'SG', mutual: true },
+    ],
+    [
+      ['credentials', 'list', '--owner-did', 'did:web:a:b', '--all', '--limit', '10'],
+      'credentials list',
+      [],
+      { ownerDid: 'did:web:a:b', all: true, limit: '10' },
+    ],
+    [
+      ['credentials', 'issue', '--value-usd', '1.5', '-f', 'body.json'],
+      'credentials issue',
+      [],
+      { valueUsd: '1.5', file: 'body.json' },
+    ],
+    [
+      ['transfers', 'request', '--token-id', 'tok_1', '--amount', '5'],
+      'transfers request',
+      [],
+      { tokenId: 'tok_1', amount: '5' },
+    ],
+    [['proofs', 'verify', '-'], 'proofs verify', ['-'], {}],
+    [['apply', '-f', 'm.yaml', '--dry-run'], 'apply', [], { file: 'm.yaml', dryRun: true }],
+    [['sandbox', '--demo'], 'sandbox', [], { demo: true, host: '127.0.0.1', port: '4600' }],
+    [
+      ['config', 'set', 'prod', '--url', 'https://x', '--api-key-stdin', '--use'],
+      'config set',
+      ['prod'],
+      { url: 'https://x', apiKeyStdin: true, use: true },
+    ],
+    [['completion', 'zsh'], 'completion', ['zsh'], {}],
+  ]
+  it.each(table)('%j runs %s', async (argv, path, args, options) => {
+    const parsed = await parse(argv)
+    expect(parsed.path).toBe(path)
+    expect(parsed.args).toEqual(args)
+    expect(parsed.options).toMatchObject(options)
+  })
+
+  it('rejects an unknown option and a missing required one as usage errors', async () => {
+    await expect(parse(['keys', 'list', '--bogus'])).rejects.toMatchObject({
+      code: 'commander.unknownOption',
+    })
+    await expect(parse(['apply'])).rejects.toMatchObject({ code: 'commander.missingMandatoryOptionValue' })
+  })
+})
+
+describe('connection precedence: flag > env > profile > default', () => {
+  let dir: string
+  const saved = process.env.XDG_CONFIG_HOME
+  const keyA = `rwa_live_${'a'.repeat(43)}`
+  const keyB = `rwa_live_${'b'.repeat(43)}`
+  const keyC = `rwa_live_${'c'.repeat(43)}`
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rwa-conn-'))
+    process.env.XDG_CONFIG_HOME = dir
+    mkdirSync(join(dir, 'rwa'))
+    writeFileSync(
+      join(dir, 'rwa', 'config.json'),
+      JSON.stringify({
+        current_profile: 'main',
+        profiles: { main: { url: 'http://profile:1', api_key: keyC }, other: { url: 'http://other:1' } },
+      }),
+    )
+  })
+  afterEach(() => {
+    process.env.XDG_CONFIG_HOME = saved
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('uses the current profile when nothing else is given', async () => {
+    expect(await resolveConnection({}, {})).toMatchObject({
+      url: 'http://profile:1',
+      urlSource: 'profile',
+      apiKey: keyC,
+      apiKeySource: 'profile',
+      profileName: 'main',
+    })
+  })
+  it('the environment wins over the profile, and flags over the environment', async () => {
+    const env = { RWA_URL: 'http://env:1', RWA_API_KEY: keyB }
+    expect(await resolveConnection({}, env)).toMatchObject({
+      url: 'http://env:1',
+      apiKey: keyB,
+      apiKeySource: 'env',
+    })
+    expect(await resolveConnection({ url: 'http://flag:1', apiKey: keyA }, env)).toMatchObject({
+      url: 'http://flag:1',
+      urlSource: 'flag',
+      apiKey: keyA,
+      apiKeySource: 'flag',
+    })
+  })
+  it('RWA_PROFILE and --profile pick another profile; --profile wins', async () => {
+    expect(await resolveConnection({}, { RWA_PROFILE: 'other' })).toMatchObject({
+      url: 'http://other:1',
+      apiKey: undefined,
+    })
+    expect(await resolveConnection({ profile: 'main' }, { RWA_PROFILE: 'other' })).toMatchObject({
+      url: 'http://profile:1',
+    })
+  })
+  it('defaults to the local server without any profile', async () => {
+    rmSync(join(dir, 'rwa', 'config.json'))
+    expect(await resolveConnection({}, {})).toMatchObject({
+      url: 'http://127.0.0.1:4600',
+      urlSource: 'default',
+      apiKey: undefined,
+    })
+  })
+  it('naming a missing profile, two key sources, or a bad URL is a usage error', async () => {
+    await expect(resolveConnection({ profile: 'nope' }, {})).rejects.toMatchObject({ code: 2 })
+    await expect(resolveConnection({ apiKey: keyA, apiKeyStdin: true }, {})).rejects.toMatchObject({
+      code: 2,
+    })
+    await expect(resolveConnection({ url: 'ftp://x' }, {})).rejects.toBeInstanceOf(ExitError)
+  })
+})
+
+describe('color decision', () => {
+  it.each([
+    [{ color: true, env: {}, isTTY: true }, true],
+    [{ color: true, env: { NO_COLOR: '1' }, isTTY: true }, false],
+    [{ color: true, env: { TERM: 'dumb' }, isTTY: true }, false],
+    [{ color: false, env: {}, isTTY: true }, false],
+    [{ color: true, env: {}, isTTY: false }, false],
+    [{ color: true, env: {}, isTTY: undefined }, false],
+  ])('%j -> %s', (input, expected) => {
+    expect(colorEnabled(input)).toBe(expected)
+  })
+})
+
+describe('failure -> exit code', () => {
+  const problem = (code: string, status: number, errors?: Array<{ path: string; message: string }>) =>
+    new ApiProblemError({
+      type: problemType(code as never),
+      title: code,
+      status,
+      detail: `the ${code} detail`,
+      code: code as never,
+      errors,
+    })
+  it.each([
+    ['invalid_request', 400, 2],
+    ['unprocessable', 422, 2],
+    ['unauthenticated', 401, 3],
+    ['forbidden', 403, 3],
+    ['plan_required', 403, 3],
+    ['not_found', 404, 4],
+    ['conflict', 409, 5],
+    ['quota_exceeded', 403, 5],
+    ['rate_limited', 429, 5],
+    ['internal', 500, 1],
+  ])('%s (%i) exits %i with the detail and a hint', (code, status, exit) => {
+    const failure = describeFailure(problem(code, status))
+    expect(failure.code).toBe(exit)
+    expect(failure.message).toBe(`the ${code} detail`)
+    expect(failure.hint).toBeTruthy()
+  })
+  it('names the failing fields of a validation error', () => {
+    const failure = describeFailure(
+      problem('invalid_request', 400, [{ path: 'property_data.value_usd', message: 'Too small' }]),
+    )
+    expect(failure.message).toContain('property_data.value_usd: Too small')
+  })
+  it('cannot reach the server: 7; anything else: 1', () => {
+    expect(describeFailure(new ConnectionError('http://x', 'ECONNREFUSED')).code).toBe(7)
+    expect(describeFailure(new Error('boom'))).toMatchObject({ code: 1, message: 'boom' })
+  })
+})
