@@ -1,0 +1,128 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import {
+  ApiProblemError,
+  ConnectionError,
+  createClient,
+  UnexpectedResponseError,
+} from '../../src/client/index.js'
+
+/*
+ * The transport over real loopback HTTP, against a tiny server whose misbehaviour each test scripts:
+ * dropped connections, problem details, bodies that break the contract.
+ */
+
+let server: Server | undefined
+afterEach(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+  server = undefined
+})
+
+async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse, n: number) => void,
+): Promise<string> {
+  let n = 0
+  server = createServer((req, res) => handler(req, res, ++n))
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+const okSchema = z.object({ ok: z.boolean() })
+
+describe('HttpClient', () => {
+  it('sends the key, parses the body with the schema and keeps the raw JSON', async () => {
+    let seen: IncomingMessage | undefined
+    const url = await serve((req, res) => {
+      seen = req
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"extra":1}')
+    })
+    const client = createClient({ baseUrl: `${url}/`, apiKey: 'rwa_live_secret' })
+    const response = await client.http.call({
+      method: 'GET',
+      path: '/x',
+      query: { a: 1, b: undefined },
+      schema: okSchema,
+    })
+    expect(response.data).toEqual({ ok: true })
+    expect(response.raw).toEqual({ ok: true, extra: 1 })
+    expect(seen?.headers['x-api-key']).toBe('rwa_live_secret')
+    expect(seen?.url).toBe('/x?a=1')
+    await client.close()
+  })
+
+  it('retries an idempotent call whose connection was dropped, but never a POST', async () => {
+    const url = await serve((req, res, n) => {
+      if (n === 1 || req.method === 'POST') req.socket.destroy()
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
+    })
+    const client = createClient({ baseUrl: url, retryDelayMs: 10 })
+    expect((await client.http.call({ method: 'GET', path: '/', schema: okSchema })).data).toEqual({
+      ok: true,
+    })
+    await expect(
+      client.http.call({ method: 'POST', path: '/', body: {}, schema: okSchema }),
+    ).rejects.toBeInstanceOf(ConnectionError)
+    await client.close()
+  })
+
+  it('turns problem details into ApiProblemError with status, code, detail and field errors', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/problem+json' }).end(
+        JSON.stringify({
+          type: 'urn:rwa:problem:invalid_request',
+          title: 'Invalid request',
+          status: 400,
+          detail: 'Invalid body: name: Too small',
+          code: 'invalid_request',
+          errors: [{ path: 'name', message: 'Too small' }],
+        }),
+      )
+    })
+    const client = createClient({ baseUrl: url })
+    const error = await client.http.call({ method: 'GET', path: '/', schema: okSchema }).catch((e) => e)
+    expect(error).toBeInstanceOf(ApiProblemError)
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      errors: [{ path: 'name', message: 'Too small' }],
+    })
+    await client.close()
+  })
+
+  it('reports a body that breaks the contract, and an error that is not problem details', async () => {
+    const url = await serve((req, res) => {
+      if (req.url === '/bad') res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":"yes"}')
+      else res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>')
+    })
+    const client = createClient({ baseUrl: url })
+    await expect(client.http.call({ method: 'GET', path: '/bad', schema: okSchema })).rejects.toThrow(/ok: /)
+    const gateway = await client.http
+      .call({ method: 'GET', path: '/proxy', schema: okSchema })
+      .catch((e) => e)
+    expect(gateway).toBeInstanceOf(UnexpectedResponseError)
+    expect(gateway.status).toBe(502)
+    await client.close()
+  })
+
+  it('gives up with ConnectionError when nothing listens, after its retries', async () => {
+    const client = createClient({ baseUrl: 'http://127.0.0.1:9', retries: 1, retryDelayMs: 10 })
+    const error = await client.http.call({ method: 'GET', path: '/', schema: okSchema }).catch((e) => e)
+    expect(error).toBeInstanceOf(ConnectionError)
+    expect(error.reason).toBe('ECONNREFUSED')
+    await client.close()
+  })
+
+  it('times out a server that never answers', async () => {
+    const url = await serve(() => {
+      // never respond
+    })
+    const client = createClient({ baseUrl: url, timeoutMs: 200, retries: 0 })
+    const error = await client.http.call({ method: 'GET', path: '/', schema: okSchema }).catch((e) => e)
+    expect(error).toBeInstanceOf(ConnectionError)
+    expect(error.reason).toBe('UND_ERR_HEADERS_TIMEOUT')
+    await client.close()
+    server?.closeAllConnections()
+  })
+})
