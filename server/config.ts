@@ -18,7 +18,13 @@ export const serverConfigSchema = z.object({
     .optional(),
   stripePricePro: z.string().min(1).optional(),
   stripePriceEnterprise: z.string().min(1).optional(),
-  stripeApiBase: z.url({ protocol: /^https?$/ }).optional(),
+  stripeApiBase: z
+    .url({ protocol: /^https?$/ })
+    .refine(
+      (url) => new URL(url).pathname === '/',
+      'expected an origin without a path, e.g. http://127.0.0.1:12111',
+    )
+    .optional(),
 })
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>

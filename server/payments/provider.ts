@@ -38,7 +38,7 @@ export class LocalPaymentProvider implements PaymentProvider {
       .selectAll()
       .where('org_id', '=', orgId)
       .executeTakeFirst()
-    if (!row || row.status !== 'active' || row.tier === 'free') return null
+    if (row?.status !== 'active' || row.tier === 'free') return null
     return {
       tier: row.tier as Tier,
       status: row.status,

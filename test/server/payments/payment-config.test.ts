@@ -70,6 +70,9 @@ describe('payment provider configuration', () => {
     expect(() => loadServerConfig({}, { ...STRIPE_ENV, RWA_STRIPE_API_BASE: 'ftp://x' })).toThrow(
       /RWA_STRIPE_API_BASE/,
     )
+    expect(() =>
+      loadServerConfig({}, { ...STRIPE_ENV, RWA_STRIPE_API_BASE: 'http://127.0.0.1:1/v1' }),
+    ).toThrow(/RWA_STRIPE_API_BASE: expected an origin without a path/)
   })
 
   it('builds the provider the configuration names', async () => {
