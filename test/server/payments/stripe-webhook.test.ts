@@ -234,6 +234,19 @@ describe('idempotency and order', () => {
     expect(api.requests).toEqual([])
   })
 
+  it('applies an event delivered twice at the same time exactly once', async () => {
+    const event = eventObject(
+      'customer.subscription.created',
+      subscriptionObject({ orgId: 'acme' }),
+      nowSeconds(),
+    )
+    const outcomes = (await Promise.all([deliver(event), deliver(event), deliver(event)])).map(
+      (r) => r.body.outcome,
+    )
+    expect(outcomes.sort()).toEqual(['applied', 'duplicate', 'duplicate'])
+    expect(await processedEvents()).toHaveLength(1)
+  })
+
   it('leaves the updated state when updated arrives before created', async () => {
     const start = nowSeconds()
     const sub = subscriptionObject({ orgId: 'acme', start, status: 'incomplete' })
