@@ -134,7 +134,7 @@ async function main() {
 
     const governance = await governanceAvailable(servers.rwa)
     if (!governance) log('governance endpoints not available on this build: their scenarios are skipped')
-    const runnable = selected.filter((s) => !s.governance || governance)
+    let runnable = selected.filter((s) => !s.governance || governance)
     for (const s of selected.filter((s) => !runnable.includes(s))) {
       runs[s.id].skipped = 'the /console/rwa endpoints are not in this build'
       failures.push(`${s.id}: skipped, governance endpoints missing`)
@@ -145,14 +145,16 @@ async function main() {
     for (const scenario of ordered) {
       if (scenario.auth && !seeding) {
         const upperRate = runs.hello?.warmup?.rps ?? (await quickRate(servers.rwa))
-        seeding = await seed(
-          servers.rwa,
-          upperRate,
-          runnable,
-          runnable.some((s) => s.governance),
-        )
-        state = { ...state, orgs: seeding.orgs }
+        const withGovernance = runnable.some((s) => s.governance)
+        seeding = await seed(servers.rwa, upperRate, runnable, withGovernance).catch((error) => ({ error }))
+        if (seeding.error) {
+          // Without seeded organizations the authenticated scenarios cannot run; the others still can.
+          failures.push(`seeding failed, authenticated scenarios skipped: ${seeding.error.message}`)
+          for (const s of runnable.filter((s) => s.auth)) runs[s.id].skipped = 'seeding failed'
+          runnable = runnable.filter((s) => !s.auth)
+        } else state = { ...state, orgs: seeding.orgs }
       }
+      if (!runnable.includes(scenario)) continue
       runs[scenario.id].warmup = await measure(scenario, servers, state, plan.warmup)
       log(`warm-up ${scenario.id}: ${runs[scenario.id].warmup.rps} req/s`)
     }
@@ -195,7 +197,7 @@ async function main() {
       end: loadavg().map((v) => Math.round(v * 100) / 100),
     },
     plan,
-    seeding: seeding ? { ...seeding, orgs: seeding.orgs.length } : null,
+    seeding: seeding?.orgs ? { ...seeding, orgs: undefined } : null,
     scenarios: selected.map((s) => summarize(s, runs)),
     cli,
     failures: [...failures, ...non2xxFailures(runs)],

@@ -2,16 +2,25 @@
 // tier, each with its governance data (jurisdictions, trust, a credential, attestations, a token and a
 // page of transfers).
 
+/** How long one seeding call may take before the run is abandoned (a hung server must not hang the bench). */
+const CALL_TIMEOUT_MS = 15_000
+
 /** Calls the API; throws with the problem details unless the status is 2xx. */
 export async function call(url, method, path, { key, body } = {}) {
-  const response = await fetch(url + path, {
-    method,
-    headers: {
-      ...(key ? { 'x-api-key': key } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  })
+  let response
+  try {
+    response = await fetch(url + path, {
+      method,
+      headers: {
+        ...(key ? { 'x-api-key': key } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    })
+  } catch (error) {
+    throw new Error(`${method} ${path} failed: ${error.cause?.message ?? error.message}`)
+  }
   const text = await response.text()
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
   return text ? JSON.parse(text) : undefined
