@@ -91,6 +91,14 @@ export class SigningKeys {
       .sign(this.issuerKey(issuer.did, issuer.privateKey))
   }
 
+  /**
+   * Loads (or creates) the service key. Call it before opening a transaction that signs a proof: the
+   * first load reads the database, which a transaction on the one SQLite connection would block.
+   */
+  async prepareProofKey(): Promise<void> {
+    await this.service()
+  }
+
   /** Signs the canonical bytes of a proof's facts with the service key: a compact EdDSA JWS. */
   async signProof(canonical: string): Promise<{ jws: string; kid: string }> {
     const { kid, key } = await this.service()
