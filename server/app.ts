@@ -6,7 +6,6 @@ import { registerBillingRoutes } from './billing/routes.js'
 import { registerStripeWebhook } from './billing/webhooks.js'
 import type { AppContext } from './context.js'
 import { registerRwaRoutes } from './rwa/routes.js'
-import { registerRwaRoutes } from './rwa/routes.js'
 import { ApiError, validationError } from './errors.js'
 import { errorHandler, notFoundHandler } from './http/error-handler.js'
 
@@ -39,7 +38,6 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
 
   const auth = authenticate(ctx)
   registerBillingRoutes(app, ctx, auth)
-  registerRwaRoutes(app, ctx, auth)
   registerRwaRoutes(app, ctx, auth)
   registerStripeWebhook(app, ctx)
 
