@@ -1,0 +1,329 @@
+import Database from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  jurisdictionSchema,
+  listTrustResponseSchema,
+  trustRelationSchema,
+} from '../../../src/contract/rwa.js'
+import { MINUTE_MS } from '../../../server/clock.js'
+import { createHarness, type Harness } from '../../support/harness.js'
+import { buildWorld, expectStatus, OWNER, PROPERTY, SG, US } from './fixtures.js'
+
+let h: Harness
+beforeEach(async () => {
+  h = await createHarness()
+})
+afterEach(() => h.close())
+
+const DID_KEY = /^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{44}$/
+
+describe('POST /console/rwa/jurisdictions', () => {
+  it('registers a jurisdiction with a generated did:key, field by field', async () => {
+    const res = await h.post('/console/rwa/jurisdictions', US)
+    expect(res.status).toBe(201)
+    const j = jurisdictionSchema.parse(res.body)
+    expect(j).toEqual({
+      ...US,
+      issuer_did: expect.stringMatching(DID_KEY),
+      created_at: '2026-01-15T12:00:00.000Z',
+      updated_at: '2026-01-15T12:00:00.000Z',
+    })
+    const other = await expectStatus(h.post('/console/rwa/jurisdictions', SG), 201)
+    expect(other.issuer_did).not.toBe(j.issuer_did)
+    expect(await expectStatus(h.get('/console/rwa/jurisdictions/US'), 200)).toEqual(j)
+  })
+
+  it('defaults frameworks and requirements to none and accepts both credential types', async () => {
+    const j = await expectStatus(
+      h.post('/console/rwa/jurisdictions', {
+        jurisdiction_id: 'HK',
+        name: 'Hong Kong',
+        regulatory_body: 'SFC',
+      }),
+      201,
+    )
+    expect(j).toMatchObject({
+      frameworks: [],
+      credential_types: ['PropertyOwnership', 'RegulatoryAttestation'],
+      transfer_requirements: [],
+    })
+  })
+
+  it('refuses a duplicate id with 409 and invalid fields with 400 naming them', async () => {
+    await expectStatus(h.post('/console/rwa/jurisdictions', US), 201)
+    const dup = await h.post('/console/rwa/jurisdictions', US)
+    expect(dup.status).toBe(409)
+    expect(dup.body).toMatchObject({ code: 'conflict', detail: 'Jurisdiction US is already registered' })
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...SG, jurisdiction_id: 'S G' }, 'jurisdiction_id'],
+      [{ ...SG, jurisdiction_id: 'trust' }, 'jurisdiction_id'],
+      [{ ...SG, name: '' }, 'name'],
+      [{ ...SG, transfer_requirements: ['KYC'] }, 'transfer_requirements.0'],
+      [{ ...SG, transfer_requirements: ['kyc', 'kyc'] }, 'transfer_requirements'],
+      [{ ...SG, frameworks: 'SFA' }, 'frameworks'],
+      [{ ...SG, colour: 'red' }, 'colour'],
+    ]
+    for (const [body, path] of cases) {
+      const res = await h.post('/console/rwa/jurisdictions', body)
+      expect(res.status, path).toBe(400)
+      expect(
+        res.body.errors.map((e: any) => e.path),
+        path,
+      ).toEqual([path])
+    }
+    const { regulatory_body: _, ...missing } = SG
+    const res = await h.post('/console/rwa/jurisdictions', missing)
+    expect(res.body.errors.map((e: any) => e.path)).toEqual(['regulatory_body'])
+  })
+
+  it('never puts a private key in a response: the database holds it, the API does not', async () => {
+    const j = await expectStatus(h.post('/console/rwa/jurisdictions', US), 201)
+    const sqlite = new Database(h.dbPath, { readonly: true })
+    const row = sqlite
+      .prepare('select private_key from jurisdictions where jurisdiction_id = ?')
+      .get('US') as {
+      private_key: string
+    }
+    sqlite.close()
+    expect(row.private_key.length).toBeGreaterThan(40)
+    const texts = [
+      JSON.stringify(j),
+      (await h.get('/console/rwa/jurisdictions/US')).text,
+      (await h.get('/console/rwa/jurisdictions')).text,
+      (
+        await h.request('PUT', '/console/rwa/jurisdictions/US', {
+          body: { name: 'USA', regulatory_body: 'SEC' },
+        })
+      ).text,
+    ]
+    for (const text of texts) {
+      expect(text).not.toContain(row.private_key)
+      expect(text).not.toMatch(/private|"d":/)
+    }
+  })
+})
+
+describe('GET /console/rwa/jurisdictions', () => {
+  it('lists newest first with total and cursor paging', async () => {
+    for (const id of ['AA', 'BB', 'CC']) {
+      await expectStatus(h.post('/console/rwa/jurisdictions', { ...US, jurisdiction_id: id }), 201)
+      h.clock.advance(MINUTE_MS)
+    }
+    const all = await expectStatus(h.get('/console/rwa/jurisdictions'), 200)
+    expect(all.jurisdictions.map((j: any) => j.jurisdiction_id)).toEqual(['CC', 'BB', 'AA'])
+    expect(all).toMatchObject({ total: 3, next_cursor: null })
+    const first = await expectStatus(h.get('/console/rwa/jurisdictions', { query: { limit: 1 } }), 200)
+    expect(first.jurisdictions.map((j: any) => j.jurisdiction_id)).toEqual(['CC'])
+    expect(first.total).toBe(3)
+    const second = await expectStatus(
+      h.get('/console/rwa/jurisdictions', { query: { limit: 2, cursor: first.next_cursor } }),
+      200,
+    )
+    expect(second.jurisdictions.map((j: any) => j.jurisdiction_id)).toEqual(['BB', 'AA'])
+    expect(second.next_cursor).toBeNull()
+    expect((await h.get('/console/rwa/jurisdictions', { query: { limit: 'x' } })).status).toBe(400)
+  })
+})
+
+describe('PUT /console/rwa/jurisdictions/{id}', () => {
+  it('replaces the mutable fields and keeps id, key and created_at', async () => {
+    const before = await expectStatus(h.post('/console/rwa/jurisdictions', US), 201)
+    h.clock.advance(MINUTE_MS)
+    const body = { name: 'USA', regulatory_body: 'SEC and FINRA', transfer_requirements: ['kyc'] }
+    const after = await expectStatus(h.request('PUT', '/console/rwa/jurisdictions/US', { body }), 200)
+    expect(after).toEqual({
+      ...before,
+      ...body,
+      frameworks: [],
+      credential_types: ['PropertyOwnership', 'RegulatoryAttestation'],
+      updated_at: '2026-01-15T12:01:00.000Z',
+    })
+    expect(await expectStatus(h.get('/console/rwa/jurisdictions/US'), 200)).toEqual(after)
+  })
+
+  it('answers 404 for an unknown id and 400 for an id in the body', async () => {
+    const missing = await h.request('PUT', '/console/rwa/jurisdictions/JP', {
+      body: { name: 'Japan', regulatory_body: 'FSA' },
+    })
+    expect(missing.status).toBe(404)
+    expect(missing.body.detail).toBe('No jurisdiction with id JP')
+    await expectStatus(h.post('/console/rwa/jurisdictions', US), 201)
+    const withId = await h.request('PUT', '/console/rwa/jurisdictions/US', {
+      body: { jurisdiction_id: 'US', name: 'USA', regulatory_body: 'SEC' },
+    })
+    expect(withId.status).toBe(400)
+    expect(withId.body.errors).toEqual([{ path: 'jurisdiction_id', message: 'Unknown field' }])
+  })
+})
+
+describe('DELETE /console/rwa/jurisdictions/{id}', () => {
+  it('removes an unused jurisdiction', async () => {
+    await expectStatus(h.post('/console/rwa/jurisdictions', US), 201)
+    expect(await expectStatus(h.request('DELETE', '/console/rwa/jurisdictions/US'), 200)).toEqual({
+      status: 'removed',
+      jurisdiction_id: 'US',
+    })
+    expect((await h.get('/console/rwa/jurisdictions/US')).status).toBe(404)
+    expect((await h.request('DELETE', '/console/rwa/jurisdictions/US')).status).toBe(404)
+  })
+
+  it('refuses with 409 naming what still uses it', async () => {
+    await buildWorld(h)
+    const us = await h.request('DELETE', '/console/rwa/jurisdictions/US')
+    expect(us.status).toBe(409)
+    expect(us.body.detail).toBe(
+      'Jurisdiction US is still in use by 1 credential, 4 attestations, 1 token, 1 token holding, 1 active trust relation; revoke its trust relations first',
+    )
+    const sg = await h.request('DELETE', '/console/rwa/jurisdictions/SG')
+    expect(sg.status).toBe(409)
+    expect(sg.body.detail).toBe(
+      'Jurisdiction SG is still in use by 1 active trust relation; revoke its trust relations first',
+    )
+    await expectStatus(
+      h.request('DELETE', '/console/rwa/jurisdictions/trust', {
+        body: { from_jurisdiction: 'US', to_jurisdiction: 'SG' },
+      }),
+      200,
+    )
+    expect((await h.request('DELETE', '/console/rwa/jurisdictions/SG')).status).toBe(200)
+  })
+})
+
+describe('trust: POST, GET and DELETE /console/rwa/jurisdictions/trust', () => {
+  beforeEach(async () => {
+    await expectStatus(h.post('/console/rwa/jurisdictions', US), 201)
+    await expectStatus(h.post('/console/rwa/jurisdictions', SG), 201)
+  })
+
+  it('establishes a one-way relation, lists it, and revokes it', async () => {
+    const res = await h.post('/console/rwa/jurisdictions/trust', {
+      from_jurisdiction: 'US',
+      to_jurisdiction: 'SG',
+    })
+    expect(res.status).toBe(201)
+    const t = trustRelationSchema.parse(res.body)
+    expect(t).toEqual({
+      trust_id: expect.stringMatching(/^trust_/),
+      from_jurisdiction: 'US',
+      to_jurisdiction: 'SG',
+      mutual: false,
+      status: 'active',
+      created_at: '2026-01-15T12:00:00.000Z',
+      revoked_at: null,
+    })
+    const list = listTrustResponseSchema.parse(
+      await expectStatus(h.get('/console/rwa/jurisdictions/trust'), 200),
+    )
+    expect(list).toEqual({ trust_relations: [t], total: 1, next_cursor: null })
+
+    // Directed: there is no trust from SG to US to revoke.
+    const wrongWay = await h.request('DELETE', '/console/rwa/jurisdictions/trust', {
+      body: { from_jurisdiction: 'SG', to_jurisdiction: 'US' },
+    })
+    expect(wrongWay.status).toBe(404)
+    expect(wrongWay.body.detail).toBe(
+      `No active trust from SG to US (there is one from US to SG: ${t.trust_id})`,
+    )
+
+    h.clock.advance(MINUTE_MS)
+    const revoked = await expectStatus(
+      h.request('DELETE', '/console/rwa/jurisdictions/trust', {
+        query: { from_jurisdiction: 'US', to_jurisdiction: 'SG' },
+      }),
+      200,
+    )
+    expect(revoked).toEqual({
+      status: 'revoked',
+      trust_id: t.trust_id,
+      from_jurisdiction: 'US',
+      to_jurisdiction: 'SG',
+      mutual: false,
+      revoked_at: '2026-01-15T12:01:00.000Z',
+    })
+    const after = await expectStatus(h.get('/console/rwa/jurisdictions/trust'), 200)
+    expect(after.trust_relations[0]).toMatchObject({
+      status: 'revoked',
+      revoked_at: '2026-01-15T12:01:00.000Z',
+    })
+    const active = await expectStatus(
+      h.get('/console/rwa/jurisdictions/trust', { query: { status: 'active' } }),
+      200,
+    )
+    expect(active.total).toBe(0)
+    const again = await h.request('DELETE', '/console/rwa/jurisdictions/trust', {
+      body: { from_jurisdiction: 'US', to_jurisdiction: 'SG' },
+    })
+    expect(again.status).toBe(404)
+    // Once revoked, it can be established again.
+    expect(
+      (await h.post('/console/rwa/jurisdictions/trust', { from_jurisdiction: 'US', to_jurisdiction: 'SG' }))
+        .status,
+    ).toBe(201)
+  })
+
+  it('refuses trust twice with 409, in either direction, mutual or not', async () => {
+    const first = await expectStatus(
+      h.post('/console/rwa/jurisdictions/trust', {
+        from_jurisdiction: 'US',
+        to_jurisdiction: 'SG',
+        mutual: true,
+      }),
+      201,
+    )
+    for (const body of [
+      { from_jurisdiction: 'US', to_jurisdiction: 'SG', mutual: true },
+      { from_jurisdiction: 'SG', to_jurisdiction: 'US' },
+    ]) {
+      const res = await h.post('/console/rwa/jurisdictions/trust', body)
+      expect(res.status).toBe(409)
+      expect(res.body.detail).toBe(
+        `Trust between ${body.from_jurisdiction} and ${body.to_jurisdiction} already exists (${first.trust_id}, mutual); revoke it first to change it`,
+      )
+    }
+    // A mutual relation is revoked from either end.
+    const revoked = await expectStatus(
+      h.request('DELETE', '/console/rwa/jurisdictions/trust', {
+        body: { from_jurisdiction: 'SG', to_jurisdiction: 'US' },
+      }),
+      200,
+    )
+    expect(revoked).toMatchObject({ trust_id: first.trust_id, mutual: true })
+  })
+
+  it('answers 404 for an unknown jurisdiction and 400 for a bad pair', async () => {
+    const unknown = await h.post('/console/rwa/jurisdictions/trust', {
+      from_jurisdiction: 'US',
+      to_jurisdiction: 'JP',
+    })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.detail).toBe('No jurisdiction with id JP')
+    const same = await h.post('/console/rwa/jurisdictions/trust', {
+      from_jurisdiction: 'US',
+      to_jurisdiction: 'US',
+    })
+    expect(same.status).toBe(400)
+    expect(same.body.errors).toEqual([
+      { path: 'to_jurisdiction', message: 'must differ from from_jurisdiction' },
+    ])
+    const noPair = await h.request('DELETE', '/console/rwa/jurisdictions/trust')
+    expect(noPair.status).toBe(400)
+    expect(noPair.body.errors.map((e: any) => e.path).sort()).toEqual([
+      'from_jurisdiction',
+      'to_jurisdiction',
+    ])
+    const mutualFlag = await h.post('/console/rwa/jurisdictions/trust', {
+      from_jurisdiction: 'US',
+      to_jurisdiction: 'SG',
+      mutual: 'yes',
+    })
+    expect(mutualFlag.body.errors.map((e: any) => e.path)).toEqual(['mutual'])
+  })
+
+  it('is not mistaken for a jurisdiction id', async () => {
+    expect((await h.get('/console/rwa/jurisdictions/trust')).body).toHaveProperty('trust_relations')
+    await expectStatus(
+      h.post('/console/rwa/credentials', { jurisdiction: 'US', owner_did: OWNER, property_data: PROPERTY }),
+      201,
+    )
+  })
+})
