@@ -41,6 +41,7 @@ export class Output {
   readonly style: ChalkInstance
   private readonly stdout: NodeJS.WriteStream
   private readonly stderr: NodeJS.WriteStream
+  private progressWidth = 0
 
   constructor(options: OutputOptions) {
     this.json = options.json
@@ -106,13 +107,20 @@ export class Output {
     this.stderr.write(`${this.style.yellow('!')} ${text}\n`)
   }
 
-  /** A transient progress line on stderr, only on a terminal; `done()` clears it. */
+  /**
+   * A transient progress line on stderr, only on a terminal; `progressDone()` clears it. Overwritten
+   * with a carriage return and spaces, not escape codes, so NO_COLOR output stays free of them.
+   */
   progress(text: string): void {
-    if (this.interactiveStderr) this.stderr.write(`\r\x1b[2K${text}`)
+    if (!this.interactiveStderr) return
+    this.stderr.write(`\r${text.padEnd(this.progressWidth)}`)
+    this.progressWidth = Math.max(this.progressWidth, text.length)
   }
 
   progressDone(): void {
-    if (this.interactiveStderr) this.stderr.write('\r\x1b[2K')
+    if (!this.interactiveStderr || this.progressWidth === 0) return
+    this.stderr.write(`\r${' '.repeat(this.progressWidth)}\r`)
+    this.progressWidth = 0
   }
 
   private cell(value: Cell): string {

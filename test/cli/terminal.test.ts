@@ -96,3 +96,34 @@ describe('prompts', () => {
     expect(run.output).not.toMatch(/Name of the key/)
   })
 })
+
+describe('progress', () => {
+  it('--all shows page progress on a terminal and nothing of it in a pipe', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'progress')
+    for (const id of ['AA', 'BB', 'CC']) {
+      const response = await fetch(`${server.url}/console/rwa/jurisdictions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ jurisdiction_id: id, name: id, regulatory_body: 'R' }),
+      })
+      expect(response.status).toBe(201)
+    }
+    const env = { RWA_URL: server.url, RWA_API_KEY: key }
+    const tty = await onTerminal(['jurisdictions', 'list', '--limit', '1', '--all'], env)
+    expect(tty.exitCode, tty.output).toBe(0)
+    expect(tty.output).toMatch(/fetched 1 of 3 jurisdictions/)
+    expect(tty.output).toMatch(/fetched 2 of 3 jurisdictions/)
+    expect(tty.output).toMatch(/3 of 3 jurisdictions/)
+    const noColor = await onTerminal(['jurisdictions', 'list', '--limit', '1', '--all'], {
+      ...env,
+      NO_COLOR: '1',
+    })
+    expect(noColor.output).toMatch(/fetched 2 of 3 jurisdictions/)
+    expect(noColor.output).not.toContain(ESC)
+
+    const piped = await home.run(['jurisdictions', 'list', '--limit', '1', '--all'], { env })
+    expect(piped.exitCode).toBe(0)
+    expect(piped.stderr).not.toMatch(/fetched/)
+    expect(piped.stderr).toMatch(/3 of 3 jurisdictions/)
+  })
+})

@@ -45,6 +45,13 @@ export function sandbox(options: SandboxOptions, command: Command) {
       else ctx.out.info(line)
     }).catch((error) => {
       removeTemp()
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw new ExitError(
+          EXIT.usage,
+          `port ${options.port} on ${options.host} is in use`,
+          'pass --port 0 to pick a free port',
+        )
+      }
       throw error
     })
     adminKey ??= config.adminKey
