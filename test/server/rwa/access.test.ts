@@ -1,0 +1,236 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DAY_MS } from '../../../server/clock.js'
+import { createHarness, type Harness } from '../../support/harness.js'
+import { buildWorld, expectStatus, transferBody, type World } from './fixtures.js'
+
+let h: Harness
+beforeEach(async () => {
+  h = await createHarness()
+})
+afterEach(() => h.close())
+
+/** Every governance route (the 22), with a placeholder for ids: `:cred`, `:att`, `:tok`, `:tx`, `:prf`. */
+const ROUTES: Array<[method: string, path: string]> = [
+  ['GET', '/console/rwa/jurisdictions'],
+  ['POST', '/console/rwa/jurisdictions'],
+  ['GET', '/console/rwa/jurisdictions/US'],
+  ['PUT', '/console/rwa/jurisdictions/US'],
+  ['DELETE', '/console/rwa/jurisdictions/US'],
+  ['POST', '/console/rwa/jurisdictions/trust'],
+  ['DELETE', '/console/rwa/jurisdictions/trust'],
+  ['GET', '/console/rwa/jurisdictions/trust'],
+  ['GET', '/console/rwa/credentials'],
+  ['POST', '/console/rwa/credentials'],
+  ['GET', '/console/rwa/credentials/:cred'],
+  ['POST', '/console/rwa/credentials/:cred/revoke'],
+  ['GET', '/console/rwa/attestations'],
+  ['POST', '/console/rwa/attestations'],
+  ['GET', '/console/rwa/attestations/:att'],
+  ['POST', '/console/rwa/tokenize'],
+  ['GET', '/console/rwa/tokens'],
+  ['GET', '/console/rwa/tokens/:tok'],
+  ['POST', '/console/rwa/transfers'],
+  ['GET', '/console/rwa/transfers'],
+  ['GET', '/console/rwa/transfers/:tx'],
+  ['GET', '/console/rwa/proofs/:prf'],
+]
+
+const withIds = (path: string) =>
+  path
+    .replace(':cred', 'cred_01ABC')
+    .replace(':att', 'att_01ABC')
+    .replace(':tok', 'tok_01ABC')
+    .replace(':tx', 'tx_01ABC')
+    .replace(':prf', 'prf_01ABC')
+
+describe('access to governance', () => {
+  it('lists 22 governance routes', () => {
+    expect(ROUTES).toHaveLength(22)
+  })
+
+  describe.each(ROUTES)('%s %s', (method, path) => {
+    it('needs an API key (401), checked before the body', async () => {
+      const res = await h.request(method, withIds(path), {
+        key: null,
+        body: method === 'GET' ? undefined : { junk: 1 },
+      })
+      expect(res.status).toBe(401)
+      expect(res.body.code).toBe('unauthenticated')
+    })
+
+    it('answers 403 plan_required on the free tier after the trial, with how to get access', async () => {
+      const org = await h.createOrg('lapsed', { trial: true })
+      // During the trial the route is open (whatever the outcome of the call itself).
+      const during = await h.request(method, withIds(path), {
+        key: org.key,
+        body: method === 'GET' ? undefined : {},
+      })
+      expect(during.status).not.toBe(403)
+      h.clock.advance(14 * DAY_MS + 1)
+      const res = await h.request(method, withIds(path), {
+        key: org.key,
+        body: method === 'GET' ? undefined : {},
+      })
+      expect(res.status).toBe(403)
+      expect(res.body.code).toBe('plan_required')
+      expect(res.body.detail).toContain('Start a trial')
+      expect(res.body.detail).toContain('Pro or Enterprise')
+      // Refused calls still count against the limits: the headers are there.
+      expect(res.headers.get('ratelimit-limit')).toBe('60')
+    })
+  })
+
+  it('is open to Pro and Enterprise organizations and refused to a free one that never had a trial', async () => {
+    const free = await h.createOrg('free-org')
+    expect((await h.get('/console/rwa/jurisdictions', { key: free.key })).body.code).toBe('plan_required')
+    const pro = await h.createOrg('pro-org', { tier: 'pro' })
+    expect((await h.get('/console/rwa/jurisdictions', { key: pro.key })).status).toBe(200)
+    const ent = await h.createOrg('ent-org', { tier: 'enterprise' })
+    expect((await h.get('/console/rwa/jurisdictions', { key: ent.key })).status).toBe(200)
+  })
+
+  it('publishes the JWKS without a key', async () => {
+    const res = await h.get('/console/rwa/.well-known/jwks.json', { key: null })
+    expect(res.status).toBe(200)
+    expect(res.body.keys).toHaveLength(1)
+    expect(res.body.keys[0]).toEqual({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      kid: expect.any(String),
+      alg: 'EdDSA',
+      use: 'sig',
+    })
+    expect(res.body.keys[0]).not.toHaveProperty('d')
+    // The same key on every call.
+    expect((await h.get('/console/rwa/.well-known/jwks.json', { key: null })).body).toEqual(res.body)
+  })
+})
+
+describe('tenant isolation', () => {
+  let a: World
+  let ids: Record<string, string>
+  let other: { key: string }
+
+  beforeEach(async () => {
+    a = await buildWorld(h) // the admin organization's own workspace
+    const tx = await expectStatus(h.post('/console/rwa/transfers', transferBody(a.tokenId, 10)), 201)
+    ids = {
+      ':cred': a.credentialId,
+      ':att': a.attestations.kyc!,
+      ':tok': a.tokenId,
+      ':tx': tx.transfer_id,
+      ':prf': tx.proof_id,
+    }
+    other = await h.createOrg('other', { trial: true })
+  })
+
+  const real = (path: string) => path.replace(/:(cred|att|tok|tx|prf)/, (m) => ids[m]!)
+
+  /** Requests of another organization that name the first one's ids or jurisdiction codes. */
+  const foreign: Array<[label: string, method: string, path: string, body?: () => Record<string, unknown>]> =
+    [
+      ['jurisdiction get', 'GET', '/console/rwa/jurisdictions/US'],
+      [
+        'jurisdiction update',
+        'PUT',
+        '/console/rwa/jurisdictions/US',
+        () => ({ name: 'x', regulatory_body: 'y' }),
+      ],
+      ['jurisdiction remove', 'DELETE', '/console/rwa/jurisdictions/US'],
+      [
+        'trust establish',
+        'POST',
+        '/console/rwa/jurisdictions/trust',
+        () => ({ from_jurisdiction: 'US', to_jurisdiction: 'SG' }),
+      ],
+      [
+        'trust revoke',
+        'DELETE',
+        '/console/rwa/jurisdictions/trust',
+        () => ({ from_jurisdiction: 'US', to_jurisdiction: 'SG' }),
+      ],
+      [
+        'credential issue',
+        'POST',
+        '/console/rwa/credentials',
+        () => ({
+          jurisdiction: 'US',
+          owner_did: 'did:web:x:y',
+          property_data: { address: 'a', type: 'b', value_usd: 1, title_deed: 'c' },
+        }),
+      ],
+      ['credential get', 'GET', '/console/rwa/credentials/:cred'],
+      ['credential revoke', 'POST', '/console/rwa/credentials/:cred/revoke'],
+      [
+        'attestation submit',
+        'POST',
+        '/console/rwa/attestations',
+        () => ({
+          jurisdiction: 'US',
+          subject_did: 'did:web:x:y',
+          type: 'kyc',
+          attester: 'x',
+        }),
+      ],
+      ['attestation get', 'GET', '/console/rwa/attestations/:att'],
+      ['tokenize', 'POST', '/console/rwa/tokenize', () => ({ credential_id: ids[':cred'], total_supply: 1 })],
+      ['token get', 'GET', '/console/rwa/tokens/:tok'],
+      ['transfer request', 'POST', '/console/rwa/transfers', () => transferBody(ids[':tok']!, 1)],
+      ['transfer get', 'GET', '/console/rwa/transfers/:tx'],
+      ['proof get', 'GET', '/console/rwa/proofs/:prf'],
+    ]
+
+  it.each(foreign)("another organization's %s is 404", async (_label, method, path, body) => {
+    const res = await h.request(method, real(path), { key: other.key, body: body?.() })
+    expect(res.status).toBe(404)
+    expect(res.body.code).toBe('not_found')
+    // The owner still sees it, unchanged.
+    if (method === 'GET') expect((await h.get(real(path))).status).toBe(200)
+  })
+
+  it('also 404s an attestation naming another organization’s credential, even with its own jurisdiction', async () => {
+    await expectStatus(
+      h.post(
+        '/console/rwa/jurisdictions',
+        { jurisdiction_id: 'US', name: 'US', regulatory_body: 'SEC' },
+        { key: other.key },
+      ),
+      201,
+    )
+    const res = await h.post(
+      '/console/rwa/attestations',
+      {
+        jurisdiction: 'US',
+        subject_did: 'did:web:x:y',
+        type: 'title_verification',
+        attester: 'x',
+        credential_id: a.credentialId,
+      },
+      { key: other.key },
+    )
+    expect(res.status).toBe(404)
+    // Same code US in both organizations, different keys.
+    const mine = await expectStatus(h.get('/console/rwa/jurisdictions/US', { key: other.key }), 200)
+    const theirs = await expectStatus(h.get('/console/rwa/jurisdictions/US'), 200)
+    expect(mine.issuer_did).not.toBe(theirs.issuer_did)
+  })
+
+  it.each([
+    ['/console/rwa/jurisdictions', 'jurisdictions'],
+    ['/console/rwa/jurisdictions/trust', 'trust_relations'],
+    ['/console/rwa/credentials', 'credentials'],
+    ['/console/rwa/attestations', 'attestations'],
+    ['/console/rwa/tokens', 'tokens'],
+    ['/console/rwa/transfers', 'transfers'],
+  ])('%s lists only the caller’s own records', async (path, plural) => {
+    expect(await expectStatus(h.get(path, { key: other.key }), 200)).toEqual({
+      [plural]: [],
+      total: 0,
+      next_cursor: null,
+    })
+    const own = await expectStatus(h.get(path), 200)
+    expect(own.total).toBeGreaterThan(0)
+    expect(own[plural]).toHaveLength(own.total)
+  })
+})
