@@ -325,8 +325,8 @@ export function registerRwaRoutes(
     c.json(await rwa.establishTrust(ctx, who(c), c.req.valid('json')), 201),
   )
   app.openapi({ ...trustRevoke, ...guard }, async (c) => {
-    // The pair may come in the body or in the query; the body wins field by field.
-    const merged = { ...c.req.valid('query'), ...(c.req.valid('json') as object) }
+    // The pair comes either whole in the JSON body or in the query string.
+    const merged = { ...c.req.valid('query'), ...((c.req.valid('json') as object | undefined) ?? {}) }
     const pair = trustPairSchema.safeParse(merged)
     if (!pair.success) throw validationError(pair.error, 'request')
     return c.json(await rwa.revokeTrust(ctx, who(c), pair.data), 200)
@@ -363,7 +363,8 @@ export function registerRwaRoutes(
         ctx,
         who(c),
         c.req.valid('param').id,
-        c.req.valid('json') as { reason?: string },
+        // A body sent with a non-JSON content type is not parsed: treat it as no body.
+        (c.req.valid('json') as { reason?: string } | undefined) ?? {},
       ),
       200,
     ),

@@ -230,6 +230,14 @@ describe('POST /console/rwa/credentials/{id}/revoke', () => {
     const ok = await expectStatus(h.post(`/console/rwa/credentials/${c.credential_id}/revoke`), 200)
     expect(ok.revocation_reason).toBeNull()
     expect((await h.post('/console/rwa/credentials/cred_nope/revoke')).status).toBe(404)
+    // A body that is not JSON is refused cleanly, never a 500.
+    const other = await expectStatus(issue(), 201)
+    const text = await h.request('POST', `/console/rwa/credentials/${other.credential_id}/revoke`, {
+      rawBody: 'reason=fraud',
+      headers: { 'content-type': 'text/plain' },
+    })
+    expect(text.status).toBe(415)
+    expect(h.loggedErrors).toEqual([])
     expect((await h.post('/console/rwa/credentials/tok_nope/revoke')).status).toBe(400)
   })
 })
