@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util'
 import { coldStart } from './lib/cold-start.mjs'
 import { loadRun } from './lib/load.mjs'
 import { TASKSET, pinSelf, startServer } from './lib/processes.mjs'
-import { summarizeProfile } from './lib/profile.mjs'
+import { readProfile, summarizeProfile } from './lib/profile.mjs'
 import { printReport } from './lib/report.mjs'
 import { SCENARIOS } from './lib/scenarios.mjs'
 import { call, eachLimited, seedGovernance, seedOrganization } from './lib/seed.mjs'
@@ -202,7 +202,7 @@ async function main() {
     cli,
     failures: [...failures, ...non2xxFailures(runs)],
   }
-  if (flags.profile) report.profiles = profiles(profileDir)
+  if (flags.profile) report.profiles = profiles(profileDir, selected, runs)
 
   mkdirSync(RESULTS, { recursive: true })
   writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`)
@@ -223,6 +223,7 @@ function selectScenarios(only) {
 /** One load run of `scenario` for `seconds`, against the server it names. */
 async function measure(scenario, servers, state, seconds) {
   const server = servers[scenario.server]
+  const start = process.hrtime.bigint() / 1000n
   const run = await loadRun({
     url: server.url,
     seconds,
@@ -230,7 +231,9 @@ async function measure(scenario, servers, state, seconds) {
     request: scenario.request(state),
     serverPid: server.pid,
   })
-  return { ...run, load_average: loadavg().map((v) => Math.round(v * 100) / 100) }
+  // When profiling: the span of this run on the monotonic clock, to cut the profile by scenario.
+  const window = [Number(start), Number(process.hrtime.bigint() / 1000n)]
+  return { ...run, window, load_average: loadavg().map((v) => Math.round(v * 100) / 100) }
 }
 
 /** Whether this build serves the governance endpoints (they may land after the bench). */
@@ -402,12 +405,22 @@ function non2xxFailures(runs) {
   return found
 }
 
-/** The top frames of each CPU profile the rwa server wrote. */
-function profiles(dir) {
+/**
+ * The rwa server's CPU profile cut into one summary per rwa scenario: only the samples taken during its
+ * measured rounds (not the warm-up, the seeding or the other scenarios).
+ */
+function profiles(dir, selected, runs) {
   if (!existsSync(dir)) return []
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .map((f) => ({ file: join(dir, f), ...summarizeProfile(join(dir, f)) }))
+  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))
+  const out = []
+  for (const file of files) {
+    const profile = readProfile(join(dir, file))
+    for (const s of selected.filter((s) => s.server === 'rwa' && runs[s.id].rounds.length > 0)) {
+      const windows = runs[s.id].rounds.map((r) => r.window)
+      out.push({ file: join(dir, file), scenario: s.id, ...summarizeProfile(profile, { windows }) })
+    }
+  }
+  return out
 }
 
 function stamp() {

@@ -1,18 +1,29 @@
 // Reading a V8 CPU profile (`node --cpu-prof`): where the time went, by function and by package.
 import { readFileSync } from 'node:fs'
 
+/** Reads a `.cpuprofile` file. */
+export function readProfile(path) {
+  return JSON.parse(readFileSync(path, 'utf8'))
+}
+
 /**
  * Self time and inclusive time per function, and self time per package (`node_modules/<pkg>`, `ours`
  * for the project's files, `node` for Node's internals, or V8's own buckets such as `(garbage
- * collector)`), as shares of the sampled time excluding `(idle)`.
+ * collector)`), as shares of the sampled time excluding `(idle)`. With `windows` (`[start, end]` pairs
+ * in µs of the monotonic clock, which V8's sample times and `process.hrtime` share across processes)
+ * only the samples taken inside them count: one profile of the whole server yields one summary per
+ * scenario, without the seeding or the other scenarios.
  */
-export function summarizeProfile(path, top = 25) {
-  const profile = JSON.parse(readFileSync(path, 'utf8'))
+export function summarizeProfile(profile, { top = 25, windows } = {}) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
   const self = new Map()
+  let at = profile.startTime
   for (let i = 0; i < profile.samples.length; i++) {
+    const delta = profile.timeDeltas[i] ?? 0
+    at += delta
+    if (windows && !windows.some(([start, end]) => at >= start && at <= end)) continue
     const id = profile.samples[i]
-    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0))
+    self.set(id, (self.get(id) ?? 0) + delta)
   }
   const idle = [...nodes.values()]
     .filter((n) => n.callFrame.functionName === '(idle)')
@@ -41,18 +52,18 @@ export function summarizeProfile(path, top = 25) {
   walk(nodes.get(profile.nodes[0].id), new Set())
   inclusiveByFrame.delete('(root)')
 
-  const share = (map) =>
+  const share = (map, n = top) =>
     [...map.entries()]
       .filter(([key]) => key !== '(idle)')
       .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
+      .slice(0, n)
       .map(([name, us]) => ({ name, ms: Math.round(us / 1000), share: Math.round((1000 * us) / busy) / 10 }))
   return {
     busy_ms: Math.round(busy / 1000),
     idle_ms: Math.round(idle / 1000),
     self_by_package: share(selfByPackage),
     self_by_function: share(selfByFrame),
-    inclusive_by_function: share(inclusiveByFrame),
+    inclusive_by_function: share(inclusiveByFrame, top * 4),
   }
 }
 

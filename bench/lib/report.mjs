@@ -73,13 +73,20 @@ export function printReport(report) {
   if (report.profiles?.length) {
     for (const prof of report.profiles) {
       out()
-      out(`profile ${prof.file}: ${prof.busy_ms} ms busy, ${prof.idle_ms} ms idle`)
-      out('  self time by package:')
-      for (const f of prof.self_by_package.slice(0, 12))
-        out(`    ${String(f.share).padStart(5)} %  ${f.name}`)
-      out('  self time by function:')
-      for (const f of prof.self_by_function.slice(0, 20))
-        out(`    ${String(f.share).padStart(5)} %  ${f.name}`)
+      out(
+        `profile of ${prof.scenario} (measured rounds only): ${prof.busy_ms} ms busy, ${prof.idle_ms} ms idle`,
+      )
+      const list = (title, frames, count) => {
+        out(`  ${title}:`)
+        for (const f of frames.slice(0, count)) out(`    ${String(f.share).padStart(5)} %  ${f.name}`)
+      }
+      list('self time by package', prof.self_by_package, 10)
+      list('self time by function', prof.self_by_function, 15)
+      list(
+        'inclusive time of our own functions',
+        prof.inclusive_by_function.filter((f) => f.name.includes(' dist/')),
+        15,
+      )
     }
   }
   out()
