@@ -58,6 +58,11 @@ export function buildProgram(): Command {
 /** The one place that turns failures into a message on stderr and an exit code. */
 export async function main(argv: string[]): Promise<void> {
   const program = buildProgram()
+  // `rwa ... | head` closes the pipe early: that is the reader's choice, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+    process.exit(process.exitCode ?? EXIT.ok)
+  })
   try {
     await program.parseAsync(argv)
   } catch (error) {

@@ -323,6 +323,36 @@ describe('governance end to end through the CLI', () => {
     await rwa.json(['jurisdictions', 'register', '--id', 'SG', '--name', 'SG', '--regulatory-body', 'MAS'])
     await rwa.json(['trust', 'establish', '--from', 'US', '--to', 'SG', '--mutual'])
 
+    const credential = await rwa.json([
+      'credentials',
+      'issue',
+      '--jurisdiction',
+      'US',
+      '--owner-did',
+      'did:web:acme:zoe',
+      '--address',
+      '1 Marina Blvd',
+      '--type',
+      'office',
+      '--value-usd',
+      '900000',
+      '--title-deed',
+      'SG-1',
+    ])
+    const unconfirmedRevoke = await rwa.run(['credentials', 'revoke', credential.credential_id])
+    expect(unconfirmedRevoke.exitCode).toBe(2)
+    expect((await rwa.json(['credentials', 'get', credential.credential_id])).status).toBe('active')
+    const revokedCredential = await rwa.json([
+      'credentials',
+      'revoke',
+      credential.credential_id,
+      '--reason',
+      'sold',
+      '--yes',
+    ])
+    expect(revokedCredential).toMatchObject({ status: 'revoked', revocation_reason: 'sold' })
+    expect((await rwa.run(['credentials', 'revoke', credential.credential_id, '--yes'])).exitCode).toBe(5)
+
     const unconfirmed = await rwa.run(['jurisdictions', 'remove', 'SG'])
     expect(unconfirmed.exitCode).toBe(2)
     expect(unconfirmed.stderr).toMatch(/without --yes/)
