@@ -41,10 +41,12 @@ const HEAVY = [
   /\/hono\//,
   /undici/,
   /\/jose\//,
+  /\/zod\//,
+  /\/chalk\//,
 ]
 
 describe('startup cost', () => {
-  it('`rwa --help` loads neither the server, SQLite, inquirer nor the HTTP client', async () => {
+  it('`rwa --help` loads neither the server, SQLite, inquirer, zod nor the HTTP client', async () => {
     const { exitCode, stdout, modules } = await loadedModules(['--help'], 'help')
     expect(exitCode).toBe(0)
     expect(stdout).toMatch(/Exit codes:/)
