@@ -91,6 +91,10 @@ function assertFuture(validUntil: string | undefined, now: number, what: string)
   }
 }
 
+/** A timestamp given with any offset, as UTC (`...Z`), so stored times compare as text. */
+const utcTimestamp = (at: string | undefined): string | null =>
+  at === undefined ? null : isoTimestamp(Date.parse(at))
+
 // ── Jurisdictions ───────────────────────────────────────────────────────────
 
 /** Registers a jurisdiction with a new Ed25519 key; its issuer_did is that key's did:key. */
@@ -308,6 +312,7 @@ export async function issueCredential(
   const nowMs = ctx.clock.now()
   const now = isoTimestamp(nowMs)
   assertFuture(input.valid_until, nowMs, 'credential')
+  const validUntil = utcTimestamp(input.valid_until)
   const credentialId = ctx.ids.next('cred')
   return ctx.db.transaction().execute(async (trx) => {
     const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction)
@@ -334,7 +339,7 @@ export async function issueCredential(
         type: ['VerifiableCredential', 'PropertyOwnershipCredential'],
         issuer: jurisdiction.issuer_did,
         validFrom: now,
-        ...(input.valid_until ? { validUntil: input.valid_until } : {}),
+        ...(validUntil ? { validUntil } : {}),
         credentialSubject: {
           id: input.owner_did,
           jurisdiction: input.jurisdiction,
@@ -351,7 +356,7 @@ export async function issueCredential(
       status: 'active',
       issuer_did: jurisdiction.issuer_did,
       issued_at: now,
-      valid_until: input.valid_until ?? null,
+      valid_until: validUntil,
       revoked_at: null,
       revocation_reason: null,
       vc_jwt,
@@ -431,6 +436,7 @@ export async function submitAttestation(
   const nowMs = ctx.clock.now()
   const now = isoTimestamp(nowMs)
   assertFuture(input.valid_until, nowMs, 'attestation')
+  const validUntil = utcTimestamp(input.valid_until)
   const attestationId = ctx.ids.next('att')
   return ctx.db.transaction().execute(async (trx) => {
     const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction)
@@ -457,7 +463,7 @@ export async function submitAttestation(
         type: ['VerifiableCredential', 'RegulatoryAttestationCredential'],
         issuer: jurisdiction.issuer_did,
         validFrom: now,
-        ...(input.valid_until ? { validUntil: input.valid_until } : {}),
+        ...(validUntil ? { validUntil } : {}),
         credentialSubject: {
           id: input.subject_did,
           requirement: input.type,
@@ -479,7 +485,7 @@ export async function submitAttestation(
       evidence: input.evidence ?? null,
       issuer_did: jurisdiction.issuer_did,
       issued_at: now,
-      valid_until: input.valid_until ?? null,
+      valid_until: validUntil,
       vc_jwt,
     }
     await trx.insertInto('attestations').values(row).execute()

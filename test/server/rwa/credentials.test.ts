@@ -52,6 +52,11 @@ describe('POST /console/rwa/credentials', () => {
     expect(await expectStatus(h.get(`/console/rwa/credentials/${c.credential_id}`), 200)).toEqual(c)
   })
 
+  it('stores valid_until given with an offset as UTC', async () => {
+    const c = await expectStatus(issue({ valid_until: '2030-01-01T08:00:00+08:00' }), 201)
+    expect(c.valid_until).toBe('2030-01-01T00:00:00.000Z')
+  })
+
   it('carries a VC 2.0 JWT that jose verifies with a key derived from the did:key alone', async () => {
     const c = await expectStatus(issue({ valid_until: '2030-01-01T00:00:00.000Z' }), 201)
     const header = decodeProtectedHeader(c.vc_jwt)
