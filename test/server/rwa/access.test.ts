@@ -216,6 +216,41 @@ describe('tenant isolation', () => {
     expect(mine.issuer_did).not.toBe(theirs.issuer_did)
   })
 
+  it('never shows a private key: no stored private key appears in any governance response', async () => {
+    const stored = [
+      ...(await h.ctx.db.selectFrom('jurisdictions').select('private_key').execute()).map(
+        (r) => r.private_key,
+      ),
+      ...(await h.ctx.db.selectFrom('rwa_service_keys').select('private_key').execute()).map(
+        (r) => r.private_key,
+      ),
+    ]
+    expect(stored.length).toBe(3)
+    const paths = [
+      '/console/rwa/jurisdictions',
+      '/console/rwa/jurisdictions/US',
+      '/console/rwa/jurisdictions/trust',
+      '/console/rwa/credentials',
+      '/console/rwa/attestations',
+      '/console/rwa/tokens',
+      '/console/rwa/transfers',
+      '/console/rwa/.well-known/jwks.json',
+      ...['/console/rwa/credentials/:cred', '/console/rwa/attestations/:att', '/console/rwa/tokens/:tok'].map(
+        real,
+      ),
+      ...['/console/rwa/transfers/:tx', '/console/rwa/proofs/:prf'].map(real),
+    ]
+    for (const path of paths) {
+      const res = await h.get(path)
+      expect(res.status, path).toBe(200)
+      for (const secret of stored) {
+        expect(res.text).not.toContain(secret)
+        // The raw 32-byte seed sits at the end of the PKCS#8 DER: check its base64url form too.
+        expect(res.text).not.toContain(Buffer.from(secret, 'base64').subarray(-32).toString('base64url'))
+      }
+    }
+  })
+
   it.each([
     ['/console/rwa/jurisdictions', 'jurisdictions'],
     ['/console/rwa/jurisdictions/trust', 'trust_relations'],
