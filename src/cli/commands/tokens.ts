@@ -25,7 +25,17 @@ function showToken(ctx: CliContext, t: Token): void {
 function showHistory(ctx: CliContext, t: TokenDetail): void {
   ctx.out.table(
     ['at', 'event', 'details'],
-    t.governance_history.map((e) => [e.at, e.event, JSON.stringify(e.details)]),
+    t.governance_history.map((e) => [
+      e.at,
+      e.event,
+      // One line per detail keeps the table narrow; --json has the structure.
+      Object.entries(e.details)
+        .map(
+          ([k, v]) =>
+            `${k}: ${Array.isArray(v) ? v.map((item) => `\n  - ${String(item)}`).join('') : typeof v === 'object' ? JSON.stringify(v) : String(v)}`,
+        )
+        .join('\n'),
+    ]),
   )
 }
 
