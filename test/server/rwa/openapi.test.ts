@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createHarness, type Harness } from '../../support/harness.js'
+
+let h: Harness
+beforeEach(async () => {
+  h = await createHarness()
+})
+afterEach(() => h.close())
+
+describe('GET /openapi.json (governance)', () => {
+  it('documents the 22 governance operations and the public JWKS', async () => {
+    const res = await h.get('/openapi.json', { key: null })
+    expect(res.status).toBe(200)
+    const operations = Object.entries(res.body.paths as Record<string, object>)
+      .filter(([path]) => path.startsWith('/console/rwa/'))
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort()
+    expect(operations).toEqual(
+      [
+        'GET /console/rwa/jurisdictions',
+        'POST /console/rwa/jurisdictions',
+        'GET /console/rwa/jurisdictions/{id}',
+        'PUT /console/rwa/jurisdictions/{id}',
+        'DELETE /console/rwa/jurisdictions/{id}',
+        'POST /console/rwa/jurisdictions/trust',
+        'DELETE /console/rwa/jurisdictions/trust',
+        'GET /console/rwa/jurisdictions/trust',
+        'GET /console/rwa/credentials',
+        'POST /console/rwa/credentials',
+        'GET /console/rwa/credentials/{id}',
+        'POST /console/rwa/credentials/{id}/revoke',
+        'GET /console/rwa/attestations',
+        'POST /console/rwa/attestations',
+        'GET /console/rwa/attestations/{id}',
+        'POST /console/rwa/tokenize',
+        'GET /console/rwa/tokens',
+        'GET /console/rwa/tokens/{id}',
+        'POST /console/rwa/transfers',
+        'GET /console/rwa/transfers',
+        'GET /console/rwa/transfers/{id}',
+        'GET /console/rwa/proofs/{id}',
+        'GET /console/rwa/.well-known/jwks.json',
+      ].sort(),
+    )
+    const transfer = res.body.paths['/console/rwa/transfers'].post
+    expect(transfer.requestBody.content['application/json'].schema.required).toEqual([
+      'token_id',
+      'from_jurisdiction',
+      'to_jurisdiction',
+      'recipient_did',
+      'amount',
+    ])
+    expect(Object.keys(transfer.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '404', '409']),
+    )
+  })
+})
