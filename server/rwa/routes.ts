@@ -42,6 +42,7 @@ import {
   updateJurisdictionRequestSchema,
 } from '../../src/contract/rwa.js'
 import type { AppEnv } from '../auth/principal.js'
+import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
 import { ApiError, validationError } from '../errors.js'
 import { jsonBody, jsonResponse, problemResponses } from '../http/openapi.js'
@@ -53,17 +54,24 @@ const BASE = '/console/rwa'
 
 /**
  * Governance needs an organization on Pro or Enterprise, or in its active trial. Runs after `auth`,
- * before validation.
+ * before validation; the refusal says which way to access is still open to the organization.
  */
-export const requireGovernance: MiddlewareHandler<AppEnv> = async function requireGovernance(c, next) {
-  const { entitlement, orgId } = c.get('principal')
-  if (!entitlement.governance) {
-    throw new ApiError(
-      'plan_required',
-      `Governance endpoints need the Pro or Enterprise tier or an active trial; organization ${orgId} is on the free tier with no active trial. Start a trial (POST /console/billing/keys with start_trial: true, once per organization) or subscribe to Pro or Enterprise`,
-    )
+export function requireGovernance(ctx: AppContext): MiddlewareHandler<AppEnv> {
+  return async function requireGovernancePlan(c, next) {
+    const { entitlement, orgId } = c.get('principal')
+    if (!entitlement.governance) {
+      const org = await ctx.directory.org(orgId)
+      const trial =
+        org?.trialEndsAt == null
+          ? 'start its 14-day trial (POST /console/billing/keys with start_trial: true) or subscribe'
+          : `its trial ended at ${isoTimestamp(org.trialEndsAt)}; subscribe`
+      throw new ApiError(
+        'plan_required',
+        `Governance endpoints need the Pro or Enterprise tier or an active trial; organization ${orgId} is on the free tier. To get access, ${trial} to Pro or Enterprise (see GET /console/billing/pricing)`,
+      )
+    }
+    await next()
   }
-  await next()
 }
 
 const jurisdictionsList = createRoute({
@@ -313,7 +321,7 @@ export function registerRwaRoutes(
   ctx: AppContext,
   auth: MiddlewareHandler<AppEnv>,
 ): void {
-  const guard = { middleware: [auth, requireGovernance] as MiddlewareHandler<AppEnv>[] }
+  const guard = { middleware: [auth, requireGovernance(ctx)] as MiddlewareHandler<AppEnv>[] }
   const who = (c: { get(key: 'principal'): AppEnv['Variables']['principal'] }) => c.get('principal')
 
   app.openapi(jwksRoute, async (c) => c.json(await rwa.jwks(ctx), 200))

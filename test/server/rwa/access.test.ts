@@ -73,8 +73,9 @@ describe('access to governance', () => {
       })
       expect(res.status).toBe(403)
       expect(res.body.code).toBe('plan_required')
-      expect(res.body.detail).toContain('Start a trial')
-      expect(res.body.detail).toContain('Pro or Enterprise')
+      expect(res.body.detail).toBe(
+        'Governance endpoints need the Pro or Enterprise tier or an active trial; organization lapsed is on the free tier. To get access, its trial ended at 2026-01-29T12:00:00.000Z; subscribe to Pro or Enterprise (see GET /console/billing/pricing)',
+      )
       // Refused calls still count against the limits: the headers are there.
       expect(res.headers.get('ratelimit-limit')).toBe('60')
     })
@@ -82,7 +83,11 @@ describe('access to governance', () => {
 
   it('is open to Pro and Enterprise organizations and refused to a free one that never had a trial', async () => {
     const free = await h.createOrg('free-org')
-    expect((await h.get('/console/rwa/jurisdictions', { key: free.key })).body.code).toBe('plan_required')
+    const refused = await h.get('/console/rwa/jurisdictions', { key: free.key })
+    expect(refused.body.code).toBe('plan_required')
+    expect(refused.body.detail).toContain(
+      'To get access, start its 14-day trial (POST /console/billing/keys with start_trial: true) or subscribe to Pro or Enterprise',
+    )
     const pro = await h.createOrg('pro-org', { tier: 'pro' })
     expect((await h.get('/console/rwa/jurisdictions', { key: pro.key })).status).toBe(200)
     const ent = await h.createOrg('ent-org', { tier: 'enterprise' })
