@@ -154,6 +154,23 @@ describe('rwa apply', () => {
     expect(sg.transfer_requirements).toEqual(['kyc', 'investor_qualification'])
   })
 
+  it('stops before changing anything when a signed credential would have to change (5)', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'apply-immutable')
+    const env = { RWA_URL: server.url, RWA_API_KEY: key }
+    expect((await home.run(['apply', '-f', '-'], { env, input: JSON.stringify(manifest) })).exitCode).toBe(0)
+    const before = await state(key)
+
+    const edited = structuredClone(manifest)
+    edited.jurisdictions[0]!.name = 'USA'
+    edited.credentials[0]!.property_data.value_usd = 50000000
+    const run = await home.run(['apply', '-f', '-'], { env, input: JSON.stringify(edited) })
+    expect(run.exitCode).toBe(5)
+    expect(run.stderr).toMatch(/differs from the manifest in value_usd; credentials are signed and immutable/)
+    expect(run.stderr).toMatch(/^hint: revoke it/m)
+    // The jurisdiction edit planned before the credential was not applied either.
+    expect(await state(key)).toEqual(before)
+  })
+
   it('refuses an invalid manifest with exit 2, naming each bad path, before any change', async () => {
     const key = await newOrg(server.url, server.adminKey, 'apply-bad')
     const env = { RWA_URL: server.url, RWA_API_KEY: key }

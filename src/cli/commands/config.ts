@@ -27,8 +27,13 @@ export function set(name: string, options: { use?: boolean }, command: Command) 
     const o = ctx.options
     let apiKey: string | undefined
     if (o.apiKey !== undefined) apiKey = o.apiKey
-    else if (o.apiKeyFile !== undefined) apiKey = readFileSync(o.apiKeyFile, 'utf8').trim()
-    else if (o.apiKeyStdin) apiKey = (await readStdin()).trim()
+    else if (o.apiKeyFile !== undefined) {
+      try {
+        apiKey = readFileSync(o.apiKeyFile, 'utf8').trim()
+      } catch (error) {
+        throw new ExitError(EXIT.usage, `cannot read --api-key-file: ${(error as Error).message}`)
+      }
+    } else if (o.apiKeyStdin) apiKey = (await readStdin()).trim()
     if (o.url === undefined && apiKey === undefined && !options.use) {
       throw new ExitError(
         EXIT.usage,
