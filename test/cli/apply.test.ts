@@ -1,9 +1,12 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { stringify } from 'yaml'
 import { type ServerProcess, startServerProcess } from '../support/server-process.js'
 import { api, type CliHome, cliHome, newOrg } from './support/cli.js'
+
+// Each test runs the CLI a dozen times or more; give it room on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 120_000 })
 
 let server: ServerProcess
 let home: CliHome

@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../support/server-process.js'
 import { api, type CliHome, cliHome, newOrg } from './support/cli.js'
 
 // One real server process for the file; every test works in its own organization.
+// Each test runs the CLI a dozen times or more; give it room on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 120_000 })
+
 let server: ServerProcess
 let home: CliHome
 beforeAll(async () => {

@@ -1,10 +1,13 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../support/server-process.js'
 import { api, type CliHome, cliHome, newOrg } from './support/cli.js'
 
 // One real server process for the file; every test registers its data in its own organization.
+// Each test runs the CLI a dozen times or more; give it room on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 120_000 })
+
 let server: ServerProcess
 let home: CliHome
 beforeAll(async () => {
@@ -178,7 +181,10 @@ describe('governance end to end through the CLI', () => {
       'tokenized',
       'transfer_approved',
     ])
-    expect(readFileSync(file, 'utf8')).toContain('999')
+    // A saved transfer detail carries its proof, and verifies too.
+    const detailFile = join(home.dir, 'transfer.json')
+    writeFileSync(detailFile, JSON.stringify(await rwa.json(['transfers', 'get', transfer.transfer_id])))
+    expect((await rwa.run(['proofs', 'verify', detailFile])).exitCode).toBe(0)
   })
 
   it('a transfer rejected by compliance prints its checks and exits 6', async () => {
@@ -209,22 +215,23 @@ describe('governance end to end through the CLI', () => {
       'kyc',
     ])
     await rwa.json(['trust', 'establish', '--from', 'US', '--to', 'SG'])
-    const credential = await rwa.json([
-      'credentials',
-      'issue',
-      '--jurisdiction',
-      'US',
-      '--owner-did',
-      'did:web:acme:alice',
-      '--address',
-      '1 Main St',
-      '--type',
-      'residential',
-      '--value-usd',
-      '500000',
-      '--title-deed',
-      'TD-1',
-    ])
+    // A full body from stdin, with one field overridden by its flag.
+    const issued = await rwa.run(
+      ['credentials', 'issue', '--file', '-', '--value-usd', '500000', '--json'],
+      JSON.stringify({
+        jurisdiction: 'US',
+        owner_did: 'did:web:acme:alice',
+        property_data: { address: '1 Main St', type: 'residential', value_usd: 1, title_deed: 'TD-1' },
+      }),
+    )
+    expect(issued.exitCode, issued.stderr).toBe(0)
+    const credential = JSON.parse(issued.stdout)
+    expect(credential.property_data).toEqual({
+      address: '1 Main St',
+      type: 'residential',
+      value_usd: 500000,
+      title_deed: 'TD-1',
+    })
     const token = await rwa.json([
       'tokens',
       'create',
@@ -260,6 +267,11 @@ describe('governance end to end through the CLI', () => {
     expect(transfer.compliance_details.all_satisfied).toBe(false)
     // A rejected transfer's proof still holds: it proves the rejection.
     expect((await rwa.run(['proofs', 'verify', transfer.proof_id])).exitCode).toBe(0)
+
+    // More than the sender holds is a conflict, recorded nowhere.
+    const tooMuch = await rwa.run([...args.slice(0, -1), '11'])
+    expect(tooMuch.exitCode).toBe(5)
+    expect(tooMuch.stderr).toMatch(/Insufficient holding/)
 
     // Nothing moved.
     expect((await rwa.json(['tokens', 'get', token.token_id])).holdings).toEqual([
