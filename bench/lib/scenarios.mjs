@@ -70,6 +70,20 @@ export const SCENARIOS = [
     },
   },
   {
+    // Not one of the issue's baselines: what a bare server pays for a list page of 50 items of about
+    // 2 KB each (as rwa's transfers are), to tell the cost of the page's size from the cost of rwa.
+    // Runs only when named: --only page.
+    id: 'page',
+    title: '(b2) bare page of 50 ~2 KB rows',
+    server: 'select',
+    optional: true,
+    request: ({ rows }) => {
+      let i = 0
+      const groups = Math.max(1, Math.floor(rows / 60))
+      return { method: 'GET', setupRequest: (req) => ({ ...req, path: `/pages/${i++ % groups}` }) }
+    },
+  },
+  {
     // Not one of the issue's scenarios: auth + limits + usage + one kysely read on a billing endpoint,
     // to profile the authenticated path on its own. Runs only when named: --only subscription.
     id: 'subscription',
