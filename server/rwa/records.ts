@@ -24,6 +24,7 @@ import type {
   TransfersTable,
   TrustRelationsTable,
 } from '../db/schema.js'
+import { proofFacts } from '../../src/proof/verify.js'
 
 /*
  * Rows to API records. The private key column of a jurisdiction is read here and dropped: no record
@@ -138,6 +139,7 @@ export function transferRecord(row: Selectable<TransfersTable>): Transfer {
   }
 }
 
+/** The stored canonical facts (keys sorted) back in the documented field order, plus the signature. */
 export function proofRecord(row: Selectable<ProofsTable>): Proof {
-  return { ...JSON.parse(row.facts), digest: row.digest, jws: row.jws, kid: row.kid }
+  return { ...proofFacts(JSON.parse(row.facts)), digest: row.digest, jws: row.jws, kid: row.kid }
 }
