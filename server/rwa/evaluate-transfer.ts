@@ -165,8 +165,8 @@ function credentialCheck(
 export function recognisedIssuers(jurisdiction: string, relations: readonly TrustFacts[]): Set<string> {
   const issuers = new Set([jurisdiction])
   for (const r of relations) {
-    if (trusts(r, r.from_jurisdiction, jurisdiction)) issuers.add(r.from_jurisdiction)
-    if (trusts(r, r.to_jurisdiction, jurisdiction)) issuers.add(r.to_jurisdiction)
+    if (r.to_jurisdiction === jurisdiction) issuers.add(r.from_jurisdiction)
+    if (r.mutual && r.from_jurisdiction === jurisdiction) issuers.add(r.to_jurisdiction)
   }
   return issuers
 }
