@@ -1,8 +1,10 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   type AttestationFacts,
   evaluateTransfer,
   recognisedIssuers,
+  trustBetween,
   type TransferFacts,
 } from '../../../server/rwa/evaluate-transfer.js'
 
@@ -290,5 +292,98 @@ describe('evaluateTransfer', () => {
       'aml@US',
       'investor_qualification@SG',
     ])
+  })
+})
+
+describe('evaluateTransfer over random facts', () => {
+  const PLACES = ['US', 'SG', 'JP']
+  const REQS = ['kyc', 'aml', 'title_verification', 'investor_qualification', 'sanctions_screening']
+  const arbFacts = fc
+    .record({
+      from: fc.constantFrom(...PLACES),
+      to: fc.constantFrom(...PLACES),
+      fromReqs: fc.uniqueArray(fc.constantFrom(...REQS), { maxLength: 5 }),
+      toReqs: fc.uniqueArray(fc.constantFrom(...REQS), { maxLength: 5 }),
+      tokenFrozen: fc.boolean(),
+      revoked: fc.boolean(),
+      trust: fc.array(
+        fc.record({ from: fc.constantFrom(...PLACES), to: fc.constantFrom(...PLACES), mutual: fc.boolean() }),
+        { maxLength: 3 },
+      ),
+      attestations: fc.array(
+        fc.record({
+          type: fc.constantFrom(...REQS),
+          jurisdiction: fc.constantFrom(...PLACES),
+          aboutRecipient: fc.boolean(),
+          aboutCredential: fc.boolean(),
+          expired: fc.boolean(),
+        }),
+        { maxLength: 8 },
+      ),
+    })
+    .map(
+      (r): TransferFacts => ({
+        ...facts(),
+        token: { token_id: 'tok_1', status: r.tokenFrozen ? 'frozen' : 'active', credential_id: 'cred_1' },
+        credential: {
+          credential_id: 'cred_1',
+          status: r.revoked ? 'revoked' : 'active',
+          valid_until: null,
+          revoked_at: r.revoked ? '2026-02-01T00:00:00.000Z' : null,
+          revocation_reason: null,
+        },
+        from: { jurisdiction_id: r.from, transfer_requirements: r.fromReqs },
+        to: { jurisdiction_id: r.to, transfer_requirements: r.toReqs },
+        trust: r.trust
+          .filter((t) => t.from !== t.to)
+          .map((t, i) => ({
+            trust_id: `trust_${i}`,
+            from_jurisdiction: t.from,
+            to_jurisdiction: t.to,
+            mutual: t.mutual,
+          })),
+        attestations: r.attestations.map((a, i) => ({
+          attestation_id: `att_${String(i).padStart(3, '0')}`,
+          jurisdiction: a.jurisdiction,
+          subject_did: a.aboutRecipient ? BOB : 'did:web:other:eve',
+          type: a.type,
+          credential_id: a.aboutCredential ? 'cred_1' : null,
+          issued_at: '2026-01-01T00:00:00.000Z',
+          valid_until: a.expired ? '2026-02-01T00:00:00.000Z' : null,
+        })),
+      }),
+    )
+
+  it('approves exactly when every check holds, and every satisfied requirement cites a qualifying attestation', () => {
+    fc.assert(
+      fc.property(arbFacts, (f) => {
+        const d = evaluateTransfer(f)
+        expect(d.all_satisfied).toBe(d.checks.every((c) => c.satisfied))
+        if (f.token.status !== 'active' || f.credential.status !== 'active')
+          expect(d.all_satisfied).toBe(false)
+        const crossBorder = f.from.jurisdiction_id !== f.to.jurisdiction_id
+        if (crossBorder && !trustBetween(f.trust, f.from.jurisdiction_id, f.to.jurisdiction_id)) {
+          expect(d.all_satisfied).toBe(false)
+        }
+        const requirementChecks = d.checks.slice(3)
+        const expectedCount = crossBorder
+          ? f.from.transfer_requirements.length + f.to.transfer_requirements.length
+          : new Set([...f.from.transfer_requirements, ...f.to.transfer_requirements]).size
+        expect(requirementChecks).toHaveLength(expectedCount)
+        for (const c of requirementChecks) {
+          if (!c.satisfied) {
+            expect(c.evidence).toBeNull()
+            continue
+          }
+          const a = f.attestations.find((x) => x.attestation_id === c.evidence)!
+          expect(a.type).toBe(c.requirement)
+          if (c.requirement === 'title_verification') expect(a.credential_id).toBe('cred_1')
+          else expect(a.subject_did).toBe(BOB)
+          expect(a.valid_until).toBeNull()
+          expect(recognisedIssuers(c.jurisdiction, f.trust).has(a.jurisdiction)).toBe(true)
+        }
+      }),
+      { numRuns: 500 },
+    )
   })
 })
