@@ -317,9 +317,11 @@ async function transferTotals(url, orgs) {
   let total = 0
   let approved = 0
   await eachLimited(orgs, 16, async (org) => {
-    total += (await call(url, 'GET', '/console/rwa/transfers?limit=1', { key: org.key })).total
-    approved += (await call(url, 'GET', '/console/rwa/transfers?limit=1&status=approved', { key: org.key }))
-      .total
+    // Await first, then add: `total += await ...` reads `total` before the await and loses updates.
+    const all = await call(url, 'GET', '/console/rwa/transfers?limit=1', { key: org.key })
+    const ok = await call(url, 'GET', '/console/rwa/transfers?limit=1&status=approved', { key: org.key })
+    total += all.total
+    approved += ok.total
   })
   return { total, approved, rejected: total - approved }
 }
