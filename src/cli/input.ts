@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { CliContext } from './context.js'
-import { readStdin } from './context.js'
+import { type CliContext, readStdin } from './context.js'
 import { EXIT, ExitError } from './exit-error.js'
 
 /** A field a request needs: where it goes in the body, the flag that gives it, the question asked for it. */
