@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, type MigrationProvider, Migrator, SqliteDialect } from 'kysely'
+import { Kysely, type MigrationProvider, Migrator, SqliteDialect, type SqliteDatabase } from 'kysely'
 import { migrations } from './migrations/index.js'
 import type { Database } from './schema.js'
 
@@ -19,9 +19,34 @@ export async function openDatabase(path: string): Promise<Db> {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
   await migrate(db)
   return db
+}
+
+/** Distinct SQL texts kept prepared; past this the cache starts over (queries are a small fixed set). */
+const STATEMENT_CACHE_SIZE = 500
+
+/**
+ * Kysely prepares every query anew, and preparing costs about as much as running a point lookup; the
+ * set of distinct SQL texts the app issues is small and fixed, so each is prepared once and reused.
+ * Safe because kysely runs one query at a time on this connection and the app streams no results
+ * (`.stream()` would hold a statement busy while another query reused it).
+ */
+export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>()
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql)
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear()
+        statement = sqlite.prepare(sql)
+        statements.set(sql, statement)
+      }
+      return statement
+    },
+  }
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
