@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
 import Stripe from 'stripe'
 import { z, ZodError } from 'zod'
-import { problemType } from '../../src/contract/errors.js'
 import type { AppEnv } from '../auth/principal.js'
 import type { AppContext } from '../context.js'
 import { ApiError, validationError } from '../errors.js'
@@ -83,27 +82,15 @@ export function registerStripeWebhook(app: OpenAPIHono<AppEnv>, ctx: AppContext)
           `stripe event ${event.id} (${event.type}) not processed; Stripe will redeliver it`,
           error,
         )
-        return unavailable(`Stripe's API could not be reached to process ${event.id}; retry later`) as never
+        throw new ApiError(
+          'unavailable',
+          `Stripe's API could not be reached to process ${event.id}; retry later`,
+          {
+            headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+          },
+        )
       }
       throw error
     }
-  })
-}
-
-/**
- * 503 as problem details. The contract's code table has no 503 code yet, so this one response (seen
- * only by Stripe, which retries any non-2xx) carries the `internal` code with its real status.
- */
-function unavailable(detail: string): Response {
-  const body = {
-    type: problemType('internal'),
-    title: 'Service unavailable',
-    status: 503,
-    detail,
-    code: 'internal',
-  }
-  return new Response(JSON.stringify(body), {
-    status: 503,
-    headers: { 'Content-Type': 'application/problem+json', 'Retry-After': String(RETRY_AFTER_SECONDS) },
   })
 }

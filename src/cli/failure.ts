@@ -16,6 +16,7 @@ export const EXIT_OF_CODE: Record<ErrorCode, number> = {
   quota_exceeded: EXIT.conflict,
   rate_limited: EXIT.conflict,
   internal: EXIT.unexpected,
+  unavailable: EXIT.unreachable,
 }
 
 const HINT_OF_CODE: Partial<Record<ErrorCode, string>> = {

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   unprocessable: 422,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -34,6 +35,7 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   unprocessable: 'Unprocessable request',
   rate_limited: 'Rate limit exceeded',
   internal: 'Internal error',
+  unavailable: 'Service unavailable',
 }
 
 /** The `type` URI of a problem document for a code. */

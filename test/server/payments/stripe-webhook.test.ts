@@ -376,6 +376,8 @@ describe('events that need the Stripe API (a local server speaking its JSON)', (
     await api.stop()
     const res = await deliver(event)
     expect(res.status).toBe(503)
+    expect(res.body).toMatchObject({ code: 'unavailable', status: 503, title: 'Service unavailable' })
+    expect(res.headers.get('content-type')).toBe('application/problem+json')
     expect(res.headers.get('Retry-After')).toBe('60')
     expect(await processedEvents()).toEqual([])
     expect(await storedSubscription()).toBeUndefined()
