@@ -17,7 +17,7 @@ Exit codes:
   4  not found
   5  conflict or limit (already exists, in use, quota or rate limit)
   6  transfer rejected by compliance
-  7  cannot reach the server
+  7  cannot reach the server, or it cannot reach a service it needs (503)
 
 Connection: --url/RWA_URL (default http://127.0.0.1:4600), --api-key-file/--api-key-stdin/--api-key/
 RWA_API_KEY, --profile/RWA_PROFILE. A flag wins over the environment, which wins over the profile.
