@@ -19,6 +19,7 @@ import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
 import { entitlementOf } from '../limits/entitlement.js'
 import type { SubscriptionsTable } from '../db/schema.js'
+import { paymentDetailsOf } from '../payments/provider.js'
 import * as q from './queries.js'
 
 export const KEY_WARNING = 'Store this API key now: it is shown only once and cannot be retrieved again.'
@@ -163,17 +164,7 @@ export async function getSubscription(
     status: (row?.status as SubscriptionResponse['status']) ?? 'active',
     limits: entitlement.limits,
     trial_ends_at: trialEndsAt(org),
-    subscription:
-      row && row.provider !== 'operator'
-        ? {
-            payment_subscription_id: row.payment_subscription_id,
-            payment_customer_id: row.payment_customer_id,
-            payment_price_id: row.payment_price_id,
-            current_period_start: row.current_period_start,
-            current_period_end: row.current_period_end,
-            cancel_at_period_end: row.cancel_at_period_end === 1,
-          }
-        : null,
+    subscription: row && row.provider !== 'operator' ? paymentDetailsOf(row) : null,
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Tier } from '../../src/contract/limits.js'
 import type { Db } from '../db/database.js'
+import type { SubscriptionsTable } from '../db/schema.js'
 
 /** A subscription as the payment provider reports it. */
 export interface ProviderSubscription {
@@ -39,15 +40,18 @@ export class LocalPaymentProvider implements PaymentProvider {
       .where('org_id', '=', orgId)
       .executeTakeFirst()
     if (row?.status !== 'active' || row.tier === 'free') return null
-    return {
-      tier: row.tier as Tier,
-      status: row.status,
-      payment_subscription_id: row.payment_subscription_id,
-      payment_customer_id: row.payment_customer_id,
-      payment_price_id: row.payment_price_id,
-      current_period_start: row.current_period_start,
-      current_period_end: row.current_period_end,
-      cancel_at_period_end: row.cancel_at_period_end === 1,
-    }
+    return { tier: row.tier as Tier, status: row.status, ...paymentDetailsOf(row) }
+  }
+}
+
+/** The payment-provider details of a stored subscription, as the API shows them. */
+export function paymentDetailsOf(row: SubscriptionsTable) {
+  return {
+    payment_subscription_id: row.payment_subscription_id,
+    payment_customer_id: row.payment_customer_id,
+    payment_price_id: row.payment_price_id,
+    current_period_start: row.current_period_start,
+    current_period_end: row.current_period_end,
+    cancel_at_period_end: row.cancel_at_period_end === 1,
   }
 }

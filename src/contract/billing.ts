@@ -23,18 +23,6 @@ export const createKeyRequestSchema = z.strictObject({
     .describe("Start the organization's 14-day trial if it has none yet"),
 })
 
-export const createKeyResponseSchema = z.object({
-  api_key: apiKeySecretSchema.describe('The raw key. Shown only in this response'),
-  key_id: keyIdSchema,
-  key_prefix: z.string(),
-  org_id: orgIdSchema,
-  tier: tierSchema,
-  name: z.string(),
-  created_at: timestampSchema,
-  trial_ends_at: timestampSchema.nullable(),
-  warning: z.string(),
-})
-
 // ── List and revoke keys ────────────────────────────────────────────────────
 export const listKeysQuerySchema = z.strictObject({
   org_id: orgIdSchema.optional().describe("Organization whose keys to list; defaults to the caller's own"),
@@ -50,6 +38,12 @@ export const apiKeyRecordSchema = z.object({
   last_used_at: timestampSchema.nullable(),
   revoked: z.boolean(),
   trial_ends_at: timestampSchema.nullable(),
+})
+
+/** The creation response: the key record (no use or revocation yet) plus the raw key, shown only here. */
+export const createKeyResponseSchema = apiKeyRecordSchema.omit({ last_used_at: true, revoked: true }).extend({
+  api_key: apiKeySecretSchema.describe('The raw key. Shown only in this response'),
+  warning: z.string(),
 })
 
 export const listKeysResponseSchema = z.object({
