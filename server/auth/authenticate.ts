@@ -1,11 +1,11 @@
 import type { MiddlewareHandler } from 'hono'
 import { API_KEY_PATTERN } from '../../src/contract/billing.js'
-import { utcDate } from '../clock.js'
+import { recordTrialCheck, requestCountOn } from '../billing/queries.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
 import { entitlementOf } from '../limits/entitlement.js'
 import type { LimitDecision } from '../limits/rate-limiter.js'
-import { recordTrialCheck, requestCountOn } from '../billing/queries.js'
+import { utcDay } from '../limits/utc-day.js'
 import { hashApiKey } from './api-keys.js'
 import type { KnownOrg } from './directory.js'
 import { ADMIN_ORG_ID, type AppEnv } from './principal.js'
@@ -55,7 +55,7 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
     org = await settleEndedTrial(org, now)
     const entitlement = entitlementOf(org, now)
 
-    const today = utcDate(now)
+    const today = utcDay(now)
     if (ctx.limiter.needsDaySeed(org.orgId, today)) {
       const stored = await requestCountOn(ctx.db, org.orgId, today)
       if (ctx.limiter.needsDaySeed(org.orgId, today)) {

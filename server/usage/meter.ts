@@ -1,5 +1,6 @@
-import { isoTimestamp, utcDate } from '../clock.js'
+import { isoTimestamp } from '../clock.js'
 import type { Db } from '../db/database.js'
+import { utcDay } from '../limits/utc-day.js'
 
 /**
  * Counts requests per organization per UTC day and remembers each key's last use, in memory, and
@@ -21,7 +22,7 @@ export class UsageMeter {
 
   /** Counts one admitted request of `orgId` made with key `keyId` at `now`. */
   record(orgId: string, keyId: string, now: number): void {
-    const date = utcDate(now)
+    const date = utcDay(now)
     const id = `${orgId}\u0000${date}`
     const entry = this.requests.get(id)
     if (entry) entry.count++
