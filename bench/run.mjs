@@ -383,6 +383,10 @@ function summarize(scenario, runs) {
     out.ratio_per_round = perRound.map(round2)
     out.ratio = round2(median(perRound))
     out.target_met = out.ratio >= scenario.target
+    // The same comparison by server CPU per request (baseline ÷ scenario): unlike req/s it does not
+    // flatter a scenario whose baseline was held back by the load generator or the machine.
+    const cpuPerRequest = (r) => (r.server_cpu * r.seconds) / r.requests
+    out.cpu_ratio = round2(median(rounds.map((r, i) => cpuPerRequest(base.rounds[i]) / cpuPerRequest(r))))
   }
   if (scenario.read) {
     out.p99_target_ms = 5

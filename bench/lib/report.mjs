@@ -31,7 +31,19 @@ export function printReport(report) {
   }
   out()
   const rows = [
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'srv cpu', 'µs/req', 'ratio', 'target', 'met'],
+    [
+      'scenario',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'non-2xx',
+      'srv cpu',
+      'µs/req',
+      'ratio',
+      'target',
+      'met',
+      'cpu ratio',
+    ],
   ]
   for (const s of report.scenarios) {
     if (s.skipped) continue
@@ -49,6 +61,7 @@ export function printReport(report) {
         .filter(Boolean)
         .join(', '),
       met.length === 0 ? '' : met.every(Boolean) ? 'yes' : 'NO',
+      s.cpu_ratio === undefined ? '' : s.cpu_ratio.toFixed(2),
     ])
   }
   table(rows, out)
@@ -91,7 +104,9 @@ export function printReport(report) {
   }
   out()
   out('srv cpu: share of one core the server used (near 1.00: the server was the bottleneck; well under:')
-  out('the load generator or the machine was). µs/req: server CPU time per request.')
+  out('the load generator or the machine was). µs/req: server CPU time per request. ratio: req/s over the')
+  out("baseline's, median of the rounds (the targets' measure). cpu ratio: baseline µs/req over the")
+  out("scenario's: the same comparison, insensitive to a baseline held back by the load generator.")
   if (report.failures.length) {
     out()
     out('FAILURES:')
