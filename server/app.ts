@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { bodyLimit } from 'hono/body-limit'
+import { bodyLimit } from './http/body-limit.js'
 import { authenticate } from './auth/authenticate.js'
 import type { AppEnv } from './auth/principal.js'
 import { registerBillingRoutes } from './billing/routes.js'

@@ -50,6 +50,36 @@ describe('rwa server start (real process over a SQLite file)', () => {
     expect(usage.totals.total_requests).toBe(2)
   })
 
+  it('refuses a body over 1 MiB with 413 problem details, declared or chunked, and creates nothing', async () => {
+    server = await startServerProcess()
+    const big = JSON.stringify({ org_id: 'acme', name: 'x', padding: 'p'.repeat(1024 * 1024) })
+    const declared = await call(server.url, '/console/billing/keys', {
+      method: 'POST',
+      key: server.adminKey,
+      body: big,
+    })
+    expect(declared.status).toBe(413)
+    expect(declared.headers.get('content-type')).toBe('application/problem+json')
+    expect(((await declared.json()) as { code: string }).code).toBe('payload_too_large')
+
+    const chunks = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < 20; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(64 * 1024)))
+        controller.close()
+      },
+    })
+    const chunked = await call(server.url, '/console/billing/keys', {
+      method: 'POST',
+      key: server.adminKey,
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit & { key: string })
+    expect(chunked.status).toBe(413)
+
+    const keys = await call(server.url, '/console/billing/keys?org_id=acme', { key: server.adminKey })
+    expect(keys.status).toBe(404)
+  })
+
   it('uses RWA_ADMIN_KEY on a new database and does not print it', async () => {
     const preset = `rwa_live_${'A'.repeat(43)}`
     server = await startServerProcess({ adminKey: preset })
