@@ -1,22 +1,18 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { stringify } from 'yaml'
-import { type ServerProcess, startServerProcess } from '../support/server-process.js'
-import { api, type CliHome, cliHome, newOrg } from './support/cli.js'
+import type { ServerProcess } from '../support/server-process.js'
+import { api, type CliHome, newOrg, useServerAndHome } from './support/cli.js'
 
 // Each test runs the CLI a dozen times or more; give it room on a loaded 2-core machine.
 vi.setConfig({ testTimeout: 120_000 })
 
 let server: ServerProcess
 let home: CliHome
-beforeAll(async () => {
-  server = await startServerProcess()
-  home = cliHome()
-})
-afterAll(async () => {
-  await server?.cleanup()
-  home?.cleanup()
+useServerAndHome((s, h) => {
+  server = s
+  home = h
 })
 
 const manifest = {

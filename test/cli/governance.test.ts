@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { type ServerProcess, startServerProcess } from '../support/server-process.js'
-import { api, type CliHome, cliHome, newOrg } from './support/cli.js'
+import { describe, expect, it, vi } from 'vitest'
+import type { ServerProcess } from '../support/server-process.js'
+import { api, type CliHome, newOrg, useServerAndHome } from './support/cli.js'
 
 // One real server process for the file; every test registers its data in its own organization.
 // Each test runs the CLI a dozen times or more; give it room on a loaded 2-core machine.
@@ -10,13 +10,9 @@ vi.setConfig({ testTimeout: 120_000 })
 
 let server: ServerProcess
 let home: CliHome
-beforeAll(async () => {
-  server = await startServerProcess()
-  home = cliHome()
-})
-afterAll(async () => {
-  await server?.cleanup()
-  home?.cleanup()
+useServerAndHome((s, h) => {
+  server = s
+  home = h
 })
 
 /** A CLI bound to one organization's key. */

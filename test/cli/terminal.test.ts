@@ -1,7 +1,7 @@
 import { execa } from 'execa'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RWA_BIN, type ServerProcess, startServerProcess } from '../support/server-process.js'
-import { type CliHome, cliHome, newOrg } from './support/cli.js'
+import { describe, expect, it } from 'vitest'
+import { RWA_BIN, type ServerProcess } from '../support/server-process.js'
+import { type CliHome, newOrg, useServerAndHome } from './support/cli.js'
 
 /*
  * The CLI behaves differently on a terminal: color, prompts. These tests give it a real pseudo-terminal
@@ -10,13 +10,9 @@ import { type CliHome, cliHome, newOrg } from './support/cli.js'
 
 let server: ServerProcess
 let home: CliHome
-beforeAll(async () => {
-  server = await startServerProcess()
-  home = cliHome()
-})
-afterAll(async () => {
-  await server?.cleanup()
-  home?.cleanup()
+useServerAndHome((s, h) => {
+  server = s
+  home = h
 })
 
 const ESC = '\x1b['

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa, type Result } from 'execa'
-import { RWA_BIN } from '../../support/server-process.js'
+import { afterAll, beforeAll } from 'vitest'
+import { RWA_BIN, type ServerProcess, startServerProcess } from '../../support/server-process.js'
 
 /** The result of one `rwa` run: exit code, stdout, stderr. */
 export interface CliRun {
@@ -69,4 +70,22 @@ export async function newOrg(url: string, adminKey: string, orgId: string): Prom
     body: JSON.stringify({ org_id: orgId, name: `${orgId} test key`, start_trial: true }),
   })) as { api_key: string }
   return body.api_key
+}
+
+/**
+ * Starts one real server process and one CLI home for a test file (each test then works in its own
+ * organization), hands them to `use`, and cleans both up after the file's tests.
+ */
+export function useServerAndHome(use: (server: ServerProcess, home: CliHome) => void): void {
+  let server: ServerProcess | undefined
+  let home: CliHome | undefined
+  beforeAll(async () => {
+    server = await startServerProcess()
+    home = cliHome()
+    use(server, home)
+  })
+  afterAll(async () => {
+    await server?.cleanup()
+    home?.cleanup()
+  })
 }
