@@ -1,13 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from './http/body-limit.js'
-import { authenticate } from './auth/authenticate.js'
 import type { AppEnv } from './auth/principal.js'
-import { registerBillingRoutes } from './billing/routes.js'
-import { registerStripeWebhook } from './billing/webhooks.js'
 import type { AppContext } from './context.js'
-import { registerRwaRoutes } from './rwa/routes.js'
 import { ApiError, validationError } from './errors.js'
 import { errorHandler, notFoundHandler } from './http/error-handler.js'
+import { registerRoutes } from './routes.js'
 
 /** Request bodies above this are refused with 413 before they are read whole. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -36,10 +33,7 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
     }),
   )
 
-  const auth = authenticate(ctx)
-  registerBillingRoutes(app, ctx, auth)
-  registerRwaRoutes(app, ctx, auth)
-  registerStripeWebhook(app, ctx)
+  registerRoutes(app, ctx)
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

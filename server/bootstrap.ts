@@ -2,8 +2,9 @@ import { API_KEY_PATTERN } from '../src/contract/billing.js'
 import { generateApiKey, hashApiKey, keyPrefixOf } from './auth/api-keys.js'
 import { ADMIN_ORG_ID } from './auth/principal.js'
 import { isoTimestamp } from './clock.js'
+import { hasAnyKey, insertApiKey } from './billing/keys/queries.js'
 import type { AppContext } from './context.js'
-import { ensureOrganization, upsertSubscription } from './billing/queries.js'
+import { ensureOrganization, upsertSubscription } from './organizations/queries.js'
 
 /**
  * Makes sure the operator organization (`admin`, enterprise) has an admin key. On a database without
@@ -17,12 +18,7 @@ export async function ensureAdminKey(
   if (presetKey !== undefined && !API_KEY_PATTERN.test(presetKey)) {
     throw new Error('RWA_ADMIN_KEY must have the key format: rwa_live_ followed by 43 base64url characters')
   }
-  const existing = await ctx.db
-    .selectFrom('api_keys')
-    .select('key_id')
-    .where('org_id', '=', ADMIN_ORG_ID)
-    .executeTakeFirst()
-  if (existing) return { created: false, printable: null }
+  if (await hasAnyKey(ctx.db, ADMIN_ORG_ID)) return { created: false, printable: null }
 
   const apiKey = presetKey ?? generateApiKey()
   const now = ctx.clock.now()
@@ -45,19 +41,16 @@ export async function ensureAdminKey(
       },
       now,
     )
-    await trx
-      .insertInto('api_keys')
-      .values({
-        key_id: ctx.ids.next('key'),
-        org_id: ADMIN_ORG_ID,
-        key_hash: hashApiKey(apiKey),
-        key_prefix: keyPrefixOf(apiKey),
-        name: 'admin',
-        created_at: isoTimestamp(now),
-        last_used_at: null,
-        revoked_at: null,
-      })
-      .execute()
+    await insertApiKey(trx, {
+      key_id: ctx.ids.next('key'),
+      org_id: ADMIN_ORG_ID,
+      key_hash: hashApiKey(apiKey),
+      key_prefix: keyPrefixOf(apiKey),
+      name: 'admin',
+      created_at: isoTimestamp(now),
+      last_used_at: null,
+      revoked_at: null,
+    })
   })
   return { created: true, printable: presetKey === undefined ? apiKey : null }
 }

@@ -1,6 +1,5 @@
 import type { Limits } from '../../src/contract/limits.js'
-import { MINUTE_MS, msUntilUtcMidnight } from '../clock.js'
-import { utcDay } from './utc-day.js'
+import { MINUTE_MS, msUntilUtcMidnight, utcDate } from '../clock.js'
 
 /** The outcome of one request against an organization's limits, with what the RateLimit headers say. */
 export interface LimitDecision {
@@ -49,7 +48,7 @@ export class RateLimiter {
   take(orgId: string, limits: Limits, now: number): LimitDecision {
     const rpm = limits.requests_per_minute
     const w = this.window(orgId, rpm)
-    const today = utcDay(now)
+    const today = utcDate(now)
     if (w.day !== today) {
       w.day = today
       w.dayCount = 0

@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../config.js'
 import type { Db } from '../db/database.js'
-import { LocalPaymentProvider, type PaymentProvider } from './provider.js'
+import { LocalPaymentProvider } from './local-provider.js'
+import type { PaymentProvider } from './provider.js'
 import { StripePaymentProvider } from './stripe-provider.js'
 
 /**

@@ -1,5 +1,4 @@
 import type { Tier } from '../../src/contract/limits.js'
-import type { Db } from '../db/database.js'
 import type { SubscriptionsTable } from '../db/schema.js'
 
 /** A subscription as the payment provider reports it. */
@@ -14,33 +13,97 @@ export interface ProviderSubscription {
   cancel_at_period_end: boolean
 }
 
+/** A subscription to record for an organization: what the admin endpoint or a provider event says. */
+export interface SubscriptionChange {
+  tier: Tier
+  status?: string
+  provider: string
+  payment_subscription_id?: string | null
+  payment_customer_id?: string | null
+  payment_price_id?: string | null
+  current_period_start?: string | null
+  current_period_end?: string | null
+  cancel_at_period_end?: boolean
+  provider_updated_at?: string | null
+}
+
+/** The payment-provider event behind a change: applied at most once, and never over a newer state. */
+export interface ProviderEventRef {
+  id: string
+  type: string
+  /** Why the change must not replace the stored subscription (e.g. it is older), or null to apply it. */
+  reasonToSkip(current: SubscriptionsTable | undefined): string | null
+}
+
+/** A verified webhook event that is not about a subscription this service can apply. */
+export interface IgnoredEvent {
+  kind: 'ignored' | 'duplicate'
+  orgId: string | null
+  detail: string | null
+}
+
+/** A verified webhook event that changes an organization's subscription. */
+export interface SubscriptionEvent {
+  kind: 'change'
+  orgId: string
+  change: SubscriptionChange
+  event: ProviderEventRef
+}
+
+/** What the service tells a webhook about its own records while the event is interpreted. */
+export interface WebhookLookups {
+  /** Whether the event was applied before (a redelivery). */
+  isProcessed(eventId: string): Promise<boolean>
+  /** The organization already holding a subscription or customer of this provider. */
+  orgOfPayment(subscriptionId: string, customerId: string): Promise<string | undefined>
+  /** Why an organization cannot take a subscription (e.g. the operator organization), or null. */
+  refusal(orgId: string): Promise<string | null>
+  logError(message: string, error?: unknown): void
+}
+
+/** The provider's signed notifications of subscription changes. */
+export interface PaymentWebhook {
+  /** The request header carrying the signature. */
+  readonly signatureHeader: string
+  /**
+   * Verifies the signature over the raw body at `receivedAtMs` and returns the event. Throws
+   * WebhookRejectedError when it does not hold, or a ZodError when the signed body is not an event.
+   */
+  verify(rawBody: string, signature: string, receivedAtMs: number): { id: string; type: string }
+  /** What a verified event means; throws PaymentProviderUnavailableError when the provider must be asked and cannot be. */
+  interpret(
+    event: { id: string; type: string },
+    lookups: WebhookLookups,
+  ): Promise<IgnoredEvent | SubscriptionEvent>
+}
+
 /**
  * The payment-provider port. The service asks it, when an organization's trial has ended, whether the
- * organization has an active subscription; if so the trial ends in that tier instead of `free`.
+ * organization has an active subscription; if so the trial ends in that tier instead of `free`. A
+ * provider that sends signed webhooks exposes them as `webhook`.
  */
 export interface PaymentProvider {
   /** Stored with each subscription the provider recorded: `local` or `stripe`. */
   readonly name: string
   activeSubscription(orgId: string): Promise<ProviderSubscription | null>
+  readonly webhook: PaymentWebhook | null
 }
 
-/**
- * The embedded default: the subscription is whatever `POST /console/billing/subscription` recorded,
- * so the answer comes from the local database.
- */
-export class LocalPaymentProvider implements PaymentProvider {
-  readonly name = 'local'
+/** A webhook delivery refused before anything is stored: a bad signature, or a body that is not JSON. */
+export class WebhookRejectedError extends Error {
+  constructor(readonly detail: string) {
+    super(detail)
+    this.name = 'WebhookRejectedError'
+  }
+}
 
-  constructor(private readonly db: Db) {}
-
-  async activeSubscription(orgId: string): Promise<ProviderSubscription | null> {
-    const row = await this.db
-      .selectFrom('subscriptions')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .executeTakeFirst()
-    if (row?.status !== 'active' || row.tier === 'free') return null
-    return { tier: row.tier as Tier, status: row.status, ...paymentDetailsOf(row) }
+/** The provider's API could not be reached (or failed) while an event needed it: redeliver later. */
+export class PaymentProviderUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`payment provider API call failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    })
+    this.name = 'PaymentProviderUnavailableError'
   }
 }
 

@@ -1,9 +1,12 @@
 import Stripe from 'stripe'
-import { ADMIN_ORG_ID } from '../auth/principal.js'
-import { applySubscription } from '../billing/service.js'
 import { isoTimestamp } from '../clock.js'
-import type { AppContext } from '../context.js'
 import { reasonToSkip } from './event-order.js'
+import {
+  type IgnoredEvent,
+  PaymentProviderUnavailableError,
+  type SubscriptionEvent,
+  type WebhookLookups,
+} from './provider.js'
 import {
   orgIdIn,
   refId,
@@ -13,7 +16,7 @@ import {
   stripeInvoiceSchema,
   stripeSubscriptionSchema,
 } from './stripe-objects.js'
-import type { StripePaymentProvider } from './stripe-provider.js'
+import type { PriceTiers } from './price-tiers.js'
 import { subscriptionStateOf } from './stripe-subscription.js'
 
 /** The event types that change a subscription; every other type is acknowledged and ignored. */
@@ -26,19 +29,14 @@ export const HANDLED_EVENT_TYPES: ReadonlySet<string> = new Set([
   'invoice.payment_failed',
 ])
 
-/** What the webhook did with an event (every outcome is acknowledged with 200). */
-export interface EventOutcome {
-  outcome: 'applied' | 'skipped' | 'duplicate' | 'ignored'
-  org_id: string | null
-  detail: string | null
-}
-
-/** The Stripe API could not be reached (or failed) while handling an event: Stripe should retry later. */
-export class StripeUnavailableError extends Error {
-  constructor(cause: unknown) {
-    super(`Stripe API call failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
-    this.name = 'StripeUnavailableError'
-  }
+/** What interpreting an event asks of Stripe (the provider's API client). */
+export interface StripeReader {
+  readonly name: string
+  readonly prices: PriceTiers
+  /** The subscription as Stripe holds it now. */
+  subscription(subscriptionId: string): Promise<StripeSubscription>
+  /** The `org_id` in a customer's metadata, or null. */
+  customerOrgId(customerId: string): Promise<string | null>
 }
 
 /** Where an event's subscription came from, and the org ids the event itself names. */
@@ -48,53 +46,56 @@ interface EventSubscription {
 }
 
 /**
- * Applies a verified Stripe event to the organization's subscription through `applySubscription`, so
- * limits change on the next request. Idempotent by event id; an event older than the applied state
- * changes nothing. Subscription events carry the subscription; for checkout and invoice events it is
- * fetched from Stripe (its state now). Throws StripeUnavailableError when Stripe cannot be asked.
+ * What a verified Stripe event means for an organization's subscription: the change to apply (with the
+ * event, so it is applied once and never over a newer state), or why it is ignored. Subscription
+ * events carry the subscription; for checkout and invoice events it is fetched from Stripe (its state
+ * now). Throws PaymentProviderUnavailableError when Stripe cannot be asked.
  */
-export async function handleStripeEvent(
-  ctx: AppContext,
-  stripe: StripePaymentProvider,
+export async function interpretStripeEvent(
+  stripe: StripeReader,
   event: StripeEvent,
-): Promise<EventOutcome> {
-  const result = (outcome: EventOutcome['outcome'], orgId: string | null, detail: string | null = null) => ({
-    outcome,
-    org_id: orgId,
-    detail,
-  })
-  if (!HANDLED_EVENT_TYPES.has(event.type))
-    return result('ignored', null, `event type ${event.type} is not handled`)
-  // A redelivery needs no Stripe call; the insert in applySubscription is what guarantees once-only.
-  if (await alreadyProcessed(ctx, event.id)) return result('duplicate', null)
+  lookups: WebhookLookups,
+): Promise<IgnoredEvent | SubscriptionEvent> {
+  const ignored = (orgId: string | null, detail: string): IgnoredEvent => {
+    lookups.logError(`stripe event ${event.id} (${event.type}) ignored: ${detail}`)
+    return { kind: 'ignored', orgId, detail }
+  }
+  if (!HANDLED_EVENT_TYPES.has(event.type)) {
+    return { kind: 'ignored', orgId: null, detail: `event type ${event.type} is not handled` }
+  }
+  // A redelivery needs no Stripe call; recording the event with its effect is what guarantees once-only.
+  if (await lookups.isProcessed(event.id)) return { kind: 'duplicate', orgId: null, detail: null }
 
   const found = await subscriptionOf(stripe, event)
-  if (typeof found === 'string') return result('ignored', null, found)
-  const orgId = await orgIdOf(ctx, stripe, found)
+  if (typeof found === 'string') return { kind: 'ignored', orgId: null, detail: found }
+  const orgId = await orgIdOf(stripe, found, lookups)
   if (orgId === null) {
-    const detail = `no organization linked to subscription ${found.sub.id} (set metadata.org_id on it or its customer)`
-    ctx.logError(`stripe event ${event.id} (${event.type}) ignored: ${detail}`)
-    return result('ignored', null, detail)
+    return ignored(
+      null,
+      `no organization linked to subscription ${found.sub.id} (set metadata.org_id on it or its customer)`,
+    )
   }
-  if (orgId === ADMIN_ORG_ID || !(await ctx.directory.org(orgId))) {
-    const detail =
-      orgId === ADMIN_ORG_ID ? 'the operator organization is not billed' : `unknown organization ${orgId}`
-    ctx.logError(`stripe event ${event.id} (${event.type}) ignored: ${detail}`)
-    return result('ignored', orgId, detail)
-  }
+  const refusal = await lookups.refusal(orgId)
+  if (refusal !== null) return ignored(orgId, refusal)
 
   const state = subscriptionStateOf(found.sub, stripe.prices)
   if (state.tier === null) {
-    const detail = `price ${state.payment_price_id} is not RWA_STRIPE_PRICE_PRO or RWA_STRIPE_PRICE_ENTERPRISE`
-    ctx.logError(`stripe event ${event.id} (${event.type}) for ${orgId} ignored: ${detail}`)
-    return result('ignored', orgId, detail)
+    return ignored(
+      orgId,
+      `price ${state.payment_price_id} is not RWA_STRIPE_PRICE_PRO or RWA_STRIPE_PRICE_ENTERPRISE`,
+    )
   }
   const eventCreatedMs = event.created * 1000
-  const applied = await applySubscription(
-    ctx,
+  return {
+    kind: 'change',
     orgId,
-    { ...state, tier: state.tier, provider: stripe.name, provider_updated_at: isoTimestamp(eventCreatedMs) },
-    {
+    change: {
+      ...state,
+      tier: state.tier,
+      provider: stripe.name,
+      provider_updated_at: isoTimestamp(eventCreatedMs),
+    },
+    event: {
       id: event.id,
       type: event.type,
       reasonToSkip: (current) =>
@@ -108,25 +109,11 @@ export async function handleStripeEvent(
           current,
         ),
     },
-  )
-  if (applied.outcome === 'applied') stripe.forget(orgId)
-  return result(applied.outcome, orgId, applied.outcome === 'skipped' ? applied.reason : null)
-}
-
-async function alreadyProcessed(ctx: AppContext, eventId: string): Promise<boolean> {
-  const row = await ctx.db
-    .selectFrom('processed_events')
-    .select('event_id')
-    .where('event_id', '=', eventId)
-    .executeTakeFirst()
-  return row !== undefined
+  }
 }
 
 /** The subscription an event is about, or why the event has none to apply. */
-async function subscriptionOf(
-  stripe: StripePaymentProvider,
-  event: StripeEvent,
-): Promise<EventSubscription | string> {
+async function subscriptionOf(stripe: StripeReader, event: StripeEvent): Promise<EventSubscription | string> {
   const object = event.data.object
   if (event.type.startsWith('customer.subscription.')) {
     const sub = stripeSubscriptionSchema.parse(object)
@@ -151,17 +138,14 @@ async function subscriptionOf(
 }
 
 /** The subscription as Stripe holds it now, or why there is none (it does not exist at Stripe). */
-async function fetched(
-  stripe: StripePaymentProvider,
-  subscriptionId: string,
-): Promise<StripeSubscription | string> {
+async function fetched(stripe: StripeReader, subscriptionId: string): Promise<StripeSubscription | string> {
   try {
     return await stripe.subscription(subscriptionId)
   } catch (error) {
     if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) {
       return `subscription ${subscriptionId} does not exist at Stripe`
     }
-    throw new StripeUnavailableError(error)
+    throw new PaymentProviderUnavailableError(error)
   }
 }
 
@@ -170,27 +154,20 @@ async function fetched(
  * organization already holding this subscription or customer, else the customer's metadata at Stripe.
  */
 async function orgIdOf(
-  ctx: AppContext,
-  stripe: StripePaymentProvider,
+  stripe: StripeReader,
   { sub, orgHints }: EventSubscription,
+  lookups: WebhookLookups,
 ): Promise<string | null> {
   const named = orgHints.find((hint): hint is string => typeof hint === 'string' && hint.trim() !== '')
   if (named) return named.trim()
   const customerId = refId(sub.customer)
-  const known = await ctx.db
-    .selectFrom('subscriptions')
-    .select('org_id')
-    .where((eb) =>
-      eb.or([eb('payment_subscription_id', '=', sub.id), eb('payment_customer_id', '=', customerId)]),
-    )
-    .where('provider', '=', stripe.name)
-    .executeTakeFirst()
-  if (known) return known.org_id
+  const known = await lookups.orgOfPayment(sub.id, customerId)
+  if (known) return known
   if (typeof sub.customer !== 'string') return orgIdIn(sub.customer.metadata)
   try {
     return await stripe.customerOrgId(customerId)
   } catch (error) {
     if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null
-    throw new StripeUnavailableError(error)
+    throw new PaymentProviderUnavailableError(error)
   }
 }

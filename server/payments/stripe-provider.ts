@@ -2,20 +2,24 @@ import Stripe from 'stripe'
 import { type Clock, systemClock } from '../clock.js'
 import { entitlementOf } from '../limits/entitlement.js'
 import type { PriceTiers } from './price-tiers.js'
-import type { PaymentProvider, ProviderSubscription } from './provider.js'
+import {
+  type PaymentProvider,
+  type PaymentWebhook,
+  type ProviderSubscription,
+  WebhookRejectedError,
+} from './provider.js'
+import { interpretStripeEvent } from './stripe-events.js'
 import {
   orgIdIn,
   type StripeSubscription,
   stripeCustomerSchema,
+  stripeEventSchema,
   stripeSubscriptionSchema,
 } from './stripe-objects.js'
 import { subscriptionStateOf } from './stripe-subscription.js'
 
 /** How old a signed webhook may be, in seconds (Stripe's own default). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300
-
-/** How long an answer of `activeSubscription` is reused. */
-const ANSWER_CACHE_MS = 60_000
 
 export interface StripeProviderOptions {
   /** Secret (`sk_...`) or restricted (`rk_...`) API key. */
@@ -41,7 +45,25 @@ export class StripePaymentProvider implements PaymentProvider {
   private readonly stripe: Stripe
   private readonly webhookSecret: string
   private readonly clock: Clock
-  private readonly answers = new Map<string, { at: number; value: ProviderSubscription | null }>()
+  readonly webhook: PaymentWebhook = {
+    signatureHeader: 'Stripe-Signature',
+    verify: (rawBody, signature, receivedAtMs) => {
+      let payload: unknown
+      try {
+        payload = this.constructEvent(rawBody, signature, receivedAtMs)
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
+          // The SDK's message names the failure (no match, stale timestamp, bad header); never the secret.
+          throw new WebhookRejectedError(
+            `Stripe-Signature verification failed: ${error.message.split('. ')[0]}`,
+          )
+        }
+        throw new WebhookRejectedError('The signed body is not JSON')
+      }
+      return stripeEventSchema.parse(payload)
+    },
+    interpret: (event, lookups) => interpretStripeEvent(this, stripeEventSchema.parse(event), lookups),
+  }
 
   constructor(options: StripeProviderOptions) {
     this.prices = Object.freeze({ ...options.prices })
@@ -91,14 +113,10 @@ export class StripePaymentProvider implements PaymentProvider {
   /**
    * The organization's best subscription that grants a paid tier now (active, trialing or past_due, at a
    * price this service sells), or null. Subscriptions are found with Stripe's search by
-   * `metadata['org_id']` on the subscription, and on the customer (then listed per customer). Answers
-   * are reused for a minute; errors are thrown, never cached.
+   * `metadata['org_id']` on the subscription, and on the customer (then listed per customer).
    */
   async activeSubscription(orgId: string): Promise<ProviderSubscription | null> {
     const now = this.clock.now()
-    const cached = this.answers.get(orgId)
-    if (cached && now - cached.at < ANSWER_CACHE_MS) return cached.value
-
     let best: ProviderSubscription | null = null
     for (const sub of await this.subscriptionsOf(orgId)) {
       const state = subscriptionStateOf(sub, this.prices)
@@ -110,13 +128,7 @@ export class StripePaymentProvider implements PaymentProvider {
       if (tier === 'free' || (best && rank(best.tier) >= rank(tier))) continue
       best = { ...state, tier }
     }
-    this.answers.set(orgId, { at: now, value: best })
     return best
-  }
-
-  /** Drops a cached answer, after a webhook changed the organization's subscription. */
-  forget(orgId: string): void {
-    this.answers.delete(orgId)
   }
 
   private async subscriptionsOf(orgId: string): Promise<StripeSubscription[]> {

@@ -152,6 +152,20 @@ export const statsResponseSchema = z.object({
   }),
 })
 
+// ── Payment-provider webhook ────────────────────────────────────────────────
+/** The acknowledgement of a webhook event: what was done with it. */
+export const webhookAckSchema = z.object({
+  received: z.literal(true),
+  event_id: z.string(),
+  outcome: z
+    .enum(['applied', 'skipped', 'duplicate', 'ignored'])
+    .describe(
+      'applied: the subscription changed; skipped: older than the applied state; duplicate: already processed; ignored: not a subscription change this service knows',
+    ),
+  org_id: z.string().nullable(),
+  detail: z.string().nullable(),
+})
+
 export type CreateKeyRequest = z.infer<typeof createKeyRequestSchema>
 export type CreateKeyResponse = z.infer<typeof createKeyResponseSchema>
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>
@@ -164,3 +178,4 @@ export type UpdateSubscriptionResponse = z.infer<typeof updateSubscriptionRespon
 export type UsageResponse = z.infer<typeof usageResponseSchema>
 export type PricingResponse = z.infer<typeof pricingResponseSchema>
 export type StatsResponse = z.infer<typeof statsResponseSchema>
+export type WebhookAck = z.infer<typeof webhookAckSchema>

@@ -2,18 +2,12 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { stringify } from 'yaml'
-import type { ServerProcess } from '../support/server-process.js'
-import { api, type CliHome, newOrg, useServerAndHome } from './support/cli.js'
+import { api, newOrg, useServerAndHome } from '../support/cli.js'
 
 // Each test runs the CLI a dozen times or more; give it room on a loaded 2-core machine.
 vi.setConfig({ testTimeout: 120_000 })
 
-let server: ServerProcess
-let home: CliHome
-useServerAndHome((s, h) => {
-  server = s
-  home = h
-})
+const shared = useServerAndHome()
 
 const manifest = {
   jurisdictions: [
@@ -62,7 +56,7 @@ const manifest = {
 
 /** Everything the organization has, read through the API (not the CLI). */
 async function state(key: string) {
-  const get = (path: string): Promise<any> => api(server.url, path, key)
+  const get = (path: string): Promise<any> => api(shared.server.url, path, key)
   return {
     jurisdictions: (await get('/console/rwa/jurisdictions')).jurisdictions,
     trust: (await get('/console/rwa/jurisdictions/trust')).trust_relations,
@@ -73,12 +67,12 @@ async function state(key: string) {
 
 describe('rwa apply', () => {
   it('--dry-run shows the plan and changes nothing; apply creates in dependency order; a second apply changes nothing', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'apply-flow')
-    const env = { RWA_URL: server.url, RWA_API_KEY: key }
-    const file = join(home.dir, 'governance.yaml')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-flow')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    const file = join(shared.home.dir, 'governance.yaml')
     writeFileSync(file, stringify(manifest))
 
-    const dry = await home.run(['apply', '-f', file, '--dry-run', '--json'], { env })
+    const dry = await shared.home.run(['apply', '-f', file, '--dry-run', '--json'], { env })
     expect(dry.exitCode, dry.stderr).toBe(0)
     const plan = JSON.parse(dry.stdout)
     expect(plan).toMatchObject({
@@ -98,7 +92,7 @@ describe('rwa apply', () => {
     ])
     expect(await state(key)).toEqual({ jurisdictions: [], trust: [], credentials: [], attestations: [] })
 
-    const applied = await home.run(['apply', '-f', file, '--json'], { env })
+    const applied = await shared.home.run(['apply', '-f', file, '--json'], { env })
     expect(applied.exitCode, applied.stderr).toBe(0)
     expect(JSON.parse(applied.stdout).summary).toEqual({ create: 8, update: 0, replace: 0, unchanged: 0 })
     const after = await state(key)
@@ -111,18 +105,18 @@ describe('rwa apply', () => {
     }
     expect(title.credential_id).toBe((after.credentials[0] as { credential_id: string }).credential_id)
 
-    const again = await home.run(['apply', '-f', file], { env })
+    const again = await shared.home.run(['apply', '-f', file], { env })
     expect(again.exitCode, again.stderr).toBe(0)
     expect(again.stderr).toMatch(/nothing to change: all 8 resources are up to date/)
     expect(await state(key)).toEqual(after)
   })
 
   it('applies only the difference: an edited jurisdiction is updated, a new attestation created', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'apply-diff')
-    const env = { RWA_URL: server.url, RWA_API_KEY: key }
-    const file = join(home.dir, 'diff.json')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-diff')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    const file = join(shared.home.dir, 'diff.json')
     writeFileSync(file, JSON.stringify(manifest))
-    expect((await home.run(['apply', '-f', file], { env })).exitCode).toBe(0)
+    expect((await shared.home.run(['apply', '-f', file], { env })).exitCode).toBe(0)
 
     const edited = structuredClone(manifest)
     edited.jurisdictions[1]!.transfer_requirements = ['kyc', 'investor_qualification']
@@ -133,7 +127,7 @@ describe('rwa apply', () => {
       attester: 'DBS',
     })
     // Read from stdin this time.
-    const dry = await home.run(['apply', '-f', '-', '--dry-run', '--json'], {
+    const dry = await shared.home.run(['apply', '-f', '-', '--dry-run', '--json'], {
       env,
       input: JSON.stringify(edited),
     })
@@ -145,24 +139,29 @@ describe('rwa apply', () => {
       fields: ['transfer_requirements'],
     })
 
-    const applied = await home.run(['apply', '-f', '-', '--json'], { env, input: JSON.stringify(edited) })
+    const applied = await shared.home.run(['apply', '-f', '-', '--json'], {
+      env,
+      input: JSON.stringify(edited),
+    })
     expect(applied.exitCode, applied.stderr).toBe(0)
-    const sg = (await api(server.url, '/console/rwa/jurisdictions/SG', key)) as {
+    const sg = (await api(shared.server.url, '/console/rwa/jurisdictions/SG', key)) as {
       transfer_requirements: string[]
     }
     expect(sg.transfer_requirements).toEqual(['kyc', 'investor_qualification'])
   })
 
   it('stops before changing anything when a signed credential would have to change (5)', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'apply-immutable')
-    const env = { RWA_URL: server.url, RWA_API_KEY: key }
-    expect((await home.run(['apply', '-f', '-'], { env, input: JSON.stringify(manifest) })).exitCode).toBe(0)
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-immutable')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    expect(
+      (await shared.home.run(['apply', '-f', '-'], { env, input: JSON.stringify(manifest) })).exitCode,
+    ).toBe(0)
     const before = await state(key)
 
     const edited = structuredClone(manifest)
     edited.jurisdictions[0]!.name = 'USA'
     edited.credentials[0]!.property_data.value_usd = 50000000
-    const run = await home.run(['apply', '-f', '-'], { env, input: JSON.stringify(edited) })
+    const run = await shared.home.run(['apply', '-f', '-'], { env, input: JSON.stringify(edited) })
     expect(run.exitCode).toBe(5)
     expect(run.stderr).toMatch(/differs from the manifest in value_usd; credentials are signed and immutable/)
     expect(run.stderr).toMatch(/^hint: revoke it/m)
@@ -171,20 +170,20 @@ describe('rwa apply', () => {
   })
 
   it('refuses an invalid manifest with exit 2, naming each bad path, before any change', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'apply-bad')
-    const env = { RWA_URL: server.url, RWA_API_KEY: key }
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-bad')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
     const bad = {
       jurisdictions: [{ jurisdiction_id: 'US', name: 'US' }],
       attestations: [
         { jurisdiction: 'US', subject_did: 'did:web:a:b', type: 'kyc', attester: 'x', credential: 'nope' },
       ],
     }
-    const run = await home.run(['apply', '-f', '-'], { env, input: JSON.stringify(bad) })
+    const run = await shared.home.run(['apply', '-f', '-'], { env, input: JSON.stringify(bad) })
     expect(run.exitCode).toBe(2)
     expect(run.stderr).toMatch(/jurisdictions\.0\.regulatory_body/)
     expect((await state(key)).jurisdictions).toEqual([])
 
-    const dangling = await home.run(['apply', '-f', '-'], {
+    const dangling = await shared.home.run(['apply', '-f', '-'], {
       env,
       input: JSON.stringify({ attestations: bad.attestations }),
     })

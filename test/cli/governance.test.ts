@@ -1,24 +1,18 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import type { ServerProcess } from '../support/server-process.js'
-import { api, type CliHome, newOrg, useServerAndHome } from './support/cli.js'
+import { api, newOrg, useServerAndHome } from '../support/cli.js'
 
 // One real server process for the file; every test registers its data in its own organization.
 // Each test runs the CLI a dozen times or more; give it room on a loaded 2-core machine.
 vi.setConfig({ testTimeout: 120_000 })
 
-let server: ServerProcess
-let home: CliHome
-useServerAndHome((s, h) => {
-  server = s
-  home = h
-})
+const shared = useServerAndHome()
 
 /** A CLI bound to one organization's key. */
 function rwaAs(key: string) {
-  const env = { RWA_URL: server.url, RWA_API_KEY: key }
-  const run = (args: string[], input?: string) => home.run(args, { env, input })
+  const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+  const run = (args: string[], input?: string) => shared.home.run(args, { env, input })
   return {
     run,
     /** Runs with --json, expects exit 0 and returns the parsed stdout. */
@@ -32,7 +26,7 @@ function rwaAs(key: string) {
 
 describe('governance end to end through the CLI', () => {
   it('register jurisdictions -> trust -> credential -> attest -> tokenize -> transfer -> proof verify', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'flow')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'flow')
     const rwa = rwaAs(key)
 
     const us = await rwa.json([
@@ -70,7 +64,7 @@ describe('governance end to end through the CLI', () => {
       'investor_qualification',
     ])
     expect(await rwa.json(['jurisdictions', 'get', 'SG'])).toEqual(
-      await api(server.url, '/console/rwa/jurisdictions/SG', key),
+      await api(shared.server.url, '/console/rwa/jurisdictions/SG', key),
     )
 
     const trust = await rwa.json(['trust', 'establish', '--from', 'US', '--to', 'SG'])
@@ -151,7 +145,7 @@ describe('governance end to end through the CLI', () => {
     expect(transfer).toMatchObject({ status: 'approved', compliance_details: { all_satisfied: true } })
     expect(transfer.proof_id).toMatch(/^prf_/)
     expect(await rwa.json(['transfers', 'get', transfer.transfer_id])).toEqual(
-      await api(server.url, `/console/rwa/transfers/${transfer.transfer_id}`, key),
+      await api(shared.server.url, `/console/rwa/transfers/${transfer.transfer_id}`, key),
     )
 
     // The proof holds: digest recomputed, signature checked against the published JWKS.
@@ -162,7 +156,7 @@ describe('governance end to end through the CLI', () => {
 
     // A saved proof verifies from a file and from stdin; an altered one does not.
     const proof = await rwa.json(['proofs', 'get', transfer.proof_id])
-    const file = join(home.dir, 'proof.json')
+    const file = join(shared.home.dir, 'proof.json')
     writeFileSync(file, JSON.stringify(proof))
     expect((await rwa.run(['proofs', 'verify', file])).exitCode).toBe(0)
     expect((await rwa.run(['proofs', 'verify', '-'], JSON.stringify(proof))).exitCode).toBe(0)
@@ -178,13 +172,13 @@ describe('governance end to end through the CLI', () => {
       'transfer_approved',
     ])
     // A saved transfer detail carries its proof, and verifies too.
-    const detailFile = join(home.dir, 'transfer.json')
+    const detailFile = join(shared.home.dir, 'transfer.json')
     writeFileSync(detailFile, JSON.stringify(await rwa.json(['transfers', 'get', transfer.transfer_id])))
     expect((await rwa.run(['proofs', 'verify', detailFile])).exitCode).toBe(0)
   })
 
   it('a transfer rejected by compliance prints its checks and exits 6', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'rejected')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'rejected')
     const rwa = rwaAs(key)
     await rwa.json([
       'jurisdictions',
@@ -276,7 +270,7 @@ describe('governance end to end through the CLI', () => {
   })
 
   it('exit codes: 2 missing flags, 3 plan required, 4 not found, 5 conflict', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'codes')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'codes')
     const rwa = rwaAs(key)
 
     const missing = await rwa.run(['credentials', 'issue', '--jurisdiction', 'US'])
@@ -315,7 +309,7 @@ describe('governance end to end through the CLI', () => {
     expect(duplicate.exitCode).toBe(5)
 
     // An organization on the free tier without a trial may not use governance.
-    const free = (await api(server.url, '/console/billing/keys', server.adminKey, {
+    const free = (await api(shared.server.url, '/console/billing/keys', shared.server.adminKey, {
       method: 'POST',
       body: JSON.stringify({ org_id: 'codes-free', name: 'no trial' }),
     })) as { api_key: string }
@@ -325,7 +319,7 @@ describe('governance end to end through the CLI', () => {
   })
 
   it('remove asks for --yes without a terminal, refuses while in use (5), and removes when free', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'remove')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'remove')
     const rwa = rwaAs(key)
     await rwa.json(['jurisdictions', 'register', '--id', 'US', '--name', 'US', '--regulatory-body', 'SEC'])
     await rwa.json(['jurisdictions', 'register', '--id', 'SG', '--name', 'SG', '--regulatory-body', 'MAS'])
@@ -377,7 +371,7 @@ describe('governance end to end through the CLI', () => {
   })
 
   it('update changes only the flags given; lists page with --limit and follow next_cursor with --all', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'paging')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'paging')
     const rwa = rwaAs(key)
     for (const id of ['AA', 'BB', 'CC', 'DD', 'EE']) {
       await rwa.json([
@@ -397,7 +391,7 @@ describe('governance end to end through the CLI', () => {
     expect(updated).toMatchObject({ name: 'Renamed', regulatory_body: 'R', transfer_requirements: ['kyc'] })
 
     const page = await rwa.json(['jurisdictions', 'list', '--limit', '2'])
-    expect(page).toEqual(await api(server.url, '/console/rwa/jurisdictions?limit=2', key))
+    expect(page).toEqual(await api(shared.server.url, '/console/rwa/jurisdictions?limit=2', key))
     expect(page.jurisdictions).toHaveLength(2)
     expect(page.next_cursor).not.toBeNull()
 

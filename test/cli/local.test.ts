@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../support/server-process.js'
-import { type CliHome, cliHome, newOrg } from './support/cli.js'
+import { type CliHome, cliHome, newOrg } from '../support/cli.js'
 
 let server: ServerProcess
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { execa } from 'execa'
 import { afterAll, describe, expect, it } from 'vitest'
 import { RWA_BIN } from '../support/server-process.js'
-import { cliHome } from './support/cli.js'
+import { cliHome } from '../support/cli.js'
 
 const home = cliHome()
 afterAll(() => home.cleanup())

@@ -3,12 +3,12 @@ import { join, resolve } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, describe, expect, it } from 'vitest'
 import { RWA_BIN } from '../support/server-process.js'
-import { cliHome } from './support/cli.js'
+import { cliHome } from '../support/cli.js'
 
 const home = cliHome()
 afterAll(() => home.cleanup())
 
-const RECORDER = resolve(import.meta.dirname, 'support/record-imports.mjs')
+const RECORDER = resolve(import.meta.dirname, '../support/record-imports.mjs')
 
 /** Runs bin/rwa with a module recorder and returns every module URL it loaded. */
 async function loadedModules(

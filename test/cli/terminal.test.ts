@@ -1,19 +1,14 @@
 import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
-import { RWA_BIN, type ServerProcess } from '../support/server-process.js'
-import { type CliHome, newOrg, useServerAndHome } from './support/cli.js'
+import { RWA_BIN } from '../support/server-process.js'
+import { newOrg, useServerAndHome } from '../support/cli.js'
 
 /*
  * The CLI behaves differently on a terminal: color, prompts. These tests give it a real pseudo-terminal
  * with util-linux `script`, so "on a TTY" is checked, not assumed.
  */
 
-let server: ServerProcess
-let home: CliHome
-useServerAndHome((s, h) => {
-  server = s
-  home = h
-})
+const shared = useServerAndHome()
 
 const ESC = '\x1b['
 const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`
@@ -25,8 +20,8 @@ async function onTerminal(args: string[], env: Record<string, string> = {}, keys
     extendEnv: false,
     env: {
       PATH: process.env.PATH ?? '',
-      HOME: home.dir,
-      XDG_CONFIG_HOME: home.configHome,
+      HOME: shared.home.dir,
+      XDG_CONFIG_HOME: shared.home.configHome,
       TERM: 'xterm-256color',
       ...env,
     },
@@ -44,7 +39,7 @@ async function onTerminal(args: string[], env: Record<string, string> = {}, keys
 
 describe('color', () => {
   it('colors tables on a terminal, and not with NO_COLOR, TERM=dumb or --no-color', async () => {
-    const env = { RWA_URL: server.url }
+    const env = { RWA_URL: shared.server.url }
     const colored = await onTerminal(['pricing'], env)
     expect(colored.exitCode, colored.output).toBe(0)
     expect(colored.output).toContain(ESC)
@@ -62,7 +57,7 @@ describe('color', () => {
   })
 
   it('never colors when stdout is not a terminal', async () => {
-    const run = await home.run(['pricing'], { env: { RWA_URL: server.url, FORCE_COLOR: '3' } })
+    const run = await shared.home.run(['pricing'], { env: { RWA_URL: shared.server.url, FORCE_COLOR: '3' } })
     expect(run.exitCode).toBe(0)
     expect(run.stdout).toContain('Community')
     expect(run.stdout + run.stderr).not.toContain(ESC)
@@ -71,10 +66,10 @@ describe('color', () => {
 
 describe('prompts', () => {
   it('on a terminal, asks for a missing required field and uses the answer', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'prompted')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'prompted')
     const run = await onTerminal(
       ['keys', 'create', '--json'],
-      { RWA_URL: server.url, RWA_API_KEY: key },
+      { RWA_URL: shared.server.url, RWA_API_KEY: key },
       'typed-name\r',
     )
     expect(run.output).toMatch(/Name of the key/)
@@ -84,8 +79,8 @@ describe('prompts', () => {
 
   it('on a terminal with --no-input, fails listing the missing flags instead of asking', async () => {
     const run = await onTerminal(['keys', 'create', '--no-input'], {
-      RWA_URL: server.url,
-      RWA_API_KEY: server.adminKey,
+      RWA_URL: shared.server.url,
+      RWA_API_KEY: shared.server.adminKey,
     })
     expect(run.exitCode).toBe(2)
     expect(run.output).toMatch(/missing required flag: --name/)
@@ -95,16 +90,16 @@ describe('prompts', () => {
 
 describe('progress', () => {
   it('--all shows page progress on a terminal and nothing of it in a pipe', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'progress')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'progress')
     for (const id of ['AA', 'BB', 'CC']) {
-      const response = await fetch(`${server.url}/console/rwa/jurisdictions`, {
+      const response = await fetch(`${shared.server.url}/console/rwa/jurisdictions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': key },
         body: JSON.stringify({ jurisdiction_id: id, name: id, regulatory_body: 'R' }),
       })
       expect(response.status).toBe(201)
     }
-    const env = { RWA_URL: server.url, RWA_API_KEY: key }
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
     const tty = await onTerminal(['jurisdictions', 'list', '--limit', '1', '--all'], env)
     expect(tty.exitCode, tty.output).toBe(0)
     expect(tty.output).toMatch(/fetched 1 of 3 jurisdictions/)
@@ -117,7 +112,7 @@ describe('progress', () => {
     expect(noColor.output).toMatch(/fetched 2 of 3 jurisdictions/)
     expect(noColor.output).not.toContain(ESC)
 
-    const piped = await home.run(['jurisdictions', 'list', '--limit', '1', '--all'], { env })
+    const piped = await shared.home.run(['jurisdictions', 'list', '--limit', '1', '--all'], { env })
     expect(piped.exitCode).toBe(0)
     expect(piped.stderr).not.toMatch(/fetched/)
     expect(piped.stderr).toMatch(/3 of 3 jurisdictions/)

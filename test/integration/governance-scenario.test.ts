@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Jwks, proofSchema, tokenDetailSchema, transferDetailSchema } from '../../src/contract/rwa.js'
 import { verifyProof } from '../../src/proof/verify.js'
+import { SG, US } from '../support/governance.js'
 import { type ServerProcess, startServerProcess } from '../support/server-process.js'
 
 let server: ServerProcess | undefined
@@ -46,23 +47,9 @@ describe("a compliance officer's day (real server process over a SQLite file)", 
       call(base, key, method, path, expected, body)
 
     // Morning: the two jurisdictions and their requirements.
-    const us = await api('POST', '/console/rwa/jurisdictions', 201, {
-      jurisdiction_id: 'US',
-      name: 'United States',
-      regulatory_body: 'SEC',
-      frameworks: ['Reg D'],
-      credential_types: ['PropertyOwnership', 'RegulatoryAttestation'],
-      transfer_requirements: ['kyc', 'aml', 'title_verification'],
-    })
+    const us = await api('POST', '/console/rwa/jurisdictions', 201, US)
     expect(us.issuer_did).toMatch(/^did:key:z6Mk/)
-    await api('POST', '/console/rwa/jurisdictions', 201, {
-      jurisdiction_id: 'SG',
-      name: 'Singapore',
-      regulatory_body: 'MAS',
-      frameworks: ['SFA'],
-      credential_types: ['PropertyOwnership', 'RegulatoryAttestation'],
-      transfer_requirements: ['kyc', 'aml', 'investor_qualification'],
-    })
+    await api('POST', '/console/rwa/jurisdictions', 201, SG)
     const trust = await api('POST', '/console/rwa/jurisdictions/trust', 201, {
       from_jurisdiction: 'US',
       to_jurisdiction: 'SG',

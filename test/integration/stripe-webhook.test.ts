@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { StripeApiServer } from '../server/payments/stripe-api-server.js'
+import { StripeApiServer } from '../support/stripe-api-server.js'
 import {
   checkoutSessionObject,
   eventObject,
@@ -10,7 +10,7 @@ import {
   stripeId,
   subscriptionObject,
   WEBHOOK_SECRET,
-} from '../server/payments/stripe-fixtures.js'
+} from '../support/stripe-fixtures.js'
 import { type ServerProcess, startServerProcess } from '../support/server-process.js'
 
 let server: ServerProcess | undefined

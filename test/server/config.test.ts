@@ -3,7 +3,12 @@ import { loadServerConfig } from '../../server/config.js'
 
 describe('loadServerConfig', () => {
   it('defaults to 127.0.0.1:4600 over ./rwa.db with the local payment provider', () => {
-    expect(loadServerConfig({}, {})).toMatchObject({ host: '127.0.0.1', port: 4600, db: 'rwa.db', paymentProvider: 'local' })
+    expect(loadServerConfig({}, {})).toMatchObject({
+      host: '127.0.0.1',
+      port: 4600,
+      db: 'rwa.db',
+      paymentProvider: 'local',
+    })
   })
 
   it('takes RWA_* variables, and flags over variables', () => {

@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { TIER_LIMITS } from '../../../src/contract/limits.js'
 import { DAY_MS } from '../../../server/clock.js'
-import {
-  LocalPaymentProvider,
-  type PaymentProvider,
-  type ProviderSubscription,
-} from '../../../server/payments/provider.js'
+import { LocalPaymentProvider } from '../../../server/payments/local-provider.js'
+import type { PaymentProvider, ProviderSubscription } from '../../../server/payments/provider.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 let h: Harness
@@ -65,6 +62,7 @@ describe('the 14-day trial', () => {
     const calls: string[] = []
     const remote: PaymentProvider = {
       name: 'remote',
+      webhook: null,
       async activeSubscription(orgId) {
         calls.push(orgId)
         return reported
@@ -91,6 +89,7 @@ describe('the 14-day trial', () => {
     let calls = 0
     const flaky: PaymentProvider = {
       name: 'remote',
+      webhook: null,
       async activeSubscription() {
         calls++
         if (!up) throw new Error('connect ECONNREFUSED')

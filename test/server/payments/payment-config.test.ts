@@ -2,9 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { loadServerConfig } from '../../../server/config.js'
 import { openDatabase } from '../../../server/db/database.js'
 import { paymentProviderFromConfig } from '../../../server/payments/from-config.js'
-import { LocalPaymentProvider } from '../../../server/payments/provider.js'
+import { LocalPaymentProvider } from '../../../server/payments/local-provider.js'
 import { StripePaymentProvider } from '../../../server/payments/stripe-provider.js'
-import { PRICE_ENTERPRISE, PRICE_PRO, STRIPE_SECRET_KEY, WEBHOOK_SECRET } from './stripe-fixtures.js'
+import {
+  PRICE_ENTERPRISE,
+  PRICE_PRO,
+  STRIPE_SECRET_KEY,
+  WEBHOOK_SECRET,
+} from '../../support/stripe-fixtures.js'
 
 const STRIPE_ENV = {
   RWA_PAYMENT_PROVIDER: 'stripe',

@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DAY_MS, ManualClock } from '../../../server/clock.js'
+import {
+  activeSubscriptionCached,
+  InMemoryPaymentAnswerCache,
+} from '../../../server/caches/payment-answers.js'
 import { StripePaymentProvider } from '../../../server/payments/stripe-provider.js'
 import { createHarness, type Harness } from '../../support/harness.js'
-import { StripeApiServer } from './stripe-api-server.js'
+import { StripeApiServer } from '../../support/stripe-api-server.js'
 import {
   customerObject,
   eventObject,
@@ -13,7 +17,7 @@ import {
   stripeId,
   subscriptionObject,
   WEBHOOK_SECRET,
-} from './stripe-fixtures.js'
+} from '../../support/stripe-fixtures.js'
 
 let api: StripeApiServer
 let clock: ManualClock
@@ -91,19 +95,21 @@ describe('StripePaymentProvider.activeSubscription (against a local Stripe API s
     })
   })
 
-  it('reuses an answer for a minute, and never caches a failure', async () => {
+  it('reuses an answer for a minute through the answer cache, and never caches a failure', async () => {
+    const answers = new InMemoryPaymentAnswerCache(clock)
+    const ask = () => activeSubscriptionCached(stripe, answers, 'acme')
     api.addSubscription(subscriptionObject({ orgId: 'acme' }))
-    await stripe.activeSubscription('acme')
+    await ask()
     const calls = api.requests.length
     clock.advance(59_000)
-    expect((await stripe.activeSubscription('acme'))?.tier).toBe('pro')
+    expect((await ask())?.tier).toBe('pro')
     expect(api.requests.length).toBe(calls)
 
     clock.advance(2_000)
     await api.stop()
-    await expect(stripe.activeSubscription('acme')).rejects.toThrow()
+    await expect(ask()).rejects.toThrow()
     await api.start()
-    expect((await stripe.activeSubscription('acme'))?.tier).toBe('pro')
+    expect((await ask())?.tier).toBe('pro')
     expect(api.requests.length).toBeGreaterThan(calls)
   })
 

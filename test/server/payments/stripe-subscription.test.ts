@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { tierOfPrice } from '../../../server/payments/price-tiers.js'
 import { stripeSubscriptionSchema } from '../../../server/payments/stripe-objects.js'
 import { storedStatusOf, subscriptionStateOf } from '../../../server/payments/stripe-subscription.js'
-import { PRICE_ENTERPRISE, PRICE_PRO, PRICES, subscriptionObject } from './stripe-fixtures.js'
+import { PRICE_ENTERPRISE, PRICE_PRO, PRICES, subscriptionObject } from '../../support/stripe-fixtures.js'
 
 const parse = (object: Record<string, any>) => stripeSubscriptionSchema.parse(object)
 const START = Math.floor(Date.UTC(2026, 2, 31, 23, 30) / 1000)

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../../server/clock.js'
 import { StripePaymentProvider } from '../../../server/payments/stripe-provider.js'
 import { createHarness, type Harness } from '../../support/harness.js'
-import { StripeApiServer } from './stripe-api-server.js'
+import { StripeApiServer } from '../../support/stripe-api-server.js'
 import {
   checkoutSessionObject,
   customerObject,
@@ -15,7 +15,7 @@ import {
   stripeId,
   subscriptionObject,
   WEBHOOK_SECRET,
-} from './stripe-fixtures.js'
+} from '../../support/stripe-fixtures.js'
 
 const PATH = '/console/billing/webhooks/stripe'
 

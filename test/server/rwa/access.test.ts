@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DAY_MS } from '../../../server/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
-import { buildWorld, expectStatus, transferBody, type World } from './fixtures.js'
+import { buildWorld, expectStatus, transferBody, type World } from '../../support/governance.js'
 
 let h: Harness
 beforeEach(async () => {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { attestationSchema, credentialSchema, tokenDetailSchema } from '../../../src/contract/rwa.js'
 import { DAY_MS, utcDate } from '../../../server/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
-import { expectStatus, OWNER, PROPERTY, RECIPIENT, SG, US } from './fixtures.js'
+import { expectStatus, OWNER, PROPERTY, RECIPIENT, SG, US } from '../../support/governance.js'
 
 let h: Harness
 beforeEach(async () => {

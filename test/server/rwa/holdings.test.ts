@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from '../../support/harness.js'
-import { buildWorld, expectStatus, OWNER, RECIPIENT } from './fixtures.js'
+import { buildWorld, expectStatus, OWNER, RECIPIENT } from '../../support/governance.js'
 
 const CAROL = 'did:web:lion:carol'
 const DIDS = [OWNER, RECIPIENT, CAROL]

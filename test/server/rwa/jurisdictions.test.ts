@@ -7,7 +7,7 @@ import {
 } from '../../../src/contract/rwa.js'
 import { MINUTE_MS } from '../../../server/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
-import { buildWorld, expectStatus, OWNER, PROPERTY, SG, US } from './fixtures.js'
+import { buildWorld, expectStatus, OWNER, PROPERTY, SG, US } from '../../support/governance.js'
 
 let h: Harness
 beforeEach(async () => {

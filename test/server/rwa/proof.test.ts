@@ -5,7 +5,7 @@ import { canonicalFacts, proofDigest, proofFacts, verifyProof } from '../../../s
 import { createApp } from '../../../server/app.js'
 import { createAppContext } from '../../../server/context.js'
 import { createHarness, type Harness } from '../../support/harness.js'
-import { buildWorld, expectStatus, OWNER, RECIPIENT, transferBody } from './fixtures.js'
+import { buildWorld, expectStatus, OWNER, RECIPIENT, transferBody } from '../../support/governance.js'
 
 let h: Harness
 let approved: Proof

@@ -9,7 +9,14 @@ import {
 import { verifyProof } from '../../../src/proof/verify.js'
 import { DAY_MS } from '../../../server/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
-import { buildWorld, expectStatus, OWNER, RECIPIENT, transferBody, type World } from './fixtures.js'
+import {
+  buildWorld,
+  expectStatus,
+  OWNER,
+  RECIPIENT,
+  transferBody,
+  type World,
+} from '../../support/governance.js'
 
 let h: Harness
 let w: World

@@ -1,0 +1,42 @@
+import type { Insertable } from 'kysely'
+import { countOf, type Executor } from '../../db/queries.js'
+import type { ApiKeysTable } from '../../db/schema.js'
+
+/** Every query of API keys. Only the SHA-256 of a raw key is ever stored. */
+
+export async function insertApiKey(db: Executor, row: Insertable<ApiKeysTable>): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute()
+}
+
+/** An organization's keys, newest first. */
+export function listKeyRows(db: Executor, orgId: string) {
+  return db.selectFrom('api_keys').selectAll().where('org_id', '=', orgId).orderBy('key_id', 'desc').execute()
+}
+
+export function findKeyRow(db: Executor, keyId: string) {
+  return db.selectFrom('api_keys').selectAll().where('key_id', '=', keyId).executeTakeFirst()
+}
+
+/** Whether the organization has any key (revoked ones included). */
+export async function hasAnyKey(db: Executor, orgId: string): Promise<boolean> {
+  const row = await db.selectFrom('api_keys').select('key_id').where('org_id', '=', orgId).executeTakeFirst()
+  return row !== undefined
+}
+
+export function countActiveKeys(db: Executor, orgId: string): Promise<number> {
+  return countOf(db.selectFrom('api_keys').where('org_id', '=', orgId).where('revoked_at', 'is', null))
+}
+
+export async function markKeyRevoked(db: Executor, keyId: string, revokedAt: string): Promise<void> {
+  await db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('key_id', '=', keyId).execute()
+}
+
+/** Every key with its organization's trial and subscription, for the billing overview. */
+export function keysWithSubscription(db: Executor) {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('organizations as o', 'o.org_id', 'k.org_id')
+    .leftJoin('subscriptions as s', 's.org_id', 'k.org_id')
+    .select(['k.revoked_at', 'o.trial_ends_at', 's.tier', 's.status'])
+    .execute()
+}

@@ -1,0 +1,175 @@
+import type {
+  SubscriptionResponse,
+  UpdateSubscriptionRequest,
+  UpdateSubscriptionResponse,
+} from '../../../src/contract/billing.js'
+import { TIER_LIMITS } from '../../../src/contract/limits.js'
+import type { KnownOrg } from '../../caches/auth-cache.js'
+import { ADMIN_ORG_ID, assertAdmin, assertOrgAccess, type Principal } from '../../auth/principal.js'
+import { isoTimestamp, utcDate } from '../../clock.js'
+import type { AppContext } from '../../context.js'
+import { ApiError } from '../../errors.js'
+import { entitlementOf } from '../../limits/entitlement.js'
+import { findSubscription, orgOfPayment, upsertSubscription } from '../../organizations/queries.js'
+import {
+  type PaymentWebhook,
+  type ProviderEventRef,
+  paymentDetailsOf,
+  type SubscriptionChange,
+} from '../../payments/provider.js'
+import { isEventProcessed, recordProcessedEvent } from '../../payments/queries.js'
+
+/*
+ * An organization's subscription: what it reads, and the one way it changes. The admin endpoint and
+ * the payment provider's webhook both change it through `applySubscription`.
+ */
+
+export const trialEndsAtOf = (org: KnownOrg): string | null =>
+  org.trialEndsAt === null ? null : isoTimestamp(org.trialEndsAt)
+
+/** The organization, or 404 when it does not exist (the caller already passed the access check). */
+export async function organizationOr404(ctx: AppContext, orgId: string): Promise<KnownOrg> {
+  const org = await ctx.authCache.org(orgId)
+  if (!org)
+    throw new ApiError(
+      'not_found',
+      `No organization ${orgId}: create a key for it first (POST /console/billing/keys)`,
+    )
+  return org
+}
+
+/** The organization's subscription; free-tier defaults (and `subscription: null`) when it has none. */
+export async function getSubscription(
+  ctx: AppContext,
+  principal: Principal,
+  orgId: string,
+): Promise<SubscriptionResponse> {
+  assertOrgAccess(principal, orgId)
+  const org = await organizationOr404(ctx, orgId)
+  const entitlement = entitlementOf(org, ctx.clock.now())
+  const row = await findSubscription(ctx.db, orgId)
+  return {
+    org_id: orgId,
+    tier: entitlement.tier,
+    status: (row?.status as SubscriptionResponse['status']) ?? 'active',
+    limits: entitlement.limits,
+    trial_ends_at: trialEndsAtOf(org),
+    subscription: row && row.provider !== 'operator' ? paymentDetailsOf(row) : null,
+  }
+}
+
+/** What became of a change: applied, skipped (its event is recorded), or a redelivered event. */
+export type ApplyOutcome =
+  | { outcome: 'applied' }
+  | { outcome: 'skipped'; reason: string }
+  | { outcome: 'duplicate' }
+
+/**
+ * Records an organization's subscription and makes its limits take effect on the next request, on
+ * every instance. With `event`, the event id is recorded in processed_events in the same transaction
+ * as the change, so a redelivery is skipped, and a change older than the stored state is skipped.
+ */
+export async function applySubscription(
+  ctx: AppContext,
+  orgId: string,
+  change: SubscriptionChange,
+  event?: ProviderEventRef,
+): Promise<ApplyOutcome> {
+  const now = ctx.clock.now()
+  await organizationOr404(ctx, orgId)
+  const result = await ctx.db.transaction().execute(async (trx): Promise<ApplyOutcome> => {
+    if (event) {
+      const first = await recordProcessedEvent(trx, {
+        event_id: event.id,
+        provider: change.provider,
+        type: event.type,
+        processed_at: isoTimestamp(now),
+      })
+      if (!first) return { outcome: 'duplicate' }
+      const reason = event.reasonToSkip(await findSubscription(trx, orgId))
+      if (reason !== null) return { outcome: 'skipped', reason }
+    }
+    await upsertSubscription(
+      trx,
+      orgId,
+      {
+        tier: change.tier,
+        status: change.status ?? 'active',
+        provider: change.provider,
+        payment_subscription_id: change.payment_subscription_id ?? null,
+        payment_customer_id: change.payment_customer_id ?? null,
+        payment_price_id: change.payment_price_id ?? null,
+        current_period_start: change.current_period_start ?? null,
+        current_period_end: change.current_period_end ?? null,
+        cancel_at_period_end: change.cancel_at_period_end ? 1 : 0,
+        provider_updated_at: change.provider_updated_at ?? null,
+      },
+      now,
+    )
+    return { outcome: 'applied' }
+  })
+  if (result.outcome === 'applied') ctx.invalidate({ kind: 'org', orgId })
+  return result
+}
+
+/**
+ * Admin only. Sets the tier of an organization as the local payment provider: the billing period is
+ * the month starting today.
+ */
+export async function updateSubscription(
+  ctx: AppContext,
+  principal: Principal,
+  input: UpdateSubscriptionRequest,
+): Promise<UpdateSubscriptionResponse> {
+  assertAdmin(principal, 'Updating a subscription')
+  const start = new Date(ctx.clock.now())
+  const end = new Date(start)
+  end.setUTCMonth(end.getUTCMonth() + 1)
+  await applySubscription(ctx, input.org_id, {
+    tier: input.tier,
+    provider: 'local',
+    payment_subscription_id: input.payment_subscription_id,
+    payment_customer_id: input.payment_customer_id,
+    payment_price_id: input.payment_price_id,
+    current_period_start: utcDate(start.getTime()),
+    current_period_end: utcDate(end.getTime()),
+  })
+  return { status: 'updated', org_id: input.org_id, tier: input.tier, limits: TIER_LIMITS[input.tier] }
+}
+
+/** What the webhook did with a verified event (every outcome is acknowledged with 200). */
+export interface PaymentEventOutcome {
+  outcome: 'applied' | 'skipped' | 'duplicate' | 'ignored'
+  org_id: string | null
+  detail: string | null
+}
+
+/**
+ * Applies a verified payment-provider event: the provider says what it means for which organization,
+ * and `applySubscription` records it once. The operator organization is never billed, and an event
+ * for an organization the service does not know is ignored.
+ */
+export async function receivePaymentEvent(
+  ctx: AppContext,
+  webhook: PaymentWebhook,
+  event: { id: string; type: string },
+): Promise<PaymentEventOutcome> {
+  const verdict = await webhook.interpret(event, {
+    isProcessed: (eventId) => isEventProcessed(ctx.db, eventId),
+    orgOfPayment: (subscriptionId, customerId) =>
+      orgOfPayment(ctx.db, ctx.payments.name, subscriptionId, customerId),
+    refusal: async (orgId) => {
+      if (orgId === ADMIN_ORG_ID) return 'the operator organization is not billed'
+      return (await ctx.authCache.org(orgId)) ? null : `unknown organization ${orgId}`
+    },
+    logError: ctx.logError,
+  })
+  if (verdict.kind !== 'change')
+    return { outcome: verdict.kind, org_id: verdict.orgId, detail: verdict.detail }
+  const applied = await applySubscription(ctx, verdict.orgId, verdict.change, verdict.event)
+  return {
+    outcome: applied.outcome,
+    org_id: verdict.orgId,
+    detail: applied.outcome === 'skipped' ? applied.reason : null,
+  }
+}

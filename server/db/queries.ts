@@ -1,0 +1,91 @@
+import type { SelectQueryBuilder, Selectable, Transaction } from 'kysely'
+import type { Db } from './database.js'
+import type { Database } from './schema.js'
+
+/*
+ * The query shapes every area repeats: an organization's record by its id, the count of a filter, and
+ * one page of a filtered list. Each area's queries module builds on these.
+ */
+
+/** The database, or a transaction on it: every query takes either. */
+export type Executor = Db | Transaction<Database>
+
+/** One page of rows: up to `limit`, the count of every match, and the cursor of the next page. */
+export interface Page<T> {
+  rows: T[]
+  total: number
+  next_cursor: string | null
+}
+
+/** Paging of a list: how many rows, and the id below which the page starts (the last id of the previous). */
+export interface PageQuery {
+  limit: number
+  cursor?: string | undefined
+}
+
+/** Tables whose rows belong to an organization (an `org_id` column). */
+type OwnedTable = {
+  [T in keyof Database]: Database[T] extends { org_id: string } ? T : never
+}[keyof Database]
+
+/**
+ * A lookup of an organization's record by its id: another organization's row is never read, so its id
+ * looks exactly like an unknown one.
+ */
+export function ownedRecord<T extends OwnedTable>(table: T, idColumn: keyof Database[T] & string) {
+  return (db: Executor, orgId: string, id: string): Promise<Selectable<Database[T]> | undefined> =>
+    // biome-ignore lint/suspicious/noExplicitAny: kysely cannot type a table chosen by a type parameter.
+    (db as any)
+      .selectFrom(table)
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where(idColumn, '=', id)
+      .executeTakeFirst()
+}
+
+/** The number of rows a filtered query matches. */
+// biome-ignore lint/suspicious/noExplicitAny: any table or join of the schema.
+export async function countOf(base: SelectQueryBuilder<any, any, object>): Promise<number> {
+  const row = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  return Number((row as { n: number | bigint }).n)
+}
+
+/**
+ * Runs a filtered list: the count of every match, and one page of whole rows ordered by `idColumn`
+ * descending (ids are time-sortable, so newest first), below `query.cursor`.
+ */
+export async function pageOf<TB extends keyof Database>(
+  base: SelectQueryBuilder<Database, TB, object>,
+  idColumn: keyof Database[TB] & string,
+  query: PageQuery,
+): Promise<Page<Selectable<Database[TB]>>> {
+  // biome-ignore lint/suspicious/noExplicitAny: the id column is one of TB's columns, named by the caller.
+  const id = idColumn as any
+  const total = await countOf(base)
+  let rows = base.selectAll()
+  if (query.cursor !== undefined) rows = rows.where(id, '<', query.cursor)
+  const found = (await rows
+    .orderBy(id, 'desc')
+    .limit(query.limit + 1)
+    .execute()) as unknown as Selectable<Database[TB]>[]
+  const more = found.length > query.limit
+  const pageRows = more ? found.slice(0, query.limit) : found
+  return {
+    rows: pageRows,
+    total,
+    next_cursor: more ? String((pageRows.at(-1) as Record<string, unknown>)[idColumn]) : null,
+  }
+}
+
+/** Narrows a list to rows whose columns equal the given values; an absent value filters nothing. */
+export function whereEqual<TB extends keyof Database, O>(
+  base: SelectQueryBuilder<Database, TB, O>,
+  filters: Partial<Record<keyof Database[TB] & string, string | undefined>>,
+): SelectQueryBuilder<Database, TB, O> {
+  let narrowed = base
+  for (const [column, value] of Object.entries(filters)) {
+    // biome-ignore lint/suspicious/noExplicitAny: the column is one of TB's, as the filters' type says.
+    if (value) narrowed = narrowed.where(column as any, '=', value)
+  }
+  return narrowed
+}

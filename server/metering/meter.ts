@@ -1,0 +1,75 @@
+import { utcDate } from '../clock.js'
+import type { Db } from '../db/database.js'
+import { addUsage, setKeyLastUsed } from './queries.js'
+
+/**
+ * Counts requests per organization per UTC day and remembers each key's last use, in memory, and
+ * writes both to the database in one transaction per flush (every second by default, and on
+ * shutdown), so a request costs no database write of its own. A crash loses at most the counts and
+ * last-use times of the last flush interval.
+ */
+export class UsageMeter {
+  private requests = new Map<string, { orgId: string; date: string; count: number }>()
+  private lastUsed = new Map<string, number>()
+  private timer: NodeJS.Timeout | undefined
+  private flushing: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown) => void = (error) =>
+      console.error('usage flush failed:', error),
+  ) {}
+
+  /** Counts one admitted request of `orgId` made with key `keyId` at `now`. */
+  record(orgId: string, keyId: string, now: number): void {
+    const date = utcDate(now)
+    const id = `${orgId}\u0000${date}`
+    const entry = this.requests.get(id)
+    if (entry) entry.count++
+    else this.requests.set(id, { orgId, date, count: 1 })
+    this.lastUsed.set(keyId, now)
+  }
+
+  /** Flushes every `intervalMs` until `stop()`. The timer does not keep the process alive. */
+  start(intervalMs = 1000): void {
+    this.timer ??= setInterval(() => void this.flush(), intervalMs)
+    this.timer.unref()
+  }
+
+  /** Stops the timer and writes what is pending. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer)
+    this.timer = undefined
+    await this.flush()
+  }
+
+  /** Writes what is pending; flushes never overlap. Resolves once everything recorded so far is stored. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write())
+    return this.flushing
+  }
+
+  private async write(): Promise<void> {
+    if (this.requests.size === 0 && this.lastUsed.size === 0) return
+    const requests = this.requests
+    const lastUsed = this.lastUsed
+    this.requests = new Map()
+    this.lastUsed = new Map()
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const { orgId, date, count } of requests.values())
+          await addUsage(trx, orgId, date, 'request_count', count)
+        for (const [keyId, at] of lastUsed) await setKeyLastUsed(trx, keyId, at)
+      })
+    } catch (error) {
+      // Put the counts back so the next flush retries them.
+      for (const [id, entry] of requests) {
+        const pending = this.requests.get(id)
+        if (pending) pending.count += entry.count
+        else this.requests.set(id, entry)
+      }
+      for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at)
+      this.onError(error)
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { isoTimestamp } from '../clock.js'
+import type { Executor } from '../db/queries.js'
+
+/** Daily usage per organization (`usage_daily`) and the last use of each key. */
+
+/** Requests of an organization stored for a UTC date. */
+export async function requestCountOn(db: Executor, orgId: string, date: string): Promise<number> {
+  const row = await db
+    .selectFrom('usage_daily')
+    .select('request_count')
+    .where('org_id', '=', orgId)
+    .where('date', '=', date)
+    .executeTakeFirst()
+  return row?.request_count ?? 0
+}
+
+/** The stored usage rows of an organization between two UTC dates, both included. */
+export function usageRows(db: Executor, orgId: string, fromDate: string, toDate: string) {
+  return db
+    .selectFrom('usage_daily')
+    .select(['date', 'request_count', 'dids_created', 'skills_registered'])
+    .where('org_id', '=', orgId)
+    .where('date', '>=', fromDate)
+    .where('date', '<=', toDate)
+    .execute()
+}
+
+/** The counters of a day of usage. */
+export type UsageCounter = 'request_count' | 'dids_created' | 'skills_registered'
+
+/** Adds `count` to one counter of an organization's day (additive: concurrent writers never lose counts). */
+export async function addUsage(
+  db: Executor,
+  orgId: string,
+  date: string,
+  counter: UsageCounter,
+  count: number,
+): Promise<void> {
+  await db
+    .insertInto('usage_daily')
+    .values({ org_id: orgId, date, [counter]: count })
+    .onConflict((oc) =>
+      oc.columns(['org_id', 'date']).doUpdateSet((eb) => ({
+        [counter]: eb(`usage_daily.${counter}`, '+', eb.ref(`excluded.${counter}`)),
+      })),
+    )
+    .execute()
+}
+
+/** Records when a key was last used. */
+export async function setKeyLastUsed(db: Executor, keyId: string, at: number): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: isoTimestamp(at) })
+    .where('key_id', '=', keyId)
+    .execute()
+}

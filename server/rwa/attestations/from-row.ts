@@ -1,0 +1,20 @@
+import type { Selectable } from 'kysely'
+import type { Attestation } from '../../../src/contract/rwa.js'
+import type { AttestationsTable } from '../../db/schema.js'
+
+/** The API record of a stored attestation. */
+export function attestationFromRow(row: Selectable<AttestationsTable>): Attestation {
+  return {
+    attestation_id: row.attestation_id,
+    jurisdiction: row.jurisdiction,
+    subject_did: row.subject_did,
+    type: row.type,
+    attester: row.attester,
+    credential_id: row.credential_id,
+    evidence: row.evidence,
+    issuer_did: row.issuer_did,
+    issued_at: row.issued_at,
+    valid_until: row.valid_until,
+    vc_jwt: row.vc_jwt,
+  }
+}

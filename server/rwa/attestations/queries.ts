@@ -1,0 +1,54 @@
+import type { Insertable } from 'kysely'
+import type { ListAttestationsQuery } from '../../../src/contract/rwa.js'
+import { type Executor, ownedRecord, pageOf, whereEqual } from '../../db/queries.js'
+import type { AttestationsTable } from '../../db/schema.js'
+
+/** Every query of attestations; each filters by org_id first. */
+
+export const findAttestation = ownedRecord('attestations', 'attestation_id')
+
+export function listAttestations(db: Executor, orgId: string, query: ListAttestationsQuery) {
+  const base = whereEqual(db.selectFrom('attestations').where('org_id', '=', orgId), {
+    jurisdiction: query.jurisdiction,
+    credential_id: query.credential_id,
+    subject_did: query.subject_did,
+    type: query.type,
+  })
+  return pageOf(base, 'attestation_id', query)
+}
+
+export async function insertAttestation(db: Executor, row: Insertable<AttestationsTable>): Promise<void> {
+  await db.insertInto('attestations').values(row).execute()
+}
+
+/**
+ * The attestations a transfer evaluation may rely on: those of the recipient for `personal`
+ * requirements and the title verifications of the token's credential.
+ */
+export function attestationsForTransfer(
+  db: Executor,
+  orgId: string,
+  recipientDid: string,
+  personal: string[],
+  credentialId: string,
+  titleType: string,
+) {
+  return db
+    .selectFrom('attestations')
+    .select([
+      'attestation_id',
+      'jurisdiction',
+      'subject_did',
+      'type',
+      'credential_id',
+      'issued_at',
+      'valid_until',
+    ])
+    .where('org_id', '=', orgId)
+    .where((eb) => {
+      const title = eb.and([eb('credential_id', '=', credentialId), eb('type', '=', titleType)])
+      if (personal.length === 0) return title
+      return eb.or([eb.and([eb('subject_did', '=', recipientDid), eb('type', 'in', personal)]), title])
+    })
+    .execute()
+}

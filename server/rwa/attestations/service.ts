@@ -1,0 +1,90 @@
+import {
+  type Attestation,
+  KNOWN_REQUIREMENTS,
+  type ListAttestationsQuery,
+  type ListAttestationsResponse,
+  REGULATORY_ATTESTATION,
+  type SubmitAttestationRequest,
+} from '../../../src/contract/rwa.js'
+import type { Principal } from '../../auth/principal.js'
+import type { AppContext } from '../../context.js'
+import { ApiError } from '../../errors.js'
+import { credentialOr404 } from '../credentials/service.js'
+import { assertAccepts, issuanceTimes, signIssued } from '../issuance.js'
+import { jurisdictionOr404 } from '../jurisdictions/service.js'
+import { requirementNamesOf } from '../jurisdictions/queries.js'
+import { listPage, ownedOr404 } from '../owned.js'
+import { attestationFromRow } from './from-row.js'
+import { findAttestation, insertAttestation, listAttestations as listAttestationRows } from './queries.js'
+
+/** Records a regulatory attestation, signed by the attesting jurisdiction's key. */
+export async function submitAttestation(
+  ctx: AppContext,
+  principal: Principal,
+  input: SubmitAttestationRequest,
+): Promise<Attestation> {
+  const orgId = principal.orgId
+  const times = issuanceTimes(ctx, input.valid_until, 'attestation')
+  const attestationId = ctx.ids.next('att')
+  return ctx.db.transaction().execute(async (trx) => {
+    const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction)
+    assertAccepts(jurisdiction, REGULATORY_ATTESTATION)
+    const known = await requirementNamesOf(trx, orgId)
+    if (!(KNOWN_REQUIREMENTS as readonly string[]).includes(input.type) && !known.has(input.type)) {
+      throw new ApiError(
+        'unprocessable',
+        `Attestation type ${input.type} is not a requirement: use one of ${[...new Set([...KNOWN_REQUIREMENTS, ...known])].join(', ')}, or list it in a jurisdiction's transfer_requirements first`,
+        { errors: [{ path: 'type', message: 'unknown requirement name' }] },
+      )
+    }
+    if (input.credential_id) await credentialOr404(trx, orgId, input.credential_id)
+
+    const vc_jwt = await signIssued(ctx, jurisdiction, {
+      id: `urn:rwa:attestation:${attestationId}`,
+      type: 'RegulatoryAttestationCredential',
+      subject: input.subject_did,
+      times,
+      credentialSubject: {
+        id: input.subject_did,
+        requirement: input.type,
+        jurisdiction: input.jurisdiction,
+        attester: input.attester,
+        ...(input.credential_id ? { credential: `urn:rwa:credential:${input.credential_id}` } : {}),
+        ...(input.evidence ? { evidence: input.evidence } : {}),
+      },
+    })
+    const row = {
+      attestation_id: attestationId,
+      org_id: orgId,
+      jurisdiction: input.jurisdiction,
+      subject_did: input.subject_did,
+      type: input.type,
+      attester: input.attester,
+      credential_id: input.credential_id ?? null,
+      evidence: input.evidence ?? null,
+      issuer_did: jurisdiction.issuer_did,
+      issued_at: times.now,
+      valid_until: times.validUntil,
+      vc_jwt,
+    }
+    await insertAttestation(trx, row)
+    return attestationFromRow(row)
+  })
+}
+
+export async function getAttestation(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+): Promise<Attestation> {
+  return attestationFromRow(await ownedOr404(findAttestation(ctx.db, principal.orgId, id), 'attestation', id))
+}
+
+export async function listAttestations(
+  ctx: AppContext,
+  principal: Principal,
+  query: ListAttestationsQuery,
+): Promise<ListAttestationsResponse> {
+  const page = await listAttestationRows(ctx.db, principal.orgId, query)
+  return listPage('attestations', page, attestationFromRow)
+}

@@ -1,0 +1,21 @@
+import type { Selectable } from 'kysely'
+import type { Credential, PropertyData } from '../../../src/contract/rwa.js'
+import type { CredentialsTable } from '../../db/schema.js'
+
+/** The API record of a stored credential. */
+export function credentialFromRow(row: Selectable<CredentialsTable>): Credential {
+  return {
+    credential_id: row.credential_id,
+    type: 'PropertyOwnership',
+    jurisdiction: row.jurisdiction,
+    owner_did: row.owner_did,
+    property_data: JSON.parse(row.property_data) as PropertyData,
+    status: row.status as Credential['status'],
+    issuer_did: row.issuer_did,
+    issued_at: row.issued_at,
+    valid_until: row.valid_until,
+    revoked_at: row.revoked_at,
+    revocation_reason: row.revocation_reason,
+    vc_jwt: row.vc_jwt,
+  }
+}

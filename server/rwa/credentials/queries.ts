@@ -1,0 +1,53 @@
+import type { Insertable } from 'kysely'
+import type { ListCredentialsQuery } from '../../../src/contract/rwa.js'
+import { countOf, type Executor, ownedRecord, pageOf, whereEqual } from '../../db/queries.js'
+import type { CredentialsTable } from '../../db/schema.js'
+
+/** Every query of credentials and of the DIDs they introduce; each filters by org_id first. */
+
+export const findCredential = ownedRecord('credentials', 'credential_id')
+
+export function listCredentials(db: Executor, orgId: string, query: ListCredentialsQuery) {
+  const base = whereEqual(db.selectFrom('credentials').where('org_id', '=', orgId), {
+    jurisdiction: query.jurisdiction,
+    owner_did: query.owner_did,
+    status: query.status,
+  })
+  return pageOf(base, 'credential_id', query)
+}
+
+export async function insertCredential(db: Executor, row: Insertable<CredentialsTable>): Promise<void> {
+  await db.insertInto('credentials').values(row).execute()
+}
+
+export async function markCredentialRevoked(
+  db: Executor,
+  credentialId: string,
+  revokedAt: string,
+  reason: string | null,
+): Promise<void> {
+  await db
+    .updateTable('credentials')
+    .set({ status: 'revoked', revoked_at: revokedAt, revocation_reason: reason })
+    .where('credential_id', '=', credentialId)
+    .execute()
+}
+
+export async function isKnownDid(db: Executor, orgId: string, did: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('rwa_dids')
+    .select('did')
+    .where('org_id', '=', orgId)
+    .where('did', '=', did)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+export function countDids(db: Executor, orgId: string): Promise<number> {
+  return countOf(db.selectFrom('rwa_dids').where('org_id', '=', orgId))
+}
+
+/** Records a DID the organization introduced (what `max_dids` caps). */
+export async function insertDid(db: Executor, orgId: string, did: string, at: string): Promise<void> {
+  await db.insertInto('rwa_dids').values({ org_id: orgId, did, created_at: at }).execute()
+}

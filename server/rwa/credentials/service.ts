@@ -1,0 +1,124 @@
+import {
+  type Credential,
+  type IssueCredentialRequest,
+  type ListCredentialsQuery,
+  type ListCredentialsResponse,
+  PROPERTY_OWNERSHIP,
+  type RevokeCredentialRequest,
+} from '../../../src/contract/rwa.js'
+import type { Principal } from '../../auth/principal.js'
+import { isoTimestamp, utcDate } from '../../clock.js'
+import type { AppContext } from '../../context.js'
+import type { Executor } from '../../db/queries.js'
+import { ApiError } from '../../errors.js'
+import { addUsage } from '../../metering/queries.js'
+import { assertAccepts, issuanceTimes, signIssued } from '../issuance.js'
+import { jurisdictionOr404 } from '../jurisdictions/service.js'
+import { listPage, ownedOr404 } from '../owned.js'
+import { freezeTokenOfRevokedCredential } from '../tokens/history.js'
+import { credentialFromRow } from './from-row.js'
+import {
+  countDids,
+  findCredential,
+  insertCredential,
+  insertDid,
+  isKnownDid,
+  listCredentials as listCredentialRows,
+  markCredentialRevoked,
+} from './queries.js'
+
+/** The stored credential, or 404. */
+export const credentialOr404 = (db: Executor, orgId: string, id: string) =>
+  ownedOr404(findCredential(db, orgId, id), 'credential', id)
+
+/**
+ * Issues a property credential signed by the jurisdiction's key. An owner DID new to the organization
+ * counts against `max_dids` and in the day's `dids_created`, in the same transaction.
+ */
+export async function issueCredential(
+  ctx: AppContext,
+  principal: Principal,
+  input: IssueCredentialRequest,
+): Promise<Credential> {
+  const orgId = principal.orgId
+  const times = issuanceTimes(ctx, input.valid_until, 'credential')
+  const { now } = times
+  const credentialId = ctx.ids.next('cred')
+  return ctx.db.transaction().execute(async (trx) => {
+    const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction)
+    assertAccepts(jurisdiction, PROPERTY_OWNERSHIP)
+
+    if (!(await isKnownDid(trx, orgId, input.owner_did))) {
+      const max = principal.entitlement.limits.max_dids
+      if (max !== 'unlimited' && (await countDids(trx, orgId)) >= max) {
+        throw new ApiError(
+          'quota_exceeded',
+          `Organization ${orgId} has reached its limit of ${max} DIDs (max_dids); ${input.owner_did} would be a new one. Issue to a known owner DID or move to a higher tier`,
+        )
+      }
+      await insertDid(trx, orgId, input.owner_did, now)
+      await addUsage(trx, orgId, utcDate(times.nowMs), 'dids_created', 1)
+    }
+
+    const vc_jwt = await signIssued(ctx, jurisdiction, {
+      id: `urn:rwa:credential:${credentialId}`,
+      type: 'PropertyOwnershipCredential',
+      subject: input.owner_did,
+      times,
+      credentialSubject: {
+        id: input.owner_did,
+        jurisdiction: input.jurisdiction,
+        property: input.property_data,
+      },
+    })
+    const row = {
+      credential_id: credentialId,
+      org_id: orgId,
+      jurisdiction: input.jurisdiction,
+      owner_did: input.owner_did,
+      property_data: JSON.stringify(input.property_data),
+      status: 'active',
+      issuer_did: jurisdiction.issuer_did,
+      issued_at: now,
+      valid_until: times.validUntil,
+      revoked_at: null,
+      revocation_reason: null,
+      vc_jwt,
+    }
+    await insertCredential(trx, row)
+    return credentialFromRow(row)
+  })
+}
+
+export async function getCredential(ctx: AppContext, principal: Principal, id: string): Promise<Credential> {
+  return credentialFromRow(await credentialOr404(ctx.db, principal.orgId, id))
+}
+
+export async function listCredentials(
+  ctx: AppContext,
+  principal: Principal,
+  query: ListCredentialsQuery,
+): Promise<ListCredentialsResponse> {
+  const page = await listCredentialRows(ctx.db, principal.orgId, query)
+  return listPage('credentials', page, credentialFromRow)
+}
+
+/** Revokes a credential for good and freezes the token it backs (recorded in the token's history). */
+export async function revokeCredential(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  input: RevokeCredentialRequest,
+): Promise<Credential> {
+  const now = isoTimestamp(ctx.clock.now())
+  const reason = input.reason ?? null
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await credentialOr404(trx, principal.orgId, id)
+    if (row.status === 'revoked') {
+      throw new ApiError('conflict', `Credential ${id} was already revoked at ${row.revoked_at}`)
+    }
+    await markCredentialRevoked(trx, id, now, reason)
+    await freezeTokenOfRevokedCredential(ctx, trx, principal.orgId, id, reason, now)
+    return credentialFromRow({ ...row, status: 'revoked', revoked_at: now, revocation_reason: reason })
+  })
+}

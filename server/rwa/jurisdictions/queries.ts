@@ -1,0 +1,93 @@
+import type { Insertable } from 'kysely'
+import { countOf, type Executor, ownedRecord, type PageQuery, pageOf } from '../../db/queries.js'
+import type { JurisdictionsTable } from '../../db/schema.js'
+
+/** Every query of jurisdictions; each filters by org_id first. */
+
+export const findJurisdiction = ownedRecord('jurisdictions', 'jurisdiction_id')
+
+export function findJurisdictions(db: Executor, orgId: string, ids: string[]) {
+  return db
+    .selectFrom('jurisdictions')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('jurisdiction_id', 'in', ids)
+    .execute()
+}
+
+/** Newest first by `seq` (jurisdiction ids are chosen by users, so they do not sort by time). */
+export function listJurisdictions(db: Executor, orgId: string, query: PageQuery) {
+  return pageOf(db.selectFrom('jurisdictions').where('org_id', '=', orgId), 'seq', query)
+}
+
+/** The requirement names any jurisdiction of the organization lists. */
+export async function requirementNamesOf(db: Executor, orgId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('jurisdictions')
+    .select('transfer_requirements')
+    .where('org_id', '=', orgId)
+    .execute()
+  return new Set(rows.flatMap((r) => JSON.parse(r.transfer_requirements) as string[]))
+}
+
+/** What still refers to a jurisdiction: its credentials, attestations, tokens, holdings there, active trust. */
+export async function jurisdictionUsage(db: Executor, orgId: string, jurisdictionId: string) {
+  const credentials = await countOf(
+    db.selectFrom('credentials').where('org_id', '=', orgId).where('jurisdiction', '=', jurisdictionId),
+  )
+  const tokens = await countOf(
+    db.selectFrom('tokens').where('org_id', '=', orgId).where('jurisdiction', '=', jurisdictionId),
+  )
+  const attestations = await countOf(
+    db.selectFrom('attestations').where('org_id', '=', orgId).where('jurisdiction', '=', jurisdictionId),
+  )
+  const holdings = await countOf(
+    db
+      .selectFrom('holdings')
+      .innerJoin('tokens', 'tokens.token_id', 'holdings.token_id')
+      .where('tokens.org_id', '=', orgId)
+      .where('holdings.jurisdiction', '=', jurisdictionId),
+  )
+  const trust = await countOf(
+    db
+      .selectFrom('trust_relations')
+      .where('org_id', '=', orgId)
+      .where('status', '=', 'active')
+      .where((eb) =>
+        eb.or([eb('from_jurisdiction', '=', jurisdictionId), eb('to_jurisdiction', '=', jurisdictionId)]),
+      ),
+  )
+  return { credentials, attestations, tokens, holdings, trust }
+}
+
+export async function insertJurisdiction(db: Executor, row: Insertable<JurisdictionsTable>): Promise<void> {
+  await db.insertInto('jurisdictions').values(row).execute()
+}
+
+/** The mutable fields of a jurisdiction. */
+export type JurisdictionChanges = Pick<
+  JurisdictionsTable,
+  'name' | 'regulatory_body' | 'frameworks' | 'credential_types' | 'transfer_requirements' | 'updated_at'
+>
+
+export async function updateJurisdiction(
+  db: Executor,
+  orgId: string,
+  jurisdictionId: string,
+  changes: JurisdictionChanges,
+): Promise<void> {
+  await db
+    .updateTable('jurisdictions')
+    .set(changes)
+    .where('org_id', '=', orgId)
+    .where('jurisdiction_id', '=', jurisdictionId)
+    .execute()
+}
+
+export async function deleteJurisdiction(db: Executor, orgId: string, jurisdictionId: string): Promise<void> {
+  await db
+    .deleteFrom('jurisdictions')
+    .where('org_id', '=', orgId)
+    .where('jurisdiction_id', '=', jurisdictionId)
+    .execute()
+}

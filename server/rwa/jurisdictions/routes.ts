@@ -1,0 +1,103 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import {
+  jurisdictionParamsSchema,
+  jurisdictionSchema,
+  listJurisdictionsQuerySchema,
+  listJurisdictionsResponseSchema,
+  registerJurisdictionRequestSchema,
+  removeJurisdictionResponseSchema,
+  updateJurisdictionRequestSchema,
+} from '../../../src/contract/rwa.js'
+import type { AppEnv } from '../../auth/principal.js'
+import type { AppContext } from '../../context.js'
+import { jsonBody, jsonResponse, problemResponses } from '../../http/openapi.js'
+import { type Guard, guardedFailures, RWA_BASE, rwaTags } from '../routing.js'
+import {
+  getJurisdiction,
+  listJurisdictions,
+  registerJurisdiction,
+  removeJurisdiction,
+  updateJurisdiction,
+} from './service.js'
+
+const list = createRoute({
+  method: 'get',
+  path: `${RWA_BASE}/jurisdictions`,
+  tags: rwaTags,
+  summary: 'List registered jurisdictions',
+  request: { query: listJurisdictionsQuerySchema },
+  responses: {
+    200: jsonResponse(listJurisdictionsResponseSchema, 'Jurisdictions, newest first'),
+    ...guardedFailures,
+  },
+})
+const register = createRoute({
+  method: 'post',
+  path: `${RWA_BASE}/jurisdictions`,
+  tags: rwaTags,
+  summary: 'Register a jurisdiction (the service generates its Ed25519 key and issuer_did)',
+  request: { body: jsonBody(registerJurisdictionRequestSchema) },
+  responses: {
+    201: jsonResponse(jurisdictionSchema, 'Registered'),
+    ...guardedFailures,
+    ...problemResponses(409),
+  },
+})
+const get = createRoute({
+  method: 'get',
+  path: `${RWA_BASE}/jurisdictions/{id}`,
+  tags: rwaTags,
+  summary: 'Get jurisdiction details',
+  request: { params: jurisdictionParamsSchema },
+  responses: {
+    200: jsonResponse(jurisdictionSchema, 'The jurisdiction'),
+    ...guardedFailures,
+    ...problemResponses(404),
+  },
+})
+const update = createRoute({
+  method: 'put',
+  path: `${RWA_BASE}/jurisdictions/{id}`,
+  tags: rwaTags,
+  summary: 'Update jurisdiction configuration (replaces the mutable fields)',
+  request: { params: jurisdictionParamsSchema, body: jsonBody(updateJurisdictionRequestSchema) },
+  responses: {
+    200: jsonResponse(jurisdictionSchema, 'Updated'),
+    ...guardedFailures,
+    ...problemResponses(404),
+  },
+})
+const remove = createRoute({
+  method: 'delete',
+  path: `${RWA_BASE}/jurisdictions/{id}`,
+  tags: rwaTags,
+  summary: 'Remove a jurisdiction nothing refers to',
+  request: { params: jurisdictionParamsSchema },
+  responses: {
+    200: jsonResponse(removeJurisdictionResponseSchema, 'Removed'),
+    ...guardedFailures,
+    ...problemResponses(404, 409),
+  },
+})
+
+/** The jurisdiction endpoints. Registered after the trust routes, whose paths `{id}` would otherwise take. */
+export function registerJurisdictionRoutes(app: OpenAPIHono<AppEnv>, ctx: AppContext, guard: Guard): void {
+  app.openapi({ ...list, ...guard }, async (c) =>
+    c.json(await listJurisdictions(ctx, c.get('principal'), c.req.valid('query')), 200),
+  )
+  app.openapi({ ...register, ...guard }, async (c) =>
+    c.json(await registerJurisdiction(ctx, c.get('principal'), c.req.valid('json')), 201),
+  )
+  app.openapi({ ...get, ...guard }, async (c) =>
+    c.json(await getJurisdiction(ctx, c.get('principal'), c.req.valid('param').id), 200),
+  )
+  app.openapi({ ...update, ...guard }, async (c) =>
+    c.json(
+      await updateJurisdiction(ctx, c.get('principal'), c.req.valid('param').id, c.req.valid('json')),
+      200,
+    ),
+  )
+  app.openapi({ ...remove, ...guard }, async (c) =>
+    c.json(await removeJurisdiction(ctx, c.get('principal'), c.req.valid('param').id), 200),
+  )
+}

@@ -1,0 +1,126 @@
+import type {
+  Jurisdiction,
+  ListJurisdictionsQuery,
+  ListJurisdictionsResponse,
+  RegisterJurisdictionRequest,
+  RemoveJurisdictionResponse,
+  UpdateJurisdictionRequest,
+} from '../../../src/contract/rwa.js'
+import type { Principal } from '../../auth/principal.js'
+import { isoTimestamp } from '../../clock.js'
+import type { AppContext } from '../../context.js'
+import type { Executor } from '../../db/queries.js'
+import { ApiError } from '../../errors.js'
+import { generateSigningKey } from '../../signing/did-key.js'
+import { listPage, ownedOr404 } from '../owned.js'
+import { jurisdictionFromRow } from './from-row.js'
+import {
+  deleteJurisdiction,
+  findJurisdiction,
+  insertJurisdiction,
+  jurisdictionUsage,
+  listJurisdictions as listJurisdictionRows,
+  updateJurisdiction as updateJurisdictionRow,
+} from './queries.js'
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+/** The stored jurisdiction (with its signing key), or 404. */
+export const jurisdictionOr404 = (db: Executor, orgId: string, id: string) =>
+  ownedOr404(findJurisdiction(db, orgId, id), 'jurisdiction', id)
+
+/** Registers a jurisdiction with a new Ed25519 key; its issuer_did is that key's did:key. */
+export async function registerJurisdiction(
+  ctx: AppContext,
+  principal: Principal,
+  input: RegisterJurisdictionRequest,
+): Promise<Jurisdiction> {
+  const now = isoTimestamp(ctx.clock.now())
+  const key = generateSigningKey()
+  const row = {
+    org_id: principal.orgId,
+    jurisdiction_id: input.jurisdiction_id,
+    seq: ctx.ids.next('jur'),
+    name: input.name,
+    regulatory_body: input.regulatory_body,
+    frameworks: JSON.stringify(input.frameworks),
+    credential_types: JSON.stringify(input.credential_types),
+    transfer_requirements: JSON.stringify(input.transfer_requirements),
+    issuer_did: key.did,
+    private_key: key.privateKey,
+    created_at: now,
+    updated_at: now,
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    if (await findJurisdiction(trx, principal.orgId, input.jurisdiction_id)) {
+      throw new ApiError('conflict', `Jurisdiction ${input.jurisdiction_id} is already registered`)
+    }
+    await insertJurisdiction(trx, row)
+  })
+  return jurisdictionFromRow(row)
+}
+
+export async function getJurisdiction(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+): Promise<Jurisdiction> {
+  return jurisdictionFromRow(await jurisdictionOr404(ctx.db, principal.orgId, id))
+}
+
+export async function listJurisdictions(
+  ctx: AppContext,
+  principal: Principal,
+  query: ListJurisdictionsQuery,
+): Promise<ListJurisdictionsResponse> {
+  const page = await listJurisdictionRows(ctx.db, principal.orgId, query)
+  return listPage('jurisdictions', page, jurisdictionFromRow)
+}
+
+/** Replaces the mutable fields; the id, key and issuer_did never change. */
+export async function updateJurisdiction(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  input: UpdateJurisdictionRequest,
+): Promise<Jurisdiction> {
+  const updated_at = isoTimestamp(ctx.clock.now())
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await jurisdictionOr404(trx, principal.orgId, id)
+    const changes = {
+      name: input.name,
+      regulatory_body: input.regulatory_body,
+      frameworks: JSON.stringify(input.frameworks),
+      credential_types: JSON.stringify(input.credential_types),
+      transfer_requirements: JSON.stringify(input.transfer_requirements),
+      updated_at,
+    }
+    await updateJurisdictionRow(trx, principal.orgId, id, changes)
+    return jurisdictionFromRow({ ...row, ...changes })
+  })
+}
+
+/** Removes a jurisdiction nothing refers to any more (409 naming what still does). */
+export async function removeJurisdiction(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+): Promise<RemoveJurisdictionResponse> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await jurisdictionOr404(trx, principal.orgId, id)
+    const usage = await jurisdictionUsage(trx, principal.orgId, id)
+    const uses = [
+      usage.credentials > 0 && plural(usage.credentials, 'credential'),
+      usage.attestations > 0 && plural(usage.attestations, 'attestation'),
+      usage.tokens > 0 && plural(usage.tokens, 'token'),
+      usage.holdings > 0 && plural(usage.holdings, 'token holding'),
+      usage.trust > 0 && plural(usage.trust, 'active trust relation'),
+    ].filter((u): u is string => typeof u === 'string')
+    if (uses.length > 0) {
+      const hint = usage.trust > 0 ? '; revoke its trust relations first' : ''
+      throw new ApiError('conflict', `Jurisdiction ${id} is still in use by ${uses.join(', ')}${hint}`)
+    }
+    await deleteJurisdiction(trx, principal.orgId, id)
+  })
+  return { status: 'removed', jurisdiction_id: id }
+}

@@ -1,0 +1,47 @@
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../auth/principal.js'
+import { isoTimestamp } from '../clock.js'
+import type { AppContext } from '../context.js'
+import { ApiError } from '../errors.js'
+import { problemResponses } from '../http/openapi.js'
+
+/** Where every governance path starts. */
+export const RWA_BASE = '/console/rwa'
+
+/** The OpenAPI tag of governance operations. */
+export const rwaTags = ['governance']
+
+/** The refusals every guarded governance route can answer. */
+export const guardedFailures = problemResponses(400, 401, 403, 429)
+
+/** The middleware of every guarded governance route: the API key, then the plan. */
+export interface Guard {
+  middleware: MiddlewareHandler<AppEnv>[]
+}
+
+/** The guard of governance routes: `auth` (key, limits, metering), then `requireGovernance`. */
+export const governanceGuard = (ctx: AppContext, auth: MiddlewareHandler<AppEnv>): Guard => ({
+  middleware: [auth, requireGovernance(ctx)],
+})
+
+/**
+ * Governance needs an organization on Pro or Enterprise, or in its active trial. Runs after `auth`,
+ * before validation; the refusal says which way to access is still open to the organization.
+ */
+export function requireGovernance(ctx: AppContext): MiddlewareHandler<AppEnv> {
+  return async function requireGovernancePlan(c, next) {
+    const { entitlement, orgId } = c.get('principal')
+    if (!entitlement.governance) {
+      const org = await ctx.authCache.org(orgId)
+      const trial =
+        org?.trialEndsAt == null
+          ? 'start its 14-day trial (POST /console/billing/keys with start_trial: true) or subscribe'
+          : `its trial ended at ${isoTimestamp(org.trialEndsAt)}; subscribe`
+      throw new ApiError(
+        'plan_required',
+        `Governance endpoints need the Pro or Enterprise tier or an active trial; organization ${orgId} is on the free tier. To get access, ${trial} to Pro or Enterprise (see GET /console/billing/pricing)`,
+      )
+    }
+    await next()
+  }
+}

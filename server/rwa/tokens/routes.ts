@@ -1,0 +1,58 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import {
+  listTokensQuerySchema,
+  listTokensResponseSchema,
+  tokenDetailSchema,
+  tokenizeRequestSchema,
+  tokenParamsSchema,
+} from '../../../src/contract/rwa.js'
+import type { AppEnv } from '../../auth/principal.js'
+import type { AppContext } from '../../context.js'
+import { jsonBody, jsonResponse, problemResponses } from '../../http/openapi.js'
+import { type Guard, guardedFailures, RWA_BASE, rwaTags } from '../routing.js'
+import { getToken, listTokens, tokenize } from './service.js'
+
+const create = createRoute({
+  method: 'post',
+  path: `${RWA_BASE}/tokenize`,
+  tags: rwaTags,
+  summary: 'Tokenize a credentialed asset',
+  request: { body: jsonBody(tokenizeRequestSchema) },
+  responses: {
+    201: jsonResponse(tokenDetailSchema, 'Tokenized'),
+    ...guardedFailures,
+    ...problemResponses(404, 409),
+  },
+})
+const list = createRoute({
+  method: 'get',
+  path: `${RWA_BASE}/tokens`,
+  tags: rwaTags,
+  summary: 'List tokenized assets; filter by jurisdiction, owner_did, status',
+  request: { query: listTokensQuerySchema },
+  responses: { 200: jsonResponse(listTokensResponseSchema, 'Tokens, newest first'), ...guardedFailures },
+})
+const get = createRoute({
+  method: 'get',
+  path: `${RWA_BASE}/tokens/{id}`,
+  tags: rwaTags,
+  summary: 'Token details with governance history',
+  request: { params: tokenParamsSchema },
+  responses: {
+    200: jsonResponse(tokenDetailSchema, 'The token'),
+    ...guardedFailures,
+    ...problemResponses(404),
+  },
+})
+
+export function registerTokenRoutes(app: OpenAPIHono<AppEnv>, ctx: AppContext, guard: Guard): void {
+  app.openapi({ ...create, ...guard }, async (c) =>
+    c.json(await tokenize(ctx, c.get('principal'), c.req.valid('json')), 201),
+  )
+  app.openapi({ ...list, ...guard }, async (c) =>
+    c.json(await listTokens(ctx, c.get('principal'), c.req.valid('query')), 200),
+  )
+  app.openapi({ ...get, ...guard }, async (c) =>
+    c.json(await getToken(ctx, c.get('principal'), c.req.valid('param').id), 200),
+  )
+}

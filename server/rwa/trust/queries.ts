@@ -1,0 +1,52 @@
+import type { Insertable } from 'kysely'
+import type { ListTrustQuery } from '../../../src/contract/rwa.js'
+import { type Executor, pageOf, whereEqual } from '../../db/queries.js'
+import type { TrustRelationsTable } from '../../db/schema.js'
+
+/** Every query of trust relations; each filters by org_id first. */
+
+/** The organization's active trust relations. */
+const activeTrust = (db: Executor, orgId: string) =>
+  db.selectFrom('trust_relations').selectAll().where('org_id', '=', orgId).where('status', '=', 'active')
+
+/** The active relation between two jurisdictions, in either direction. */
+export function findActiveTrustBetween(db: Executor, orgId: string, a: string, b: string) {
+  return activeTrust(db, orgId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('from_jurisdiction', '=', a), eb('to_jurisdiction', '=', b)]),
+        eb.and([eb('from_jurisdiction', '=', b), eb('to_jurisdiction', '=', a)]),
+      ]),
+    )
+    .executeTakeFirst()
+}
+
+/** Active relations touching any of `jurisdictions` (enough to decide trust and recognition). */
+export function activeTrustTouching(db: Executor, orgId: string, jurisdictions: string[]) {
+  return activeTrust(db, orgId)
+    .where((eb) =>
+      eb.or([eb('from_jurisdiction', 'in', jurisdictions), eb('to_jurisdiction', 'in', jurisdictions)]),
+    )
+    .execute()
+}
+
+export function listTrust(db: Executor, orgId: string, query: ListTrustQuery) {
+  let base = whereEqual(db.selectFrom('trust_relations').where('org_id', '=', orgId), {
+    status: query.status,
+  })
+  const j = query.jurisdiction
+  if (j) base = base.where((eb) => eb.or([eb('from_jurisdiction', '=', j), eb('to_jurisdiction', '=', j)]))
+  return pageOf(base, 'trust_id', query)
+}
+
+export async function insertTrust(db: Executor, row: Insertable<TrustRelationsTable>): Promise<void> {
+  await db.insertInto('trust_relations').values(row).execute()
+}
+
+export async function markTrustRevoked(db: Executor, trustId: string, revokedAt: string): Promise<void> {
+  await db
+    .updateTable('trust_relations')
+    .set({ status: 'revoked', revoked_at: revokedAt })
+    .where('trust_id', '=', trustId)
+    .execute()
+}

@@ -1,0 +1,100 @@
+import type {
+  EstablishTrustRequest,
+  ListTrustQuery,
+  ListTrustResponse,
+  RevokeTrustResponse,
+  TrustPair,
+  TrustRelation,
+} from '../../../src/contract/rwa.js'
+import type { Principal } from '../../auth/principal.js'
+import { isoTimestamp } from '../../clock.js'
+import type { AppContext } from '../../context.js'
+import { ApiError } from '../../errors.js'
+import { jurisdictionOr404 } from '../jurisdictions/service.js'
+import { listPage } from '../owned.js'
+import { trustFromRow } from './from-row.js'
+import {
+  findActiveTrustBetween,
+  insertTrust,
+  listTrust as listTrustRows,
+  markTrustRevoked,
+} from './queries.js'
+
+/** Establishes trust from one jurisdiction to another (both ways when mutual); one relation per pair. */
+export async function establishTrust(
+  ctx: AppContext,
+  principal: Principal,
+  input: EstablishTrustRequest,
+): Promise<TrustRelation> {
+  const orgId = principal.orgId
+  const row = {
+    trust_id: ctx.ids.next('trust'),
+    org_id: orgId,
+    from_jurisdiction: input.from_jurisdiction,
+    to_jurisdiction: input.to_jurisdiction,
+    mutual: input.mutual ? 1 : 0,
+    status: 'active',
+    created_at: isoTimestamp(ctx.clock.now()),
+    revoked_at: null,
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await jurisdictionOr404(trx, orgId, input.from_jurisdiction)
+    await jurisdictionOr404(trx, orgId, input.to_jurisdiction)
+    const existing = await findActiveTrustBetween(trx, orgId, input.from_jurisdiction, input.to_jurisdiction)
+    if (existing) {
+      const shape = existing.mutual
+        ? 'mutual'
+        : `one-way from ${existing.from_jurisdiction} to ${existing.to_jurisdiction}`
+      throw new ApiError(
+        'conflict',
+        `Trust between ${input.from_jurisdiction} and ${input.to_jurisdiction} already exists (${existing.trust_id}, ${shape}); revoke it first to change it`,
+      )
+    }
+    await insertTrust(trx, row)
+  })
+  return trustFromRow(row)
+}
+
+/** Revokes the active relation carrying trust from `from` to `to` (a mutual one in either order). */
+export async function revokeTrust(
+  ctx: AppContext,
+  principal: Principal,
+  pair: TrustPair,
+): Promise<RevokeTrustResponse> {
+  const revoked_at = isoTimestamp(ctx.clock.now())
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await findActiveTrustBetween(
+      trx,
+      principal.orgId,
+      pair.from_jurisdiction,
+      pair.to_jurisdiction,
+    )
+    const matches = row && (row.mutual === 1 || row.from_jurisdiction === pair.from_jurisdiction)
+    if (!row || !matches) {
+      const other = row
+        ? ` (there is one from ${row.from_jurisdiction} to ${row.to_jurisdiction}: ${row.trust_id})`
+        : ''
+      throw new ApiError(
+        'not_found',
+        `No active trust from ${pair.from_jurisdiction} to ${pair.to_jurisdiction}${other}`,
+      )
+    }
+    await markTrustRevoked(trx, row.trust_id, revoked_at)
+    return {
+      status: 'revoked' as const,
+      trust_id: row.trust_id,
+      from_jurisdiction: row.from_jurisdiction,
+      to_jurisdiction: row.to_jurisdiction,
+      mutual: row.mutual === 1,
+      revoked_at,
+    }
+  })
+}
+
+export async function listTrust(
+  ctx: AppContext,
+  principal: Principal,
+  query: ListTrustQuery,
+): Promise<ListTrustResponse> {
+  return listPage('trust_relations', await listTrustRows(ctx.db, principal.orgId, query), trustFromRow)
+}

@@ -1,0 +1,114 @@
+import { createPublicKey, type KeyObject } from 'node:crypto'
+import { CompactSign, calculateJwkThumbprint, SignJWT } from 'jose'
+import type { Jwks } from '../../src/contract/rwa.js'
+import { PROOF_JWS_TYPE } from '../../src/proof/verify.js'
+import type { Clock } from '../clock.js'
+import { isoTimestamp } from '../clock.js'
+import type { Db } from '../db/database.js'
+import { generateSigningKey, importPrivateKey, verificationMethodOf } from './did-key.js'
+import { findServiceKey, insertServiceKeyIfAbsent } from './queries.js'
+
+interface ServiceKey {
+  kid: string
+  key: KeyObject
+  publicX: string
+}
+
+/**
+ * The signing keys of governance: each jurisdiction's key (its private part stored with the
+ * jurisdiction) and the service's proof key (generated once per database). Imported KeyObjects are
+ * cached in memory, so a request signs without re-parsing a key. Private keys never leave this class
+ * except as the stored base64 the database holds.
+ */
+export class SigningKeys {
+  private readonly issuers = new Map<string, KeyObject>()
+  private serviceKey: Promise<ServiceKey> | undefined
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The KeyObject of an issuer, from its did:key and the stored private key. */
+  issuerKey(did: string, storedPrivateKey: string): KeyObject {
+    let key = this.issuers.get(did)
+    if (!key) {
+      key = importPrivateKey(storedPrivateKey)
+      this.issuers.set(did, key)
+    }
+    return key
+  }
+
+  /**
+   * Signs a W3C VC 2.0 credential as a JOSE JWT (`typ: vc+jwt`, EdDSA) with the issuer's key; the
+   * JWT claims iss/sub/jti/iat mirror the credential so generic JWT tooling reads it too.
+   */
+  async signCredential(
+    issuer: { did: string; privateKey: string },
+    credential: { id: string; subject: string; issuedAt: number; [claim: string]: unknown },
+  ): Promise<string> {
+    const { id, subject, issuedAt, ...vc } = credential
+    return new SignJWT({ ...vc, id })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOf(issuer.did) })
+      .setIssuer(issuer.did)
+      .setSubject(subject)
+      .setJti(id)
+      .setIssuedAt(Math.floor(issuedAt / 1000))
+      .sign(this.issuerKey(issuer.did, issuer.privateKey))
+  }
+
+  /**
+   * Loads (or creates) the service key. Call it before opening a transaction that signs a proof: the
+   * first load reads the database, which a transaction on the one SQLite connection would block.
+   */
+  async prepareProofKey(): Promise<void> {
+    await this.service()
+  }
+
+  /** Signs the canonical bytes of a proof's facts with the service key: a compact EdDSA JWS. */
+  async signProof(canonical: string): Promise<{ jws: string; kid: string }> {
+    const { kid, key } = await this.service()
+    const jws = await new CompactSign(new TextEncoder().encode(canonical))
+      .setProtectedHeader({ alg: 'EdDSA', kid, typ: PROOF_JWS_TYPE })
+      .sign(key)
+    return { jws, kid }
+  }
+
+  /** The public JWKS of the service's proof key(s). */
+  async jwks(): Promise<Jwks> {
+    const { kid, publicX } = await this.service()
+    return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: publicX, kid, alg: 'EdDSA', use: 'sig' }] }
+  }
+
+  private service(): Promise<ServiceKey> {
+    this.serviceKey ??= this.loadOrCreateServiceKey().catch((error) => {
+      this.serviceKey = undefined
+      throw error
+    })
+    return this.serviceKey
+  }
+
+  private async loadOrCreateServiceKey(): Promise<ServiceKey> {
+    const load = () => findServiceKey(this.db, 'proof')
+    let row = await load()
+    if (!row) {
+      const generated = generateSigningKey()
+      const kid = await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: generated.publicX })
+      // Another process sharing the database may have created it first: then its key wins.
+      await insertServiceKeyIfAbsent(this.db, {
+        kid,
+        purpose: 'proof',
+        private_key: generated.privateKey,
+        public_x: generated.publicX,
+        created_at: isoTimestamp(this.clock.now()),
+      })
+      row = await load()
+      if (!row) throw new Error('the proof signing key could not be stored')
+    }
+    const key = importPrivateKey(row.private_key)
+    // Guard against a stored public half that does not match the private key.
+    const x = createPublicKey(key).export({ format: 'jwk' }).x
+    if (x !== row.public_x) throw new Error(`proof signing key ${row.kid} is inconsistent`)
+    return { kid: row.kid, key, publicX: row.public_x }
+  }
+}

@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { execa, type Result } from 'execa'
+import { afterAll, beforeAll } from 'vitest'
+import { RWA_BIN, type ServerProcess, startServerProcess } from './server-process.js'
+
+/** The result of one `rwa` run: exit code, stdout, stderr. */
+export interface CliRun {
+  exitCode: number
+  stdout: string
+  stderr: string
+}
+
+/**
+ * A home for CLI runs: its own XDG_CONFIG_HOME (so no real profile leaks in) and a clean environment
+ * holding only what the test gives, so RWA_* variables of the machine running the tests cannot either.
+ */
+export interface CliHome {
+  dir: string
+  configHome: string
+  run(
+    args: string[],
+    options?: { env?: Record<string, string>; input?: string; timeout?: number },
+  ): Promise<CliRun>
+  cleanup(): void
+}
+
+export function cliHome(base: Record<string, string> = {}): CliHome {
+  const dir = mkdtempSync(join(tmpdir(), 'rwa-cli-'))
+  const configHome = join(dir, 'config')
+  return {
+    dir,
+    configHome,
+    async run(args, options = {}) {
+      const result: Result = await execa(process.execPath, [RWA_BIN, ...args], {
+        extendEnv: false,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: dir,
+          XDG_CONFIG_HOME: configHome,
+          ...base,
+          ...options.env,
+        },
+        input: options.input ?? '',
+        reject: false,
+        timeout: options.timeout ?? 20_000,
+      })
+      return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) }
+    },
+    cleanup() {
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Calls the API directly (not through the CLI), to compare with what the CLI printed. */
+export async function api(url: string, path: string, key?: string, init: RequestInit = {}): Promise<unknown> {
+  const response = await fetch(new URL(path, url), {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
+  })
+  return response.json()
+}
+
+/** Creates an organization with a trial key through the API (admin key), so each test has its own. */
+export async function newOrg(url: string, adminKey: string, orgId: string): Promise<string> {
+  const body = (await api(url, '/console/billing/keys', adminKey, {
+    method: 'POST',
+    body: JSON.stringify({ org_id: orgId, name: `${orgId} test key`, start_trial: true }),
+  })) as { api_key: string }
+  return body.api_key
+}
+
+/** The server process and CLI home a test file shares, available once its `beforeAll` has run. */
+export interface SharedServerAndHome {
+  readonly server: ServerProcess
+  readonly home: CliHome
+}
+
+/**
+ * Starts one real server process and one CLI home for a test file (each test then works in its own
+ * organization), and cleans both up after the file's tests.
+ */
+export function useServerAndHome(): SharedServerAndHome {
+  let server: ServerProcess | undefined
+  let home: CliHome | undefined
+  beforeAll(async () => {
+    server = await startServerProcess()
+    home = cliHome()
+  })
+  afterAll(async () => {
+    await server?.cleanup()
+    home?.cleanup()
+  })
+  return {
+    get server() {
+      if (!server) throw new Error('the shared server starts in beforeAll')
+      return server
+    },
+    get home() {
+      if (!home) throw new Error('the shared CLI home is made in beforeAll')
+      return home
+    },
+  }
+}
