@@ -3,6 +3,7 @@ import { generateApiKey, hashApiKey, keyPrefixOf } from './auth/api-keys.js'
 import { ADMIN_ORG_ID } from './auth/principal.js'
 import { isoTimestamp } from './clock.js'
 import { hasAnyKey, insertApiKey } from './billing/keys/queries.js'
+import { findKeyByHash } from './caches/queries.js'
 import type { AppContext } from './context.js'
 import { ensureOrganization, upsertSubscription } from './organizations/queries.js'
 
@@ -10,15 +11,21 @@ import { ensureOrganization, upsertSubscription } from './organizations/queries.
  * Makes sure the operator organization (`admin`, enterprise) has an admin key. On a database without
  * one it stores `presetKey` (from RWA_ADMIN_KEY) or a new key, and returns the new key so the caller
  * prints it once; returns null when an admin key already existed or the preset one was used.
+ * `presetIgnored` says that a preset key was given but the database already had admin keys and none of
+ * them is that key, so the caller can say it was not applied.
  */
 export async function ensureAdminKey(
   ctx: AppContext,
   presetKey?: string,
-): Promise<{ created: boolean; printable: string | null }> {
+): Promise<{ created: boolean; printable: string | null; presetIgnored: boolean }> {
   if (presetKey !== undefined && !API_KEY_PATTERN.test(presetKey)) {
     throw new Error('RWA_ADMIN_KEY must have the key format: rwa_live_ followed by 43 base64url characters')
   }
-  if (await hasAnyKey(ctx.db, ADMIN_ORG_ID)) return { created: false, printable: null }
+  if (await hasAnyKey(ctx.db, ADMIN_ORG_ID)) {
+    const preset = presetKey === undefined ? undefined : await findKeyByHash(ctx.db, hashApiKey(presetKey))
+    const presetInUse = preset?.org_id === ADMIN_ORG_ID && preset.revoked_at === null
+    return { created: false, printable: null, presetIgnored: presetKey !== undefined && !presetInUse }
+  }
 
   const apiKey = presetKey ?? generateApiKey()
   const now = ctx.clock.now()
@@ -52,5 +59,5 @@ export async function ensureAdminKey(
       revoked_at: null,
     })
   })
-  return { created: true, printable: presetKey === undefined ? apiKey : null }
+  return { created: true, printable: presetKey === undefined ? apiKey : null, presetIgnored: false }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { apiKeySecretSchema } from '../src/contract/billing.js'
+import { SERVER_SETTINGS } from '../src/contract/server-settings.js'
 
 /** Server settings: flags win over RWA_* variables, which win over the defaults. */
 export const serverConfigSchema = z.object({
@@ -29,22 +30,22 @@ export const serverConfigSchema = z.object({
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>
 
-const ENV_NAMES: Record<keyof ServerConfig, string> = {
-  host: 'RWA_HOST',
-  port: 'RWA_PORT',
-  db: 'RWA_DB',
-  adminKey: 'RWA_ADMIN_KEY',
-  paymentProvider: 'RWA_PAYMENT_PROVIDER',
-  stripeSecretKey: 'RWA_STRIPE_SECRET_KEY',
-  stripeWebhookSecret: 'RWA_STRIPE_WEBHOOK_SECRET',
-  stripePricePro: 'RWA_STRIPE_PRICE_PRO',
-  stripePriceEnterprise: 'RWA_STRIPE_PRICE_ENTERPRISE',
-  stripeApiBase: 'RWA_STRIPE_API_BASE',
-}
+/** The RWA_* variable of each setting, from the table `rwa server start --help` prints. */
+const ENV_NAMES = Object.fromEntries(SERVER_SETTINGS.map((s) => [s.field, s.env])) as Record<
+  keyof ServerConfig,
+  string
+>
 
 /** What RWA_PAYMENT_PROVIDER=stripe cannot run without (RWA_STRIPE_PRICE_ENTERPRISE is optional). */
 const STRIPE_REQUIRED = ['stripeSecretKey', 'stripeWebhookSecret', 'stripePricePro'] as const
-const FLAG_FIELDS = new Set(['host', 'port', 'db'])
+
+// A setting validated here but missing from the table would be unreachable by its variable and
+// absent from --help: fail at load, loudly.
+for (const field of Object.keys(serverConfigSchema.shape)) {
+  if (!(field in ENV_NAMES)) throw new Error(`server setting ${field} is missing from SERVER_SETTINGS`)
+}
+
+const FLAG_FIELDS = new Set(SERVER_SETTINGS.filter((s) => s.flag).map((s) => s.field))
 
 /**
  * Resolves the configuration from flags and the environment. Throws an Error naming the variable or

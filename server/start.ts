@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
+import { createAdaptorServer, type ServerType } from '@hono/node-server'
 import { createApp } from './app.js'
 import { ensureAdminKey } from './bootstrap.js'
+import { ApiError } from './errors.js'
 import type { ServerConfig } from './config.js'
-import { createAppContext } from './context.js'
-import { openDatabase } from './db/database.js'
+import { type AppContext, createAppContext } from './context.js'
+import { type Db, openDatabase } from './db/database.js'
 import { paymentProviderFromConfig } from './payments/from-config.js'
 
 export interface RunningServer {
@@ -13,28 +14,63 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/** The listening address of a bound server, as a URL. */
+function urlOf(server: ServerType, host: string): string {
+  const { port } = server.address() as AddressInfo
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+}
+
+/** Binds `server` to host and port; rejects with the listen error (EADDRINUSE, EACCES...). */
+function listen(server: ServerType, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error)
+    server.once('error', onError)
+    server.listen(port, host, () => {
+      server.off('error', onError)
+      resolve()
+    })
+  })
+}
+
 /**
- * Opens the database (migrating it), makes sure an admin key exists, and serves the API. Logs go to
- * stderr: the admin key once on a new database, then `listening on http://HOST:PORT` when ready.
+ * Binds the port first, so that a busy port fails before anything is created; then opens the
+ * database (migrating it), makes sure an admin key exists, and serves the API. Logs go to stderr: the
+ * admin key once on a new database, then `listening on http://HOST:PORT` when ready (requests that
+ * arrive before that are answered 503).
  */
 export async function startServer(
   config: ServerConfig,
   log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<RunningServer> {
-  const db = await openDatabase(config.db)
-  const ctx = createAppContext({ db, payments: paymentProviderFromConfig(config, db, log) })
-  const admin = await ensureAdminKey(ctx, config.adminKey)
-  if (admin.printable) log(`admin API key (shown once): ${admin.printable}`)
-  ctx.meter.start()
+  let serveRequest: (request: Request, env: unknown) => Response | Promise<Response> = () =>
+    new Response(JSON.stringify(new ApiError('unavailable', 'The server is starting').toProblem()), {
+      status: 503,
+      headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
+    })
+  const server = createAdaptorServer({ fetch: (request: Request, env: unknown) => serveRequest(request, env) })
+  await listen(server, config.host, config.port)
 
+  let db: Db | undefined
+  let ctx: AppContext
+  try {
+    db = await openDatabase(config.db)
+    ctx = createAppContext({ db, payments: paymentProviderFromConfig(config, db, log) })
+    const admin = await ensureAdminKey(ctx, config.adminKey)
+    if (admin.printable) log(`admin API key (shown once): ${admin.printable}`)
+    if (admin.presetIgnored) {
+      log(
+        `RWA_ADMIN_KEY is ignored: the database ${config.db} already has an admin key (RWA_ADMIN_KEY applies only to a new database)`,
+      )
+    }
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve))
+    await db?.destroy()
+    throw error
+  }
+  ctx.meter.start()
   const app = createApp(ctx)
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s))
-    s.once('error', reject)
-  })
-  const { port } = server.address() as AddressInfo
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host
-  const url = `http://${host}:${port}`
+  serveRequest = (request, env) => app.fetch(request, env as never)
+  const url = urlOf(server, config.host)
   log(`listening on ${url}`)
 
   let closing: Promise<void> | undefined
@@ -48,7 +84,7 @@ export async function startServer(
           if ('closeIdleConnections' in server) server.closeIdleConnections()
         })
         await ctx.meter.stop()
-        await db.destroy()
+        await db?.destroy()
       })()
       return closing
     },

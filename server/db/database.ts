@@ -12,16 +12,40 @@ export type Db = Kysely<Database>
  * `:memory:` is accepted for throwaway databases.
  */
 export async function openDatabase(path: string): Promise<Db> {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const sqlite = new SQLite(path)
-  sqlite.pragma('journal_mode = WAL')
-  // NORMAL is durable across application crashes in WAL mode; only a power loss can drop the last commits.
-  sqlite.pragma('synchronous = NORMAL')
-  sqlite.pragma('foreign_keys = ON')
-  sqlite.pragma('busy_timeout = 5000')
+  let sqlite: SQLite.Database | undefined
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+    sqlite = new SQLite(path)
+    sqlite.pragma('journal_mode = WAL')
+    // NORMAL is durable across application crashes in WAL mode; only a power loss can drop the last commits.
+    sqlite.pragma('synchronous = NORMAL')
+    sqlite.pragma('foreign_keys = ON')
+    sqlite.pragma('busy_timeout = 5000')
+  } catch (error) {
+    sqlite?.close()
+    throw new DatabaseOpenError(path, error)
+  }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
-  await migrate(db)
+  try {
+    await migrate(db)
+  } catch (error) {
+    await db.destroy()
+    throw new DatabaseOpenError(path, error)
+  }
   return db
+}
+
+/** The database at `path` could not be opened or migrated; the message names the path. */
+export class DatabaseOpenError extends Error {
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(`cannot open the database ${path}: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    })
+    this.name = 'DatabaseOpenError'
+  }
 }
 
 /** Distinct SQL texts kept prepared; past this the cache starts over (queries are a small fixed set). */

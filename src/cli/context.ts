@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import type { RwaClient } from '../client/index.js'
 import { EXIT, ExitError } from './exit-error.js'
+import { CommandFailure, type FailureContext } from './failure.js'
 import { Output } from './output.js'
 import { PROFILE_NAME, type Profile, profilesPath, readProfiles } from './profiles.js'
 
@@ -20,7 +21,14 @@ export interface GlobalOptions {
   input?: boolean
   yes?: boolean
   verbose?: boolean
+  quiet?: boolean
+  /** On 429, wait for Retry-After and try again (up to `waitMax` seconds in all). */
+  wait?: boolean
+  waitMax?: string
 }
+
+/** `--wait-max` when not given: two minutes covers any per-minute window. */
+export const DEFAULT_WAIT_MAX_SECONDS = 120
 
 /** A resolved connection and where each part came from (for `rwa config show`). */
 export interface Connection {
@@ -59,29 +67,79 @@ export async function resolveConnection(options: GlobalOptions, env = process.en
   else if (env.RWA_URL) [url, urlSource] = [env.RWA_URL, 'env']
   else if (profile?.url) [url, urlSource] = [profile.url, 'profile']
   else [url, urlSource] = [DEFAULT_URL, 'default']
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-    throw new ExitError(
-      EXIT.usage,
-      `invalid server URL ${JSON.stringify(url)}`,
-      'expected e.g. http://127.0.0.1:4600',
-    )
-  }
+  const urlOrigin = { flag: '--url', env: 'RWA_URL', profile: `the url of profile ${profileName}`, default: '' }
+  checkServerUrl(url, urlOrigin[urlSource])
 
   let apiKey: string | undefined
   let apiKeySource: Connection['apiKeySource']
   if (options.apiKey !== undefined) [apiKey, apiKeySource] = [options.apiKey, 'flag']
-  else if (options.apiKeyFile !== undefined) {
-    try {
-      apiKey = readFileSync(options.apiKeyFile, 'utf8').trim()
-    } catch (error) {
-      throw new ExitError(EXIT.usage, `cannot read --api-key-file: ${(error as Error).message}`)
-    }
-    apiKeySource = 'file'
-  } else if (options.apiKeyStdin) [apiKey, apiKeySource] = [(await readStdin()).trim(), 'stdin']
+  else if (options.apiKeyFile !== undefined) [apiKey, apiKeySource] = [readApiKeyFile(options.apiKeyFile), 'file']
+  else if (options.apiKeyStdin) [apiKey, apiKeySource] = [await readApiKeyStdin(), 'stdin']
   else if (env.RWA_API_KEY) [apiKey, apiKeySource] = [env.RWA_API_KEY, 'env']
   else if (profile?.api_key) [apiKey, apiKeySource] = [profile.api_key, 'profile']
 
   return { url, urlSource, apiKey, apiKeySource, profileName }
+}
+
+/**
+ * A server URL is a base: http or https, host and port, optionally a path prefix (behind a proxy). A
+ * URL without a scheme, with another scheme, or pointing into the API (`/console/...`) is refused
+ * naming where it came from and what was probably meant.
+ */
+export function checkServerUrl(url: string, origin: string): void {
+  const where = origin === '' ? 'server URL' : origin
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    throw new ExitError(
+      EXIT.usage,
+      `${where} ${JSON.stringify(url)} has no scheme`,
+      `did you mean http://${url.replace(/^\/+/, '')}?`,
+    )
+  }
+  if (!URL.canParse(url)) throw new ExitError(EXIT.usage, `${where} ${JSON.stringify(url)} is not a URL`, 'e.g. http://127.0.0.1:4600')
+  const parsed = new URL(url)
+  if (!/^https?:$/.test(parsed.protocol)) {
+    throw new ExitError(
+      EXIT.usage,
+      `${where} ${JSON.stringify(url)} is not http or https`,
+      'e.g. http://127.0.0.1:4600 or https://rwa.example.com',
+    )
+  }
+  const apiPath = parsed.pathname.indexOf('/console')
+  if (apiPath >= 0 || parsed.search !== '' || parsed.hash !== '') {
+    const base = `${parsed.origin}${apiPath >= 0 ? parsed.pathname.slice(0, apiPath) : parsed.pathname.replace(/\/+$/, '')}`
+    throw new ExitError(
+      EXIT.usage,
+      `${where} ${JSON.stringify(url)} points into the API; give the server's base URL`,
+      `did you mean ${base}?`,
+    )
+  }
+}
+
+/** The API key in `path` (`--api-key-file`), trimmed; an unreadable or empty file is a usage error. */
+export function readApiKeyFile(path: string): string {
+  let key: string
+  try {
+    key = readFileSync(path, 'utf8').trim()
+  } catch (error) {
+    throw new ExitError(EXIT.usage, `cannot read --api-key-file: ${(error as Error).message}`)
+  }
+  if (key === '') {
+    throw new ExitError(
+      EXIT.usage,
+      `--api-key-file ${path} is empty`,
+      'put the key (rwa_live_...) in it, e.g. from `rwa keys create --name NAME -q > FILE`',
+    )
+  }
+  return key
+}
+
+/** The API key on stdin (`--api-key-stdin`), trimmed; empty stdin is a usage error. */
+export async function readApiKeyStdin(): Promise<string> {
+  const key = (await readStdin()).trim()
+  if (key === '') {
+    throw new ExitError(EXIT.usage, '--api-key-stdin: stdin was empty', 'e.g. `pass show rwa/prod | rwa ... --api-key-stdin`')
+  }
+  return key
 }
 
 /** The profile in use, if any. Naming a profile that does not exist is a usage error. */
@@ -105,20 +163,39 @@ function selectProfile(options: GlobalOptions, env: NodeJS.ProcessEnv): { name?:
   return { name, profile }
 }
 
+/** The request body a command built, and which of its fields came from flags (for error messages). */
+export interface RequestInput {
+  body: Record<string, unknown>
+  /** Dotted body paths whose value a flag gave. */
+  fromFlags: Set<string>
+  /** The `--file` it started from, if any (`-` for stdin). */
+  file?: string
+}
+
 /** Everything a command action needs: output, input mode, and (lazily) a client. */
 export class CliContext {
   readonly options: GlobalOptions
   readonly out: Output
   /** Prompts are allowed: stdin and stdout are terminals and `--no-input` was not given. */
   readonly interactive: boolean
+  /** Seconds `--wait` may spend waiting out rate limits (0 without `--wait`). */
+  readonly waitMaxSeconds: number
+  /** The body this command is sending, once built (see `bodyFrom`). */
+  request?: RequestInput
   private client?: RwaClient
   private connection?: Connection
 
   constructor(command: Command) {
     this.options = command.optsWithGlobals<GlobalOptions>()
-    this.out = new Output({ json: this.options.json === true, color: this.options.color !== false })
+    this.out = new Output({
+      json: this.options.json === true,
+      quiet: this.options.quiet === true,
+      color: this.options.color !== false,
+    })
     this.interactive =
       this.options.input !== false && process.stdin.isTTY === true && process.stdout.isTTY === true
+    const waitMax = parseWaitMax(this.options.waitMax)
+    this.waitMaxSeconds = this.options.wait ? waitMax : 0
   }
 
   get verbose(): boolean {
@@ -146,7 +223,15 @@ export class CliContext {
     }
     if (!this.client) {
       const { createClient } = await import('../client/index.js')
-      this.client = createClient({ baseUrl: connection.url, apiKey: connection.apiKey })
+      this.client = createClient({
+        baseUrl: connection.url,
+        apiKey: connection.apiKey,
+        rateLimitWaitSeconds: this.waitMaxSeconds,
+        onRateLimitWait: ({ seconds, waitedSeconds, problem }) =>
+          this.out.warn(
+            `${problem.detail.replace(/;.*$/, '')}; waiting ${seconds} s before retrying (--wait: ${waitedSeconds} of ${this.waitMaxSeconds} s used)`,
+          ),
+      })
     }
     return this.client
   }
@@ -156,15 +241,54 @@ export class CliContext {
   }
 }
 
-/** Runs a command action with a context, closing the client's connections afterwards. */
+/** `--wait-max SECONDS`: a whole number of seconds, default 120. */
+export function parseWaitMax(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_WAIT_MAX_SECONDS
+  if (!/^\d+$/.test(value.trim())) {
+    throw new ExitError(EXIT.usage, `--wait-max must be a whole number of seconds, got ${JSON.stringify(value)}`, 'e.g. --wait-max 300')
+  }
+  return Number(value)
+}
+
+/** `transfers request` for the command `rwa transfers request`. */
+export function commandPath(command: Command): string {
+  const names: string[] = []
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name())
+  return names.join(' ')
+}
+
+/** What a failure message may say about the command that failed: its flags, arguments and request. */
+export function failureContext(command: Command, ctx?: CliContext): FailureContext {
+  return {
+    command: commandPath(command),
+    args: command.args,
+    argumentNames: command.registeredArguments.map((a) => a.name()),
+    flags: command.options.map((o) => o.long).filter((f): f is string => typeof f === 'string'),
+    flagValues: Object.fromEntries(
+      command.options
+        .filter((o) => o.long && command.getOptionValue(o.attributeName()) !== undefined)
+        .map((o) => [o.long!, command.getOptionValue(o.attributeName()) as unknown]),
+    ),
+    request: ctx?.request,
+    waitMaxSeconds: ctx?.waitMaxSeconds,
+  }
+}
+
+/**
+ * Runs a command action with a context, closing the client's connections afterwards. A failure leaves
+ * wrapped with what it needs to speak in CLI terms (which flag gave a refused field, which command ran).
+ */
 export async function withContext(
   command: Command,
   action: (ctx: CliContext) => Promise<void>,
 ): Promise<void> {
-  const ctx = new CliContext(command)
+  let ctx: CliContext | undefined
   try {
+    ctx = new CliContext(command)
     await action(ctx)
+  } catch (error) {
+    throw new CommandFailure(error, failureContext(command, ctx))
   } finally {
-    await ctx.close()
+    await ctx?.close()
   }
 }

@@ -10,6 +10,8 @@ export const EXIT = {
   conflict: 5,
   rejected: 6,
   unreachable: 7,
+  /** Ctrl-C at a prompt: 128 + SIGINT, as shells report an interrupted program. */
+  interrupted: 130,
 } as const
 
 /** Thrown by any command to end the program with `code` after printing `message` (and `hint`) to stderr. */

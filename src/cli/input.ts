@@ -41,7 +41,14 @@ export async function bodyFrom(
   flags: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const body = file ? await readJsonBody(file, ctx) : {}
-  for (const [path, value] of Object.entries(flags)) if (value !== undefined) setPath(body, path, value)
+  const fromFlags = new Set<string>()
+  for (const [path, value] of Object.entries(flags)) {
+    if (value === undefined) continue
+    setPath(body, path, value)
+    fromFlags.add(path)
+  }
+  // Kept so that a field the server refuses is named by its flag (or as coming from --file).
+  ctx.request = { body, fromFlags, ...(file ? { file } : {}) }
   return body
 }
 
@@ -72,6 +79,8 @@ export async function fillRequired(
   for (const field of missing) {
     const answer = await input({ message: field.question, required: true })
     setPath(body, field.path, field.parse ? field.parse(answer) : answer)
+    // An answer stands for its flag in error messages.
+    ctx.request?.fromFlags.add(field.path)
   }
 }
 

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander'
 import { EXIT, ExitError } from './exit-error.js'
-import { describeFailure } from './failure.js'
+import { describeFailure, isPromptClosed } from './failure.js'
 import { declareBilling } from './program/billing.js'
 import { declareGovernance } from './program/governance.js'
 import { declareLocal } from './program/local.js'
@@ -18,6 +18,11 @@ Exit codes:
   5  conflict or limit (already exists, in use, quota or rate limit)
   6  transfer rejected by compliance
   7  cannot reach the server, or it cannot reach a service it needs (503)
+130  interrupted (Ctrl-C at a prompt)
+
+Output: tables fitted to the terminal; tab-separated values with a header line when stdout is not a
+terminal; --json for the API's JSON; -q for ids only, one a line (nothing for commands without ids:
+the exit code is the answer).
 
 Connection: --url/RWA_URL (default http://127.0.0.1:4600), --api-key-file/--api-key-stdin/--api-key/
 RWA_API_KEY, --profile/RWA_PROFILE. A flag wins over the environment, which wins over the profile.
@@ -46,6 +51,9 @@ export function buildProgram(): Command {
     .option('--no-color', 'no colors (also NO_COLOR, TERM=dumb, or when stdout is not a terminal)')
     .option('--no-input', 'never prompt; fail listing missing flags instead')
     .option('-y, --yes', 'confirm destructive actions (revoke, remove) without asking')
+    .option('-q, --quiet', 'print only ids, one a line (for xargs); no messages but warnings and errors')
+    .option('--wait', 'on a rate limit (429), wait for Retry-After and try again, saying so on stderr')
+    .option('--wait-max <seconds>', 'with --wait, wait at most this long in all (default 120)')
     .option('--verbose', 'on errors, print the full problem details')
     .addHelpText('after', EXIT_CODES_HELP)
 
@@ -69,6 +77,11 @@ export async function main(argv: string[]): Promise<void> {
     if (error instanceof CommanderError) {
       // Commander already printed help, the version or the usage error.
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage
+      return
+    }
+    if (isPromptClosed(error)) {
+      // Ctrl-C at a prompt: quiet, and the shell's convention for an interrupt (128 + SIGINT).
+      process.exitCode = EXIT.interrupted
       return
     }
     const failure = describeFailure(error)

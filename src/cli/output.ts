@@ -1,9 +1,25 @@
 import { Chalk, type ChalkInstance } from 'chalk'
-import Table from 'cli-table3'
+import { EXIT, ExitError } from './exit-error.js'
 
-/** What decides how the CLI writes: `--json`, color, and whether stdout/stderr are terminals. */
+/*
+ * The one output layer. Every command prints through it, and gets four modes for free:
+ *
+ * - `--json`: the API's JSON exactly (`result(raw, ...)` prints `raw`);
+ * - `-q` / `--quiet`: the ids the command names (`result(raw, render, ids)`), one a line, for `xargs`;
+ *   a command that names no ids prints nothing, and its exit code is the answer (like `grep -q`);
+ * - a terminal: tables and records fitted to the terminal's width, with color;
+ * - anything else (a pipe, a file): tab-separated values, each table or record headed by its header
+ *   line, blocks separated by a blank line, no box drawing and no escapes.
+ *
+ * A command renders with `table(head, rows)` and `record(fields)` inside `result`'s callback and
+ * never looks at the mode itself.
+ */
+
+/** What decides how the CLI writes: `--json`, `--quiet`, color, and whether stdout/stderr are terminals. */
 export interface OutputOptions {
   json: boolean
+  /** `-q` / `--quiet`: only ids on stdout, no messages on stderr but warnings and errors. */
+  quiet?: boolean
   /** False with `--no-color`. */
   color: boolean
   env?: NodeJS.ProcessEnv
@@ -11,8 +27,11 @@ export interface OutputOptions {
   stderr?: NodeJS.WriteStream
 }
 
-/** A cell of a table; null and undefined show as a dim dash. */
+/** A cell of a table; null and undefined show as a dim dash on a terminal and as nothing in TSV. */
 export type Cell = string | number | boolean | null | undefined
+
+/** How stdout is written: see the comment at the top of this file. */
+export type OutputMode = 'json' | 'quiet' | 'terminal' | 'tsv'
 
 /**
  * Whether to color: never with NO_COLOR (any value), TERM=dumb, `--no-color` or when stdout is not a
@@ -28,31 +47,201 @@ export function colorEnabled(options: {
   return options.env.TERM !== 'dumb'
 }
 
-// No rule between rows, so a table reads as one block.
-const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' }
+/** The width to fit: the terminal's columns, else `COLUMNS`, else 80; never below 20. */
+export function terminalWidth(stdout: { columns?: number }, env: NodeJS.ProcessEnv): number {
+  const fromEnv = Number(env.COLUMNS)
+  const width =
+    stdout.columns && stdout.columns > 0
+      ? stdout.columns
+      : Number.isInteger(fromEnv) && fromEnv > 0
+        ? fromEnv
+        : 80
+  return Math.max(20, width)
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escapes is the point
+const ANSI = /\x1b\[[0-9;]*m/g
+
+/** Characters a string takes on screen (escapes take none). */
+export const visibleWidth = (text: string): number => [...text.replace(ANSI, '')].length
 
 /**
- * The one output layer: data on stdout (a human table, or with `--json` the API's JSON exactly),
- * messages on stderr.
+ * Breaks `text` into lines of at most `width` visible characters: at spaces where it can, inside a
+ * word (a DID, an id) where it must. Styled text that needs breaking loses its style.
  */
+export function wrapText(text: string, width: number): string[] {
+  const out: string[] = []
+  for (const paragraph of text.split('\n')) {
+    if (visibleWidth(paragraph) <= width) {
+      out.push(paragraph)
+      continue
+    }
+    const plain = paragraph.replace(ANSI, '')
+    const indent = /^ */.exec(plain)![0]
+    const room = Math.max(1, width - indent.length)
+    const lines: string[] = []
+    let line = ''
+    for (const word of plain.slice(indent.length).split(/ +/)) {
+      if (line !== '' && [...line].length + 1 + [...word].length <= room) {
+        line += ` ${word}`
+        continue
+      }
+      if (line !== '') lines.push(line)
+      let chars = [...word]
+      while (chars.length > room) {
+        lines.push(chars.slice(0, room).join(''))
+        chars = chars.slice(room)
+      }
+      line = chars.join('')
+    }
+    if (line !== '') lines.push(line)
+    out.push(...lines.map((l) => indent + l))
+  }
+  return out
+}
+
+/**
+ * A value as one TSV field: no tabs, no line breaks. Lines are joined with "; ", and the `- item`
+ * lines of a list with ", " after their `name:` line.
+ */
+export function tsvField(value: Cell): string {
+  if (value === null || value === undefined) return ''
+  const lines = String(value)
+    .replace(ANSI, '')
+    .replaceAll('\t', ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+  let text = ''
+  for (const line of lines) {
+    if (text === '') text = line
+    else if (line.startsWith('- ')) text += `${text.endsWith(':') ? ' ' : ', '}${line.slice(2)}`
+    else text += `; ${line}`
+  }
+  return text
+}
+
+const GAP = '  '
+
+/**
+ * Lays out a table for a terminal `width` columns wide, borderless like gh. When the columns do not
+ * fit, the widest ones after the first (the id) leave the grid, one at a time until it fits, and each
+ * row's value of them is printed under the row on its own line (`  header: value`, wrapped), so long
+ * DIDs and reasons stay whole and readable.
+ */
+export function fitTable(head: string[], rows: string[][], width: number): string[] {
+  const cellWidth = (cell: string) => Math.max(0, ...cell.split('\n').map(visibleWidth))
+  const natural = head.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => cellWidth(r[i] ?? ''))))
+  const kept = head.map((_, i) => i)
+  const gridWidth = () => kept.reduce((sum, i) => sum + natural[i]!, 0) + GAP.length * (kept.length - 1)
+  while (gridWidth() > width && kept.length > 1) {
+    const widest = kept.slice(1).reduce((a, b) => (natural[b]! > natural[a]! ? b : a))
+    kept.splice(kept.indexOf(widest), 1)
+  }
+  const detached = head.map((_, i) => i).filter((i) => !kept.includes(i))
+  // A lone first column wider than the terminal wraps inside its cell.
+  const colWidth = (i: number) => (kept.length === 1 ? Math.min(natural[i]!, width) : natural[i]!)
+
+  const pad = (text: string, w: number) => text + ' '.repeat(Math.max(0, w - visibleWidth(text)))
+  const gridLines = (cells: string[]): string[] => {
+    const wrapped = kept.map((i) => {
+      const cell = cells[i] ?? ''
+      return cellWidth(cell) > colWidth(i) ? wrapText(cell, colWidth(i)) : cell.split('\n')
+    })
+    const height = Math.max(...wrapped.map((lines) => lines.length))
+    const lines: string[] = []
+    for (let l = 0; l < height; l++) {
+      const parts = wrapped.map((cellLines, k) =>
+        k === wrapped.length - 1 ? (cellLines[l] ?? '') : pad(cellLines[l] ?? '', colWidth(kept[k]!)),
+      )
+      lines.push(parts.join(GAP).trimEnd())
+    }
+    return lines
+  }
+
+  const lines = gridLines(head)
+  for (const row of rows) {
+    lines.push(...gridLines(row))
+    for (const i of detached) {
+      const label = `  ${head[i]}: `
+      const value = row[i] ?? ''
+      const valueLines = value.split('\n')
+      // One line that fits follows its label; anything longer starts below it, indented.
+      if (valueLines.length === 1 && visibleWidth(label) + visibleWidth(value) <= width) {
+        lines.push(`${label}${value}`)
+        continue
+      }
+      if (valueLines.length === 1) {
+        const plain = value.replace(ANSI, '').replace(/ +/g, ' ')
+        const first = wrapText(plain, width - visibleWidth(label))[0] ?? ''
+        lines.push(`${label}${first}`)
+        const rest = plain.slice(first.length).trimStart()
+        if (rest !== '') lines.push(...wrapText(rest, width - 4).map((l) => `    ${l}`))
+        continue
+      }
+      lines.push(label.trimEnd())
+      for (const valueLine of valueLines) lines.push(...wrapText(`    ${valueLine}`, width))
+    }
+  }
+  return lines.map((line) => line.trimEnd())
+}
+
+/** Lays out a record (field and value) for a terminal: values wrap under themselves, aligned. */
+export function fitRecord(fields: Array<[string, string]>, width: number): string[] {
+  const nameWidth = Math.max(0, ...fields.map(([name]) => visibleWidth(name)))
+  const valueWidth = width - nameWidth - GAP.length
+  const lines: string[] = []
+  for (const [name, value] of fields) {
+    const label = name + ' '.repeat(nameWidth - visibleWidth(name)) + GAP
+    // Too narrow to sit beside the names: the value goes under its name.
+    if (valueWidth < 16) {
+      lines.push(name, ...wrapText(value, width - 2).map((l) => `  ${l}`))
+      continue
+    }
+    const valueLines = value.split('\n').flatMap((l) => (visibleWidth(l) > valueWidth ? wrapText(l, valueWidth) : [l]))
+    lines.push(`${label}${valueLines[0] ?? ''}`.trimEnd())
+    for (const more of valueLines.slice(1)) lines.push(`${' '.repeat(label.length)}${more}`.trimEnd())
+  }
+  return lines
+}
+
 export class Output {
-  readonly json: boolean
+  readonly mode: OutputMode
   /** A chalk whose level is 0 when color is off; use it for every styled string. */
   readonly style: ChalkInstance
   private readonly stdout: NodeJS.WriteStream
   private readonly stderr: NodeJS.WriteStream
+  private readonly env: NodeJS.ProcessEnv
   private progressWidth = 0
+  /** Tables and records written so far: the next one is set apart by a blank line. */
+  private blocks = 0
 
   constructor(options: OutputOptions) {
-    this.json = options.json
+    if (options.json && options.quiet) {
+      throw new ExitError(EXIT.usage, 'give --json or --quiet, not both')
+    }
     this.stdout = options.stdout ?? process.stdout
     this.stderr = options.stderr ?? process.stderr
-    const on = colorEnabled({
-      color: options.color,
-      env: options.env ?? process.env,
-      isTTY: this.stdout.isTTY,
-    })
+    this.env = options.env ?? process.env
+    this.mode = options.json
+      ? 'json'
+      : options.quiet
+        ? 'quiet'
+        : this.stdout.isTTY === true
+          ? 'terminal'
+          : 'tsv'
+    const on = colorEnabled({ color: options.color, env: this.env, isTTY: this.stdout.isTTY })
     this.style = new Chalk({ level: on ? 1 : 0 })
+  }
+
+  /** True with `--json`. */
+  get json(): boolean {
+    return this.mode === 'json'
+  }
+
+  /** True with `--quiet`. */
+  get quiet(): boolean {
+    return this.mode === 'quiet'
   }
 
   /** True when stderr is a terminal: progress lines are shown only then. */
@@ -60,49 +249,71 @@ export class Output {
     return this.stderr.isTTY === true
   }
 
-  /** Prints an API response: its JSON exactly with `--json`, else whatever `human` renders. */
-  result(raw: unknown, human: () => void): void {
-    if (this.json) this.stdout.write(`${JSON.stringify(raw, null, 2)}\n`)
-    else human()
+  /**
+   * Prints a command's answer: with `--json` the JSON `raw` exactly; with `--quiet` the `ids` (one a
+   * line; nothing when the command names none); otherwise whatever `render` prints with `table`,
+   * `record` and `line`.
+   */
+  result(raw: unknown, render: () => void, ids: readonly string[] = []): void {
+    if (this.mode === 'json') this.stdout.write(`${JSON.stringify(raw, null, 2)}\n`)
+    else if (this.mode === 'quiet') {
+      for (const id of ids) this.stdout.write(`${id}\n`)
+    } else render()
   }
 
-  /** A table with one row per item. */
-  table(head: string[], rows: Cell[][]): void {
-    if (rows.length === 0) {
-      this.info('(none)')
+  /** A table with one row per item: fitted to a terminal, or TSV with its header line. */
+  table(head: string[], rows: Cell[][], options: { title?: string } = {}): void {
+    if (this.mode === 'quiet' || this.mode === 'json') return
+    if (this.mode === 'tsv') {
+      this.block([head.join('\t'), ...rows.map((row) => row.map(tsvField).join('\t'))])
       return
     }
-    const table = new Table({
-      head: head.map((h) => this.style.bold(h)),
-      // cli-table3 colors headers and borders on its own unless told not to; color is ours to decide.
-      style: { head: [], border: [] },
-      chars: COMPACT_CHARS,
-    })
-    for (const row of rows) table.push(row.map((cell) => this.cell(cell)))
-    this.stdout.write(`${table.toString()}\n`)
+    const title = options.title ? [this.style.bold(options.title)] : []
+    if (rows.length === 0) {
+      this.block([...title, this.style.dim('(none)')])
+      return
+    }
+    const lines = fitTable(
+      head.map((h) => this.style.bold(h)),
+      rows.map((row) => row.map((cell) => this.cell(cell))),
+      this.width,
+    )
+    this.block([...title, ...lines])
   }
 
-  /** One record as a two-column table of field and value. */
+  /** One record as field and value: aligned and wrapped on a terminal, `field<TAB>value` lines in TSV. */
   record(fields: Array<[string, Cell]>): void {
-    const table = new Table({ style: { head: [], border: [] }, chars: COMPACT_CHARS })
-    for (const [name, value] of fields) table.push({ [this.style.bold(name)]: this.cell(value) })
-    this.stdout.write(`${table.toString()}\n`)
+    if (this.mode === 'quiet' || this.mode === 'json') return
+    if (this.mode === 'tsv') {
+      this.block(['field\tvalue', ...fields.map(([name, value]) => `${tsvField(name)}\t${tsvField(value)}`)])
+      return
+    }
+    this.block(
+      fitRecord(
+        fields.map(([name, value]) => [this.style.bold(name), this.cell(value)]),
+        this.width,
+      ),
+    )
   }
 
-  /** Plain text data on stdout (a script, a verdict line). */
+  /** Plain text data on stdout (a script, a verdict line). Not in quiet mode. */
   line(text: string): void {
+    if (this.mode === 'quiet') return
     this.stdout.write(`${text}\n`)
   }
 
-  /** A message for the person at the terminal, on stderr. */
+  /** A message for the person at the terminal, on stderr (not with --quiet). */
   info(text: string): void {
+    if (this.mode === 'quiet') return
     this.stderr.write(`${text}\n`)
   }
 
   success(text: string): void {
+    if (this.mode === 'quiet') return
     this.stderr.write(`${this.style.green('✓')} ${text}\n`)
   }
 
+  /** A warning, on stderr even with --quiet. */
   warn(text: string): void {
     this.stderr.write(`${this.style.yellow('!')} ${text}\n`)
   }
@@ -112,7 +323,7 @@ export class Output {
    * with a carriage return and spaces, not escape codes, so NO_COLOR output stays free of them.
    */
   progress(text: string): void {
-    if (!this.interactiveStderr) return
+    if (!this.interactiveStderr || this.mode === 'quiet') return
     this.stderr.write(`\r${text.padEnd(this.progressWidth)}`)
     this.progressWidth = Math.max(this.progressWidth, text.length)
   }
@@ -121,6 +332,16 @@ export class Output {
     if (!this.interactiveStderr || this.progressWidth === 0) return
     this.stderr.write(`\r${' '.repeat(this.progressWidth)}\r`)
     this.progressWidth = 0
+  }
+
+  /** The width tables and records fit on a terminal. */
+  get width(): number {
+    return terminalWidth(this.stdout, this.env)
+  }
+
+  private block(lines: string[]): void {
+    if (this.blocks++ > 0) this.stdout.write('\n')
+    this.stdout.write(`${lines.join('\n')}\n`)
   }
 
   private cell(value: Cell): string {

@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici'
 import type { z } from 'zod'
-import { problemSchema } from '../contract/errors.js'
+import { type Problem, problemSchema } from '../contract/errors.js'
 import { ApiProblemError, ConnectionError, UnexpectedResponseError } from './errors.js'
 
 /** How to reach an rwa server. */
@@ -15,6 +15,21 @@ export interface ClientOptions {
   retries?: number
   /** Delay before the first retry; doubles each time. Default 200 ms. */
   retryDelayMs?: number
+  /**
+   * On a 429, wait the `Retry-After` seconds and send the call again, as long as the waits add up to
+   * no more than this many seconds. Default 0: a 429 is thrown at once. Safe for any method: a
+   * rate-limited call was refused before the server did anything.
+   */
+  rateLimitWaitSeconds?: number
+  /** Told before each wait of `rateLimitWaitSeconds`, e.g. to say so on stderr. */
+  onRateLimitWait?: (wait: RateLimitWait) => void
+}
+
+/** One wait on a rate limit: how long, how much was waited before it, and the refusal. */
+export interface RateLimitWait {
+  seconds: number
+  waitedSeconds: number
+  problem: Problem
 }
 
 /** A query string as a record; undefined values are left out. */
@@ -68,29 +83,55 @@ const networkCode = (error: unknown): string | undefined => {
  */
 export class HttpClient {
   readonly baseUrl: string
-  private readonly options: Required<Omit<ClientOptions, 'apiKey'>> & { apiKey?: string }
+  private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'onRateLimitWait'>> &
+    Pick<ClientOptions, 'apiKey' | 'onRateLimitWait'>
   private readonly agent: Agent
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
-    this.options = Object.freeze({ timeoutMs: 30_000, retries: 2, retryDelayMs: 200, ...options })
+    this.options = Object.freeze({
+      timeoutMs: 30_000,
+      retries: 2,
+      retryDelayMs: 200,
+      rateLimitWaitSeconds: 0,
+      ...options,
+    })
     this.agent = new Agent({ keepAliveTimeout: 1_000, connect: { timeout: this.options.timeoutMs } })
   }
 
   /** Performs one call and parses its success body with `spec.schema`. */
   async call<S extends z.ZodType>(spec: CallSpec<S>): Promise<ApiResponse<z.infer<S>>> {
     const url = this.urlOf(spec.path, spec.query)
-    const { status, text, retryAfter } = await this.send(spec, url)
-    const json = parseJson(text)
-    if (status >= 400) {
+    let waited = 0
+    for (;;) {
+      const { status, text, retryAfter } = await this.send(spec, url)
+      const json = parseJson(text)
+      if (status < 400) return this.parse(spec, status, text, json)
       const problem = problemSchema.safeParse(json)
-      if (problem.success) throw new ApiProblemError(problem.data, retryAfter)
-      throw new UnexpectedResponseError(
-        status,
-        `${spec.method} ${spec.path} answered ${status} without problem details (is ${this.baseUrl} an rwa server?)`,
-        text,
-      )
+      if (!problem.success) {
+        throw new UnexpectedResponseError(
+          status,
+          `${spec.method} ${spec.path} answered ${status} without problem details (is ${this.baseUrl} an rwa server?)`,
+          text,
+        )
+      }
+      const budget = this.options.rateLimitWaitSeconds - waited
+      if (status !== 429 || retryAfter === undefined || !(retryAfter <= budget)) {
+        throw new ApiProblemError(problem.data, retryAfter)
+      }
+      this.options.onRateLimitWait?.({ seconds: retryAfter, waitedSeconds: waited, problem: problem.data })
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000))
+      waited += retryAfter
     }
+  }
+
+  /** Parses a success body with the call's schema; a body that breaks the contract is an error. */
+  private parse<S extends z.ZodType>(
+    spec: CallSpec<S>,
+    status: number,
+    text: string,
+    json: unknown,
+  ): ApiResponse<z.infer<S>> {
     const parsed = spec.schema.safeParse(json)
     if (!parsed.success) {
       const where = parsed.error.issues

@@ -1,7 +1,10 @@
 import { z } from 'zod'
 
 /** ISO 8601 timestamp in UTC, e.g. `2026-11-22T10:15:00.000Z`. */
-export const timestampSchema = z.iso.datetime({ offset: true })
+export const timestampSchema = z.iso.datetime({
+  offset: true,
+  error: 'expected an ISO 8601 timestamp, e.g. 2027-06-30T00:00:00Z',
+})
 
 /** Plain date, `YYYY-MM-DD`. */
 export const dateSchema = z.iso.date()

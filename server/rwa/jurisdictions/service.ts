@@ -117,7 +117,11 @@ export async function removeJurisdiction(
       usage.trust > 0 && plural(usage.trust, 'active trust relation'),
     ].filter((u): u is string => typeof u === 'string')
     if (uses.length > 0) {
-      const hint = usage.trust > 0 ? '; revoke its trust relations first' : ''
+      // Trust can be revoked; the records of credentials, attestations and tokens stay for good.
+      const permanent = usage.credentials + usage.attestations + usage.tokens + usage.holdings > 0
+      const hint = permanent
+        ? '; credentials, attestations and tokens keep a jurisdiction for good (they are its audit trail), so it cannot be removed'
+        : '; revoke its trust relations first'
       throw new ApiError('conflict', `Jurisdiction ${id} is still in use by ${uses.join(', ')}${hint}`)
     }
     await deleteJurisdiction(trx, principal.orgId, id)

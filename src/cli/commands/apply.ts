@@ -26,6 +26,10 @@ function showChanges(ctx: CliContext, changes: readonly Change[]): void {
   )
 }
 
+/** With -q: the id of each resource of the manifest that exists (after the apply, all of them). */
+const ids = (changes: readonly Change[]): string[] =>
+  changes.map((c) => c.id).filter((id): id is string => id !== null)
+
 /** `rwa apply -f FILE|- [--dry-run]`. */
 export function apply(options: { file: string; dryRun?: boolean }, command: Command) {
   return withContext(command, async (ctx) => {
@@ -46,7 +50,7 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
           ctx.out.info(
             `dry run: would create ${summary.create}, update ${summary.update}, replace ${summary.replace}; ${summary.unchanged} unchanged. Nothing was changed.`,
           )
-      })
+      }, ids(changes))
       return
     }
 
@@ -60,6 +64,6 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
       ctx.out.success(
         `applied: created ${summary.create}, updated ${summary.update}, replaced ${summary.replace}; ${summary.unchanged} unchanged`,
       )
-    })
+    }, ids(changes))
   })
 }

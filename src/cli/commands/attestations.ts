@@ -52,14 +52,14 @@ export function list(options: ListOptions, command: Command) {
         ]),
       )
       listFooter(ctx, listing, 'attestations')
-    })
+    }, listing.items.map((a) => a.attestation_id))
   })
 }
 
 export function get(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     const { data, raw } = await (await ctx.rwa()).governance.getAttestation(id)
-    ctx.out.result(raw, () => showAttestation(ctx, data))
+    ctx.out.result(raw, () => showAttestation(ctx, data), [data.attestation_id])
   })
 }
 
@@ -97,6 +97,6 @@ export function submit(options: SubmitOptions, command: Command) {
     ctx.out.result(raw, () => {
       showAttestation(ctx, data)
       ctx.out.success(`submitted attestation ${data.attestation_id}`)
-    })
+    }, [data.attestation_id])
   })
 }

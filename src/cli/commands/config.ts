@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { API_KEY_PATTERN } from '../../contract/billing.js'
-import { CliContext, readStdin, withContext } from '../context.js'
+import { CliContext, checkServerUrl, readApiKeyFile, readApiKeyStdin, withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { confirmDestructive } from '../input.js'
 import { PROFILE_NAME, type Profile, profilesPath, readProfiles, writeProfiles } from '../profiles.js'
@@ -27,13 +26,8 @@ export function set(name: string, options: { use?: boolean }, command: Command) 
     const o = ctx.options
     let apiKey: string | undefined
     if (o.apiKey !== undefined) apiKey = o.apiKey
-    else if (o.apiKeyFile !== undefined) {
-      try {
-        apiKey = readFileSync(o.apiKeyFile, 'utf8').trim()
-      } catch (error) {
-        throw new ExitError(EXIT.usage, `cannot read --api-key-file: ${(error as Error).message}`)
-      }
-    } else if (o.apiKeyStdin) apiKey = (await readStdin()).trim()
+    else if (o.apiKeyFile !== undefined) apiKey = readApiKeyFile(o.apiKeyFile)
+    else if (o.apiKeyStdin) apiKey = await readApiKeyStdin()
     if (o.url === undefined && apiKey === undefined && !options.use) {
       throw new ExitError(
         EXIT.usage,
@@ -41,13 +35,7 @@ export function set(name: string, options: { use?: boolean }, command: Command) 
         'e.g. `rwa config set prod --url https://rwa.example.com --api-key-stdin`',
       )
     }
-    if (o.url !== undefined && (!URL.canParse(o.url) || !/^https?:$/.test(new URL(o.url).protocol))) {
-      throw new ExitError(
-        EXIT.usage,
-        `invalid --url ${JSON.stringify(o.url)}`,
-        'expected e.g. https://rwa.example.com',
-      )
-    }
+    if (o.url !== undefined) checkServerUrl(o.url, '--url')
     if (apiKey !== undefined && !API_KEY_PATTERN.test(apiKey)) {
       throw new ExitError(
         EXIT.usage,
@@ -64,6 +52,13 @@ export function set(name: string, options: { use?: boolean }, command: Command) 
     ctx.out.success(
       `saved profile ${name} in ${profilesPath()}${file.current_profile === name ? ' (in use)' : ''}`,
     )
+    if (o.apiKeyFile !== undefined) {
+      // The profile holds the key itself, not the file's path: say so, since a later change to the file
+      // does not reach it.
+      ctx.out.info(
+        `the API key was copied from ${o.apiKeyFile} into the profile (mode 0600); a later change to ${o.apiKeyFile} does not reach the profile: run \`rwa config set ${name} --api-key-file ${o.apiKeyFile}\` again`,
+      )
+    }
   })
 }
 
@@ -96,6 +91,7 @@ export function list(_options: unknown, command: Command) {
           p.api_key,
         ]),
       ),
+      Object.keys(safe),
     )
   })
 }

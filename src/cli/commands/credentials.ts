@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
 import type { Credential, IssueCredentialRequest, ListCredentialsQuery } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
-import { bodyFrom, confirmDestructive, fillRequired, parseNumber } from '../input.js'
+import { type VcRecord, verifyCredential } from '../../proof/verify-credential.js'
+import { EXIT, ExitError } from '../exit-error.js'
+import { bodyFrom, confirmDestructive, fillRequired, parseNumber, readInputFile } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 function showCredential(ctx: CliContext, c: Credential): void {
@@ -54,14 +57,14 @@ export function list(options: ListOptions, command: Command) {
         ]),
       )
       listFooter(ctx, listing, 'credentials')
-    })
+    }, listing.items.map((c) => c.credential_id))
   })
 }
 
 export function get(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     const { data, raw } = await (await ctx.rwa()).governance.getCredential(id)
-    ctx.out.result(raw, () => showCredential(ctx, data))
+    ctx.out.result(raw, () => showCredential(ctx, data), [data.credential_id])
   })
 }
 
@@ -104,7 +107,7 @@ export function issue(options: IssueOptions, command: Command) {
     ctx.out.result(raw, () => {
       showCredential(ctx, data)
       ctx.out.success(`issued credential ${data.credential_id}`)
-    })
+    }, [data.credential_id])
   })
 }
 
@@ -117,6 +120,93 @@ export function revoke(id: string, options: { reason?: string }, command: Comman
     )
     const body = options.reason ? { reason: options.reason } : {}
     const { data, raw } = await (await ctx.rwa()).governance.revokeCredential(id, body)
-    ctx.out.result(raw, () => ctx.out.success(`revoked credential ${data.credential_id}`))
+    ctx.out.result(raw, () => ctx.out.success(`revoked credential ${data.credential_id}`), [data.credential_id])
+  })
+}
+
+/** A VC to verify from a file or stdin: a record carrying `vc_jwt`, or the compact VC-JWT itself. */
+async function vcFromInput(source: string, ctx: CliContext): Promise<{ vcJwt: string; record?: VcRecord }> {
+  const name = source === '-' ? 'stdin' : source
+  const text = (await readInputFile(source, ctx)).trim()
+  if (/^[\w-]+\.[\w-]+\.[\w-]+$/.test(text)) return { vcJwt: text }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    throw new ExitError(
+      EXIT.usage,
+      `${name} holds neither a VC-JWT nor JSON`,
+      'save a credential with `rwa credentials get ID --json > credential.json`',
+    )
+  }
+  const record = json as Partial<VcRecord> | null
+  if (typeof record?.vc_jwt !== 'string') {
+    throw new ExitError(
+      EXIT.usage,
+      `${name} has no vc_jwt: expected a credential or attestation record, or a bare VC-JWT`,
+      'save a credential with `rwa credentials get ID --json > credential.json`',
+    )
+  }
+  return { vcJwt: record.vc_jwt, record: record as VcRecord }
+}
+
+/**
+ * `rwa credentials verify <cred_... | att_... | file | ->`: verifies a VC-JWT offline, the issuer's key
+ * read from its did:key. Only an id needs the server (to fetch the record); a file needs nothing.
+ * Exits 1 when the credential does not hold (bad signature, expired, edited record, revoked record).
+ */
+export function verify(source: string, _options: unknown, command: Command) {
+  return withContext(command, async (ctx) => {
+    const isId = source !== '-' && /^(cred|att)_/.test(source) && !existsSync(source)
+    let input: { vcJwt: string; record?: VcRecord }
+    if (isId) {
+      const gov = (await ctx.rwa()).governance
+      const { data } = source.startsWith('cred_')
+        ? await gov.getCredential(source)
+        : await gov.getAttestation(source)
+      input = { vcJwt: data.vc_jwt, record: data }
+    } else input = await vcFromInput(source, ctx)
+
+    const result = await verifyCredential(input.vcJwt, { record: input.record })
+    const claims = result.claims
+    const id = input.record?.credential_id ?? input.record?.attestation_id ?? claims?.jti ?? null
+    const report = {
+      id,
+      type: claims?.type ?? null,
+      issuer_did: claims?.iss ?? null,
+      subject_did: claims?.sub ?? null,
+      valid_from: claims?.validFrom ?? null,
+      valid_until: claims?.validUntil ?? null,
+      status: input.record?.status ?? null,
+      valid: result.valid,
+      ...(result.valid ? { notes: result.notes } : { reason: result.reason }),
+    }
+    ctx.out.result(report, () => {
+      if (!claims) return
+      ctx.out.record([
+        ['id', id],
+        ['type', claims.type.filter((t) => t !== 'VerifiableCredential').join(', ')],
+        ['issuer_did', claims.iss],
+        ['subject_did', claims.sub],
+        ['jurisdiction', String(claims.credentialSubject?.jurisdiction ?? '')],
+        ['valid_from', claims.validFrom],
+        ['valid_until', claims.validUntil],
+        ['status', input.record?.status],
+      ])
+      if (result.valid) {
+        ctx.out.line(
+          `${ctx.out.style.green('✓ credential holds')}: signature valid with the key of its issuer's did:key (resolved offline), within its validity; ${result.notes.join('; ')}`,
+        )
+      }
+    })
+    if (!result.valid) {
+      throw new ExitError(
+        EXIT.unexpected,
+        `${id ?? 'the credential'} does NOT hold: ${result.reason}`,
+        isId
+          ? undefined
+          : 'an id (`rwa credentials verify cred_...`) fetches the record as the server holds it now',
+      )
+    }
   })
 }

@@ -59,14 +59,14 @@ export function list(options: PageOptions, command: Command) {
         ]),
       )
       listFooter(ctx, listing, 'jurisdictions')
-    })
+    }, listing.items.map((j) => j.jurisdiction_id))
   })
 }
 
 export function get(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     const { data, raw } = await (await ctx.rwa()).governance.getJurisdiction(id)
-    ctx.out.result(raw, () => showJurisdiction(ctx, data))
+    ctx.out.result(raw, () => showJurisdiction(ctx, data), [data.jurisdiction_id])
   })
 }
 
@@ -84,7 +84,7 @@ export function register(options: JurisdictionFlags & { id?: string }, command: 
     ctx.out.result(raw, () => {
       showJurisdiction(ctx, data)
       ctx.out.success(`registered jurisdiction ${data.jurisdiction_id}`)
-    })
+    }, [data.jurisdiction_id])
   })
 }
 
@@ -112,7 +112,7 @@ export function update(id: string, options: JurisdictionFlags, command: Command)
     ctx.out.result(raw, () => {
       showJurisdiction(ctx, data)
       ctx.out.success(`updated jurisdiction ${data.jurisdiction_id}`)
-    })
+    }, [data.jurisdiction_id])
   })
 }
 
@@ -120,6 +120,8 @@ export function remove(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     await confirmDestructive(ctx, `remove jurisdiction ${id}`)
     const { data, raw } = await (await ctx.rwa()).governance.removeJurisdiction(id)
-    ctx.out.result(raw, () => ctx.out.success(`removed jurisdiction ${data.jurisdiction_id}`))
+    ctx.out.result(raw, () => ctx.out.success(`removed jurisdiction ${data.jurisdiction_id}`), [
+      data.jurisdiction_id,
+    ])
   })
 }

@@ -23,6 +23,7 @@ export function create(options: CreateOptions, command: Command) {
     const { data, raw } = await rwa.billing.createKey(body as CreateKeyRequest)
     ctx.out.result(raw, () => {
       ctx.out.record([
+        ['api_key', data.api_key],
         ['key_id', data.key_id],
         ['org_id', data.org_id],
         ['name', data.name],
@@ -30,9 +31,9 @@ export function create(options: CreateOptions, command: Command) {
         ['created_at', data.created_at],
         ['trial_ends_at', data.trial_ends_at],
       ])
-      ctx.out.line(data.api_key)
-      ctx.out.warn(data.warning)
-    })
+    }, [data.api_key])
+    // The raw key is printed once, whatever the mode: with -q it is the one line on stdout.
+    if (!ctx.out.json) ctx.out.warn(data.warning)
   })
 }
 
@@ -56,7 +57,7 @@ export function list(options: { org?: string }, command: Command) {
         ]),
       )
       ctx.out.info(`${data.total} ${data.total === 1 ? 'key' : 'keys'}`)
-    })
+    }, data.keys.map((k) => k.key_id))
   })
 }
 
@@ -66,6 +67,6 @@ export function revoke(keyId: string, _options: unknown, command: Command) {
     await confirmDestructive(ctx, `revoke API key ${keyId}`, 'This cannot be undone.')
     const rwa = await ctx.rwa()
     const { data, raw } = await rwa.billing.revokeKey(keyId)
-    ctx.out.result(raw, () => ctx.out.success(`revoked ${data.key_id}`))
+    ctx.out.result(raw, () => ctx.out.success(`revoked ${data.key_id}`), [data.key_id])
   })
 }

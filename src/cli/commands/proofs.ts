@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
-import { type Proof, proofSchema } from '../../contract/rwa.js'
+import { type Jwks, jwksSchema, type Proof, proofSchema } from '../../contract/rwa.js'
 import { verifyProof } from '../../proof/verify.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
@@ -28,7 +28,7 @@ function showProof(ctx: CliContext, p: Proof): void {
 export function get(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     const { data, raw } = await (await ctx.rwa()).governance.getProof(id)
-    ctx.out.result(raw, () => showProof(ctx, data))
+    ctx.out.result(raw, () => showProof(ctx, data), [data.proof_id])
   })
 }
 
@@ -57,32 +57,77 @@ async function proofFromInput(source: string, ctx: CliContext): Promise<Proof> {
   return parsed.data
 }
 
-/**
- * `rwa proofs verify <proof_id | file | ->`: recomputes the digest locally and checks the JWS against
- * the JWKS the server publishes. A proof that does not hold exits 1.
- */
-export function verify(source: string, _options: unknown, command: Command) {
+/** `rwa proofs jwks`: the service's public key set, as JSON, to save for offline verification. */
+export function jwks(_options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
-    const rwa = await ctx.rwa({ public: true })
+    const { data, raw } = await (await ctx.rwa({ public: true })).governance.getJwks()
+    // The key set is a document to save, so it prints as JSON in every mode but --quiet (its kids).
+    ctx.out.result(raw, () => ctx.out.line(JSON.stringify(raw, null, 2)), data.keys.map((k) => k.kid))
+    if (process.stdout.isTTY) ctx.out.info('save it for offline verification: rwa proofs jwks > jwks.json')
+  })
+}
+
+/** A JWKS from a file saved with `rwa proofs jwks > jwks.json` (or the endpoint's JSON). */
+async function jwksFromFile(path: string, ctx: CliContext): Promise<Jwks> {
+  const name = path === '-' ? 'stdin' : path
+  let json: unknown
+  try {
+    json = JSON.parse(await readInputFile(path, ctx))
+  } catch (error) {
+    if (error instanceof ExitError) throw error
+    throw new ExitError(EXIT.usage, `--jwks ${name} is not JSON`, 'save the keys with `rwa proofs jwks > jwks.json`')
+  }
+  const parsed = jwksSchema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new ExitError(
+      EXIT.usage,
+      `--jwks ${name} is not a JWKS of Ed25519 keys (${issue.path.join('.') || '(file)'}: ${issue.message})`,
+      'save the keys with `rwa proofs jwks > jwks.json`',
+    )
+  }
+  return parsed.data
+}
+
+/**
+ * `rwa proofs verify <proof_id | file | -> [--jwks FILE]`: recomputes the digest locally and checks the
+ * JWS against the service's keys: those of `--jwks FILE` (no network at all for a proof from a file),
+ * else the JWKS the server publishes. A proof that does not hold exits 1.
+ */
+export function verify(source: string, options: { jwks?: string }, command: Command) {
+  return withContext(command, async (ctx) => {
+    if (source === '-' && options.jwks === '-') {
+      throw new ExitError(EXIT.usage, 'the proof and --jwks cannot both come from stdin')
+    }
     const byId = source !== '-' && /^prf_/.test(source) && !existsSync(source)
     const proof = byId
       ? (await (await ctx.rwa()).governance.getProof(source)).data
       : await proofFromInput(source, ctx)
-    const { data: jwks } = await rwa.governance.getJwks()
-    const result = await verifyProof(proof, jwks)
+    let keys: Jwks
+    let keysFrom: string
+    if (options.jwks !== undefined) {
+      keys = await jwksFromFile(options.jwks, ctx)
+      keysFrom = options.jwks === '-' ? 'stdin' : options.jwks
+    } else {
+      const rwa = await ctx.rwa({ public: true })
+      keys = (await rwa.governance.getJwks()).data
+      keysFrom = rwa.baseUrl
+    }
+    const result = await verifyProof(proof, keys)
     const report = {
       proof_id: proof.proof_id,
       transfer_id: proof.transfer_id,
       decision: proof.decision,
       digest: proof.digest,
       kid: proof.kid,
+      keys_from: keysFrom,
       valid: result.valid,
       ...(result.valid ? {} : { reason: result.reason }),
     }
     ctx.out.result(report, () => {
       if (result.valid) {
         ctx.out.line(
-          `${ctx.out.style.green('✓ proof holds')}: ${proof.proof_id} for transfer ${proof.transfer_id} (${proof.decision}); digest recomputed and matches, signature valid with key ${result.kid}`,
+          `${ctx.out.style.green('✓ proof holds')}: ${proof.proof_id} for transfer ${proof.transfer_id} (${proof.decision}); digest recomputed and matches, signature valid with key ${result.kid} from ${keysFrom}`,
         )
       }
     })
@@ -90,7 +135,9 @@ export function verify(source: string, _options: unknown, command: Command) {
       throw new ExitError(
         EXIT.unexpected,
         `proof ${proof.proof_id} does NOT hold: ${result.reason}`,
-        "the proof was altered or was not signed by this server's published key",
+        options.jwks !== undefined
+          ? `the proof was altered, or was not signed by a key in ${keysFrom}`
+          : "the proof was altered or was not signed by this server's published key",
       )
     }
   })

@@ -20,13 +20,18 @@ export function usage(options: { org?: string; days?: string }, command: Command
         ['total_skills_registered', data.totals.total_skills_registered],
         ...limitRows(data.limits),
       ])
-      // A 30-day window is mostly empty days; the JSON has them all.
+      // A 30-day window is mostly empty days: the table shows the days with traffic and says so.
       const active = data.daily_usage.filter(
         (d) => d.request_count + d.dids_created + d.skills_registered > 0,
       )
       ctx.out.table(
         ['date', 'requests', 'dids_created', 'skills_registered'],
         active.map((d) => [d.date, d.request_count, d.dids_created, d.skills_registered]),
+        { title: 'days with traffic' },
+      )
+      const quiet = data.daily_usage.length - active.length
+      ctx.out.info(
+        `${active.length} of ${data.daily_usage.length} days had traffic${quiet > 0 ? `; the ${quiet} without any are not shown (--json lists every day)` : ''}`,
       )
     })
   })
@@ -52,7 +57,7 @@ export function pricing(_options: unknown, command: Command) {
         ]),
       )
       ctx.out.info(`free trial: ${data.free_trial_days} days`)
-    })
+    }, Object.keys(data.tiers))
   })
 }
 

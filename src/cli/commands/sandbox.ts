@@ -8,8 +8,8 @@ import { EXIT, ExitError } from '../exit-error.js'
 interface SandboxOptions {
   demo?: boolean
   db?: string
-  host: string
-  port: string
+  host?: string
+  port?: string
 }
 
 const ADMIN_KEY_LINE = /admin API key \(shown once\): (\S+)/
@@ -23,9 +23,13 @@ export function sandbox(options: SandboxOptions, command: Command) {
     // Loaded only here: `rwa --help` and every other command never load the server or SQLite.
     const { loadServerConfig } = await import('../../../server/config.js')
     const { startServer } = await import('../../../server/start.js')
+    const { startFailure } = await import('./server.js')
 
-    const tempDir = options.db ? undefined : mkdtempSync(join(tmpdir(), 'rwa-sandbox-'))
-    const db = options.db ?? join(tempDir!, 'rwa.db')
+    // Like `rwa server start`: flags, then RWA_HOST, RWA_PORT and RWA_DB; the database is temporary
+    // only when neither --db nor RWA_DB names one.
+    const givenDb = options.db ?? (process.env.RWA_DB || undefined)
+    const tempDir = givenDb ? undefined : mkdtempSync(join(tmpdir(), 'rwa-sandbox-'))
+    const db = givenDb ?? join(tempDir!, 'rwa.db')
     const removeTemp = () => {
       if (tempDir) rmSync(tempDir, { recursive: true, force: true })
     }
@@ -45,14 +49,7 @@ export function sandbox(options: SandboxOptions, command: Command) {
       else ctx.out.info(line)
     }).catch((error) => {
       removeTemp()
-      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-        throw new ExitError(
-          EXIT.usage,
-          `port ${options.port} on ${options.host} is in use`,
-          'pass --port 0 to pick a free port',
-        )
-      }
-      throw error
+      throw startFailure(error, config, 'rwa sandbox')
     })
     adminKey ??= config.adminKey
     const stopped = new Promise<void>((resolve) => {
@@ -74,7 +71,7 @@ export function sandbox(options: SandboxOptions, command: Command) {
         throw new ExitError(
           EXIT.usage,
           '--demo needs the admin key, which an existing database does not print again',
-          'run --demo on a new database (omit --db)',
+          'run --demo on a new database (omit --db and RWA_DB), or set RWA_ADMIN_KEY to its admin key',
         )
       }
       const { createClient } = await import('../../client/index.js')

@@ -1,4 +1,5 @@
-import { loadServerConfig } from '../../../server/config.js'
+import { loadServerConfig, type ServerConfig } from '../../../server/config.js'
+import { DatabaseOpenError } from '../../../server/db/database.js'
 import { runServer } from '../../../server/start.js'
 import { EXIT, ExitError } from '../exit-error.js'
 
@@ -8,13 +9,48 @@ export interface ServerStartOptions {
   db?: string
 }
 
+/**
+ * A failed start in the terms of the command that started it: a port that cannot be bound (found
+ * before anything was created, see server/start.ts), or a database that cannot be opened.
+ */
+export function startFailure(error: unknown, config: ServerConfig, command: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code
+  const address = `${config.host}:${config.port}`
+  if (code === 'EADDRINUSE') {
+    return new ExitError(
+      EXIT.usage,
+      `port ${config.port} on ${config.host} is already in use; nothing was started or created`,
+      `stop what listens on ${address}, or pick another port: \`${command} --port 0\` takes a free one`,
+    )
+  }
+  if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    return new ExitError(
+      EXIT.usage,
+      `cannot listen on ${address} (${code}); nothing was started or created`,
+      code === 'EACCES'
+        ? 'ports below 1024 need privileges: use --port 4600 or another high port'
+        : `${config.host} is not an address of this machine: use --host 127.0.0.1 or 0.0.0.0`,
+    )
+  }
+  if (error instanceof DatabaseOpenError) {
+    return new ExitError(
+      EXIT.unexpected,
+      error.message,
+      'check that the path is a writable SQLite file (or a new path in a writable directory): --db / RWA_DB',
+    )
+  }
+  return error
+}
+
 /** `rwa server start`: the embedded server until SIGINT/SIGTERM. */
 export async function serverStart(options: ServerStartOptions): Promise<void> {
-  let config: ReturnType<typeof loadServerConfig>
+  let config: ServerConfig
   try {
     config = loadServerConfig({ host: options.host, port: options.port, db: options.db })
   } catch (error) {
     throw new ExitError(EXIT.usage, (error as Error).message, 'see `rwa server start --help`')
   }
-  await runServer(config)
+  await runServer(config).catch((error) => {
+    throw startFailure(error, config, 'rwa server start')
+  })
 }

@@ -52,7 +52,7 @@ export function get(orgArg: string | undefined, options: { org?: string }, comma
         ['current_period_end', data.subscription?.current_period_end],
         ['cancel_at_period_end', data.subscription?.cancel_at_period_end],
       ])
-    })
+    }, [data.org_id])
   })
 }
 
@@ -90,6 +90,6 @@ export function set(options: SetOptions, command: Command) {
     ctx.out.result(raw, () => {
       ctx.out.record([['org_id', data.org_id], ['tier', data.tier], ...limitRows(data.limits)])
       ctx.out.success(`subscription of ${data.org_id} set to ${data.tier}`)
-    })
+    }, [data.org_id])
   })
 }

@@ -19,6 +19,7 @@ function showToken(ctx: CliContext, t: Token): void {
   ctx.out.table(
     ['holder_did', 'jurisdiction', 'amount'],
     t.holdings.map((h) => [h.holder_did, h.jurisdiction, h.amount]),
+    { title: 'holdings' },
   )
 }
 
@@ -36,6 +37,7 @@ function showHistory(ctx: CliContext, t: TokenDetail): void {
         )
         .join('\n'),
     ]),
+    { title: 'governance history' },
   )
 }
 
@@ -66,7 +68,7 @@ export function list(
         ]),
       )
       listFooter(ctx, listing, 'tokens')
-    })
+    }, listing.items.map((t) => t.token_id))
   })
 }
 
@@ -76,7 +78,7 @@ export function get(id: string, _options: unknown, command: Command) {
     ctx.out.result(raw, () => {
       showToken(ctx, data)
       showHistory(ctx, data)
-    })
+    }, [data.token_id])
   })
 }
 
@@ -103,6 +105,6 @@ export function create(
     ctx.out.result(raw, () => {
       showToken(ctx, data)
       ctx.out.success(`tokenized ${data.credential_id} as ${data.token_id}`)
-    })
+    }, [data.token_id])
   })
 }

@@ -17,14 +17,15 @@ export function showChecks(ctx: CliContext, details: ComplianceDetails): void {
     details.checks.map((c) => [
       c.requirement,
       c.jurisdiction,
-      c.satisfied ? ctx.out.style.green('yes') : ctx.out.style.red('no'),
+      c.satisfied,
       c.evidence,
       c.reason,
     ]),
+    { title: 'compliance checks' },
   )
 }
 
-function showTransfer(ctx: CliContext, t: Transfer): void {
+function showTransfer(ctx: CliContext, t: Transfer, proof?: { digest: string; kid: string }): void {
   ctx.out.record([
     ['transfer_id', t.transfer_id],
     ['status', statusWord(ctx, t.status)],
@@ -34,6 +35,12 @@ function showTransfer(ctx: CliContext, t: Transfer): void {
     ['recipient_did', t.recipient_did],
     ['amount', t.amount],
     ['proof_id', t.proof_id],
+    ...(proof
+      ? ([
+          ['proof_digest', proof.digest],
+          ['proof_kid', proof.kid],
+        ] as Array<[string, string]>)
+      : []),
     ['all_satisfied', t.compliance_details.all_satisfied],
     ['created_at', t.created_at],
   ])
@@ -68,17 +75,14 @@ export function list(
         ]),
       )
       listFooter(ctx, listing, 'transfers')
-    })
+    }, listing.items.map((t) => t.transfer_id))
   })
 }
 
 export function get(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     const { data, raw } = await (await ctx.rwa()).governance.getTransfer(id)
-    ctx.out.result(raw, () => {
-      showTransfer(ctx, data)
-      ctx.out.info(`proof ${data.proof.proof_id}: digest ${data.proof.digest}, signed by ${data.proof.kid}`)
-    })
+    ctx.out.result(raw, () => showTransfer(ctx, data, data.proof), [data.transfer_id])
   })
 }
 
@@ -116,7 +120,7 @@ export function request(options: RequestOptions, command: Command) {
       },
     ])
     const { data, raw } = await (await ctx.rwa()).governance.requestTransfer(body as RequestTransferRequest)
-    ctx.out.result(raw, () => showTransfer(ctx, data))
+    ctx.out.result(raw, () => showTransfer(ctx, data), [data.transfer_id])
     if (data.status === 'rejected') {
       const failed = data.compliance_details.checks.filter((c) => !c.satisfied)
       throw new ExitError(

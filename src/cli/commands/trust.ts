@@ -35,7 +35,7 @@ export function list(options: PageOptions & { status?: string; jurisdiction?: st
         listing.items.map((t) => [t.trust_id, arrow(t), t.status, t.created_at]),
       )
       listFooter(ctx, listing, 'trust relations')
-    })
+    }, listing.items.map((t) => t.trust_id))
   })
 }
 
@@ -57,19 +57,19 @@ export function establish(
     ctx.out.result(raw, () => {
       showTrust(ctx, data)
       ctx.out.success(`trust established: ${arrow(data)}`)
-    })
+    }, [data.trust_id])
   })
 }
 
 export function revoke(options: { from?: string; to?: string }, command: Command) {
   return withContext(command, async (ctx) => {
-    const pair: Record<string, unknown> = { from_jurisdiction: options.from, to_jurisdiction: options.to }
+    const pair = await bodyFrom(ctx, undefined, { from_jurisdiction: options.from, to_jurisdiction: options.to })
     await fillRequired(ctx, pair, [
       { path: 'from_jurisdiction', flag: '--from', question: 'From jurisdiction (source)' },
       { path: 'to_jurisdiction', flag: '--to', question: 'To jurisdiction (target)' },
     ])
     await confirmDestructive(ctx, `revoke trust ${pair.from_jurisdiction} -> ${pair.to_jurisdiction}`)
     const { data, raw } = await (await ctx.rwa()).governance.revokeTrust(pair as TrustPair)
-    ctx.out.result(raw, () => ctx.out.success(`trust revoked: ${arrow(data)} (${data.trust_id})`))
+    ctx.out.result(raw, () => ctx.out.success(`trust revoked: ${arrow(data)} (${data.trust_id})`), [data.trust_id])
   })
 }

@@ -130,6 +130,21 @@ export function declareGovernance(program: Command): void {
       .option('--reason <text>', 'why it is revoked'),
     ['rwa credentials revoke cred_01JD... --reason "title disputed" --yes'],
   ).action(async (id, o, c) => (await loadCred()).revoke(id, o, c))
+  examples(
+    cred
+      .command('verify')
+      .description(
+        "Verify a credential's VC-JWT offline: signature by its issuer's did:key, validity, and the record around it",
+      )
+      .argument(
+        '<credential>',
+        'a credential id (cred_...; att_... for an attestation), a saved record or VC-JWT file, or - for stdin',
+      ),
+    [
+      'rwa credentials verify cred_01JD...',
+      'rwa credentials get cred_01JD... --json > credential.json && rwa credentials verify credential.json',
+    ],
+  ).action(async (id, o, c) => (await loadCred()).verify(id, o, c))
 
   const loadAtt = () => import('../commands/attestations.js')
   const att = program.command('attestations').description('Submit and read regulatory attestations')
@@ -240,13 +255,22 @@ export function declareGovernance(program: Command): void {
   examples(
     proofs
       .command('verify')
-      .description("Verify a proof's signature against the service's published keys and recompute its digest")
-      .argument('<proof>', 'a proof id (prf_...), a file holding a proof, or - for stdin'),
+      .description(
+        "Recompute a proof's digest and check its signature, with the keys of --jwks FILE (offline) or the server's",
+      )
+      .argument('<proof>', 'a proof id (prf_...), a file holding a proof or a transfer detail, or - for stdin')
+      .option('--jwks <file>', 'the service keys saved with `rwa proofs jwks`: verify with no network at all'),
     [
       'rwa proofs verify prf_01JD...',
-      'rwa proofs get prf_01JD... --json > proof.json && rwa proofs verify proof.json',
+      'rwa proofs jwks > jwks.json && rwa proofs get prf_01JD... --json > proof.json',
+      'rwa proofs verify proof.json --jwks jwks.json     # offline: no server needed',
+      'rwa transfers get tx_01JD... --json | rwa proofs verify - --jwks jwks.json -q && echo holds',
     ],
   ).action(async (p, o, c) => (await loadProofs()).verify(p, o, c))
+  examples(
+    proofs.command('jwks').description("Print the service's public proof keys (JWKS), to save for offline verification"),
+    ['rwa proofs jwks > jwks.json'],
+  ).action(async (o, c) => (await loadProofs()).jwks(o, c))
 
   examples(
     program

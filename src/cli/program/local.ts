@@ -1,18 +1,22 @@
 import type { Command } from 'commander'
+import { SERVER_SETTINGS, serverSettingsHelp } from '../../contract/server-settings.js'
 import { examples } from './help.js'
 
 /** Commands that work on this machine: the server, the sandbox, profiles, completion, version. */
 export function declareLocal(program: Command, version: string): void {
   const server = program.command('server').description('Run the rwa server')
-  examples(
-    server
-      .command('start')
-      .description('Start the embedded server over SQLite')
-      .option('--host <host>', 'interface to listen on (env RWA_HOST, default 127.0.0.1)')
-      .option('--port <port>', 'port to listen on (env RWA_PORT, default 4600)')
-      .option('--db <path>', 'SQLite database file (env RWA_DB, default ./rwa.db)'),
-    ['rwa server start', 'rwa server start --port 8080 --db /var/lib/rwa/rwa.db'],
-  ).action(async (options) => (await import('../commands/server.js')).serverStart(options))
+  const start = server
+    .command('start')
+    .description('Start the embedded server over SQLite (binds the port first: a busy port creates nothing)')
+  for (const setting of SERVER_SETTINGS) {
+    if (setting.flag) start.option(setting.flag, `${setting.description} (env ${setting.env}, default ${setting.default})`)
+  }
+  start.addHelpText('after', serverSettingsHelp())
+  examples(start, [
+    'rwa server start',
+    'rwa server start --port 8080 --db /var/lib/rwa/rwa.db',
+    'RWA_ADMIN_KEY=rwa_live_... rwa server start --port 0    # CI: a known admin key, any free port',
+  ]).action(async (options) => (await import('../commands/server.js')).serverStart(options))
 
   examples(
     program
@@ -22,9 +26,9 @@ export function declareLocal(program: Command, version: string): void {
         '--demo',
         'seed three jurisdictions, trust, credentials, attestations, a token and two transfers',
       )
-      .option('--db <path>', 'SQLite database file (default: a new temporary one, deleted on exit)')
-      .option('--host <host>', 'interface to listen on', '127.0.0.1')
-      .option('--port <port>', 'port to listen on (default 4600; 0 picks a free one)', '4600'),
+      .option('--db <path>', 'SQLite database file (env RWA_DB; default: a new temporary one, deleted on exit)')
+      .option('--host <host>', 'interface to listen on (env RWA_HOST, default 127.0.0.1)')
+      .option('--port <port>', 'port to listen on; 0 picks a free one (env RWA_PORT, default 4600)'),
     ['rwa sandbox --demo', 'rwa sandbox --port 0 --db ./sandbox.db'],
   ).action(async (o, c) => (await import('../commands/sandbox.js')).sandbox(o, c))
 
@@ -68,7 +72,11 @@ export function declareLocal(program: Command, version: string): void {
     ['source <(rwa completion bash)', "echo 'source <(rwa completion zsh)' >> ~/.zshrc"],
   ).action(async (shell, o, c) => (await import('../commands/completion.js')).completion(shell, o, c))
 
-  examples(program.command('version').description('Print the CLI version'), ['rwa version']).action(() => {
-    process.stdout.write(`${version}\n`)
+  examples(program.command('version').description('Print the CLI version'), [
+    'rwa version',
+    'rwa version --json',
+  ]).action((_options, command: Command) => {
+    const json = command.optsWithGlobals<{ json?: boolean }>().json === true
+    process.stdout.write(json ? `${JSON.stringify({ version }, null, 2)}\n` : `${version}\n`)
   })
 }

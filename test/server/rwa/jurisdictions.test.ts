@@ -172,7 +172,7 @@ describe('DELETE /console/rwa/jurisdictions/{id}', () => {
     const us = await h.request('DELETE', '/console/rwa/jurisdictions/US')
     expect(us.status).toBe(409)
     expect(us.body.detail).toBe(
-      'Jurisdiction US is still in use by 1 credential, 4 attestations, 1 token, 1 token holding, 1 active trust relation; revoke its trust relations first',
+      'Jurisdiction US is still in use by 1 credential, 4 attestations, 1 token, 1 token holding, 1 active trust relation; credentials, attestations and tokens keep a jurisdiction for good (they are its audit trail), so it cannot be removed',
     )
     const sg = await h.request('DELETE', '/console/rwa/jurisdictions/SG')
     expect(sg.status).toBe(409)

@@ -1,0 +1,99 @@
+/*
+ * Every setting of `rwa server start`: its flag (if it has one), its RWA_* variable, its default as
+ * shown to people, and what it is for. Plain data without zod, so `rwa server start --help` lists it
+ * without loading the server; server/config.ts validates each one and takes its variable names from
+ * here, and a test checks that the two agree (a new setting added there and not here fails it).
+ */
+
+/** One setting of the server. */
+export interface ServerSetting {
+  /** The field of the server configuration (server/config.ts). */
+  field: string
+  /** `--port <port>`: the flag and its value name; absent for settings given only by variable. */
+  flag?: string
+  env: string
+  /** The default as shown in help; absent when there is none (the setting is off or required). */
+  default?: string
+  description: string
+}
+
+export const SERVER_SETTINGS: readonly ServerSetting[] = [
+  { field: 'host', flag: '--host <host>', env: 'RWA_HOST', default: '127.0.0.1', description: 'interface to listen on' },
+  {
+    field: 'port',
+    flag: '--port <port>',
+    env: 'RWA_PORT',
+    default: '4600',
+    description: 'port to listen on; 0 picks a free one',
+  },
+  {
+    field: 'db',
+    flag: '--db <path>',
+    env: 'RWA_DB',
+    default: 'rwa.db',
+    description: 'SQLite database file, created and migrated at start (WAL mode)',
+  },
+  {
+    field: 'adminKey',
+    env: 'RWA_ADMIN_KEY',
+    default: 'generated and printed once',
+    description:
+      'the admin key to create on a new database (rwa_live_ + 43 base64url characters), not printed; ignored, with a notice, once the database has an admin key',
+  },
+  {
+    field: 'paymentProvider',
+    env: 'RWA_PAYMENT_PROVIDER',
+    default: 'local',
+    description: 'local or stripe: where subscriptions come from (docs/payments.md)',
+  },
+  {
+    field: 'stripeSecretKey',
+    env: 'RWA_STRIPE_SECRET_KEY',
+    description: 'Stripe secret key sk_... or restricted key rk_... (required with stripe)',
+  },
+  {
+    field: 'stripeWebhookSecret',
+    env: 'RWA_STRIPE_WEBHOOK_SECRET',
+    description: 'signing secret whsec_... of the Stripe webhook endpoint (required with stripe)',
+  },
+  {
+    field: 'stripePricePro',
+    env: 'RWA_STRIPE_PRICE_PRO',
+    description: 'Stripe price id that buys pro (required with stripe)',
+  },
+  {
+    field: 'stripePriceEnterprise',
+    env: 'RWA_STRIPE_PRICE_ENTERPRISE',
+    description: 'Stripe price id that buys enterprise',
+  },
+  {
+    field: 'stripeApiBase',
+    env: 'RWA_STRIPE_API_BASE',
+    default: 'https://api.stripe.com',
+    description: "origin of Stripe's API (tests point it at a local server)",
+  },
+]
+
+/**
+ * The settings that have no flag, as a section of `rwa server start --help` (the flags list their own
+ * variable and default): two lines each, under 80 columns.
+ */
+export function serverSettingsHelp(): string {
+  const lines = SERVER_SETTINGS.filter((s) => !s.flag).flatMap((s) => [
+    `  ${s.env}${s.default ? `  (default: ${s.default})` : ''}`,
+    ...wrapWords(s.description, 72).map((line) => `      ${line}`),
+  ])
+  return `\nEnvironment variables (flags above; a flag wins over its variable):\n${lines.join('\n')}\n`
+}
+
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else line = line === '' ? word : `${line} ${word}`
+  }
+  return line === '' ? lines : [...lines, line]
+}
