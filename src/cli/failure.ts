@@ -240,9 +240,9 @@ const CONFLICT_HINTS: Record<string, Hint> = {
     `\`rwa tokens get ${String(valueAt(c.request?.body, 'token_id') ?? 'ID')}\` lists who holds how much where`,
 }
 
-function rateLimitHint(problem: ApiProblemError, context: FailureContext): string {
+function rateLimitHint(problem: ApiProblemError, context: FailureContext | undefined): string {
   const tiers = '`rwa pricing` lists the limits of each tier'
-  if (context.waitMaxSeconds && problem.retryAfterSeconds !== undefined) {
+  if (context?.waitMaxSeconds && problem.retryAfterSeconds !== undefined) {
     return `the next slot is ${problem.retryAfterSeconds} s away, more than --wait-max ${context.waitMaxSeconds} allows: raise --wait-max, or see ${tiers.replace(' lists', ' for')}`
   }
   return `add --wait to wait for it and retry (up to --wait-max seconds, default 120); ${tiers}`
@@ -278,7 +278,7 @@ function hintOf(problem: ApiProblemError, context: FailureContext | undefined): 
     case 'quota_exceeded':
       return '`rwa usage` shows what is used; `rwa pricing` lists the quotas of each tier'
     case 'rate_limited':
-      return context ? rateLimitHint(problem, context) : undefined
+      return rateLimitHint(problem, context)
     case 'not_found': {
       if (/^No route for/.test(problem.detail))
         return 'is --url (or RWA_URL) the base URL of an rwa server? `rwa config show` shows the one in use'
@@ -286,13 +286,13 @@ function hintOf(problem: ApiProblemError, context: FailureContext | undefined): 
       if (/^No organization/.test(problem.detail)) return 'an organization exists once its first key is created'
       const list = LIST_OF_KIND.find(([pattern]) => pattern.test(problem.detail))?.[1]
       if (list) return list
-      return group ? `\`rwa ${group} --help\` lists what it can show` : undefined
+      return `\`rwa ${group || '<group>'} list\` shows what exists`
     }
     case 'conflict': {
       const specific = context && CONFLICT_HINTS[command]?.(problem, context)
       if (specific) return specific
       if (GETTABLE.has(group) && context?.args[0]) return `\`rwa ${group} get ${context.args[0]}\` shows its current state`
-      return group ? `\`rwa ${group} list\` shows the current state` : undefined
+      return `\`rwa ${group || '<group>'} list\` shows the current state`
     }
     case 'payload_too_large':
       return 'request bodies are limited to 1 MiB'

@@ -97,7 +97,8 @@ describe('argv -> command and options', () => {
     ],
     [['proofs', 'verify', '-'], 'proofs verify', ['-'], {}],
     [['apply', '-f', 'm.yaml', '--dry-run'], 'apply', [], { file: 'm.yaml', dryRun: true }],
-    [['sandbox', '--demo'], 'sandbox', [], { demo: true, host: '127.0.0.1', port: '4600' }],
+    [['sandbox', '--demo'], 'sandbox', [], { demo: true }],
+    [['sandbox', '--port', '0', '--db', 'x.db'], 'sandbox', [], { port: '0', db: 'x.db' }],
     [
       ['config', 'set', 'prod', '--url', 'https://x', '--api-key-stdin', '--use'],
       'config set',
@@ -111,6 +112,13 @@ describe('argv -> command and options', () => {
     expect(parsed.path).toBe(path)
     expect(parsed.args).toEqual(args)
     expect(parsed.options).toMatchObject(options)
+  })
+
+  it('sandbox has no built-in host, port or database: they fall back to RWA_HOST, RWA_PORT, RWA_DB', async () => {
+    const { options } = await parse(['sandbox'])
+    expect(options.host).toBeUndefined()
+    expect(options.port).toBeUndefined()
+    expect(options.db).toBeUndefined()
   })
 
   it('rejects an unknown option and a missing required one as usage errors', async () => {

@@ -115,8 +115,9 @@ describe('rwa subscription, usage, pricing, stats', () => {
     expect(set.exitCode, set.stderr).toBe(0)
     expect(JSON.parse(set.stdout)).toMatchObject({ status: 'updated', org_id: 'sub-set', tier: 'pro' })
     const get = await shared.home.run(['subscription', 'get', 'sub-set'], { env: as(shared.server.adminKey) })
-    expect(get.stdout).toMatch(/tier\s+│ pro/)
-    expect(get.stdout).toMatch(/requests_per_day\s+│ 50000/)
+    // Piped, a record is `field<TAB>value` lines (issue 13; it was box-drawn before).
+    expect(get.stdout).toMatch(/^tier\tpro$/m)
+    expect(get.stdout).toMatch(/^requests_per_day\t50000$/m)
   })
 })
 

@@ -290,7 +290,8 @@ describe('governance end to end through the CLI', () => {
       'y',
     ])
     expect(invalid.exitCode).toBe(2)
-    expect(invalid.stderr).toMatch(/jurisdiction_id/)
+    // The refused field is named by the flag that gave it (issue 13; it said jurisdiction_id before).
+    expect(invalid.stderr).toMatch(/^error: --id: /m)
 
     const notFound = await rwa.run(['jurisdictions', 'get', 'XX'])
     expect(notFound.exitCode).toBe(4)
