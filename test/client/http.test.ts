@@ -125,4 +125,74 @@ describe('HttpClient', () => {
     await client.close()
     server?.closeAllConnections()
   })
+
+  describe('on a 429', () => {
+    const rateLimited = (res: ServerResponse, retryAfter: string) =>
+      res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': retryAfter }).end(
+        JSON.stringify({
+          type: 'urn:rwa:problem:rate_limited',
+          title: 'Rate limit exceeded',
+          status: 429,
+          detail: 'Rate limit of 60 requests per minute reached for organization acme; retry in 1 s',
+          code: 'rate_limited',
+        }),
+      )
+
+    it('throws at once by default, with the Retry-After seconds', async () => {
+      let calls = 0
+      const url = await serve((_req, res) => {
+        calls++
+        rateLimited(res, '1')
+      })
+      const client = createClient({ baseUrl: url })
+      const error = await client.http.call({ method: 'GET', path: '/', schema: okSchema }).catch((e) => e)
+      expect(error).toBeInstanceOf(ApiProblemError)
+      expect(error).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 1 })
+      expect(calls).toBe(1)
+      await client.close()
+    })
+
+    it('with rateLimitWaitSeconds, waits Retry-After and sends the call again, a POST too', async () => {
+      const bodies: string[] = []
+      const url = await serve((req, res, n) => {
+        let body = ''
+        req.on('data', (chunk) => (body += chunk))
+        req.on('end', () => {
+          bodies.push(body)
+          if (n === 1) rateLimited(res, '1')
+          else res.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}')
+        })
+      })
+      const waits: Array<{ seconds: number; waitedSeconds: number }> = []
+      const client = createClient({
+        baseUrl: url,
+        rateLimitWaitSeconds: 5,
+        onRateLimitWait: ({ seconds, waitedSeconds }) => waits.push({ seconds, waitedSeconds }),
+      })
+      const response = await client.http.call({ method: 'POST', path: '/', body: { a: 1 }, schema: okSchema })
+      expect(response).toMatchObject({ status: 201, data: { ok: true } })
+      expect(waits).toEqual([{ seconds: 1, waitedSeconds: 0 }])
+      expect(bodies).toEqual(['{"a":1}', '{"a":1}'])
+      await client.close()
+    })
+
+    it('does not wait when Retry-After is beyond what is left of rateLimitWaitSeconds', async () => {
+      let calls = 0
+      const url = await serve((_req, res) => {
+        calls++
+        rateLimited(res, '60')
+      })
+      const waits: number[] = []
+      const client = createClient({
+        baseUrl: url,
+        rateLimitWaitSeconds: 5,
+        onRateLimitWait: ({ seconds }) => waits.push(seconds),
+      })
+      const error = await client.http.call({ method: 'GET', path: '/', schema: okSchema }).catch((e) => e)
+      expect(error).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 60 })
+      expect(calls).toBe(1)
+      expect(waits).toEqual([])
+      await client.close()
+    })
+  })
 })
