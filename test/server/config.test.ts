@@ -23,3 +23,28 @@ describe('loadServerConfig', () => {
     expect(() => loadServerConfig({}, { RWA_ADMIN_KEY: 'secret' })).toThrow(/RWA_ADMIN_KEY/)
   })
 })
+
+describe('SERVER_SETTINGS (what `rwa server start --help` lists)', () => {
+  it('has every setting of the configuration, each with its own RWA_* variable', async () => {
+    const { serverConfigSchema } = await import('../../server/config.js')
+    const { SERVER_SETTINGS } = await import('../../src/contract/server-settings.js')
+    expect(SERVER_SETTINGS.map((s) => s.field).sort()).toEqual(Object.keys(serverConfigSchema.shape).sort())
+    const envs = SERVER_SETTINGS.map((s) => s.env)
+    expect(new Set(envs).size).toBe(envs.length)
+    for (const env of envs) expect(env).toMatch(/^RWA_[A-Z_]+$/)
+  })
+
+  it('shows the defaults the configuration really applies', async () => {
+    const { SERVER_SETTINGS } = await import('../../src/contract/server-settings.js')
+    const applied = loadServerConfig({}, {}) as Record<string, unknown>
+    for (const setting of SERVER_SETTINGS) {
+      if (applied[setting.field] !== undefined) expect(setting.default, setting.field).toBe(String(applied[setting.field]))
+    }
+  })
+
+  it('reads each variable the table names', async () => {
+    const { SERVER_SETTINGS } = await import('../../src/contract/server-settings.js')
+    const host = SERVER_SETTINGS.find((s) => s.field === 'host')!
+    expect(loadServerConfig({}, { [host.env]: '0.0.0.0' }).host).toBe('0.0.0.0')
+  })
+})
