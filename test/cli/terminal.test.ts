@@ -13,9 +13,13 @@ const shared = useServerAndHome()
 const ESC = '\x1b['
 const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`
 
-/** Runs `rwa ARGS` on a pseudo-terminal (stdin and stdout are both TTYs), typing `keys` into it. */
-async function onTerminal(args: string[], env: Record<string, string> = {}, keys?: string) {
-  const command = [process.execPath, RWA_BIN, ...args].map(quote).join(' ')
+/**
+ * Runs `rwa ARGS` on a pseudo-terminal (stdin and stdout are both TTYs) of `columns` columns (`stty`
+ * sets the size the CLI reads), typing `keys` into it.
+ */
+async function onTerminal(args: string[], env: Record<string, string> = {}, keys?: string, columns?: number) {
+  const rwa = [process.execPath, RWA_BIN, ...args].map(quote).join(' ')
+  const command = columns ? `stty cols ${columns} rows 50 && ${rwa}` : rwa
   const child = execa('script', ['-qec', command, '/dev/null'], {
     extendEnv: false,
     env: {
@@ -116,5 +120,85 @@ describe('progress', () => {
     expect(piped.exitCode).toBe(0)
     expect(piped.stderr).not.toMatch(/fetched/)
     expect(piped.stderr).toMatch(/3 of 3 jurisdictions/)
+  })
+})
+
+/** What a person sees: escapes and carriage returns removed. */
+const screen = (output: string) =>
+  output
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping terminal escapes
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .replaceAll('\r', '')
+
+describe('width', () => {
+  it('on an 80-column terminal, a transfer with its compliance checks fits, every DID and reason whole', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'narrow')
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${server.url}/console/rwa/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify(body),
+      })
+      expect(response.status, await response.clone().text()).toBe(201)
+      return (await response.json()) as Record<string, any>
+    }
+    await post('jurisdictions', {
+      jurisdiction_id: 'US',
+      name: 'United States',
+      regulatory_body: 'SEC',
+      transfer_requirements: ['kyc', 'aml'],
+    })
+    await post('jurisdictions', {
+      jurisdiction_id: 'SG',
+      name: 'Singapore',
+      regulatory_body: 'MAS',
+      transfer_requirements: ['kyc', 'investor_qualification'],
+    })
+    await post('jurisdictions/trust', { from_jurisdiction: 'US', to_jurisdiction: 'SG' })
+    const recipient = 'did:web:acme-international-holdings:treasury-operations'
+    await post('attestations', { jurisdiction: 'US', subject_did: recipient, type: 'kyc', attester: 'Onfido' })
+    const credential = await post('credentials', {
+      jurisdiction: 'US',
+      owner_did: 'did:web:acme:alice',
+      property_data: { address: '600 Congress Ave, Austin, TX 78701', type: 'office', value_usd: 48_500_000, title_deed: 'TX-1' },
+    })
+    const token = await post('tokenize', { credential_id: credential.credential_id, total_supply: 1000 })
+    const transfer = await post('transfers', {
+      token_id: token.token_id,
+      from_jurisdiction: 'US',
+      to_jurisdiction: 'SG',
+      recipient_did: recipient,
+      amount: 10,
+    })
+    expect(transfer.status).toBe('rejected')
+
+    const env = { RWA_URL: server.url, RWA_API_KEY: key }
+    for (const args of [['transfers', 'get', transfer.transfer_id], ['tokens', 'get', token.token_id], ['pricing']]) {
+      const run = await onTerminal(args, env, undefined, 80)
+      expect(run.exitCode, run.output).toBe(0)
+      const lines = screen(run.output).split('\n')
+      for (const line of lines) expect([...line].length, `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(80)
+      expect(run.output).not.toMatch(/[│┌└]/)
+    }
+    const detail = screen((await onTerminal(['transfers', 'get', transfer.transfer_id], env, undefined, 80)).output)
+    // Whole values survive the fitting: the DID on one line, each failing reason readable in full.
+    expect(detail).toContain(recipient)
+    const flat = detail.replace(/\s+/g, ' ')
+    for (const check of transfer.compliance_details.checks as Array<{ reason: string }>) {
+      expect(flat).toContain(check.reason)
+    }
+  })
+})
+
+describe('interrupt', () => {
+  it('Ctrl-C at a prompt exits 130 quietly', async () => {
+    const key = await newOrg(server.url, server.adminKey, 'interrupted')
+    const run = await onTerminal(['keys', 'create'], { RWA_URL: server.url, RWA_API_KEY: key }, '\x03')
+    expect(run.output).toMatch(/Name of the key/)
+    expect(run.exitCode, run.output).toBe(130)
+    expect(run.output).not.toMatch(/error:/)
+    // Nothing was created.
+    const listed = await home.run(['keys', 'list', '--json'], { env: { RWA_URL: server.url, RWA_API_KEY: key } })
+    expect(JSON.parse(listed.stdout).total).toBe(1)
   })
 })
