@@ -47,7 +47,9 @@ export async function startServer(
       status: 503,
       headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
     })
-  const server = createAdaptorServer({ fetch: (request: Request, env: unknown) => serveRequest(request, env) })
+  const server = createAdaptorServer({
+    fetch: (request: Request, env: unknown) => serveRequest(request, env),
+  })
   await listen(server, config.host, config.port)
 
   let db: Db | undefined

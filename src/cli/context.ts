@@ -67,13 +67,19 @@ export async function resolveConnection(options: GlobalOptions, env = process.en
   else if (env.RWA_URL) [url, urlSource] = [env.RWA_URL, 'env']
   else if (profile?.url) [url, urlSource] = [profile.url, 'profile']
   else [url, urlSource] = [DEFAULT_URL, 'default']
-  const urlOrigin = { flag: '--url', env: 'RWA_URL', profile: `the url of profile ${profileName}`, default: '' }
+  const urlOrigin = {
+    flag: '--url',
+    env: 'RWA_URL',
+    profile: `the url of profile ${profileName}`,
+    default: '',
+  }
   checkServerUrl(url, urlOrigin[urlSource])
 
   let apiKey: string | undefined
   let apiKeySource: Connection['apiKeySource']
   if (options.apiKey !== undefined) [apiKey, apiKeySource] = [options.apiKey, 'flag']
-  else if (options.apiKeyFile !== undefined) [apiKey, apiKeySource] = [readApiKeyFile(options.apiKeyFile), 'file']
+  else if (options.apiKeyFile !== undefined)
+    [apiKey, apiKeySource] = [readApiKeyFile(options.apiKeyFile), 'file']
   else if (options.apiKeyStdin) [apiKey, apiKeySource] = [await readApiKeyStdin(), 'stdin']
   else if (env.RWA_API_KEY) [apiKey, apiKeySource] = [env.RWA_API_KEY, 'env']
   else if (profile?.api_key) [apiKey, apiKeySource] = [profile.api_key, 'profile']
@@ -95,7 +101,12 @@ export function checkServerUrl(url: string, origin: string): void {
       `did you mean http://${url.replace(/^\/+/, '')}?`,
     )
   }
-  if (!URL.canParse(url)) throw new ExitError(EXIT.usage, `${where} ${JSON.stringify(url)} is not a URL`, 'e.g. http://127.0.0.1:4600')
+  if (!URL.canParse(url))
+    throw new ExitError(
+      EXIT.usage,
+      `${where} ${JSON.stringify(url)} is not a URL`,
+      'e.g. http://127.0.0.1:4600',
+    )
   const parsed = new URL(url)
   if (!/^https?:$/.test(parsed.protocol)) {
     throw new ExitError(
@@ -137,7 +148,11 @@ export function readApiKeyFile(path: string): string {
 export async function readApiKeyStdin(): Promise<string> {
   const key = (await readStdin()).trim()
   if (key === '') {
-    throw new ExitError(EXIT.usage, '--api-key-stdin: stdin was empty', 'e.g. `pass show rwa/prod | rwa ... --api-key-stdin`')
+    throw new ExitError(
+      EXIT.usage,
+      '--api-key-stdin: stdin was empty',
+      'e.g. `pass show rwa/prod | rwa ... --api-key-stdin`',
+    )
   }
   return key
 }
@@ -245,7 +260,11 @@ export class CliContext {
 export function parseWaitMax(value: string | undefined): number {
   if (value === undefined) return DEFAULT_WAIT_MAX_SECONDS
   if (!/^\d+$/.test(value.trim())) {
-    throw new ExitError(EXIT.usage, `--wait-max must be a whole number of seconds, got ${JSON.stringify(value)}`, 'e.g. --wait-max 300')
+    throw new ExitError(
+      EXIT.usage,
+      `--wait-max must be a whole number of seconds, got ${JSON.stringify(value)}`,
+      'e.g. --wait-max 300',
+    )
   }
   return Number(value)
 }

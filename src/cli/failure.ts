@@ -282,8 +282,10 @@ function hintOf(problem: ApiProblemError, context: FailureContext | undefined): 
     case 'not_found': {
       if (/^No route for/.test(problem.detail))
         return 'is --url (or RWA_URL) the base URL of an rwa server? `rwa config show` shows the one in use'
-      if (/^No active trust/.test(problem.detail)) return '`rwa trust list --status active` lists the trust in force'
-      if (/^No organization/.test(problem.detail)) return 'an organization exists once its first key is created'
+      if (/^No active trust/.test(problem.detail))
+        return '`rwa trust list --status active` lists the trust in force'
+      if (/^No organization/.test(problem.detail))
+        return 'an organization exists once its first key is created'
       const list = LIST_OF_KIND.find(([pattern]) => pattern.test(problem.detail))?.[1]
       if (list) return list
       return `\`rwa ${group || '<group>'} list\` shows what exists`
@@ -291,7 +293,8 @@ function hintOf(problem: ApiProblemError, context: FailureContext | undefined): 
     case 'conflict': {
       const specific = context && CONFLICT_HINTS[command]?.(problem, context)
       if (specific) return specific
-      if (GETTABLE.has(group) && context?.args[0]) return `\`rwa ${group} get ${context.args[0]}\` shows its current state`
+      if (GETTABLE.has(group) && context?.args[0])
+        return `\`rwa ${group} get ${context.args[0]}\` shows its current state`
       return `\`rwa ${group || '<group>'} list\` shows the current state`
     }
     case 'payload_too_large':

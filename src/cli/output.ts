@@ -198,7 +198,9 @@ export function fitRecord(fields: Array<[string, string]>, width: number): strin
       lines.push(name, ...wrapText(value, width - 2).map((l) => `  ${l}`))
       continue
     }
-    const valueLines = value.split('\n').flatMap((l) => (visibleWidth(l) > valueWidth ? wrapText(l, valueWidth) : [l]))
+    const valueLines = value
+      .split('\n')
+      .flatMap((l) => (visibleWidth(l) > valueWidth ? wrapText(l, valueWidth) : [l]))
     lines.push(`${label}${valueLines[0] ?? ''}`.trimEnd())
     for (const more of valueLines.slice(1)) lines.push(`${' '.repeat(label.length)}${more}`.trimEnd())
   }

@@ -18,7 +18,13 @@ export interface ServerSetting {
 }
 
 export const SERVER_SETTINGS: readonly ServerSetting[] = [
-  { field: 'host', flag: '--host <host>', env: 'RWA_HOST', default: '127.0.0.1', description: 'interface to listen on' },
+  {
+    field: 'host',
+    flag: '--host <host>',
+    env: 'RWA_HOST',
+    default: '127.0.0.1',
+    description: 'interface to listen on',
+  },
   {
     field: 'port',
     flag: '--port <port>',

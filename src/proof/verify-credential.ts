@@ -70,12 +70,15 @@ export async function verifyCredential(
   } catch {
     return { valid: false, reason: 'vc_jwt is not a compact JWS' }
   }
-  if (header.alg !== 'EdDSA') return { valid: false, reason: `unexpected alg ${String(header.alg)} (EdDSA expected)` }
-  if (header.typ !== 'vc+jwt') return { valid: false, reason: `unexpected typ ${String(header.typ)} (vc+jwt expected)` }
+  if (header.alg !== 'EdDSA')
+    return { valid: false, reason: `unexpected alg ${String(header.alg)} (EdDSA expected)` }
+  if (header.typ !== 'vc+jwt')
+    return { valid: false, reason: `unexpected typ ${String(header.typ)} (vc+jwt expected)` }
   const kid = typeof header.kid === 'string' ? header.kid : ''
   const did = kid.split('#')[0]!
   const resolved = publicKeyOfDidKey(did)
-  if ('error' in resolved) return { valid: false, reason: `the signing key cannot be resolved: ${resolved.error}` }
+  if ('error' in resolved)
+    return { valid: false, reason: `the signing key cannot be resolved: ${resolved.error}` }
   if (kid !== verificationMethodOfDidKey(did)) {
     return { valid: false, reason: `kid ${kid} is not the verification method of ${did}` }
   }
@@ -89,7 +92,11 @@ export async function verifyCredential(
     return { valid: false, reason: `the signature does not verify with the key of ${did}` }
   }
   if (claims.iss !== did || claims.issuer !== did) {
-    return { valid: false, reason: `the issuer (iss ${claims.iss}, issuer ${claims.issuer}) is not the signer ${did}`, claims }
+    return {
+      valid: false,
+      reason: `the issuer (iss ${claims.iss}, issuer ${claims.issuer}) is not the signer ${did}`,
+      claims,
+    }
   }
 
   const now = (options.now ?? new Date()).getTime()

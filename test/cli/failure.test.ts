@@ -16,7 +16,14 @@ import { ERROR_STATUS, problemType } from '../../src/contract/errors.js'
 
 const problem = (code: ErrorCode, detail: string, errors?: FieldError[], retryAfter?: number) =>
   new ApiProblemError(
-    { type: problemType(code), title: code, status: ERROR_STATUS[code], detail, code, ...(errors ? { errors } : {}) },
+    {
+      type: problemType(code),
+      title: code,
+      status: ERROR_STATUS[code],
+      detail,
+      code,
+      ...(errors ? { errors } : {}),
+    },
     retryAfter,
   )
 
@@ -28,10 +35,19 @@ const context = (over: Partial<FailureContext> = {}): FailureContext => ({
   ...over,
 })
 
-const failing = (error: unknown, ctx: Partial<FailureContext>) => describeFailure(new CommandFailure(error, context(ctx)))
+const failing = (error: unknown, ctx: Partial<FailureContext>) =>
+  describeFailure(new CommandFailure(error, context(ctx)))
 
 describe('a 400 names the flag that gave the refused field', () => {
-  const transferFlags = ['--token-id', '--from', '--to', '--recipient-did', '--amount', '--sender-did', '--file']
+  const transferFlags = [
+    '--token-id',
+    '--from',
+    '--to',
+    '--recipient-did',
+    '--amount',
+    '--sender-did',
+    '--file',
+  ]
 
   it('--recipient-did, with the value given and an example; the hint names the command', () => {
     const failure = failing(
@@ -41,7 +57,10 @@ describe('a 400 names the flag that gave the refused field', () => {
       {
         command: 'transfers request',
         flags: transferFlags,
-        request: { body: { recipient_did: 'bob', amount: 1 }, fromFlags: new Set(['recipient_did', 'amount']) },
+        request: {
+          body: { recipient_did: 'bob', amount: 1 },
+          fromFlags: new Set(['recipient_did', 'amount']),
+        },
       },
     )
     expect(failure.code).toBe(2)
@@ -58,7 +77,10 @@ describe('a 400 names the flag that gave the refused field', () => {
       {
         command: 'transfers request',
         flags: transferFlags,
-        request: { body: { from_jurisdiction: 'u s', amount: -1 }, fromFlags: new Set(['from_jurisdiction', 'amount']) },
+        request: {
+          body: { from_jurisdiction: 'u s', amount: -1 },
+          fromFlags: new Set(['from_jurisdiction', 'amount']),
+        },
       },
     )
     expect(failure.message).toBe(
@@ -67,11 +89,14 @@ describe('a 400 names the flag that gave the refused field', () => {
   })
 
   it('a field that came from --file is named as such, a query flag by its value, a path id by its argument', () => {
-    const fromFile = failing(problem('invalid_request', 'x', [{ path: 'owner_did', message: 'expected a DID' }]), {
-      command: 'credentials issue',
-      flags: ['--owner-did', '--file'],
-      request: { body: { owner_did: 'alice' }, fromFlags: new Set(), file: 'cred.json' },
-    })
+    const fromFile = failing(
+      problem('invalid_request', 'x', [{ path: 'owner_did', message: 'expected a DID' }]),
+      {
+        command: 'credentials issue',
+        flags: ['--owner-did', '--file'],
+        request: { body: { owner_did: 'alice' }, fromFlags: new Set(), file: 'cred.json' },
+      },
+    )
     expect(fromFile.message).toBe('owner_did (from --file cred.json): expected a DID (got "alice")')
 
     const query = failing(problem('invalid_request', 'x', [{ path: 'days', message: 'Too big' }]), {
@@ -81,11 +106,14 @@ describe('a 400 names the flag that gave the refused field', () => {
     })
     expect(query.message).toBe('--days: Too big (got "9999"; e.g. --days 30)')
 
-    const path = failing(problem('invalid_request', 'x', [{ path: 'id', message: 'expected an id starting with "cred_"' }]), {
-      command: 'credentials get',
-      args: ['xyz'],
-      argumentNames: ['credential_id'],
-    })
+    const path = failing(
+      problem('invalid_request', 'x', [{ path: 'id', message: 'expected an id starting with "cred_"' }]),
+      {
+        command: 'credentials get',
+        args: ['xyz'],
+        argumentNames: ['credential_id'],
+      },
+    )
     expect(path.message).toBe('<credential_id>: expected an id starting with "cred_" (got "xyz")')
   })
 })
@@ -122,7 +150,10 @@ describe('messages speak of rwa commands, not endpoints', () => {
 describe('hints fit their case', () => {
   it('jurisdictions remove: only trust in the way → how to revoke it; credentials in the way → it stays', () => {
     const trustOnly = failing(
-      problem('conflict', 'Jurisdiction SG is still in use by 1 active trust relation; revoke its trust relations first'),
+      problem(
+        'conflict',
+        'Jurisdiction SG is still in use by 1 active trust relation; revoke its trust relations first',
+      ),
       { command: 'jurisdictions remove', args: ['SG'] },
     )
     expect(trustOnly.hint).toBe(
@@ -140,22 +171,25 @@ describe('hints fit their case', () => {
   })
 
   it('a second keys revoke points at `rwa keys list`, never at a `keys get` that does not exist', () => {
-    const failure = failing(problem('conflict', 'API key key_1 is already revoked; revocation is permanent'), {
-      command: 'keys revoke',
-      args: ['key_1'],
-    })
+    const failure = failing(
+      problem('conflict', 'API key key_1 is already revoked; revocation is permanent'),
+      {
+        command: 'keys revoke',
+        args: ['key_1'],
+      },
+    )
     expect(failure.code).toBe(5)
     expect(failure.hint).toMatch(/`rwa keys list`/)
     expect(failure.hint).not.toMatch(/get/)
   })
 
   it('a 404 names the list command of the kind it names', () => {
-    expect(failing(problem('not_found', 'No token with id tok_x'), { command: 'transfers request' }).hint).toBe(
-      '`rwa tokens list` shows what exists',
-    )
-    expect(failing(problem('not_found', 'No route for GET /console/console/x'), { command: 'pricing' }).hint).toMatch(
-      /--url/,
-    )
+    expect(
+      failing(problem('not_found', 'No token with id tok_x'), { command: 'transfers request' }).hint,
+    ).toBe('`rwa tokens list` shows what exists')
+    expect(
+      failing(problem('not_found', 'No route for GET /console/console/x'), { command: 'pricing' }).hint,
+    ).toMatch(/--url/)
   })
 
   it('a 429 says what the message does not: --wait, and how long --wait-max allows', () => {
@@ -166,7 +200,10 @@ describe('hints fit their case', () => {
     expect(plain.message).toBe(detail)
     expect(plain.hint).toMatch(/--wait/)
     expect(plain.hint).not.toMatch(/retry in/)
-    const waited = failing(problem('rate_limited', detail, undefined, 42), { command: 'keys list', waitMaxSeconds: 5 })
+    const waited = failing(problem('rate_limited', detail, undefined, 42), {
+      command: 'keys list',
+      waitMaxSeconds: 5,
+    })
     expect(waited.hint).toMatch(/42 s away, more than --wait-max 5/)
   })
 })
@@ -180,7 +217,11 @@ describe('connection input', () => {
     ['localhost:4600', /has no scheme/, 'did you mean http://localhost:4600?'],
     ['ftp://x', /not http or https/, undefined],
     ['http://127.0.0.1:4600/console/rwa', /points into the API/, 'did you mean http://127.0.0.1:4600?'],
-    ['https://h.example/rwa/console/billing/pricing', /points into the API/, 'did you mean https://h.example/rwa?'],
+    [
+      'https://h.example/rwa/console/billing/pricing',
+      /points into the API/,
+      'did you mean https://h.example/rwa?',
+    ],
   ])('--url %s is refused with what was meant', (url, message, hint) => {
     let thrown: unknown
     try {

@@ -51,7 +51,14 @@ describe('offline verification with the server stopped', () => {
       '--title-deed',
       'TD-1',
     ])
-    const token = await json(['tokens', 'create', '--credential-id', credential.credential_id, '--total-supply', '10'])
+    const token = await json([
+      'tokens',
+      'create',
+      '--credential-id',
+      credential.credential_id,
+      '--total-supply',
+      '10',
+    ])
     const transfer = await json([
       'transfers',
       'request',
@@ -74,7 +81,10 @@ describe('offline verification with the server stopped', () => {
     writeFileSync(file('jwks.json'), jwks.stdout)
     const proof = await json(['proofs', 'get', transfer.proof_id])
     writeFileSync(file('proof.json'), JSON.stringify(proof))
-    writeFileSync(file('transfer.json'), JSON.stringify(await json(['transfers', 'get', transfer.transfer_id])))
+    writeFileSync(
+      file('transfer.json'),
+      JSON.stringify(await json(['transfers', 'get', transfer.transfer_id])),
+    )
     writeFileSync(file('credential.json'), JSON.stringify(credential))
     writeFileSync(file('vc.jwt'), `${credential.vc_jwt}\n`)
 
@@ -88,21 +98,49 @@ describe('offline verification with the server stopped', () => {
     expect(holds.stdout).toMatch(/proof holds/)
     expect(holds.stdout).toContain(`from ${file('jwks.json')}`)
     // Not even a URL: nothing resolves a connection.
-    const noUrl = await home.run(['--url', 'not-a-url', 'proofs', 'verify', file('proof.json'), '--jwks', file('jwks.json')])
+    const noUrl = await home.run([
+      '--url',
+      'not-a-url',
+      'proofs',
+      'verify',
+      file('proof.json'),
+      '--jwks',
+      file('jwks.json'),
+    ])
     expect(noUrl.exitCode, noUrl.stderr).toBe(0)
-    expect((await offline(['proofs', 'verify', file('transfer.json'), '--jwks', file('jwks.json')])).exitCode).toBe(0)
     expect(
-      (await offline(['proofs', 'verify', '-', '--jwks', file('jwks.json')], readFileSync(file('proof.json'), 'utf8')))
-        .exitCode,
+      (await offline(['proofs', 'verify', file('transfer.json'), '--jwks', file('jwks.json')])).exitCode,
     ).toBe(0)
-    const report = await offline(['proofs', 'verify', file('proof.json'), '--jwks', file('jwks.json'), '--json'])
-    expect(JSON.parse(report.stdout)).toMatchObject({ proof_id: transfer.proof_id, valid: true, keys_from: file('jwks.json') })
+    expect(
+      (
+        await offline(
+          ['proofs', 'verify', '-', '--jwks', file('jwks.json')],
+          readFileSync(file('proof.json'), 'utf8'),
+        )
+      ).exitCode,
+    ).toBe(0)
+    const report = await offline([
+      'proofs',
+      'verify',
+      file('proof.json'),
+      '--jwks',
+      file('jwks.json'),
+      '--json',
+    ])
+    expect(JSON.parse(report.stdout)).toMatchObject({
+      proof_id: transfer.proof_id,
+      valid: true,
+      keys_from: file('jwks.json'),
+    })
     // -q: the exit code is the answer.
     const quiet = await offline(['proofs', 'verify', file('proof.json'), '--jwks', file('jwks.json'), '-q'])
     expect(quiet).toMatchObject({ exitCode: 0, stdout: '', stderr: '' })
 
     // Tampered → 1.
-    writeFileSync(file('tampered.json'), JSON.stringify({ ...proof, transfer: { ...proof.transfer, amount: 9 } }))
+    writeFileSync(
+      file('tampered.json'),
+      JSON.stringify({ ...proof, transfer: { ...proof.transfer, amount: 9 } }),
+    )
     const tampered = await offline(['proofs', 'verify', file('tampered.json'), '--jwks', file('jwks.json')])
     expect(tampered.exitCode).toBe(1)
     expect(tampered.stderr).toMatch(/does NOT hold: digest does not match/)
@@ -110,7 +148,13 @@ describe('offline verification with the server stopped', () => {
     const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' })
     const saved = JSON.parse(readFileSync(file('jwks.json'), 'utf8'))
     writeFileSync(file('other-jwks.json'), JSON.stringify({ keys: [{ ...saved.keys[0], x: other.x }] }))
-    const wrongKey = await offline(['proofs', 'verify', file('proof.json'), '--jwks', file('other-jwks.json')])
+    const wrongKey = await offline([
+      'proofs',
+      'verify',
+      file('proof.json'),
+      '--jwks',
+      file('other-jwks.json'),
+    ])
     expect(wrongKey.exitCode).toBe(1)
     expect(wrongKey.stderr).toMatch(/signature does not verify/)
     // Without --jwks the keys come from the server, which is down: 7.
@@ -121,7 +165,9 @@ describe('offline verification with the server stopped', () => {
     expect(credentialHolds.exitCode, credentialHolds.stderr).toBe(0)
     expect(credentialHolds.stdout).toMatch(/credential holds/)
     expect((await offline(['credentials', 'verify', file('vc.jwt')])).exitCode).toBe(0)
-    const vcReport = JSON.parse((await offline(['credentials', 'verify', file('credential.json'), '--json'])).stdout)
+    const vcReport = JSON.parse(
+      (await offline(['credentials', 'verify', file('credential.json'), '--json'])).stdout,
+    )
     expect(vcReport).toMatchObject({
       id: credential.credential_id,
       issuer_did: credential.issuer_did,
@@ -130,11 +176,16 @@ describe('offline verification with the server stopped', () => {
     })
     writeFileSync(
       file('edited.json'),
-      JSON.stringify({ ...credential, property_data: { ...credential.property_data, value_usd: 99_000_000 } }),
+      JSON.stringify({
+        ...credential,
+        property_data: { ...credential.property_data, value_usd: 99_000_000 },
+      }),
     )
     const edited = await offline(['credentials', 'verify', file('edited.json')])
     expect(edited.exitCode).toBe(1)
-    expect(edited.stderr).toMatch(/does NOT hold: the record's property_data .* differs from the signed credential/)
+    expect(edited.stderr).toMatch(
+      /does NOT hold: the record's property_data .* differs from the signed credential/,
+    )
     const [h, p, s] = credential.vc_jwt.split('.')
     writeFileSync(file('forged.jwt'), `${h}.${p}.${s[0] === 'A' ? 'B' : 'A'}${s.slice(1)}`)
     expect((await offline(['credentials', 'verify', file('forged.jwt')])).exitCode).toBe(1)

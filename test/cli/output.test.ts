@@ -24,18 +24,30 @@ function sink(props: { isTTY?: boolean; columns?: number } = {}) {
 }
 
 const DID = 'did:web:acme-holdings-international:treasury-operations-desk-7'
-const REASON =
-  'no investor_qualification attestation of recipient did:web:acme:carol recognised by SG'
+const REASON = 'no investor_qualification attestation of recipient did:web:acme:carol recognised by SG'
 
 const CHECKS_HEAD = ['requirement', 'jurisdiction', 'satisfied', 'evidence', 'reason']
 const CHECKS = [
-  ['token_active', 'US', 'yes', 'tok_01M841GKXPYXZWRX80Z0ZYSFX1', 'token tok_01M841GKXPYXZWRX80Z0ZYSFX1 is active'],
+  [
+    'token_active',
+    'US',
+    'yes',
+    'tok_01M841GKXPYXZWRX80Z0ZYSFX1',
+    'token tok_01M841GKXPYXZWRX80Z0ZYSFX1 is active',
+  ],
   ['investor_qualification', 'SG', 'no', '-', REASON],
 ]
 
 describe('fitTable (a terminal)', () => {
   it('prints a table that fits as one grid, columns aligned', () => {
-    const lines = fitTable(['id', 'name'], [['US', 'United States'], ['SG', 'Singapore']], 80)
+    const lines = fitTable(
+      ['id', 'name'],
+      [
+        ['US', 'United States'],
+        ['SG', 'Singapore'],
+      ],
+      80,
+    )
     expect(lines).toEqual(['id  name', 'US  United States', 'SG  Singapore'])
   })
 
@@ -45,7 +57,8 @@ describe('fitTable (a terminal)', () => {
       const lines = fitTable(CHECKS_HEAD, CHECKS, width)
       for (const line of lines) expect(visibleWidth(line), line).toBeLessThanOrEqual(width)
       const joined = lines.join(' ').replace(/\s+/g, ' ')
-      for (const row of CHECKS) for (const cell of row) expect(joined.replace(/\s/g, '')).toContain(cell.replace(/\s/g, ''))
+      for (const row of CHECKS)
+        for (const cell of row) expect(joined.replace(/\s/g, '')).toContain(cell.replace(/\s/g, ''))
     },
   )
 
@@ -118,7 +131,13 @@ describe('Output modes', () => {
   it('piped: each block is TSV with its header line, blocks apart, nothing on stderr', () => {
     const stdout = sink()
     const stderr = sink()
-    const out = new Output({ json: false, color: true, stdout: stdout.stream, stderr: stderr.stream, env: {} })
+    const out = new Output({
+      json: false,
+      color: true,
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+      env: {},
+    })
     expect(out.mode).toBe('tsv')
     out.result({}, render(out), ['tx_1'])
     expect(stdout.text()).toBe(
@@ -129,7 +148,13 @@ describe('Output modes', () => {
 
   it('an empty list piped is its header line alone', () => {
     const stdout = sink()
-    const out = new Output({ json: false, color: false, stdout: stdout.stream, stderr: sink().stream, env: {} })
+    const out = new Output({
+      json: false,
+      color: false,
+      stdout: stdout.stream,
+      stderr: sink().stream,
+      env: {},
+    })
     out.table(['id', 'name'], [])
     expect(stdout.text()).toBe('id\tname\n')
   })
@@ -137,7 +162,14 @@ describe('Output modes', () => {
   it('--quiet prints the ids only, and no messages but warnings', () => {
     const stdout = sink({ isTTY: true, columns: 80 })
     const stderr = sink()
-    const out = new Output({ json: false, quiet: true, color: false, stdout: stdout.stream, stderr: stderr.stream, env: {} })
+    const out = new Output({
+      json: false,
+      quiet: true,
+      color: false,
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+      env: {},
+    })
     out.result({}, render(out), ['tx_1', 'tx_2'])
     out.info('2 of 2 transfers')
     out.success('done')
@@ -156,15 +188,24 @@ describe('Output modes', () => {
 
   it('a terminal: fitted to its columns, with color unless NO_COLOR', () => {
     const stdout = sink({ isTTY: true, columns: 40 })
-    const out = new Output({ json: false, color: true, stdout: stdout.stream, stderr: sink().stream, env: {} })
+    const out = new Output({
+      json: false,
+      color: true,
+      stdout: stdout.stream,
+      stderr: sink().stream,
+      env: {},
+    })
     out.table(CHECKS_HEAD, CHECKS, { title: 'compliance checks' })
     expect(stdout.text()).toContain('\x1b[')
     for (const line of stdout.text().trimEnd().split('\n')) expect(visibleWidth(line)).toBeLessThanOrEqual(40)
     const plain = sink({ isTTY: true, columns: 40 })
-    new Output({ json: false, color: true, stdout: plain.stream, stderr: sink().stream, env: { NO_COLOR: '1' } }).table(
-      CHECKS_HEAD,
-      CHECKS,
-    )
+    new Output({
+      json: false,
+      color: true,
+      stdout: plain.stream,
+      stderr: sink().stream,
+      env: { NO_COLOR: '1' },
+    }).table(CHECKS_HEAD, CHECKS)
     expect(plain.text()).not.toContain('\x1b[')
   })
 })

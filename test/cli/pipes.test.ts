@@ -142,7 +142,9 @@ describe('validation errors name the flag', () => {
     expect(run.stderr).toMatch(/^error: 3 values were refused:$/m)
     expect(run.stderr).toMatch(/^ {2}--owner-did: expected did:<method>:<organization>:<owner>, e\.g\. /m)
     expect(run.stderr).toMatch(/^ {2}--value-usd: .* \(got -5; e\.g\. --value-usd 2500000\)$/m)
-    expect(run.stderr).toMatch(/^ {2}--valid-until: expected an ISO 8601 timestamp, e\.g\. 2027-06-30T00:00:00Z \(got "tomorrow"\)$/m)
+    expect(run.stderr).toMatch(
+      /^ {2}--valid-until: expected an ISO 8601 timestamp, e\.g\. 2027-06-30T00:00:00Z \(got "tomorrow"\)$/m,
+    )
 
     const total = await home.run(
       ['tokens', 'create', '--credential-id', 'cred_01JD000000000000000000000', '--total-supply', '-5'],
@@ -197,8 +199,11 @@ describe('hints fit the case and name an rwa command', () => {
     expect(again.stderr).not.toMatch(/`get`/)
 
     const free = JSON.parse(
-      (await home.run(['keys', 'create', '--org', 'pipe-free', '--name', 'x', '--json'], { env: as(server.adminKey) }))
-        .stdout,
+      (
+        await home.run(['keys', 'create', '--org', 'pipe-free', '--name', 'x', '--json'], {
+          env: as(server.adminKey),
+        })
+      ).stdout,
     )
     const plan = await home.run(['jurisdictions', 'list'], { env: as(free.api_key) })
     expect(plan.exitCode).toBe(3)
@@ -209,7 +214,9 @@ describe('hints fit the case and name an rwa command', () => {
 
 describe('the small things', () => {
   it('version --json is JSON; an empty --api-key-file says so; a URL without scheme says what was meant', async () => {
-    expect(JSON.parse((await home.run(['version', '--json'])).stdout)).toEqual({ version: expect.any(String) })
+    expect(JSON.parse((await home.run(['version', '--json'])).stdout)).toEqual({
+      version: expect.any(String),
+    })
 
     const empty = join(home.dir, 'empty.key')
     writeFileSync(empty, '')
@@ -230,7 +237,9 @@ describe('the small things', () => {
     const key = await newOrg(server.url, server.adminKey, 'pipe-usage')
     const usage = await home.run(['usage', '--days', '7'], { env: as(key) })
     expect(usage.exitCode, usage.stderr).toBe(0)
-    expect(usage.stderr).toMatch(/1 of 7 days had traffic; the 6 without any are not shown \(--json lists every day\)/)
+    expect(usage.stderr).toMatch(
+      /1 of 7 days had traffic; the 6 without any are not shown \(--json lists every day\)/,
+    )
 
     const keyFile = join(home.dir, 'copied.key')
     writeFileSync(keyFile, `${key}\n`, { mode: 0o600 })

@@ -34,7 +34,9 @@ describe('rwa server start', () => {
     try {
       const busy = await home.run(['server', 'start', '--port', String(port), '--db', dbPath])
       expect(busy.exitCode).not.toBe(0)
-      expect(busy.stderr).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use; nothing was started or created`))
+      expect(busy.stderr).toMatch(
+        new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use; nothing was started or created`),
+      )
       expect(busy.stderr).toMatch(/^hint: .*--port 0/m)
       expect(busy.stderr).not.toMatch(/admin API key/)
       expect(existsSync(dbPath)).toBe(false)
@@ -90,7 +92,8 @@ describe('rwa server start', () => {
     for (const setting of SERVER_SETTINGS) {
       expect(text, setting.env).toContain(setting.env)
       if (setting.flag) expect(text).toContain(setting.flag)
-      if (setting.default) expect(text, setting.env).toContain(`default${setting.flag ? ' ' : ': '}${setting.default}`)
+      if (setting.default)
+        expect(text, setting.env).toContain(`default${setting.flag ? ' ' : ': '}${setting.default}`)
     }
   })
 })
@@ -104,7 +107,13 @@ describe('rwa sandbox', () => {
     const dbPath = join(dir, 'sandbox-env.db')
     const child = execa(process.execPath, [RWA_BIN, 'sandbox', '--json'], {
       extendEnv: false,
-      env: { PATH: process.env.PATH ?? '', HOME: home.dir, XDG_CONFIG_HOME: home.configHome, RWA_PORT: '0', RWA_DB: dbPath },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home.dir,
+        XDG_CONFIG_HOME: home.configHome,
+        RWA_PORT: '0',
+        RWA_DB: dbPath,
+      },
       reject: false,
       buffer: false,
     })

@@ -156,11 +156,21 @@ describe('width', () => {
     })
     await post('jurisdictions/trust', { from_jurisdiction: 'US', to_jurisdiction: 'SG' })
     const recipient = 'did:web:acme-international-holdings:treasury-operations'
-    await post('attestations', { jurisdiction: 'US', subject_did: recipient, type: 'kyc', attester: 'Onfido' })
+    await post('attestations', {
+      jurisdiction: 'US',
+      subject_did: recipient,
+      type: 'kyc',
+      attester: 'Onfido',
+    })
     const credential = await post('credentials', {
       jurisdiction: 'US',
       owner_did: 'did:web:acme:alice',
-      property_data: { address: '600 Congress Ave, Austin, TX 78701', type: 'office', value_usd: 48_500_000, title_deed: 'TX-1' },
+      property_data: {
+        address: '600 Congress Ave, Austin, TX 78701',
+        type: 'office',
+        value_usd: 48_500_000,
+        title_deed: 'TX-1',
+      },
     })
     const token = await post('tokenize', { credential_id: credential.credential_id, total_supply: 1000 })
     const transfer = await post('transfers', {
@@ -173,14 +183,20 @@ describe('width', () => {
     expect(transfer.status).toBe('rejected')
 
     const env = { RWA_URL: server.url, RWA_API_KEY: key }
-    for (const args of [['transfers', 'get', transfer.transfer_id], ['tokens', 'get', token.token_id], ['pricing']]) {
+    for (const args of [
+      ['transfers', 'get', transfer.transfer_id],
+      ['tokens', 'get', token.token_id],
+      ['pricing'],
+    ]) {
       const run = await onTerminal(args, env, undefined, 80)
       expect(run.exitCode, run.output).toBe(0)
       const lines = screen(run.output).split('\n')
       for (const line of lines) expect([...line].length, `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(80)
       expect(run.output).not.toMatch(/[│┌└]/)
     }
-    const detail = screen((await onTerminal(['transfers', 'get', transfer.transfer_id], env, undefined, 80)).output)
+    const detail = screen(
+      (await onTerminal(['transfers', 'get', transfer.transfer_id], env, undefined, 80)).output,
+    )
     // Whole values survive the fitting: the DID on one line, each failing reason readable in full.
     expect(detail).toContain(recipient)
     const flat = detail.replace(/\s+/g, ' ')
@@ -198,7 +214,9 @@ describe('interrupt', () => {
     expect(run.exitCode, run.output).toBe(130)
     expect(run.output).not.toMatch(/error:/)
     // Nothing was created.
-    const listed = await home.run(['keys', 'list', '--json'], { env: { RWA_URL: server.url, RWA_API_KEY: key } })
+    const listed = await home.run(['keys', 'list', '--json'], {
+      env: { RWA_URL: server.url, RWA_API_KEY: key },
+    })
     expect(JSON.parse(listed.stdout).total).toBe(1)
   })
 })

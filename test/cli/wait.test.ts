@@ -28,13 +28,17 @@ describe('--wait', () => {
     })) as { api_key: string }
     const env = { RWA_URL: server.url, RWA_API_KEY: created.api_key }
     for (let i = 0; i < FREE_PER_MINUTE; i++) {
-      const response = await fetch(`${server.url}/console/billing/keys`, { headers: { 'x-api-key': created.api_key } })
+      const response = await fetch(`${server.url}/console/billing/keys`, {
+        headers: { 'x-api-key': created.api_key },
+      })
       expect(response.status).toBe(200)
     }
 
     const refused = await home.run(['keys', 'list'], { env })
     expect(refused.exitCode).toBe(5)
-    expect(refused.stderr).toMatch(/^error: Rate limit of 60 requests per minute reached for organization patient/m)
+    expect(refused.stderr).toMatch(
+      /^error: Rate limit of 60 requests per minute reached for organization patient/m,
+    )
     expect(refused.stderr).toMatch(/^hint: add --wait to wait for it and retry/m)
     // The hint adds what the message does not say; it does not repeat "retry in N s".
     expect(refused.stderr.split('\n').find((l) => l.startsWith('hint:'))).not.toMatch(/retry in/)
@@ -46,7 +50,9 @@ describe('--wait', () => {
 
     const waited = await home.run(['--wait', 'keys', 'list', '-q'], { env, timeout: 150_000 })
     expect(waited.exitCode, waited.stderr).toBe(0)
-    expect(waited.stderr).toMatch(/reached for organization patient; waiting \d+ s before retrying \(--wait: 0 of 120 s used\)/)
+    expect(waited.stderr).toMatch(
+      /reached for organization patient; waiting \d+ s before retrying \(--wait: 0 of 120 s used\)/,
+    )
     expect(waited.stdout).toMatch(/^key_\S+$/)
   })
 })

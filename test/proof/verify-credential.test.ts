@@ -21,7 +21,12 @@ afterEach(() => h.close())
 
 const issue = (extra: Record<string, unknown> = {}) =>
   expectStatus(
-    h.post('/console/rwa/credentials', { jurisdiction: 'US', owner_did: OWNER, property_data: PROPERTY, ...extra }),
+    h.post('/console/rwa/credentials', {
+      jurisdiction: 'US',
+      owner_did: OWNER,
+      property_data: PROPERTY,
+      ...extra,
+    }),
     201,
   )
 
@@ -44,7 +49,9 @@ describe('did:key', () => {
   it('refuses what is not an Ed25519 did:key', () => {
     expect(publicKeyOfDidKey('did:web:acme:alice')).toHaveProperty('error')
     // A secp256k1 did:key (multicodec 0xe7).
-    expect(publicKeyOfDidKey('did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme')).toHaveProperty('error')
+    expect(publicKeyOfDidKey('did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme')).toHaveProperty(
+      'error',
+    )
   })
 })
 
@@ -55,7 +62,11 @@ describe('verifyCredential', () => {
     const result = await verifyCredential(credential.vc_jwt, { record: credential, now })
     expect(result).toMatchObject({ valid: true, notes: ['status active per the record'] })
     if (!result.valid) return
-    expect(result.claims).toMatchObject({ iss: credential.issuer_did, sub: OWNER, validUntil: '2030-01-01T00:00:00.000Z' })
+    expect(result.claims).toMatchObject({
+      iss: credential.issuer_did,
+      sub: OWNER,
+      validUntil: '2030-01-01T00:00:00.000Z',
+    })
 
     const attestation = await expectStatus(
       h.post('/console/rwa/attestations', {
@@ -67,7 +78,9 @@ describe('verifyCredential', () => {
       }),
       201,
     )
-    expect(await verifyCredential(attestation.vc_jwt, { record: attestation, now })).toMatchObject({ valid: true })
+    expect(await verifyCredential(attestation.vc_jwt, { record: attestation, now })).toMatchObject({
+      valid: true,
+    })
     // A bare VC-JWT holds too; without a record, revocation is not checked and it says so.
     expect(await verifyCredential(credential.vc_jwt, { now })).toMatchObject({
       valid: true,
@@ -98,11 +111,15 @@ describe('verifyCredential', () => {
 
   it('outside its validity it does not hold (the clock is given, not read)', async () => {
     const credential = await issue({ valid_until: '2030-01-01T00:00:00Z' })
-    expect(await verifyCredential(credential.vc_jwt, { now: new Date('2031-01-01T00:00:00Z') })).toMatchObject({
+    expect(
+      await verifyCredential(credential.vc_jwt, { now: new Date('2031-01-01T00:00:00Z') }),
+    ).toMatchObject({
       valid: false,
       reason: 'expired at 2030-01-01T00:00:00.000Z',
     })
-    expect(await verifyCredential(credential.vc_jwt, { now: new Date('2020-01-01T00:00:00Z') })).toMatchObject({
+    expect(
+      await verifyCredential(credential.vc_jwt, { now: new Date('2020-01-01T00:00:00Z') }),
+    ).toMatchObject({
       valid: false,
       reason: expect.stringMatching(/^not valid before/),
     })

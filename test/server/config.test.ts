@@ -38,7 +38,8 @@ describe('SERVER_SETTINGS (what `rwa server start --help` lists)', () => {
     const { SERVER_SETTINGS } = await import('../../src/contract/server-settings.js')
     const applied = loadServerConfig({}, {}) as Record<string, unknown>
     for (const setting of SERVER_SETTINGS) {
-      if (applied[setting.field] !== undefined) expect(setting.default, setting.field).toBe(String(applied[setting.field]))
+      if (applied[setting.field] !== undefined)
+        expect(setting.default, setting.field).toBe(String(applied[setting.field]))
     }
   })
 

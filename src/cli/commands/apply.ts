@@ -42,15 +42,19 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
     if (options.dryRun || pending === 0) {
       const changes = plan.map(({ run: _run, ref: _ref, ...change }) => change)
       const summary = summarize(changes)
-      ctx.out.result({ dry_run: options.dryRun === true, changed: false, summary, changes }, () => {
-        showChanges(ctx, changes)
-        if (pending === 0)
-          ctx.out.success(`nothing to change: all ${changes.length} resources are up to date`)
-        else
-          ctx.out.info(
-            `dry run: would create ${summary.create}, update ${summary.update}, replace ${summary.replace}; ${summary.unchanged} unchanged. Nothing was changed.`,
-          )
-      }, ids(changes))
+      ctx.out.result(
+        { dry_run: options.dryRun === true, changed: false, summary, changes },
+        () => {
+          showChanges(ctx, changes)
+          if (pending === 0)
+            ctx.out.success(`nothing to change: all ${changes.length} resources are up to date`)
+          else
+            ctx.out.info(
+              `dry run: would create ${summary.create}, update ${summary.update}, replace ${summary.replace}; ${summary.unchanged} unchanged. Nothing was changed.`,
+            )
+        },
+        ids(changes),
+      )
       return
     }
 
@@ -59,11 +63,15 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
       if (change.action !== 'unchanged') ctx.out.progress(`applied ${++applied} of ${pending} changes…`)
     }).finally(() => ctx.out.progressDone())
     const summary = summarize(changes)
-    ctx.out.result({ dry_run: false, changed: true, summary, changes }, () => {
-      showChanges(ctx, changes)
-      ctx.out.success(
-        `applied: created ${summary.create}, updated ${summary.update}, replaced ${summary.replace}; ${summary.unchanged} unchanged`,
-      )
-    }, ids(changes))
+    ctx.out.result(
+      { dry_run: false, changed: true, summary, changes },
+      () => {
+        showChanges(ctx, changes)
+        ctx.out.success(
+          `applied: created ${summary.create}, updated ${summary.update}, replaced ${summary.replace}; ${summary.unchanged} unchanged`,
+        )
+      },
+      ids(changes),
+    )
   })
 }

@@ -39,20 +39,24 @@ export function list(options: ListOptions, command: Command) {
     const listing = await fetchListing(ctx, 'attestations', options, (page) =>
       rwa.governance.listAttestations({ ...filters, ...page }),
     )
-    ctx.out.result(listing.raw, () => {
-      ctx.out.table(
-        ['attestation_id', 'type', 'jurisdiction', 'subject_did', 'attester', 'valid_until'],
-        listing.items.map((a) => [
-          a.attestation_id,
-          a.type,
-          a.jurisdiction,
-          a.subject_did,
-          a.attester,
-          a.valid_until,
-        ]),
-      )
-      listFooter(ctx, listing, 'attestations')
-    }, listing.items.map((a) => a.attestation_id))
+    ctx.out.result(
+      listing.raw,
+      () => {
+        ctx.out.table(
+          ['attestation_id', 'type', 'jurisdiction', 'subject_did', 'attester', 'valid_until'],
+          listing.items.map((a) => [
+            a.attestation_id,
+            a.type,
+            a.jurisdiction,
+            a.subject_did,
+            a.attester,
+            a.valid_until,
+          ]),
+        )
+        listFooter(ctx, listing, 'attestations')
+      },
+      listing.items.map((a) => a.attestation_id),
+    )
   })
 }
 

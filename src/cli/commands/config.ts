@@ -81,16 +81,18 @@ export function list(_options: unknown, command: Command) {
     const safe = Object.fromEntries(
       Object.entries(file.profiles).map(([name, p]) => [name, { url: p.url, api_key: maskKey(p.api_key) }]),
     )
-    ctx.out.result({ current_profile: file.current_profile ?? null, profiles: safe }, () =>
-      ctx.out.table(
-        ['', 'profile', 'url', 'api_key'],
-        Object.entries(safe).map(([name, p]) => [
-          name === file.current_profile ? '*' : '',
-          name,
-          p.url,
-          p.api_key,
-        ]),
-      ),
+    ctx.out.result(
+      { current_profile: file.current_profile ?? null, profiles: safe },
+      () =>
+        ctx.out.table(
+          ['', 'profile', 'url', 'api_key'],
+          Object.entries(safe).map(([name, p]) => [
+            name === file.current_profile ? '*' : '',
+            name,
+            p.url,
+            p.api_key,
+          ]),
+        ),
       Object.keys(safe),
     )
   })

@@ -44,20 +44,24 @@ export function list(options: ListOptions, command: Command) {
     const listing = await fetchListing(ctx, 'credentials', options, (page) =>
       rwa.governance.listCredentials({ ...filters, ...page }),
     )
-    ctx.out.result(listing.raw, () => {
-      ctx.out.table(
-        ['credential_id', 'jurisdiction', 'owner_did', 'title_deed', 'value_usd', 'status'],
-        listing.items.map((c) => [
-          c.credential_id,
-          c.jurisdiction,
-          c.owner_did,
-          c.property_data.title_deed,
-          c.property_data.value_usd,
-          c.status,
-        ]),
-      )
-      listFooter(ctx, listing, 'credentials')
-    }, listing.items.map((c) => c.credential_id))
+    ctx.out.result(
+      listing.raw,
+      () => {
+        ctx.out.table(
+          ['credential_id', 'jurisdiction', 'owner_did', 'title_deed', 'value_usd', 'status'],
+          listing.items.map((c) => [
+            c.credential_id,
+            c.jurisdiction,
+            c.owner_did,
+            c.property_data.title_deed,
+            c.property_data.value_usd,
+            c.status,
+          ]),
+        )
+        listFooter(ctx, listing, 'credentials')
+      },
+      listing.items.map((c) => c.credential_id),
+    )
   })
 }
 
@@ -120,7 +124,9 @@ export function revoke(id: string, options: { reason?: string }, command: Comman
     )
     const body = options.reason ? { reason: options.reason } : {}
     const { data, raw } = await (await ctx.rwa()).governance.revokeCredential(id, body)
-    ctx.out.result(raw, () => ctx.out.success(`revoked credential ${data.credential_id}`), [data.credential_id])
+    ctx.out.result(raw, () => ctx.out.success(`revoked credential ${data.credential_id}`), [
+      data.credential_id,
+    ])
   })
 }
 

@@ -47,19 +47,23 @@ export function list(options: PageOptions, command: Command) {
     const listing = await fetchListing(ctx, 'jurisdictions', options, (page) =>
       rwa.governance.listJurisdictions(page),
     )
-    ctx.out.result(listing.raw, () => {
-      ctx.out.table(
-        ['id', 'name', 'regulator', 'requirements', 'credential types'],
-        listing.items.map((j) => [
-          j.jurisdiction_id,
-          j.name,
-          j.regulatory_body,
-          j.transfer_requirements.join(', '),
-          j.credential_types.join(', '),
-        ]),
-      )
-      listFooter(ctx, listing, 'jurisdictions')
-    }, listing.items.map((j) => j.jurisdiction_id))
+    ctx.out.result(
+      listing.raw,
+      () => {
+        ctx.out.table(
+          ['id', 'name', 'regulator', 'requirements', 'credential types'],
+          listing.items.map((j) => [
+            j.jurisdiction_id,
+            j.name,
+            j.regulatory_body,
+            j.transfer_requirements.join(', '),
+            j.credential_types.join(', '),
+          ]),
+        )
+        listFooter(ctx, listing, 'jurisdictions')
+      },
+      listing.items.map((j) => j.jurisdiction_id),
+    )
   })
 }
 

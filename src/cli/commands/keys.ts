@@ -42,22 +42,26 @@ export function list(options: { org?: string }, command: Command) {
   return withContext(command, async (ctx) => {
     const rwa = await ctx.rwa()
     const { data, raw } = await rwa.billing.listKeys(options.org)
-    ctx.out.result(raw, () => {
-      ctx.out.table(
-        ['key_id', 'prefix', 'name', 'org', 'tier', 'created_at', 'last_used_at', 'revoked'],
-        data.keys.map((k) => [
-          k.key_id,
-          k.key_prefix,
-          k.name,
-          k.org_id,
-          k.tier,
-          k.created_at,
-          k.last_used_at,
-          k.revoked,
-        ]),
-      )
-      ctx.out.info(`${data.total} ${data.total === 1 ? 'key' : 'keys'}`)
-    }, data.keys.map((k) => k.key_id))
+    ctx.out.result(
+      raw,
+      () => {
+        ctx.out.table(
+          ['key_id', 'prefix', 'name', 'org', 'tier', 'created_at', 'last_used_at', 'revoked'],
+          data.keys.map((k) => [
+            k.key_id,
+            k.key_prefix,
+            k.name,
+            k.org_id,
+            k.tier,
+            k.created_at,
+            k.last_used_at,
+            k.revoked,
+          ]),
+        )
+        ctx.out.info(`${data.total} ${data.total === 1 ? 'key' : 'keys'}`)
+      },
+      data.keys.map((k) => k.key_id),
+    )
   })
 }
 

@@ -62,7 +62,11 @@ export function jwks(_options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     const { data, raw } = await (await ctx.rwa({ public: true })).governance.getJwks()
     // The key set is a document to save, so it prints as JSON in every mode but --quiet (its kids).
-    ctx.out.result(raw, () => ctx.out.line(JSON.stringify(raw, null, 2)), data.keys.map((k) => k.kid))
+    ctx.out.result(
+      raw,
+      () => ctx.out.line(JSON.stringify(raw, null, 2)),
+      data.keys.map((k) => k.kid),
+    )
     if (process.stdout.isTTY) ctx.out.info('save it for offline verification: rwa proofs jwks > jwks.json')
   })
 }
@@ -75,7 +79,11 @@ async function jwksFromFile(path: string, ctx: CliContext): Promise<Jwks> {
     json = JSON.parse(await readInputFile(path, ctx))
   } catch (error) {
     if (error instanceof ExitError) throw error
-    throw new ExitError(EXIT.usage, `--jwks ${name} is not JSON`, 'save the keys with `rwa proofs jwks > jwks.json`')
+    throw new ExitError(
+      EXIT.usage,
+      `--jwks ${name} is not JSON`,
+      'save the keys with `rwa proofs jwks > jwks.json`',
+    )
   }
   const parsed = jwksSchema.safeParse(json)
   if (!parsed.success) {

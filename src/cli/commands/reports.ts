@@ -42,22 +42,26 @@ export function pricing(_options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     const rwa = await ctx.rwa({ public: true })
     const { data, raw } = await rwa.billing.getPricing()
-    ctx.out.result(raw, () => {
-      ctx.out.table(
-        ['tier', 'name', 'price', 'requests/day', 'requests/min', 'max_dids', 'max_skills', 'description'],
-        Object.entries(data.tiers).map(([tier, t]) => [
-          tier,
-          t.name,
-          t.price,
-          t.limits.requests_per_day,
-          t.limits.requests_per_minute,
-          t.limits.max_dids,
-          t.limits.max_skills,
-          t.description,
-        ]),
-      )
-      ctx.out.info(`free trial: ${data.free_trial_days} days`)
-    }, Object.keys(data.tiers))
+    ctx.out.result(
+      raw,
+      () => {
+        ctx.out.table(
+          ['tier', 'name', 'price', 'requests/day', 'requests/min', 'max_dids', 'max_skills', 'description'],
+          Object.entries(data.tiers).map(([tier, t]) => [
+            tier,
+            t.name,
+            t.price,
+            t.limits.requests_per_day,
+            t.limits.requests_per_minute,
+            t.limits.max_dids,
+            t.limits.max_skills,
+            t.description,
+          ]),
+        )
+        ctx.out.info(`free trial: ${data.free_trial_days} days`)
+      },
+      Object.keys(data.tiers),
+    )
   })
 }
 

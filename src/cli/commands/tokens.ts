@@ -55,20 +55,24 @@ export function list(
     const listing = await fetchListing(ctx, 'tokens', options, (page) =>
       rwa.governance.listTokens({ ...filters, ...page }),
     )
-    ctx.out.result(listing.raw, () => {
-      ctx.out.table(
-        ['token_id', 'symbol', 'jurisdiction', 'owner_did', 'total_supply', 'status'],
-        listing.items.map((t) => [
-          t.token_id,
-          t.symbol,
-          t.jurisdiction,
-          t.owner_did,
-          t.total_supply,
-          t.status,
-        ]),
-      )
-      listFooter(ctx, listing, 'tokens')
-    }, listing.items.map((t) => t.token_id))
+    ctx.out.result(
+      listing.raw,
+      () => {
+        ctx.out.table(
+          ['token_id', 'symbol', 'jurisdiction', 'owner_did', 'total_supply', 'status'],
+          listing.items.map((t) => [
+            t.token_id,
+            t.symbol,
+            t.jurisdiction,
+            t.owner_did,
+            t.total_supply,
+            t.status,
+          ]),
+        )
+        listFooter(ctx, listing, 'tokens')
+      },
+      listing.items.map((t) => t.token_id),
+    )
   })
 }
 

@@ -14,13 +14,7 @@ export const statusWord = (ctx: CliContext, status: string): string =>
 export function showChecks(ctx: CliContext, details: ComplianceDetails): void {
   ctx.out.table(
     ['requirement', 'jurisdiction', 'satisfied', 'evidence', 'reason'],
-    details.checks.map((c) => [
-      c.requirement,
-      c.jurisdiction,
-      c.satisfied,
-      c.evidence,
-      c.reason,
-    ]),
+    details.checks.map((c) => [c.requirement, c.jurisdiction, c.satisfied, c.evidence, c.reason]),
     { title: 'compliance checks' },
   )
 }
@@ -61,21 +55,25 @@ export function list(
     const listing = await fetchListing(ctx, 'transfers', options, (page) =>
       rwa.governance.listTransfers({ ...filters, ...page }),
     )
-    ctx.out.result(listing.raw, () => {
-      ctx.out.table(
-        ['transfer_id', 'status', 'token_id', 'route', 'amount', 'recipient_did', 'created_at'],
-        listing.items.map((t) => [
-          t.transfer_id,
-          statusWord(ctx, t.status),
-          t.token_id,
-          `${t.from_jurisdiction} -> ${t.to_jurisdiction}`,
-          t.amount,
-          t.recipient_did,
-          t.created_at,
-        ]),
-      )
-      listFooter(ctx, listing, 'transfers')
-    }, listing.items.map((t) => t.transfer_id))
+    ctx.out.result(
+      listing.raw,
+      () => {
+        ctx.out.table(
+          ['transfer_id', 'status', 'token_id', 'route', 'amount', 'recipient_did', 'created_at'],
+          listing.items.map((t) => [
+            t.transfer_id,
+            statusWord(ctx, t.status),
+            t.token_id,
+            `${t.from_jurisdiction} -> ${t.to_jurisdiction}`,
+            t.amount,
+            t.recipient_did,
+            t.created_at,
+          ]),
+        )
+        listFooter(ctx, listing, 'transfers')
+      },
+      listing.items.map((t) => t.transfer_id),
+    )
   })
 }
 

@@ -29,13 +29,17 @@ export function list(options: PageOptions & { status?: string; jurisdiction?: st
     const listing = await fetchListing(ctx, 'trust_relations', options, (page) =>
       rwa.governance.listTrust({ ...filters, ...page }),
     )
-    ctx.out.result(listing.raw, () => {
-      ctx.out.table(
-        ['trust_id', 'relation', 'status', 'created_at'],
-        listing.items.map((t) => [t.trust_id, arrow(t), t.status, t.created_at]),
-      )
-      listFooter(ctx, listing, 'trust relations')
-    }, listing.items.map((t) => t.trust_id))
+    ctx.out.result(
+      listing.raw,
+      () => {
+        ctx.out.table(
+          ['trust_id', 'relation', 'status', 'created_at'],
+          listing.items.map((t) => [t.trust_id, arrow(t), t.status, t.created_at]),
+        )
+        listFooter(ctx, listing, 'trust relations')
+      },
+      listing.items.map((t) => t.trust_id),
+    )
   })
 }
 
@@ -63,13 +67,18 @@ export function establish(
 
 export function revoke(options: { from?: string; to?: string }, command: Command) {
   return withContext(command, async (ctx) => {
-    const pair = await bodyFrom(ctx, undefined, { from_jurisdiction: options.from, to_jurisdiction: options.to })
+    const pair = await bodyFrom(ctx, undefined, {
+      from_jurisdiction: options.from,
+      to_jurisdiction: options.to,
+    })
     await fillRequired(ctx, pair, [
       { path: 'from_jurisdiction', flag: '--from', question: 'From jurisdiction (source)' },
       { path: 'to_jurisdiction', flag: '--to', question: 'To jurisdiction (target)' },
     ])
     await confirmDestructive(ctx, `revoke trust ${pair.from_jurisdiction} -> ${pair.to_jurisdiction}`)
     const { data, raw } = await (await ctx.rwa()).governance.revokeTrust(pair as TrustPair)
-    ctx.out.result(raw, () => ctx.out.success(`trust revoked: ${arrow(data)} (${data.trust_id})`), [data.trust_id])
+    ctx.out.result(raw, () => ctx.out.success(`trust revoked: ${arrow(data)} (${data.trust_id})`), [
+      data.trust_id,
+    ])
   })
 }

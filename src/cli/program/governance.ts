@@ -258,8 +258,14 @@ export function declareGovernance(program: Command): void {
       .description(
         "Recompute a proof's digest and check its signature, with the keys of --jwks FILE (offline) or the server's",
       )
-      .argument('<proof>', 'a proof id (prf_...), a file holding a proof or a transfer detail, or - for stdin')
-      .option('--jwks <file>', 'the service keys saved with `rwa proofs jwks`: verify with no network at all'),
+      .argument(
+        '<proof>',
+        'a proof id (prf_...), a file holding a proof or a transfer detail, or - for stdin',
+      )
+      .option(
+        '--jwks <file>',
+        'the service keys saved with `rwa proofs jwks`: verify with no network at all',
+      ),
     [
       'rwa proofs verify prf_01JD...',
       'rwa proofs jwks > jwks.json && rwa proofs get prf_01JD... --json > proof.json',
@@ -268,7 +274,9 @@ export function declareGovernance(program: Command): void {
     ],
   ).action(async (p, o, c) => (await loadProofs()).verify(p, o, c))
   examples(
-    proofs.command('jwks').description("Print the service's public proof keys (JWKS), to save for offline verification"),
+    proofs
+      .command('jwks')
+      .description("Print the service's public proof keys (JWKS), to save for offline verification"),
     ['rwa proofs jwks > jwks.json'],
   ).action(async (o, c) => (await loadProofs()).jwks(o, c))
 

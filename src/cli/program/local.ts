@@ -9,7 +9,8 @@ export function declareLocal(program: Command, version: string): void {
     .command('start')
     .description('Start the embedded server over SQLite (binds the port first: a busy port creates nothing)')
   for (const setting of SERVER_SETTINGS) {
-    if (setting.flag) start.option(setting.flag, `${setting.description} (env ${setting.env}, default ${setting.default})`)
+    if (setting.flag)
+      start.option(setting.flag, `${setting.description} (env ${setting.env}, default ${setting.default})`)
   }
   start.addHelpText('after', serverSettingsHelp())
   examples(start, [
@@ -26,7 +27,10 @@ export function declareLocal(program: Command, version: string): void {
         '--demo',
         'seed three jurisdictions, trust, credentials, attestations, a token and two transfers',
       )
-      .option('--db <path>', 'SQLite database file (env RWA_DB; default: a new temporary one, deleted on exit)')
+      .option(
+        '--db <path>',
+        'SQLite database file (env RWA_DB; default: a new temporary one, deleted on exit)',
+      )
       .option('--host <host>', 'interface to listen on (env RWA_HOST, default 127.0.0.1)')
       .option('--port <port>', 'port to listen on; 0 picks a free one (env RWA_PORT, default 4600)'),
     ['rwa sandbox --demo', 'rwa sandbox --port 0 --db ./sandbox.db'],
