@@ -72,6 +72,17 @@ describe('startup cost', () => {
       ).toEqual([])
   })
 
+  it('`rwa server start --help` lists the server settings without loading the server', async () => {
+    const { exitCode, stdout, modules } = await loadedModules(['server', 'start', '--help'], 'server-help')
+    expect(exitCode).toBe(0)
+    expect(stdout).toMatch(/RWA_ADMIN_KEY/)
+    for (const heavy of HEAVY)
+      expect(
+        modules.filter((m) => heavy.test(m)),
+        String(heavy),
+      ).toEqual([])
+  })
+
   it('a client command loads the client but not the server or SQLite', async () => {
     // Nothing listens on port 9: the command fails with 7 after loading what it needs.
     const { exitCode, modules } = await loadedModules(['--url', 'http://127.0.0.1:9', 'pricing'], 'pricing')
