@@ -96,7 +96,7 @@ describe('offline verification with the server stopped', () => {
     const holds = await offline(['proofs', 'verify', file('proof.json'), '--jwks', file('jwks.json')])
     expect(holds.exitCode, holds.stderr).toBe(0)
     expect(holds.stdout).toMatch(/proof holds/)
-    expect(holds.stdout).toContain(`from ${file('jwks.json')}`)
+    expect(holds.stdout).toContain(`keys from ${file('jwks.json')}`)
     // Not even a URL: nothing resolves a connection.
     const noUrl = await home.run([
       '--url',

@@ -201,7 +201,7 @@ export function verify(source: string, _options: unknown, command: Command) {
       ])
       if (result.valid) {
         ctx.out.line(
-          `${ctx.out.style.green('✓ credential holds')}: signature valid with the key of its issuer's did:key (resolved offline), within its validity; ${result.notes.join('; ')}`,
+          `${ctx.out.style.green('✓ credential holds')}: signed by its issuer's did:key, within its validity\n  ${result.notes.join('; ')}`,
         )
       }
     })

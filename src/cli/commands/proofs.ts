@@ -135,7 +135,7 @@ export function verify(source: string, options: { jwks?: string }, command: Comm
     ctx.out.result(report, () => {
       if (result.valid) {
         ctx.out.line(
-          `${ctx.out.style.green('✓ proof holds')}: ${proof.proof_id} for transfer ${proof.transfer_id} (${proof.decision}); digest recomputed and matches, signature valid with key ${result.kid} from ${keysFrom}`,
+          `${ctx.out.style.green('✓ proof holds')}: ${proof.proof_id} for transfer ${proof.transfer_id} (${proof.decision})\n  digest recomputed and matches; signature valid with key ${result.kid}\n  keys from ${keysFrom}`,
         )
       }
     })
