@@ -113,18 +113,22 @@ export async function readInputFile(path: string, ctx: CliContext): Promise<stri
   }
 }
 
-/** Reads `--file FILE|-` as a JSON object (a full request body). */
-export async function readJsonBody(path: string, ctx: CliContext): Promise<Record<string, unknown>> {
-  const text = await readInputFile(path, ctx)
-  let value: unknown
+/** Parses `text` read from `source` (a path, or `-` for stdin) as JSON; exit 2 naming it otherwise. */
+export function parseJsonInput(text: string, source: string, hint?: string): unknown {
   try {
-    value = JSON.parse(text)
+    return JSON.parse(text)
   } catch (error) {
     throw new ExitError(
       EXIT.usage,
-      `${path === '-' ? 'stdin' : path} is not valid JSON: ${(error as Error).message}`,
+      `${source === '-' ? 'stdin' : source} is not valid JSON: ${(error as Error).message}`,
+      hint,
     )
   }
+}
+
+/** Reads `--file FILE|-` as a JSON object (a full request body). */
+export async function readJsonBody(path: string, ctx: CliContext): Promise<Record<string, unknown>> {
+  const value = parseJsonInput(await readInputFile(path, ctx), path)
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ExitError(EXIT.usage, `${path === '-' ? 'stdin' : path} must hold a JSON object`)
   }

@@ -1,33 +1,14 @@
 import { existsSync } from 'node:fs'
-import { execa } from 'execa'
 import { afterAll, describe, expect, it } from 'vitest'
-import { RWA_BIN } from '../support/server-process.js'
-import { cliHome } from '../support/cli.js'
+import { cliHome, startSandbox } from '../support/cli.js'
 
 const home = cliHome()
 afterAll(() => home.cleanup())
 
 describe('rwa sandbox --demo', () => {
   it('serves a seeded example, prints how to use it, and deletes its temporary database on SIGTERM', async () => {
-    const child = execa(process.execPath, [RWA_BIN, 'sandbox', '--demo', '--port', '0', '--json'], {
-      extendEnv: false,
-      env: { PATH: process.env.PATH ?? '', HOME: home.dir, XDG_CONFIG_HOME: home.configHome },
-      reject: false,
-      buffer: false,
-    })
+    const { child, info } = await startSandbox(home, ['--demo', '--port', '0'])
     try {
-      const info = await new Promise<any>((resolve, reject) => {
-        let out = ''
-        const timer = setTimeout(() => reject(new Error(`sandbox did not report in 30 s: ${out}`)), 30_000)
-        child.stdout?.on('data', (chunk: Buffer) => {
-          out += chunk.toString()
-          if (out.includes('\n}')) {
-            clearTimeout(timer)
-            resolve(JSON.parse(out))
-          }
-        })
-        child.on('exit', () => reject(new Error(`sandbox exited early: ${out}`)))
-      })
       expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(info.admin_key).toMatch(/^rwa_live_/)
       expect(info.temporary).toBe(true)

@@ -3,11 +3,10 @@ import { createServer, type Server } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { execa } from 'execa'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { SERVER_SETTINGS } from '../../src/contract/server-settings.js'
-import { RWA_BIN, startServerProcess } from '../support/server-process.js'
-import { cliHome } from './support/cli.js'
+import { startServerProcess } from '../support/server-process.js'
+import { cliHome, startSandbox } from './support/cli.js'
 
 /* `rwa server start` and `rwa sandbox` as a CI pipeline runs them. */
 
@@ -105,31 +104,8 @@ describe('rwa sandbox', () => {
     expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--port <port> [^-]*env RWA_PORT, default 4600/)
 
     const dbPath = join(dir, 'sandbox-env.db')
-    const child = execa(process.execPath, [RWA_BIN, 'sandbox', '--json'], {
-      extendEnv: false,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home.dir,
-        XDG_CONFIG_HOME: home.configHome,
-        RWA_PORT: '0',
-        RWA_DB: dbPath,
-      },
-      reject: false,
-      buffer: false,
-    })
+    const { child, info } = await startSandbox(home, [], { RWA_PORT: '0', RWA_DB: dbPath })
     try {
-      const info = await new Promise<any>((resolve, reject) => {
-        let out = ''
-        const timer = setTimeout(() => reject(new Error(`sandbox did not report in 30 s: ${out}`)), 30_000)
-        child.stdout?.on('data', (chunk: Buffer) => {
-          out += chunk.toString()
-          if (out.includes('\n}')) {
-            clearTimeout(timer)
-            resolve(JSON.parse(out))
-          }
-        })
-        child.on('exit', () => reject(new Error(`sandbox exited early: ${out}`)))
-      })
       expect(info).toMatchObject({ db: dbPath, temporary: false })
       expect(info.url).not.toMatch(/:4600$/)
       child.kill('SIGTERM')

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { execa, type Result } from 'execa'
+import { execa, type Result, type ResultPromise } from 'execa'
 import { afterAll, beforeAll } from 'vitest'
 import { RWA_BIN, type ServerProcess, startServerProcess } from './server-process.js'
 
@@ -102,5 +102,40 @@ export function useServerAndHome(): SharedServerAndHome {
       if (!home) throw new Error('the shared CLI home is made in beforeAll')
       return home
     },
+  }
+}
+
+/**
+ * Starts `rwa sandbox ARGS --json` in `home` with only `env` (besides PATH and HOME) and resolves with
+ * the process and the JSON object it printed once ready. The caller stops it (SIGTERM).
+ */
+export async function startSandbox(
+  home: CliHome,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ child: ResultPromise; info: any }> {
+  const child = execa(process.execPath, [RWA_BIN, 'sandbox', ...args, '--json'], {
+    extendEnv: false,
+    env: { PATH: process.env.PATH ?? '', HOME: home.dir, XDG_CONFIG_HOME: home.configHome, ...env },
+    reject: false,
+    buffer: false,
+  })
+  try {
+    const info = await new Promise<any>((resolve, reject) => {
+      let out = ''
+      const timer = setTimeout(() => reject(new Error(`sandbox did not report in 30 s: ${out}`)), 30_000)
+      child.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString()
+        if (out.includes('\n}')) {
+          clearTimeout(timer)
+          resolve(JSON.parse(out))
+        }
+      })
+      child.on('exit', () => reject(new Error(`sandbox exited early: ${out}`)))
+    })
+    return { child, info }
+  } catch (error) {
+    if (child.exitCode === null) child.kill('SIGKILL')
+    throw error
   }
 }

@@ -5,7 +5,14 @@ import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { type VcRecord, verifyCredential } from '../../proof/verify-credential.js'
 import { EXIT, ExitError } from '../exit-error.js'
-import { bodyFrom, confirmDestructive, fillRequired, parseNumber, readInputFile } from '../input.js'
+import {
+  bodyFrom,
+  confirmDestructive,
+  fillRequired,
+  parseJsonInput,
+  parseNumber,
+  readInputFile,
+} from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 function showCredential(ctx: CliContext, c: Credential): void {
@@ -135,16 +142,11 @@ async function vcFromInput(source: string, ctx: CliContext): Promise<{ vcJwt: st
   const name = source === '-' ? 'stdin' : source
   const text = (await readInputFile(source, ctx)).trim()
   if (/^[\w-]+\.[\w-]+\.[\w-]+$/.test(text)) return { vcJwt: text }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw new ExitError(
-      EXIT.usage,
-      `${name} holds neither a VC-JWT nor JSON`,
-      'save a credential with `rwa credentials get ID --json > credential.json`',
-    )
-  }
+  const json = parseJsonInput(
+    text,
+    source,
+    'give a VC-JWT, or a record saved with `rwa credentials get ID --json > credential.json`',
+  )
   const record = json as Partial<VcRecord> | null
   if (typeof record?.vc_jwt !== 'string') {
     throw new ExitError(

@@ -5,7 +5,7 @@ import { verifyProof } from '../../proof/verify.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
-import { readInputFile } from '../input.js'
+import { parseJsonInput, readInputFile } from '../input.js'
 import { showChecks, statusWord } from './transfers.js'
 
 function showProof(ctx: CliContext, p: Proof): void {
@@ -34,17 +34,11 @@ export function get(id: string, _options: unknown, command: Command) {
 
 /** A proof from a file or stdin: the proof itself, or a transfer detail that carries one. */
 async function proofFromInput(source: string, ctx: CliContext): Promise<Proof> {
-  const text = await readInputFile(source, ctx)
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw new ExitError(
-      EXIT.usage,
-      `${source === '-' ? 'stdin' : source} is not JSON`,
-      'save a proof with `rwa proofs get ID --json > proof.json`',
-    )
-  }
+  const json = parseJsonInput(
+    await readInputFile(source, ctx),
+    source,
+    'save a proof with `rwa proofs get ID --json > proof.json`',
+  )
   const candidate = (json as { proof?: unknown } | null)?.proof ?? json
   const parsed = proofSchema.safeParse(candidate)
   if (!parsed.success) {
@@ -74,17 +68,11 @@ export function jwks(_options: unknown, command: Command) {
 /** A JWKS from a file saved with `rwa proofs jwks > jwks.json` (or the endpoint's JSON). */
 async function jwksFromFile(path: string, ctx: CliContext): Promise<Jwks> {
   const name = path === '-' ? 'stdin' : path
-  let json: unknown
-  try {
-    json = JSON.parse(await readInputFile(path, ctx))
-  } catch (error) {
-    if (error instanceof ExitError) throw error
-    throw new ExitError(
-      EXIT.usage,
-      `--jwks ${name} is not JSON`,
-      'save the keys with `rwa proofs jwks > jwks.json`',
-    )
-  }
+  const json = parseJsonInput(
+    await readInputFile(path, ctx),
+    path,
+    'save the keys with `rwa proofs jwks > jwks.json`',
+  )
   const parsed = jwksSchema.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
