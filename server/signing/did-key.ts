@@ -1,8 +1,8 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
-import { base58btc } from 'multiformats/bases/base58'
+import { didKeyOf } from '../../src/proof/did-key.js'
 
-/** Multicodec prefix of an Ed25519 public key (0xed, varint-encoded as 0xed 0x01). */
-const ED25519_MULTICODEC = Uint8Array.of(0xed, 0x01)
+// did:key encoding lives with its decoding in src/proof (the CLI verifies credentials offline with it).
+export { didKeyOf, verificationMethodOf } from '../../src/proof/did-key.js'
 
 /** A new Ed25519 key pair, as stored: the private key (PKCS#8 DER, base64) and its did:key. */
 export interface GeneratedKey {
@@ -10,17 +10,6 @@ export interface GeneratedKey {
   publicX: string
   did: string
 }
-
-/** `did:key:z…` of a raw 32-byte Ed25519 public key (multicodec ed01, multibase base58btc). */
-export function didKeyOf(rawPublicKey: Uint8Array): string {
-  const bytes = new Uint8Array(ED25519_MULTICODEC.length + rawPublicKey.length)
-  bytes.set(ED25519_MULTICODEC)
-  bytes.set(rawPublicKey, ED25519_MULTICODEC.length)
-  return `did:key:${base58btc.encode(bytes)}`
-}
-
-/** The verification method id of a did:key: `did:key:z…#z…`. */
-export const verificationMethodOf = (did: string): string => `${did}#${did.slice('did:key:'.length)}`
 
 /** Generates an Ed25519 key pair for a jurisdiction or for the service. */
 export function generateSigningKey(): GeneratedKey {

@@ -7,7 +7,15 @@ import { base58btc } from 'multiformats/bases/base58'
  */
 
 /** Multicodec prefix of an Ed25519 public key (0xed, varint-encoded as 0xed 0x01). */
-const ED25519_MULTICODEC = [0xed, 0x01] as const
+const ED25519_MULTICODEC = Uint8Array.of(0xed, 0x01)
+
+/** `did:key:z…` of a raw 32-byte Ed25519 public key (multicodec ed01, multibase base58btc). */
+export function didKeyOf(rawPublicKey: Uint8Array): string {
+  const bytes = new Uint8Array(ED25519_MULTICODEC.length + rawPublicKey.length)
+  bytes.set(ED25519_MULTICODEC)
+  bytes.set(rawPublicKey, ED25519_MULTICODEC.length)
+  return `did:key:${base58btc.encode(bytes)}`
+}
 
 /** The Ed25519 public key a `did:key` names, as a JWK; or why it names none. */
 export type DidKeyResolution = { jwk: { kty: 'OKP'; crv: 'Ed25519'; x: string } } | { error: string }
@@ -35,5 +43,5 @@ export function publicKeyOfDidKey(did: string): DidKeyResolution {
   return { jwk: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(bytes.slice(2)).toString('base64url') } }
 }
 
-/** The verification method of a did:key: the DID, `#`, and its own multibase key. */
-export const verificationMethodOfDidKey = (did: string): string => `${did}#${did.slice('did:key:'.length)}`
+/** The verification method id of a did:key: `did:key:z…#z…` (the DID, `#`, its own multibase key). */
+export const verificationMethodOf = (did: string): string => `${did}#${did.slice('did:key:'.length)}`

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose'
-import { publicKeyOfDidKey, verificationMethodOfDidKey } from './did-key.js'
+import { publicKeyOfDidKey, verificationMethodOf } from './did-key.js'
 
 /*
  * Offline verification of the service's Verifiable Credentials (credentials and attestations carry
@@ -79,7 +79,7 @@ export async function verifyCredential(
   const resolved = publicKeyOfDidKey(did)
   if ('error' in resolved)
     return { valid: false, reason: `the signing key cannot be resolved: ${resolved.error}` }
-  if (kid !== verificationMethodOfDidKey(did)) {
+  if (kid !== verificationMethodOf(did)) {
     return { valid: false, reason: `kid ${kid} is not the verification method of ${did}` }
   }
 

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../support/server-process.js'
-import { cliHome, newOrg } from './support/cli.js'
+import { cliHome, newOrg } from '../support/cli.js'
 
 /*
  * The auditor's flow: save the service's keys and the records while the server runs, then verify with

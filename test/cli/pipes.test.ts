@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { describe, expect, it, vi } from 'vitest'
-import { RWA_BIN, type ServerProcess } from '../support/server-process.js'
-import { api, type CliHome, newOrg, useServerAndHome } from './support/cli.js'
+import { RWA_BIN } from '../support/server-process.js'
+import { api, newOrg, useServerAndHome } from '../support/cli.js'
 
 /*
  * The CLI in a pipeline (stdout is not a terminal): TSV, -q for xargs, and failures that a CI log
@@ -12,18 +12,13 @@ import { api, type CliHome, newOrg, useServerAndHome } from './support/cli.js'
 
 vi.setConfig({ testTimeout: 120_000 })
 
-let server: ServerProcess
-let home: CliHome
-useServerAndHome((s, h) => {
-  server = s
-  home = h
-})
+const shared = useServerAndHome()
 
 const ESC = '\x1b['
-const as = (key: string) => ({ RWA_URL: server.url, RWA_API_KEY: key })
+const as = (key: string) => ({ RWA_URL: shared.server.url, RWA_API_KEY: key })
 
 async function register(key: string, id: string, extra: Record<string, unknown> = {}) {
-  const body = (await api(server.url, '/console/rwa/jurisdictions', key, {
+  const body = (await api(shared.server.url, '/console/rwa/jurisdictions', key, {
     method: 'POST',
     body: JSON.stringify({ jurisdiction_id: id, name: `${id} land`, regulatory_body: 'Regulator', ...extra }),
   })) as { jurisdiction_id: string }
@@ -32,10 +27,10 @@ async function register(key: string, id: string, extra: Record<string, unknown> 
 
 describe('piped output', () => {
   it('a list is TSV: a header line, one line per item, no box drawing, no escapes', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'pipe-tsv')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'pipe-tsv')
     await register(key, 'US', { transfer_requirements: ['kyc', 'aml'] })
     await register(key, 'SG')
-    const run = await home.run(['jurisdictions', 'list'], { env: { ...as(key), FORCE_COLOR: '3' } })
+    const run = await shared.home.run(['jurisdictions', 'list'], { env: { ...as(key), FORCE_COLOR: '3' } })
     expect(run.exitCode, run.stderr).toBe(0)
     const lines = run.stdout.trimEnd().split('\n')
     expect(lines[0]).toBe('id\tname\tregulator\trequirements\tcredential types')
@@ -50,9 +45,9 @@ describe('piped output', () => {
   })
 
   it('a detail is `field<TAB>value` lines under a header line; its tables follow after a blank line', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'pipe-detail')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'pipe-detail')
     await register(key, 'US')
-    const run = await home.run(['jurisdictions', 'get', 'US'], { env: as(key) })
+    const run = await shared.home.run(['jurisdictions', 'get', 'US'], { env: as(key) })
     expect(run.exitCode, run.stderr).toBe(0)
     const lines = run.stdout.trimEnd().split('\n')
     expect(lines[0]).toBe('field\tvalue')
@@ -61,16 +56,16 @@ describe('piped output', () => {
   })
 
   it('-q prints ids one a line, ready for xargs', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'pipe-quiet')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'pipe-quiet')
     for (const id of ['AA', 'BB', 'CC']) await register(key, id)
-    const quiet = await home.run(['jurisdictions', 'list', '-q'], { env: as(key) })
+    const quiet = await shared.home.run(['jurisdictions', 'list', '-q'], { env: as(key) })
     expect(quiet).toMatchObject({ exitCode: 0, stderr: '' })
     expect(quiet.stdout.split('\n').filter(Boolean).sort()).toEqual(['AA', 'BB', 'CC'])
 
     const { stdout } = await execa(
       'bash',
       ['-c', `node ${RWA_BIN} jurisdictions list -q | xargs -n1 node ${RWA_BIN} jurisdictions get --json`],
-      { env: { ...as(key), XDG_CONFIG_HOME: home.configHome } },
+      { env: { ...as(key), XDG_CONFIG_HOME: shared.home.configHome } },
     )
     const names = stdout
       .split(/\n(?=\{)/)
@@ -78,20 +73,22 @@ describe('piped output', () => {
       .sort()
     expect(names).toEqual(['AA land', 'BB land', 'CC land'])
     // A create with -q prints the new id alone.
-    const created = await home.run(
+    const created = await shared.home.run(
       ['jurisdictions', 'register', '--id', 'DD', '--name', 'D', '--regulatory-body', 'R', '-q'],
       { env: as(key) },
     )
     expect(created).toMatchObject({ exitCode: 0, stdout: 'DD', stderr: '' })
     // --json and -q together is a usage error.
-    expect((await home.run(['jurisdictions', 'list', '-q', '--json'], { env: as(key) })).exitCode).toBe(2)
+    expect(
+      (await shared.home.run(['jurisdictions', 'list', '-q', '--json'], { env: as(key) })).exitCode,
+    ).toBe(2)
   })
 })
 
 describe('validation errors name the flag', () => {
   it('--recipient-did bob: exit 2, the flag, the value, an example and the command to read', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'pipe-flags')
-    const run = await home.run(
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'pipe-flags')
+    const run = await shared.home.run(
       [
         'transfers',
         'request',
@@ -115,9 +112,9 @@ describe('validation errors name the flag', () => {
   })
 
   it('several refused fields each get a line; a timestamp and a number get an example', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'pipe-fields')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'pipe-fields')
     await register(key, 'US')
-    const run = await home.run(
+    const run = await shared.home.run(
       [
         'credentials',
         'issue',
@@ -146,7 +143,7 @@ describe('validation errors name the flag', () => {
       /^ {2}--valid-until: expected an ISO 8601 timestamp, e\.g\. 2027-06-30T00:00:00Z \(got "tomorrow"\)$/m,
     )
 
-    const total = await home.run(
+    const total = await shared.home.run(
       ['tokens', 'create', '--credential-id', 'cred_01JD000000000000000000000', '--total-supply', '-5'],
       { env: as(key) },
     )
@@ -157,19 +154,19 @@ describe('validation errors name the flag', () => {
 
 describe('hints fit the case and name an rwa command', () => {
   it('jurisdictions remove: trust can be revoked; credentials keep a jurisdiction for good', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'pipe-remove')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'pipe-remove')
     await register(key, 'US')
     await register(key, 'SG')
-    await api(server.url, '/console/rwa/jurisdictions/trust', key, {
+    await api(shared.server.url, '/console/rwa/jurisdictions/trust', key, {
       method: 'POST',
       body: JSON.stringify({ from_jurisdiction: 'US', to_jurisdiction: 'SG' }),
     })
-    const trustOnly = await home.run(['jurisdictions', 'remove', 'SG', '--yes'], { env: as(key) })
+    const trustOnly = await shared.home.run(['jurisdictions', 'remove', 'SG', '--yes'], { env: as(key) })
     expect(trustOnly.exitCode).toBe(5)
     expect(trustOnly.stderr).toMatch(/revoke its trust relations first/)
     expect(trustOnly.stderr).toMatch(/^hint: `rwa trust list --jurisdiction SG --status active`/m)
 
-    await api(server.url, '/console/rwa/credentials', key, {
+    await api(shared.server.url, '/console/rwa/credentials', key, {
       method: 'POST',
       body: JSON.stringify({
         jurisdiction: 'US',
@@ -177,7 +174,7 @@ describe('hints fit the case and name an rwa command', () => {
         property_data: { address: 'a', type: 'office', value_usd: 1, title_deed: 'T' },
       }),
     })
-    const kept = await home.run(['jurisdictions', 'remove', 'US', '--yes'], { env: as(key) })
+    const kept = await shared.home.run(['jurisdictions', 'remove', 'US', '--yes'], { env: as(key) })
     expect(kept.exitCode).toBe(5)
     expect(kept.stderr).not.toMatch(/revoke its trust relations first/)
     expect(kept.stderr).toMatch(/keep a jurisdiction for good/)
@@ -187,25 +184,27 @@ describe('hints fit the case and name an rwa command', () => {
   it('a second keys revoke points at `rwa keys list`; plan_required at `rwa keys create --trial`', async () => {
     const created = JSON.parse(
       (
-        await home.run(['keys', 'create', '--org', 'pipe-keys', '--name', 'x', '--json'], {
-          env: as(server.adminKey),
+        await shared.home.run(['keys', 'create', '--org', 'pipe-keys', '--name', 'x', '--json'], {
+          env: as(shared.server.adminKey),
         })
       ).stdout,
     )
-    await home.run(['keys', 'revoke', created.key_id, '--yes'], { env: as(server.adminKey) })
-    const again = await home.run(['keys', 'revoke', created.key_id, '--yes'], { env: as(server.adminKey) })
+    await shared.home.run(['keys', 'revoke', created.key_id, '--yes'], { env: as(shared.server.adminKey) })
+    const again = await shared.home.run(['keys', 'revoke', created.key_id, '--yes'], {
+      env: as(shared.server.adminKey),
+    })
     expect(again.exitCode).toBe(5)
     expect(again.stderr).toMatch(/^hint: `rwa keys list` shows/m)
     expect(again.stderr).not.toMatch(/`get`/)
 
     const free = JSON.parse(
       (
-        await home.run(['keys', 'create', '--org', 'pipe-free', '--name', 'x', '--json'], {
-          env: as(server.adminKey),
+        await shared.home.run(['keys', 'create', '--org', 'pipe-free', '--name', 'x', '--json'], {
+          env: as(shared.server.adminKey),
         })
       ).stdout,
     )
-    const plan = await home.run(['jurisdictions', 'list'], { env: as(free.api_key) })
+    const plan = await shared.home.run(['jurisdictions', 'list'], { env: as(free.api_key) })
     expect(plan.exitCode).toBe(3)
     expect(plan.stderr).toMatch(/start its 14-day trial \(`rwa keys create --trial --name NAME`\)/)
     expect(plan.stderr).not.toMatch(/\/console\//)
@@ -214,36 +213,46 @@ describe('hints fit the case and name an rwa command', () => {
 
 describe('the small things', () => {
   it('version --json is JSON; an empty --api-key-file says so; a URL without scheme says what was meant', async () => {
-    expect(JSON.parse((await home.run(['version', '--json'])).stdout)).toEqual({
+    expect(JSON.parse((await shared.home.run(['version', '--json'])).stdout)).toEqual({
       version: expect.any(String),
     })
 
-    const empty = join(home.dir, 'empty.key')
+    const empty = join(shared.home.dir, 'empty.key')
     writeFileSync(empty, '')
-    const noKey = await home.run(['keys', 'list', '--api-key-file', empty], { env: { RWA_URL: server.url } })
+    const noKey = await shared.home.run(['keys', 'list', '--api-key-file', empty], {
+      env: { RWA_URL: shared.server.url },
+    })
     expect(noKey.exitCode).toBe(2)
     expect(noKey.stderr).toMatch(/--api-key-file .*empty\.key is empty/)
 
-    const hostPort = server.url.replace('http://', '')
-    const noScheme = await home.run(['--url', hostPort, 'pricing'])
+    const hostPort = shared.server.url.replace('http://', '')
+    const noScheme = await shared.home.run(['--url', hostPort, 'pricing'])
     expect(noScheme.exitCode).toBe(2)
     expect(noScheme.stderr).toContain(`hint: did you mean http://${hostPort}?`)
-    const withPath = await home.run(['--url', `${server.url}/console/billing`, 'pricing'])
+    const withPath = await shared.home.run(['--url', `${shared.server.url}/console/billing`, 'pricing'])
     expect(withPath.exitCode).toBe(2)
-    expect(withPath.stderr).toContain(`hint: did you mean ${server.url}?`)
+    expect(withPath.stderr).toContain(`hint: did you mean ${shared.server.url}?`)
   })
 
   it('usage says how many days it leaves out; config set --api-key-file says it copied the key', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'pipe-usage')
-    const usage = await home.run(['usage', '--days', '7'], { env: as(key) })
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'pipe-usage')
+    const usage = await shared.home.run(['usage', '--days', '7'], { env: as(key) })
     expect(usage.exitCode, usage.stderr).toBe(0)
     expect(usage.stderr).toMatch(
       /1 of 7 days had traffic; the 6 without any are not shown \(--json lists every day\)/,
     )
 
-    const keyFile = join(home.dir, 'copied.key')
+    const keyFile = join(shared.home.dir, 'copied.key')
     writeFileSync(keyFile, `${key}\n`, { mode: 0o600 })
-    const saved = await home.run(['config', 'set', 'copied', '--url', server.url, '--api-key-file', keyFile])
+    const saved = await shared.home.run([
+      'config',
+      'set',
+      'copied',
+      '--url',
+      shared.server.url,
+      '--api-key-file',
+      keyFile,
+    ])
     expect(saved.exitCode, saved.stderr).toBe(0)
     expect(saved.stderr).toMatch(/the API key was copied from .*copied\.key into the profile/)
     expect(saved.stdout + saved.stderr).not.toContain(key)

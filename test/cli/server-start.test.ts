@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { SERVER_SETTINGS } from '../../src/contract/server-settings.js'
 import { startServerProcess } from '../support/server-process.js'
-import { cliHome, startSandbox } from './support/cli.js'
+import { cliHome, startSandbox } from '../support/cli.js'
 
 /* `rwa server start` and `rwa sandbox` as a CI pipeline runs them. */
 

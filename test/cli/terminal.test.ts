@@ -132,9 +132,9 @@ const screen = (output: string) =>
 
 describe('width', () => {
   it('on an 80-column terminal, a transfer with its compliance checks fits, every DID and reason whole', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'narrow')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'narrow')
     const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${server.url}/console/rwa/${path}`, {
+      const response = await fetch(`${shared.server.url}/console/rwa/${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': key },
         body: JSON.stringify(body),
@@ -182,7 +182,7 @@ describe('width', () => {
     })
     expect(transfer.status).toBe('rejected')
 
-    const env = { RWA_URL: server.url, RWA_API_KEY: key }
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
     for (const args of [
       ['transfers', 'get', transfer.transfer_id],
       ['tokens', 'get', token.token_id],
@@ -208,14 +208,14 @@ describe('width', () => {
 
 describe('interrupt', () => {
   it('Ctrl-C at a prompt exits 130 quietly', async () => {
-    const key = await newOrg(server.url, server.adminKey, 'interrupted')
-    const run = await onTerminal(['keys', 'create'], { RWA_URL: server.url, RWA_API_KEY: key }, '\x03')
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'interrupted')
+    const run = await onTerminal(['keys', 'create'], { RWA_URL: shared.server.url, RWA_API_KEY: key }, '\x03')
     expect(run.output).toMatch(/Name of the key/)
     expect(run.exitCode, run.output).toBe(130)
     expect(run.output).not.toMatch(/error:/)
     // Nothing was created.
-    const listed = await home.run(['keys', 'list', '--json'], {
-      env: { RWA_URL: server.url, RWA_API_KEY: key },
+    const listed = await shared.home.run(['keys', 'list', '--json'], {
+      env: { RWA_URL: shared.server.url, RWA_API_KEY: key },
     })
     expect(JSON.parse(listed.stdout).total).toBe(1)
   })

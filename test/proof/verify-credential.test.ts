@@ -1,11 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { SignJWT } from 'jose'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { publicKeyOfDidKey, verificationMethodOfDidKey } from '../../src/proof/did-key.js'
+import { didKeyOf, publicKeyOfDidKey, verificationMethodOf } from '../../src/proof/did-key.js'
 import { verifyCredential } from '../../src/proof/verify-credential.js'
-import { didKeyOf } from '../../server/rwa/signing-keys.js'
 import { createHarness, type Harness } from '../support/harness.js'
-import { expectStatus, OWNER, PROPERTY, RECIPIENT, US } from '../server/rwa/fixtures.js'
+import { expectStatus, OWNER, PROPERTY, RECIPIENT, US } from '../support/governance.js'
 
 /*
  * Offline verification of the VCs the server really issues (credentials and attestations over the
@@ -43,7 +42,7 @@ describe('did:key', () => {
     const x = publicKey.export({ format: 'jwk' }).x!
     const did = didKeyOf(Buffer.from(x, 'base64url'))
     expect(publicKeyOfDidKey(did)).toEqual({ jwk: { kty: 'OKP', crv: 'Ed25519', x } })
-    expect(verificationMethodOfDidKey(did)).toBe(`${did}#${did.slice(8)}`)
+    expect(verificationMethodOf(did)).toBe(`${did}#${did.slice(8)}`)
   })
 
   it('refuses what is not an Ed25519 did:key', () => {
@@ -131,7 +130,7 @@ describe('verifyCredential', () => {
     const forger = didKeyOf(Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url'))
     // Signed by the forger's key, claiming the jurisdiction as issuer.
     const forged = await new SignJWT({ issuer: credential.issuer_did, validFrom: '2026-01-01T00:00:00Z' })
-      .setProtectedHeader({ alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOfDidKey(forger) })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOf(forger) })
       .setIssuer(credential.issuer_did)
       .sign(privateKey)
     expect(await verifyCredential(forged)).toMatchObject({
