@@ -45,7 +45,10 @@ for (const field of Object.keys(serverConfigSchema.shape)) {
   if (!(field in ENV_NAMES)) throw new Error(`server setting ${field} is missing from SERVER_SETTINGS`)
 }
 
-const FLAG_FIELDS = new Set(SERVER_SETTINGS.filter((s) => s.flag).map((s) => s.field))
+/** The flag of each setting that has one, e.g. `--port`. */
+const FLAG_OF_FIELD = new Map(
+  SERVER_SETTINGS.filter((s) => s.flag).map((s) => [s.field, s.flag!.split(' ')[0]!]),
+)
 
 /**
  * Resolves the configuration from flags and the environment. Throws an Error naming the variable or
@@ -77,8 +80,8 @@ export function loadServerConfig(
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const field = String(issue.path[0]) as keyof ServerConfig
-      return FLAG_FIELDS.has(field)
-        ? `${ENV_NAMES[field]} (--${field}): ${issue.message}`
+      return FLAG_OF_FIELD.has(field)
+        ? `${ENV_NAMES[field]} (${FLAG_OF_FIELD.get(field)}): ${issue.message}`
         : `${ENV_NAMES[field]}: ${issue.message}`
     })
     throw new Error(`invalid configuration: ${problems.join('; ')}`)

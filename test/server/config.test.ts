@@ -32,6 +32,15 @@ describe('SERVER_SETTINGS (what `rwa server start --help` lists)', () => {
     const envs = SERVER_SETTINGS.map((s) => s.env)
     expect(new Set(envs).size).toBe(envs.length)
     for (const env of envs) expect(env).toMatch(/^RWA_[A-Z_]+$/)
+    // `rwa server start` hands each flag to the setting of the same name: commander's attribute
+    // name of the flag (`--database-url` → databaseUrl) must be the field.
+    for (const setting of SERVER_SETTINGS.filter((s) => s.flag)) {
+      const attribute = setting
+        .flag!.split(' ')[0]!
+        .slice(2)
+        .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
+      expect(attribute, setting.flag).toBe(setting.field)
+    }
   })
 
   it('shows the defaults the configuration really applies', async () => {

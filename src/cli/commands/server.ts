@@ -1,13 +1,15 @@
 import { loadServerConfig, type ServerConfig } from '../../../server/config.js'
+import { SERVER_SETTINGS } from '../../contract/server-settings.js'
 import { DatabaseOpenError } from '../../../server/db/database.js'
 import { runServer } from '../../../server/start.js'
 import { EXIT, ExitError } from '../exit-error.js'
 
-export interface ServerStartOptions {
-  host?: string
-  port?: string
-  db?: string
-}
+/** The flags of `rwa server start`, by setting field (declared from SERVER_SETTINGS). */
+export type ServerStartOptions = Record<string, string | undefined>
+
+/** The flags given, keyed by the setting each one sets (a flag's attribute is its field's name). */
+export const settingFlags = (options: ServerStartOptions) =>
+  Object.fromEntries(SERVER_SETTINGS.filter((s) => s.flag).map((s) => [s.field, options[s.field]]))
 
 /**
  * A failed start in the terms of the command that started it: a port that cannot be bound (found
@@ -46,7 +48,7 @@ export function startFailure(error: unknown, config: ServerConfig, command: stri
 export async function serverStart(options: ServerStartOptions): Promise<void> {
   let config: ServerConfig
   try {
-    config = loadServerConfig({ host: options.host, port: options.port, db: options.db })
+    config = loadServerConfig(settingFlags(options))
   } catch (error) {
     throw new ExitError(EXIT.usage, (error as Error).message, 'see `rwa server start --help`')
   }
