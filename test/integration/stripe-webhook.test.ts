@@ -107,6 +107,28 @@ describe('RWA_PAYMENT_PROVIDER=stripe over the real server process', () => {
     expect(server.stderr()).not.toContain(STRIPE_SECRET_KEY)
   })
 
+  it('a customer who pays before creating a key is on Pro from its first key (DESIGN §8)', async () => {
+    server = await startServerProcess({ env: stripeEnv() })
+    const now = Math.floor(Date.now() / 1000)
+    const sub = subscriptionObject({ orgId: 'paidfirst', start: now })
+    const res = await deliver(eventObject('customer.subscription.created', sub, now))
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ outcome: 'applied', org_id: 'paidfirst' })
+
+    const created = await call('/console/billing/keys', {
+      method: 'POST',
+      key: server.adminKey,
+      body: { org_id: 'paidfirst', name: 'first' },
+    })
+    expect(created.status).toBe(201)
+    const first = (await created.json()) as { api_key: string; tier: string }
+    expect(first.tier).toBe('pro')
+    const usage = await call('/console/billing/usage/paidfirst', { key: first.api_key })
+    expect(usage.status).toBe(200)
+    expect(usage.headers.get('ratelimit-limit')).toBe('500')
+    expect(await usage.json()).toMatchObject({ tier: 'pro' })
+  })
+
   it('calls the Stripe API at RWA_STRIPE_API_BASE for a checkout.session.completed', async () => {
     server = await startServerProcess({ env: stripeEnv() })
     await call('/console/billing/keys', {

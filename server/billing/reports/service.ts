@@ -6,9 +6,12 @@ import type { AppContext } from '../../context.js'
 import { entitlementOf } from '../../limits/entitlement.js'
 import { usageRows } from '../../metering/queries.js'
 import { keysWithSubscription } from '../keys/queries.js'
-import { organizationOr404, trialEndsAtOf } from '../subscriptions/service.js'
+import { organizationOf, trialEndsAtOf } from '../subscriptions/service.js'
 
-/** Usage of the last `days` UTC days (today included): totals over the window and one row per day. */
+/**
+ * Usage of the last `days` UTC days (today included): totals over the window and one row per day.
+ * An organization nothing has named yet has used nothing: zeros, on the free tier.
+ */
 export async function getUsage(
   ctx: AppContext,
   principal: Principal,
@@ -16,7 +19,7 @@ export async function getUsage(
   days: number,
 ): Promise<UsageResponse> {
   assertOrgAccess(principal, orgId)
-  const org = await organizationOr404(ctx, orgId)
+  const org = await organizationOf(ctx, orgId)
   await ctx.meter.flush()
   const now = ctx.clock.now()
   const dates = Array.from({ length: days }, (_, i) => utcDate(now - (days - 1 - i) * DAY_MS))

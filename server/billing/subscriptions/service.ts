@@ -3,6 +3,7 @@ import type {
   UpdateSubscriptionRequest,
   UpdateSubscriptionResponse,
 } from '../../../src/contract/billing.js'
+import { orgIdSchema } from '../../../src/contract/common.js'
 import { TIER_LIMITS } from '../../../src/contract/limits.js'
 import type { KnownOrg } from '../../caches/auth-cache.js'
 import { ADMIN_ORG_ID, assertAdmin, assertOrgAccess, type Principal } from '../../auth/principal.js'
@@ -10,7 +11,12 @@ import { isoTimestamp, utcDate } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import { ApiError } from '../../errors.js'
 import { entitlementOf } from '../../limits/entitlement.js'
-import { findSubscription, orgOfPayment, upsertSubscription } from '../../organizations/queries.js'
+import {
+  ensureOrganization,
+  findSubscription,
+  orgOfPayment,
+  upsertSubscription,
+} from '../../organizations/queries.js'
 import {
   type PaymentWebhook,
   type ProviderEventRef,
@@ -27,7 +33,18 @@ import { isEventProcessed, recordProcessedEvent } from '../../payments/queries.j
 export const trialEndsAtOf = (org: KnownOrg): string | null =>
   org.trialEndsAt === null ? null : isoTimestamp(org.trialEndsAt)
 
-/** The organization, or 404 when it does not exist (the caller already passed the access check). */
+/**
+ * An organization as billing reads it. Organizations are implicit (DESIGN §8): one that nothing has
+ * named yet (no key, no subscription) is on the free tier with no trial, and its record appears with
+ * whatever first names it.
+ */
+export async function organizationOf(ctx: AppContext, orgId: string): Promise<KnownOrg> {
+  return (
+    (await ctx.authCache.org(orgId)) ?? { orgId, trialEndsAt: null, trialChecked: false, subscription: null }
+  )
+}
+
+/** The organization, or 404 when it has no record (the caller already passed the access check). */
 export async function organizationOr404(ctx: AppContext, orgId: string): Promise<KnownOrg> {
   const org = await ctx.authCache.org(orgId)
   if (!org)
@@ -38,14 +55,17 @@ export async function organizationOr404(ctx: AppContext, orgId: string): Promise
   return org
 }
 
-/** The organization's subscription; free-tier defaults (and `subscription: null`) when it has none. */
+/**
+ * The organization's subscription; free-tier defaults (and `subscription: null`) when it has none,
+ * including an organization nothing has named yet.
+ */
 export async function getSubscription(
   ctx: AppContext,
   principal: Principal,
   orgId: string,
 ): Promise<SubscriptionResponse> {
   assertOrgAccess(principal, orgId)
-  const org = await organizationOr404(ctx, orgId)
+  const org = await organizationOf(ctx, orgId)
   const entitlement = entitlementOf(org, ctx.clock.now())
   const row = await findSubscription(ctx.db, orgId)
   return {
@@ -66,8 +86,10 @@ export type ApplyOutcome =
 
 /**
  * Records an organization's subscription and makes its limits take effect on the next request, on
- * every instance. With `event`, the event id is recorded in processed_events in the same transaction
- * as the change, so a redelivery is skipped, and a change older than the stored state is skipped.
+ * every instance; an organization with no record gets one (a payment is never dropped). With `event`,
+ * the event id is recorded in processed_events in the same transaction as the change, so a redelivery
+ * is skipped, and a change older than the stored state is skipped. The operator organization is never
+ * billed: callers refuse it before.
  */
 export async function applySubscription(
   ctx: AppContext,
@@ -75,8 +97,8 @@ export async function applySubscription(
   change: SubscriptionChange,
   event?: ProviderEventRef,
 ): Promise<ApplyOutcome> {
+  if (orgId === ADMIN_ORG_ID) throw new Error('the operator organization is not billed')
   const now = ctx.clock.now()
-  await organizationOr404(ctx, orgId)
   const result = await ctx.db.transaction().execute(async (trx): Promise<ApplyOutcome> => {
     if (event) {
       const first = await recordProcessedEvent(trx, {
@@ -89,6 +111,7 @@ export async function applySubscription(
       const reason = event.reasonToSkip(await findSubscription(trx, orgId))
       if (reason !== null) return { outcome: 'skipped', reason }
     }
+    await ensureOrganization(trx, orgId, now)
     await upsertSubscription(
       trx,
       orgId,
@@ -114,7 +137,8 @@ export async function applySubscription(
 
 /**
  * Admin only. Sets the tier of an organization as the local payment provider: the billing period is
- * the month starting today.
+ * the month starting today. An organization nothing has named yet is created; the operator
+ * organization is not billed (422).
  */
 export async function updateSubscription(
   ctx: AppContext,
@@ -122,6 +146,12 @@ export async function updateSubscription(
   input: UpdateSubscriptionRequest,
 ): Promise<UpdateSubscriptionResponse> {
   assertAdmin(principal, 'Updating a subscription')
+  if (input.org_id === ADMIN_ORG_ID) {
+    throw new ApiError(
+      'unprocessable',
+      'The operator organization admin is not billed: its enterprise tier is fixed',
+    )
+  }
   const start = new Date(ctx.clock.now())
   const end = new Date(start)
   end.setUTCMonth(end.getUTCMonth() + 1)
@@ -146,8 +176,9 @@ export interface PaymentEventOutcome {
 
 /**
  * Applies a verified payment-provider event: the provider says what it means for which organization,
- * and `applySubscription` records it once. The operator organization is never billed, and an event
- * for an organization the service does not know is ignored.
+ * and `applySubscription` records it once, creating the organization if nothing named it before (a
+ * customer may pay before creating a key). The operator organization is never billed, and an event
+ * naming something that is not an organization id is ignored (acknowledged, logged, nothing stored).
  */
 export async function receivePaymentEvent(
   ctx: AppContext,
@@ -160,7 +191,9 @@ export async function receivePaymentEvent(
       orgOfPayment(ctx.db, ctx.payments.name, subscriptionId, customerId),
     refusal: async (orgId) => {
       if (orgId === ADMIN_ORG_ID) return 'the operator organization is not billed'
-      return (await ctx.authCache.org(orgId)) ? null : `unknown organization ${orgId}`
+      return orgIdSchema.safeParse(orgId).success
+        ? null
+        : `${JSON.stringify(orgId)} is not an organization id`
     },
     logError: ctx.logError,
   })

@@ -65,8 +65,8 @@ describe('POST /console/billing/keys', () => {
     const res = await h.post('/console/billing/keys', { org_id: 'globex', name: 'x' }, { key: acme.key })
     expect(res.status).toBe(403)
     expect(res.body.code).toBe('forbidden')
-    // Nothing was created: the organization does not exist.
-    expect((await h.get('/console/billing/subscription/globex')).status).toBe(404)
+    // Nothing was created: the organization has no record, so no keys to list.
+    expect((await h.get('/console/billing/keys', { query: { org_id: 'globex' } })).status).toBe(404)
   })
 
   it.each([

@@ -58,11 +58,27 @@ describe('GET /console/billing/subscription/{org_id}', () => {
     })
   })
 
-  it('refuses a member key reading another organization (403) and answers 404 for an unknown one', async () => {
+  it('refuses a member key reading another organization (403), named or not', async () => {
     const acme = await h.createOrg('acme')
     await h.createOrg('globex')
     expect((await h.get('/console/billing/subscription/globex', { key: acme.key })).status).toBe(403)
-    expect((await h.get('/console/billing/subscription/nobody')).status).toBe(404)
+    expect((await h.get('/console/billing/subscription/nobody', { key: acme.key })).status).toBe(403)
+  })
+
+  it('answers the free-tier defaults for an organization nothing has named yet (DESIGN §8), creating nothing', async () => {
+    const res = await h.get('/console/billing/subscription/nobody')
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({
+      org_id: 'nobody',
+      tier: 'free',
+      status: 'active',
+      limits: TIER_LIMITS.free,
+      trial_ends_at: null,
+      subscription: null,
+    })
+    expect(
+      await h.ctx.db.selectFrom('organizations').selectAll().where('org_id', '=', 'nobody').execute(),
+    ).toEqual([])
   })
 })
 
@@ -114,8 +130,31 @@ describe('POST /console/billing/subscription', () => {
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(field)
   })
 
-  it('answers 404 for an organization that does not exist', async () => {
-    const res = await h.post('/console/billing/subscription', { org_id: 'nobody', tier: 'pro' })
-    expect(res.status).toBe(404)
+  it('creates an organization nothing has named yet and applies the tier; its first key then has it', async () => {
+    const res = await h.post('/console/billing/subscription', {
+      org_id: 'newco',
+      tier: 'pro',
+      payment_subscription_id: 'sub_paid_first',
+    })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ status: 'updated', org_id: 'newco', tier: 'pro', limits: TIER_LIMITS.pro })
+    const got = await h.get('/console/billing/subscription/newco')
+    expect(got.body).toMatchObject({ tier: 'pro', limits: TIER_LIMITS.pro })
+    expect(got.body.subscription.payment_subscription_id).toBe('sub_paid_first')
+
+    const key = await h.post('/console/billing/keys', { org_id: 'newco', name: 'first' })
+    expect(key.status).toBe(201)
+    expect(key.body.tier).toBe('pro')
+    const first = await h.get('/console/billing/keys', { key: key.body.api_key })
+    expect(first.headers.get('ratelimit-limit')).toBe('500')
+    expect(first.body.keys[0].tier).toBe('pro')
+  })
+
+  it('never bills the operator organization (422), and leaves its enterprise tier alone', async () => {
+    const res = await h.post('/console/billing/subscription', { org_id: 'admin', tier: 'free' })
+    expect(res.status).toBe(422)
+    expect(res.body.code).toBe('unprocessable')
+    const admin = await h.get('/console/billing/subscription/admin')
+    expect(admin.body).toMatchObject({ tier: 'enterprise', limits: TIER_LIMITS.enterprise })
   })
 })

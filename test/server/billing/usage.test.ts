@@ -73,10 +73,24 @@ describe('GET /console/billing/usage/{org_id}', () => {
     expect(res.body.errors[0].path).toBe('days')
   })
 
-  it('refuses a member key reading another organization (403) and answers 404 for an unknown one', async () => {
+  it('refuses a member key reading another organization (403), named or not', async () => {
     const acme = await h.createOrg('acme')
     await h.createOrg('globex')
     expect((await h.get('/console/billing/usage/globex', { key: acme.key })).status).toBe(403)
-    expect((await h.get('/console/billing/usage/nobody')).status).toBe(404)
+    expect((await h.get('/console/billing/usage/nobody', { key: acme.key })).status).toBe(403)
+  })
+
+  it('answers zeros on the free tier for an organization nothing has named yet (DESIGN §8)', async () => {
+    const res = await h.get('/console/billing/usage/nobody', { query: { days: 3 } })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({
+      org_id: 'nobody',
+      tier: 'free',
+      limits: TIER_LIMITS.free,
+      trial_ends_at: null,
+      totals: { total_requests: 0, total_dids_created: 0, total_skills_registered: 0 },
+    })
+    expect(res.body.daily_usage).toHaveLength(3)
+    expect(res.body.daily_usage.every((d: { request_count: number }) => d.request_count === 0)).toBe(true)
   })
 })

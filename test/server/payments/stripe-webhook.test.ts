@@ -405,20 +405,22 @@ describe('events that change nothing', () => {
     expect(await processedEvents()).toEqual([])
   })
 
-  it('acknowledges an event for an unknown organization, logs it and stores nothing', async () => {
+  it('acknowledges an event naming something that is not an organization id, logs it and stores nothing', async () => {
     const res = await deliver(
-      eventObject('customer.subscription.created', subscriptionObject({ orgId: 'nobody' }), nowSeconds()),
+      eventObject(
+        'customer.subscription.created',
+        subscriptionObject({ orgId: 'not an org/../id' }),
+        nowSeconds(),
+      ),
     )
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({
       outcome: 'ignored',
-      org_id: 'nobody',
-      detail: 'unknown organization nobody',
+      org_id: 'not an org/../id',
+      detail: '"not an org/../id" is not an organization id',
     })
-    expect(h.loggedErrors).toEqual([expect.stringContaining('unknown organization nobody')])
-    expect(
-      await h.ctx.db.selectFrom('subscriptions').selectAll().where('org_id', '=', 'nobody').execute(),
-    ).toEqual([])
+    expect(h.loggedErrors).toEqual([expect.stringContaining('is not an organization id')])
+    expect(await h.ctx.db.selectFrom('subscriptions').selectAll().execute()).toHaveLength(1) // admin's
     expect(await processedEvents()).toEqual([])
   })
 
@@ -437,6 +439,48 @@ describe('events that change nothing', () => {
     ).toBe('ignored')
     expect(await storedSubscription()).toBeUndefined()
     expect((await storedSubscription('admin'))?.tier).toBe('enterprise')
+  })
+})
+
+describe('paying before the first key (DESIGN §8: organizations are implicit)', () => {
+  it('applies customer.subscription.created for an organization with no record; its first key sees Pro', async () => {
+    const sub = subscriptionObject({ orgId: 'newco', start: nowSeconds() })
+    const res = await deliver(eventObject('customer.subscription.created', sub, nowSeconds()))
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ outcome: 'applied', org_id: 'newco', detail: null })
+    expect(h.loggedErrors).toEqual([])
+    expect((await storedSubscription('newco'))?.tier).toBe('pro')
+
+    // Before any key: the subscription reads Pro.
+    const got = await h.get('/console/billing/subscription/newco')
+    expect(got.status).toBe(200)
+    expect(got.body).toMatchObject({ org_id: 'newco', tier: 'pro', status: 'active' })
+    expect(got.body.subscription.payment_subscription_id).toBe(sub.id)
+
+    // The first key is created afterwards and is on Pro from its first request.
+    const key = await h.post('/console/billing/keys', { org_id: 'newco', name: 'first' })
+    expect(key.status).toBe(201)
+    expect(key.body.tier).toBe('pro')
+    const first = await h.get('/console/billing/usage/newco', { key: key.body.api_key })
+    expect(first.status).toBe(200)
+    expect(first.headers.get('RateLimit-Limit')).toBe('500')
+    expect(first.body).toMatchObject({ tier: 'pro', limits: { requests_per_minute: 500 } })
+    // Governance is open to it without a trial.
+    expect((await h.get('/console/rwa/jurisdictions', { key: key.body.api_key })).status).toBe(200)
+  })
+
+  it('a redelivery of that event is a duplicate, and a later cancellation applies to the new organization', async () => {
+    const sub = subscriptionObject({ orgId: 'newco', start: nowSeconds() })
+    const event = eventObject('customer.subscription.created', sub, nowSeconds())
+    expect((await deliver(event)).body.outcome).toBe('applied')
+    expect((await deliver(event)).body.outcome).toBe('duplicate')
+    h.clock.advance(1_000)
+    const deleted = eventObject('customer.subscription.deleted', { ...sub, status: 'canceled' }, nowSeconds())
+    expect((await deliver(deleted)).body).toMatchObject({ outcome: 'applied', org_id: 'newco' })
+    expect((await h.get('/console/billing/subscription/newco')).body).toMatchObject({
+      tier: 'free',
+      status: 'canceled',
+    })
   })
 })
 
