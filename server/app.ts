@@ -4,6 +4,7 @@ import type { AppEnv } from './auth/principal.js'
 import type { AppContext } from './context.js'
 import { ApiError, validationError } from './errors.js'
 import { errorHandler, notFoundHandler } from './http/error-handler.js'
+import { OPENAPI_DOCUMENT, registerOpenApiComponents } from './http/openapi.js'
 import { registerRoutes } from './routes.js'
 
 /** Request bodies above this are refused with 413 before they are read whole. */
@@ -33,15 +34,9 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
     }),
   )
 
+  registerOpenApiComponents(app)
   registerRoutes(app, ctx)
 
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'rwa',
-      version: '0.1.0',
-      description: 'Cross-border governance of tokenized real-world assets, and billing.',
-    },
-  })
+  app.doc31('/openapi.json', OPENAPI_DOCUMENT)
   return app
 }

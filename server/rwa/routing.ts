@@ -3,16 +3,12 @@ import type { AppEnv } from '../auth/principal.js'
 import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
-import { problemResponses } from '../http/openapi.js'
 
 /** Where every governance path starts. */
 export const RWA_BASE = '/console/rwa'
 
 /** The OpenAPI tag of governance operations. */
 export const rwaTags = ['governance']
-
-/** The refusals every guarded governance route can answer. */
-export const guardedFailures = problemResponses(400, 401, 403, 429)
 
 /** The middleware of every guarded governance route: the API key, then the plan. */
 export interface Guard {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Tier } from '../../src/contract/limits.js'
@@ -7,6 +7,7 @@ import { ensureAdminKey } from '../../server/bootstrap.js'
 import { ManualClock } from '../../server/clock.js'
 import { type AppContext, type AppContextOptions, createAppContext } from '../../server/context.js'
 import { openDatabase } from '../../server/db/database.js'
+import { OpenApiConformance } from './openapi-conformance.js'
 
 export interface TestResponse<T = any> {
   status: number
@@ -41,6 +42,30 @@ export interface Harness {
     options?: { trial?: boolean; tier?: Tier },
   ): Promise<{ orgId: string; key: string; keyId: string }>
   close(): Promise<void>
+}
+
+/*
+ * Every response the HTTP suite receives is checked against the served OpenAPI document (status
+ * declared, content type, body schema, required headers): a response the document does not describe
+ * fails the test that received it. What was checked is tallied for test/support/global-setup.ts.
+ */
+let conformance: Promise<OpenApiConformance> | undefined
+const tally = { checked: 0, skipped: 0, answers: new Set<string>() }
+
+function conformanceOf(app: ReturnType<typeof createApp>): Promise<OpenApiConformance> {
+  conformance ??= (async () => new OpenApiConformance(await (await app.request('/openapi.json')).json()))()
+  return conformance
+}
+
+/** Adds this process's tally to the directory global-setup.ts reads at the end of the run. */
+function flushTally(): void {
+  const dir = process.env.RWA_TEST_CONFORMANCE_DIR
+  if (!dir || tally.checked + tally.skipped === 0) return
+  const line = { checked: tally.checked, skipped: tally.skipped, answers: [...tally.answers] }
+  appendFileSync(join(dir, `${process.pid}.jsonl`), `${JSON.stringify(line)}\n`)
+  tally.checked = 0
+  tally.skipped = 0
+  tally.answers.clear()
 }
 
 /**
@@ -82,6 +107,23 @@ export async function createHarness(options: Partial<AppContextOptions> = {}): P
     try {
       parsed = text ? JSON.parse(text) : undefined
     } catch {}
+    const verdict = (await conformanceOf(app)).check({
+      method,
+      path: url.pathname,
+      status: res.status,
+      headers: res.headers,
+      text,
+    })
+    if (verdict.kind === 'skipped') tally.skipped++
+    else {
+      tally.checked++
+      tally.answers.add(verdict.operation)
+      if (verdict.problems.length > 0) {
+        throw new Error(
+          `${verdict.operation} does not match /openapi.json: ${verdict.problems.join('; ')}\n${text.slice(0, 500)}`,
+        )
+      }
+    }
     return { status: res.status, headers: res.headers, body: parsed, text }
   }
 
@@ -108,6 +150,7 @@ export async function createHarness(options: Partial<AppContextOptions> = {}): P
       return { orgId, key: res.body.api_key, keyId: res.body.key_id }
     },
     async close() {
+      flushTally()
       await ctx.meter.stop()
       await db.destroy()
       rmSync(dir, { recursive: true, force: true })

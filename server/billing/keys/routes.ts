@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import {
   createKeyRequestSchema,
@@ -8,46 +8,58 @@ import {
   listKeysResponseSchema,
   revokeKeyResponseSchema,
 } from '../../../src/contract/billing.js'
+import {
+  createKeyRequestExample,
+  createKeyResponseExample,
+  listKeysResponseExample,
+  revokeKeyResponseExample,
+} from '../../../src/contract/examples.js'
 import type { AppEnv } from '../../auth/principal.js'
 import type { AppContext } from '../../context.js'
-import { jsonBody, jsonResponse, problemResponses } from '../../http/openapi.js'
-import { billingFailures, billingTags } from '../routing.js'
+import { defineRoute, jsonBody, jsonResponse } from '../../http/openapi.js'
+import { billingTags } from '../routing.js'
 import { createKey, listKeys, revokeKey } from './service.js'
 
-const create = createRoute({
+const create = defineRoute({
   method: 'post',
   path: '/console/billing/keys',
+  operationId: 'createKey',
+  access: 'key',
   tags: billingTags,
   summary: 'Create an API key',
-  request: { body: jsonBody(createKeyRequestSchema) },
+  description:
+    "The first key of an organization creates it (another organization's key needs the admin key); `start_trial` starts the organization's one 14-day trial.",
+  request: { body: jsonBody(createKeyRequestSchema, createKeyRequestExample) },
   responses: {
-    201: jsonResponse(createKeyResponseSchema, 'The new key; the raw key is shown only here'),
-    ...billingFailures,
+    201: jsonResponse(
+      createKeyResponseSchema,
+      'The new key; the raw key is shown only here',
+      createKeyResponseExample,
+    ),
   },
+  refusals: [403],
 })
-const list = createRoute({
+const list = defineRoute({
   method: 'get',
   path: '/console/billing/keys',
+  operationId: 'listKeys',
+  access: 'key',
   tags: billingTags,
   summary: 'List the keys of an organization (masked)',
   request: { query: listKeysQuerySchema },
-  responses: {
-    200: jsonResponse(listKeysResponseSchema, 'Keys, newest first'),
-    ...billingFailures,
-    ...problemResponses(404),
-  },
+  responses: { 200: jsonResponse(listKeysResponseSchema, 'Keys, newest first', listKeysResponseExample) },
+  refusals: [403, 404],
 })
-const revoke = createRoute({
+const revoke = defineRoute({
   method: 'delete',
   path: '/console/billing/keys/{key_id}',
+  operationId: 'revokeKey',
+  access: 'key',
   tags: billingTags,
   summary: 'Revoke a key (permanent)',
   request: { params: keyIdParamsSchema },
-  responses: {
-    200: jsonResponse(revokeKeyResponseSchema, 'Revoked'),
-    ...billingFailures,
-    ...problemResponses(404, 409),
-  },
+  responses: { 200: jsonResponse(revokeKeyResponseSchema, 'Revoked', revokeKeyResponseExample) },
+  refusals: [404, 409],
 })
 
 export function registerKeyRoutes(

@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import {
   orgIdParamsSchema,
@@ -6,30 +6,34 @@ import {
   usageQuerySchema,
   usageResponseSchema,
 } from '../../../src/contract/billing.js'
+import { statsResponseExample, usageResponseExample } from '../../../src/contract/examples.js'
 import type { AppEnv } from '../../auth/principal.js'
 import type { AppContext } from '../../context.js'
-import { jsonResponse, problemResponses } from '../../http/openapi.js'
-import { billingFailures, billingTags } from '../routing.js'
+import { defineRoute, jsonResponse } from '../../http/openapi.js'
+import { billingTags } from '../routing.js'
 import { getStats, getUsage } from './service.js'
 
-const usage = createRoute({
+const usage = defineRoute({
   method: 'get',
   path: '/console/billing/usage/{org_id}',
+  operationId: 'getUsage',
+  access: 'key',
   tags: billingTags,
   summary: 'Get the usage of an organization',
+  description: 'An organization that has never been named (no key, no subscription) has no usage: zeros.',
   request: { params: orgIdParamsSchema, query: usageQuerySchema },
-  responses: {
-    200: jsonResponse(usageResponseSchema, 'Usage'),
-    ...billingFailures,
-    ...problemResponses(404),
-  },
+  responses: { 200: jsonResponse(usageResponseSchema, 'Usage', usageResponseExample) },
+  refusals: [403],
 })
-const stats = createRoute({
+const stats = defineRoute({
   method: 'get',
   path: '/console/billing/stats',
+  operationId: 'getStats',
+  access: 'key',
   tags: billingTags,
   summary: 'Get the billing overview (admin)',
-  responses: { 200: jsonResponse(statsResponseSchema, 'Key statistics'), ...billingFailures },
+  responses: { 200: jsonResponse(statsResponseSchema, 'Key statistics', statsResponseExample) },
+  refusals: [403],
 })
 
 /** Usage and the billing overview. */

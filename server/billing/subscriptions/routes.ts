@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import {
   orgIdParamsSchema,
@@ -6,35 +6,46 @@ import {
   updateSubscriptionRequestSchema,
   updateSubscriptionResponseSchema,
 } from '../../../src/contract/billing.js'
+import {
+  subscriptionResponseExample,
+  updateSubscriptionRequestExample,
+  updateSubscriptionResponseExample,
+} from '../../../src/contract/examples.js'
 import type { AppEnv } from '../../auth/principal.js'
 import type { AppContext } from '../../context.js'
-import { jsonBody, jsonResponse, problemResponses } from '../../http/openapi.js'
-import { billingFailures, billingTags } from '../routing.js'
+import { defineRoute, jsonBody, jsonResponse } from '../../http/openapi.js'
+import { billingTags } from '../routing.js'
 import { getSubscription, updateSubscription } from './service.js'
 
-const get = createRoute({
+const get = defineRoute({
   method: 'get',
   path: '/console/billing/subscription/{org_id}',
+  operationId: 'getSubscription',
+  access: 'key',
   tags: billingTags,
   summary: 'Get the subscription of an organization',
+  description:
+    'An organization without a subscription, or never named yet, gets the free-tier defaults and `subscription: null`.',
   request: { params: orgIdParamsSchema },
   responses: {
-    200: jsonResponse(subscriptionResponseSchema, 'The subscription'),
-    ...billingFailures,
-    ...problemResponses(404),
+    200: jsonResponse(subscriptionResponseSchema, 'The subscription', subscriptionResponseExample),
   },
+  refusals: [403],
 })
-const update = createRoute({
+const update = defineRoute({
   method: 'post',
   path: '/console/billing/subscription',
+  operationId: 'updateSubscription',
+  access: 'key',
   tags: billingTags,
   summary: 'Update the subscription tier of an organization (admin)',
-  request: { body: jsonBody(updateSubscriptionRequestSchema) },
+  description:
+    'Records the tier (and the payment details) of an organization, creating the organization if nothing named it before. The operator organization `admin` is not billed (422).',
+  request: { body: jsonBody(updateSubscriptionRequestSchema, updateSubscriptionRequestExample) },
   responses: {
-    200: jsonResponse(updateSubscriptionResponseSchema, 'Updated'),
-    ...billingFailures,
-    ...problemResponses(404),
+    200: jsonResponse(updateSubscriptionResponseSchema, 'Updated', updateSubscriptionResponseExample),
   },
+  refusals: [403, 422],
 })
 
 export function registerSubscriptionRoutes(

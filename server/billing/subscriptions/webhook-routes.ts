@@ -1,28 +1,63 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
-import { ZodError } from 'zod'
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import { ZodError, z } from 'zod'
 import { webhookAckSchema } from '../../../src/contract/billing.js'
+import { stripeEventExample, webhookAckExample } from '../../../src/contract/examples.js'
 import type { AppEnv } from '../../auth/principal.js'
 import type { AppContext } from '../../context.js'
 import { ApiError, validationError } from '../../errors.js'
-import { jsonResponse, problemResponses } from '../../http/openapi.js'
+import { defineRoute, jsonResponse } from '../../http/openapi.js'
 import { PaymentProviderUnavailableError, WebhookRejectedError } from '../../payments/provider.js'
+import { stripeEventSchema } from '../../payments/stripe-objects.js'
+import { billingTags } from '../routing.js'
 import { receivePaymentEvent } from './service.js'
 
 /** How long the provider is asked to wait before redelivering an event that could not be processed. */
 const RETRY_AFTER_SECONDS = 60
 
-const stripeWebhook = createRoute({
+const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i
+
+/**
+ * The signed Stripe event, documented from the schema its envelope is parsed with (the route itself
+ * reads the raw body: the signature covers its exact bytes). Stripe's other event fields are ignored.
+ */
+const { $schema: _, ...stripeEventJson } = z.toJSONSchema(stripeEventSchema, { io: 'input' })
+const stripeEventJsonSchema = { ...stripeEventJson, additionalProperties: true } as { type: 'object' }
+
+const stripeWebhook = defineRoute({
   method: 'post',
   path: '/console/billing/webhooks/stripe',
-  tags: ['billing'],
+  operationId: 'receiveStripeEvent',
+  access: 'public',
+  tags: billingTags,
   summary: "Stripe's signed webhook (public; verified by Stripe-Signature)",
   description:
     'Receives Stripe events, verifies `Stripe-Signature` over the raw body with RWA_STRIPE_WEBHOOK_SECRET ' +
-    '(300 s tolerance), and applies subscription changes. Enabled with RWA_PAYMENT_PROVIDER=stripe.',
-  responses: {
-    200: jsonResponse(webhookAckSchema, 'Event received (applied, skipped, duplicate or ignored)'),
-    ...problemResponses(400, 404, 413, 503),
+    '(300 s tolerance), and applies subscription changes, creating the organization named by `metadata.org_id` ' +
+    'if nothing named it before. Enabled with RWA_PAYMENT_PROVIDER=stripe (404 otherwise).',
+  parameters: [
+    {
+      name: 'Stripe-Signature',
+      in: 'header',
+      required: true,
+      description: "Stripe's signature of the raw body: `t=<unix seconds>,v1=<hex HMAC-SHA256>`",
+      schema: { type: 'string' },
+      example: 't=1795342500,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+    },
+  ],
+  request: {
+    body: {
+      content: { 'application/json': { schema: stripeEventJsonSchema, example: stripeEventExample } },
+      required: true,
+    },
   },
+  responses: {
+    200: jsonResponse(
+      webhookAckSchema,
+      'Event received (applied, skipped, duplicate or ignored)',
+      webhookAckExample,
+    ),
+  },
+  refusals: [404, 503],
 })
 
 /**
@@ -37,6 +72,13 @@ export function registerStripeWebhook(app: OpenAPIHono<AppEnv>, ctx: AppContext)
       throw new ApiError(
         'not_found',
         'Stripe webhooks are disabled: the server runs with RWA_PAYMENT_PROVIDER=local',
+      )
+    }
+    const contentType = c.req.header('content-type')
+    if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) {
+      throw new ApiError(
+        'unsupported_media_type',
+        'Stripe sends its events as Content-Type: application/json',
       )
     }
     const signature = c.req.header(webhook.signatureHeader)

@@ -1,4 +1,11 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import {
+  credentialExample,
+  issueCredentialRequestExample,
+  pageExample,
+  revokeCredentialRequestExample,
+  revokedCredentialExample,
+} from '../../../src/contract/examples.js'
 import {
   credentialParamsSchema,
   credentialSchema,
@@ -9,59 +16,61 @@ import {
 } from '../../../src/contract/rwa.js'
 import type { AppEnv } from '../../auth/principal.js'
 import type { AppContext } from '../../context.js'
-import { jsonBody, jsonResponse, problemResponses } from '../../http/openapi.js'
-import { type Guard, guardedFailures, RWA_BASE, rwaTags } from '../routing.js'
+import { defineRoute, jsonBody, jsonResponse, optionalJsonBody } from '../../http/openapi.js'
+import { type Guard, RWA_BASE, rwaTags } from '../routing.js'
 import { getCredential, issueCredential, listCredentials, revokeCredential } from './service.js'
 
-const list = createRoute({
+const list = defineRoute({
   method: 'get',
   path: `${RWA_BASE}/credentials`,
+  operationId: 'listCredentials',
+  access: 'governance',
   tags: rwaTags,
   summary: 'List credentials; filter by jurisdiction, owner_did, status',
   request: { query: listCredentialsQuerySchema },
   responses: {
-    200: jsonResponse(listCredentialsResponseSchema, 'Credentials, newest first'),
-    ...guardedFailures,
+    200: jsonResponse(
+      listCredentialsResponseSchema,
+      'Credentials, newest first',
+      pageExample('credentials', credentialExample),
+    ),
   },
 })
-const issue = createRoute({
+const issue = defineRoute({
   method: 'post',
   path: `${RWA_BASE}/credentials`,
+  operationId: 'issueCredential',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Issue a property credential (a VC-JWT signed by the jurisdiction)',
-  request: { body: jsonBody(issueCredentialRequestSchema) },
-  responses: {
-    201: jsonResponse(credentialSchema, 'Issued'),
-    ...guardedFailures,
-    ...problemResponses(404, 422),
-  },
+  request: { body: jsonBody(issueCredentialRequestSchema, issueCredentialRequestExample) },
+  responses: { 201: jsonResponse(credentialSchema, 'Issued', credentialExample) },
+  refusals: [404, 422],
 })
-const get = createRoute({
+const get = defineRoute({
   method: 'get',
   path: `${RWA_BASE}/credentials/{id}`,
+  operationId: 'getCredential',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Get credential details',
   request: { params: credentialParamsSchema },
-  responses: {
-    200: jsonResponse(credentialSchema, 'The credential'),
-    ...guardedFailures,
-    ...problemResponses(404),
-  },
+  responses: { 200: jsonResponse(credentialSchema, 'The credential', credentialExample) },
+  refusals: [404],
 })
-const revoke = createRoute({
+const revoke = defineRoute({
   method: 'post',
   path: `${RWA_BASE}/credentials/{id}/revoke`,
+  operationId: 'revokeCredential',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Revoke a credential (permanent; freezes its token)',
   request: {
     params: credentialParamsSchema,
-    body: { content: { 'application/json': { schema: revokeCredentialRequestSchema } }, required: false },
+    body: optionalJsonBody(revokeCredentialRequestSchema, revokeCredentialRequestExample),
   },
-  responses: {
-    200: jsonResponse(credentialSchema, 'Revoked'),
-    ...guardedFailures,
-    ...problemResponses(404, 409),
-  },
+  responses: { 200: jsonResponse(credentialSchema, 'Revoked', revokedCredentialExample) },
+  refusals: [404, 409],
 })
 
 export function registerCredentialRoutes(app: OpenAPIHono<AppEnv>, ctx: AppContext, guard: Guard): void {

@@ -1,4 +1,10 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import {
+  jurisdictionExample,
+  pageExample,
+  registerJurisdictionRequestExample,
+  updateJurisdictionRequestExample,
+} from '../../../src/contract/examples.js'
 import {
   jurisdictionParamsSchema,
   jurisdictionSchema,
@@ -10,8 +16,8 @@ import {
 } from '../../../src/contract/rwa.js'
 import type { AppEnv } from '../../auth/principal.js'
 import type { AppContext } from '../../context.js'
-import { jsonBody, jsonResponse, problemResponses } from '../../http/openapi.js'
-import { type Guard, guardedFailures, RWA_BASE, rwaTags } from '../routing.js'
+import { defineRoute, jsonBody, jsonResponse } from '../../http/openapi.js'
+import { type Guard, RWA_BASE, rwaTags } from '../routing.js'
 import {
   getJurisdiction,
   listJurisdictions,
@@ -20,64 +26,79 @@ import {
   updateJurisdiction,
 } from './service.js'
 
-const list = createRoute({
+const list = defineRoute({
   method: 'get',
   path: `${RWA_BASE}/jurisdictions`,
+  operationId: 'listJurisdictions',
+  access: 'governance',
   tags: rwaTags,
   summary: 'List registered jurisdictions',
   request: { query: listJurisdictionsQuerySchema },
   responses: {
-    200: jsonResponse(listJurisdictionsResponseSchema, 'Jurisdictions, newest first'),
-    ...guardedFailures,
+    200: jsonResponse(
+      listJurisdictionsResponseSchema,
+      'Jurisdictions, newest first',
+      pageExample('jurisdictions', jurisdictionExample),
+    ),
   },
 })
-const register = createRoute({
+const register = defineRoute({
   method: 'post',
   path: `${RWA_BASE}/jurisdictions`,
+  operationId: 'registerJurisdiction',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Register a jurisdiction (the service generates its Ed25519 key and issuer_did)',
-  request: { body: jsonBody(registerJurisdictionRequestSchema) },
-  responses: {
-    201: jsonResponse(jurisdictionSchema, 'Registered'),
-    ...guardedFailures,
-    ...problemResponses(409),
-  },
+  request: { body: jsonBody(registerJurisdictionRequestSchema, registerJurisdictionRequestExample) },
+  responses: { 201: jsonResponse(jurisdictionSchema, 'Registered', jurisdictionExample) },
+  refusals: [409],
 })
-const get = createRoute({
+const get = defineRoute({
   method: 'get',
   path: `${RWA_BASE}/jurisdictions/{id}`,
+  operationId: 'getJurisdiction',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Get jurisdiction details',
   request: { params: jurisdictionParamsSchema },
-  responses: {
-    200: jsonResponse(jurisdictionSchema, 'The jurisdiction'),
-    ...guardedFailures,
-    ...problemResponses(404),
-  },
+  responses: { 200: jsonResponse(jurisdictionSchema, 'The jurisdiction', jurisdictionExample) },
+  refusals: [404],
 })
-const update = createRoute({
+const update = defineRoute({
   method: 'put',
   path: `${RWA_BASE}/jurisdictions/{id}`,
+  operationId: 'updateJurisdiction',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Update jurisdiction configuration (replaces the mutable fields)',
-  request: { params: jurisdictionParamsSchema, body: jsonBody(updateJurisdictionRequestSchema) },
-  responses: {
-    200: jsonResponse(jurisdictionSchema, 'Updated'),
-    ...guardedFailures,
-    ...problemResponses(404),
+  request: {
+    params: jurisdictionParamsSchema,
+    body: jsonBody(updateJurisdictionRequestSchema, updateJurisdictionRequestExample),
   },
+  responses: {
+    200: jsonResponse(jurisdictionSchema, 'Updated', {
+      ...jurisdictionExample,
+      ...updateJurisdictionRequestExample,
+      updated_at: '2026-11-22T10:20:00.000Z',
+    }),
+  },
+  refusals: [404],
 })
-const remove = createRoute({
+const remove = defineRoute({
   method: 'delete',
   path: `${RWA_BASE}/jurisdictions/{id}`,
+  operationId: 'removeJurisdiction',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Remove a jurisdiction nothing refers to',
   request: { params: jurisdictionParamsSchema },
   responses: {
-    200: jsonResponse(removeJurisdictionResponseSchema, 'Removed'),
-    ...guardedFailures,
-    ...problemResponses(404, 409),
+    200: jsonResponse(removeJurisdictionResponseSchema, 'Removed', {
+      status: 'removed',
+      jurisdiction_id: 'US',
+    }),
   },
+  refusals: [404, 409],
 })
 
 /** The jurisdiction endpoints. Registered after the trust routes, whose paths `{id}` would otherwise take. */

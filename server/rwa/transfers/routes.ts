@@ -1,4 +1,12 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import {
+  jwksExample,
+  pageExample,
+  proofExample,
+  requestTransferRequestExample,
+  transferDetailExample,
+  transferExample,
+} from '../../../src/contract/examples.js'
 import {
   jwksSchema,
   listTransfersQuerySchema,
@@ -12,59 +20,67 @@ import {
 } from '../../../src/contract/rwa.js'
 import type { AppEnv } from '../../auth/principal.js'
 import type { AppContext } from '../../context.js'
-import { jsonBody, jsonResponse, problemResponses } from '../../http/openapi.js'
-import { type Guard, guardedFailures, RWA_BASE, rwaTags } from '../routing.js'
+import { defineRoute, jsonBody, jsonResponse } from '../../http/openapi.js'
+import { type Guard, RWA_BASE, rwaTags } from '../routing.js'
 import { getProof, getTransfer, jwks, listTransfers, requestTransfer } from './service.js'
 
-const request = createRoute({
+const request = defineRoute({
   method: 'post',
   path: `${RWA_BASE}/transfers`,
+  operationId: 'requestTransfer',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Request a cross-border transfer (recorded approved or rejected, with a signed proof)',
-  request: { body: jsonBody(requestTransferRequestSchema) },
-  responses: {
-    201: jsonResponse(transferSchema, 'Evaluated and recorded'),
-    ...guardedFailures,
-    ...problemResponses(404, 409),
-  },
+  request: { body: jsonBody(requestTransferRequestSchema, requestTransferRequestExample) },
+  responses: { 201: jsonResponse(transferSchema, 'Evaluated and recorded', transferExample) },
+  refusals: [404, 409],
 })
-const list = createRoute({
+const list = defineRoute({
   method: 'get',
   path: `${RWA_BASE}/transfers`,
+  operationId: 'listTransfers',
+  access: 'governance',
   tags: rwaTags,
   summary: 'List transfers; filter by token_id, status, jurisdiction (source or target)',
   request: { query: listTransfersQuerySchema },
   responses: {
-    200: jsonResponse(listTransfersResponseSchema, 'Transfers, newest first'),
-    ...guardedFailures,
+    200: jsonResponse(
+      listTransfersResponseSchema,
+      'Transfers, newest first',
+      pageExample('transfers', transferExample),
+    ),
   },
 })
-const get = createRoute({
+const get = defineRoute({
   method: 'get',
   path: `${RWA_BASE}/transfers/{id}`,
+  operationId: 'getTransfer',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Transfer details with its compliance proof',
   request: { params: transferParamsSchema },
-  responses: {
-    200: jsonResponse(transferDetailSchema, 'The transfer'),
-    ...guardedFailures,
-    ...problemResponses(404),
-  },
+  responses: { 200: jsonResponse(transferDetailSchema, 'The transfer', transferDetailExample) },
+  refusals: [404],
 })
-const proof = createRoute({
+const proof = defineRoute({
   method: 'get',
   path: `${RWA_BASE}/proofs/{id}`,
+  operationId: 'getProof',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Compliance proof by its identifier',
   request: { params: proofParamsSchema },
-  responses: { 200: jsonResponse(proofSchema, 'The proof'), ...guardedFailures, ...problemResponses(404) },
+  responses: { 200: jsonResponse(proofSchema, 'The proof', proofExample) },
+  refusals: [404],
 })
-const proofKeys = createRoute({
+const proofKeys = defineRoute({
   method: 'get',
   path: `${RWA_BASE}/.well-known/jwks.json`,
+  operationId: 'getProofKeys',
+  access: 'public',
   tags: rwaTags,
   summary: 'Public keys that verify compliance proofs (public)',
-  responses: { 200: jsonResponse(jwksSchema, 'JWKS') },
+  responses: { 200: jsonResponse(jwksSchema, 'JWKS', jwksExample) },
 })
 
 /** The public key set that verifies proofs: no API key needed. */

@@ -1,4 +1,11 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import {
+  establishTrustRequestExample,
+  pageExample,
+  revokeTrustResponseExample,
+  trustPairExample,
+  trustRelationExample,
+} from '../../../src/contract/examples.js'
 import {
   establishTrustRequestSchema,
   listTrustQuerySchema,
@@ -11,46 +18,49 @@ import {
 import type { AppEnv } from '../../auth/principal.js'
 import type { AppContext } from '../../context.js'
 import { validationError } from '../../errors.js'
-import { jsonBody, jsonResponse, problemResponses } from '../../http/openapi.js'
-import { type Guard, guardedFailures, RWA_BASE, rwaTags } from '../routing.js'
+import { defineRoute, jsonBody, jsonResponse, optionalJsonBody } from '../../http/openapi.js'
+import { type Guard, RWA_BASE, rwaTags } from '../routing.js'
 import { establishTrust, listTrust, revokeTrust } from './service.js'
 
-const establish = createRoute({
+const establish = defineRoute({
   method: 'post',
   path: `${RWA_BASE}/jurisdictions/trust`,
+  operationId: 'establishTrust',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Establish trust between two jurisdictions',
-  request: { body: jsonBody(establishTrustRequestSchema) },
-  responses: {
-    201: jsonResponse(trustRelationSchema, 'Established'),
-    ...guardedFailures,
-    ...problemResponses(404, 409),
-  },
+  request: { body: jsonBody(establishTrustRequestSchema, establishTrustRequestExample) },
+  responses: { 201: jsonResponse(trustRelationSchema, 'Established', trustRelationExample) },
+  refusals: [404, 409],
 })
-const revoke = createRoute({
+const revoke = defineRoute({
   method: 'delete',
   path: `${RWA_BASE}/jurisdictions/trust`,
+  operationId: 'revokeTrust',
+  access: 'governance',
   tags: rwaTags,
   summary: 'Revoke trust between two jurisdictions (pair in the body or the query)',
   request: {
     query: trustPairQuerySchema,
-    body: { content: { 'application/json': { schema: trustPairSchema } }, required: false },
+    body: optionalJsonBody(trustPairSchema, trustPairExample),
   },
-  responses: {
-    200: jsonResponse(revokeTrustResponseSchema, 'Revoked'),
-    ...guardedFailures,
-    ...problemResponses(404),
-  },
+  responses: { 200: jsonResponse(revokeTrustResponseSchema, 'Revoked', revokeTrustResponseExample) },
+  refusals: [404],
 })
-const list = createRoute({
+const list = defineRoute({
   method: 'get',
   path: `${RWA_BASE}/jurisdictions/trust`,
+  operationId: 'listTrust',
+  access: 'governance',
   tags: rwaTags,
   summary: 'List trust relations',
   request: { query: listTrustQuerySchema },
   responses: {
-    200: jsonResponse(listTrustResponseSchema, 'Trust relations, newest first'),
-    ...guardedFailures,
+    200: jsonResponse(
+      listTrustResponseSchema,
+      'Trust relations, newest first',
+      pageExample('trust_relations', trustRelationExample),
+    ),
   },
 })
 

@@ -398,6 +398,24 @@ describe('events that need the Stripe API (a local server speaking its JSON)', (
 })
 
 describe('events that change nothing', () => {
+  it('refuses a body not sent as JSON with 415 problem details, before the signature, and stores nothing', async () => {
+    const event = eventObject(
+      'customer.subscription.created',
+      subscriptionObject({ orgId: 'acme' }),
+      nowSeconds(),
+    )
+    const payload = JSON.stringify(event)
+    const res = await h.request('POST', PATH, {
+      key: null,
+      rawBody: payload,
+      headers: { 'Content-Type': 'text/plain', 'Stripe-Signature': signedHeader(payload, nowSeconds()) },
+    })
+    expect(res.status).toBe(415)
+    expect(res.body).toMatchObject({ code: 'unsupported_media_type', status: 415 })
+    expect(await storedSubscription()).toBeUndefined()
+    expect(await processedEvents()).toEqual([])
+  })
+
   it('acknowledges an unknown event type with 200 and stores nothing', async () => {
     const res = await deliver(eventObject('charge.succeeded', { id: 'ch_1', object: 'charge' }, nowSeconds()))
     expect(res.status).toBe(200)

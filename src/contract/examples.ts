@@ -1,0 +1,435 @@
+import type {
+  CreateKeyRequest,
+  CreateKeyResponse,
+  ListKeysResponse,
+  RevokeKeyResponse,
+  StatsResponse,
+  SubscriptionResponse,
+  UpdateSubscriptionRequest,
+  UpdateSubscriptionResponse,
+  UsageResponse,
+  WebhookAck,
+} from './billing.js'
+import { TIER_LIMITS } from './limits.js'
+import type {
+  Attestation,
+  ComplianceDetails,
+  Credential,
+  Jurisdiction,
+  Jwks,
+  Proof,
+  RegisterJurisdictionRequest,
+  RequestTransferRequest,
+  RevokeTrustResponse,
+  SubmitAttestationRequest,
+  TokenDetail,
+  Transfer,
+  TransferDetail,
+  TrustRelation,
+} from './rwa.js'
+
+/*
+ * One worked example of every request body and main response, as the OpenAPI document and the
+ * reference page at /docs show them: organization `acme` moves 250 units of a tokenized Austin office
+ * building from the US to Singapore. Typed by the contract, and checked against its schemas by
+ * Redocly's lint of the served document.
+ */
+
+const AT = '2026-11-22T10:15:00.000Z'
+const LATER = '2026-11-22T10:20:00.000Z'
+const TRIAL_ENDS = '2026-12-06T10:15:00.000Z'
+const KEY_ID = 'key_01M80QDRFAQSS9ZK6YPFRFRQA8'
+const CREDENTIAL_ID = 'cred_01M8420DESXZV8X28W2ZQWTKA9'
+const KYC_ID = 'att_01M8420DEYWPM74A7PQK1HJXRN'
+const TITLE_ID = 'att_01M8420DF35H44SQ7AGYH3ZC2H'
+const TOKEN_ID = 'tok_01M8420DF5B1B94XW7AYVF6AZG'
+const TRANSFER_ID = 'tx_01M8420DF62C692V22HSFZ69VM'
+const PROOF_ID = 'prf_01M8420DF7WEBPB1HPXJYQ4P62'
+const TRUST_ID = 'trust_01M8420DEQ777SH9P061Q4JTSR'
+const US_DID = 'did:key:z6Mkp85iYE6F1AFcv2MGbzruFjg3giDSBrYVB7Fs1NqCCRVD'
+const SG_DID = 'did:key:z6MkjoinPzAwnDLeKytHddyeph4DRQbWQ8eSh8yDxriuZ8Xy'
+const ALICE = 'did:web:acme:alice'
+const BOB = 'did:web:acme:bob'
+const VC_JWT =
+  'eyJhbGciOiJFZERTQSIsInR5cCI6InZjK2p3dCJ9.eyJpc3MiOiJkaWQ6a2V5Ono2TWtwODVpWUU2RjFBRmN2Mk1HYnpydUZqZzNnaURTQnJZVkI3RnMxTnFDQ1JWRCJ9.ns70Oxag1stHCwlaJCv7nBjUDc4mrSJNdPeCgzebL72QJwtasXyvbuFBhlT15IzRrKFYwNwLIZTMNq9k86SpCg'
+const PROOF_KID = 'VmR6U-ZVK8mFnWxGJsgPbR8Q7qgOS9_3_whifyApDJA'
+
+// ── Billing ─────────────────────────────────────────────────────────────────
+
+export const createKeyRequestExample: CreateKeyRequest = { org_id: 'acme', name: 'ci', start_trial: true }
+
+export const createKeyResponseExample: CreateKeyResponse = {
+  api_key: 'rwa_live_j39R8cYfohUf4z_PNVzFfULZsurLzWGtmQRnsWlSDgk',
+  key_id: KEY_ID,
+  key_prefix: 'rwa_live_j39...',
+  org_id: 'acme',
+  tier: 'free',
+  name: 'ci',
+  created_at: AT,
+  trial_ends_at: TRIAL_ENDS,
+  warning: 'Store this API key now: it is shown only once and cannot be retrieved again.',
+}
+
+export const listKeysResponseExample: ListKeysResponse = {
+  keys: [
+    {
+      key_id: KEY_ID,
+      key_prefix: 'rwa_live_j39...',
+      org_id: 'acme',
+      tier: 'free',
+      name: 'ci',
+      created_at: AT,
+      last_used_at: LATER,
+      revoked: false,
+      trial_ends_at: TRIAL_ENDS,
+    },
+  ],
+  total: 1,
+}
+
+export const revokeKeyResponseExample: RevokeKeyResponse = { status: 'revoked', key_id: KEY_ID }
+
+export const subscriptionResponseExample: SubscriptionResponse = {
+  org_id: 'acme',
+  tier: 'pro',
+  status: 'active',
+  limits: TIER_LIMITS.pro,
+  trial_ends_at: TRIAL_ENDS,
+  subscription: {
+    payment_subscription_id: 'sub_1QxYzA2eZvKYlo2C',
+    payment_customer_id: 'cus_R4nD0mCu5t0m3r',
+    payment_price_id: 'price_1QxPro99Monthly',
+    current_period_start: '2026-11-22',
+    current_period_end: '2026-12-22',
+    cancel_at_period_end: false,
+  },
+}
+
+export const updateSubscriptionRequestExample: UpdateSubscriptionRequest = {
+  org_id: 'acme',
+  tier: 'pro',
+  payment_subscription_id: 'sub_1QxYzA2eZvKYlo2C',
+  payment_customer_id: 'cus_R4nD0mCu5t0m3r',
+  payment_price_id: 'price_1QxPro99Monthly',
+}
+
+export const updateSubscriptionResponseExample: UpdateSubscriptionResponse = {
+  status: 'updated',
+  org_id: 'acme',
+  tier: 'pro',
+  limits: TIER_LIMITS.pro,
+}
+
+export const usageResponseExample: UsageResponse = {
+  org_id: 'acme',
+  tier: 'free',
+  limits: TIER_LIMITS.pro,
+  trial_ends_at: TRIAL_ENDS,
+  totals: { total_requests: 13, total_dids_created: 1, total_skills_registered: 0 },
+  daily_usage: [
+    { date: '2026-11-20', request_count: 0, dids_created: 0, skills_registered: 0 },
+    { date: '2026-11-21', request_count: 0, dids_created: 0, skills_registered: 0 },
+    { date: '2026-11-22', request_count: 13, dids_created: 1, skills_registered: 0 },
+  ],
+}
+
+export const statsResponseExample: StatsResponse = {
+  total_keys: 12,
+  active_keys: 10,
+  by_tier: { free: 4, pro: 5, enterprise: 1 },
+}
+
+/** A Stripe event as its webhook delivers it (abridged: Stripe sends the whole subscription object). */
+export const stripeEventExample = {
+  id: 'evt_1QxYzB2eZvKYlo2Cq8J3',
+  object: 'event',
+  type: 'customer.subscription.created',
+  created: 1795342500,
+  api_version: '2025-03-31.basil',
+  data: {
+    object: {
+      id: 'sub_1QxYzA2eZvKYlo2C',
+      object: 'subscription',
+      status: 'active',
+      customer: 'cus_R4nD0mCu5t0m3r',
+      metadata: { org_id: 'acme' },
+      cancel_at_period_end: false,
+      items: {
+        data: [
+          {
+            price: { id: 'price_1QxPro99Monthly' },
+            current_period_start: 1795342500,
+            current_period_end: 1797934500,
+          },
+        ],
+      },
+    },
+  },
+}
+
+export const webhookAckExample: WebhookAck = {
+  received: true,
+  event_id: 'evt_1QxYzB2eZvKYlo2Cq8J3',
+  outcome: 'applied',
+  org_id: 'acme',
+  detail: null,
+}
+
+// ── Governance ──────────────────────────────────────────────────────────────
+
+export const registerJurisdictionRequestExample: RegisterJurisdictionRequest = {
+  jurisdiction_id: 'US',
+  name: 'United States',
+  regulatory_body: 'SEC',
+  frameworks: ['Reg D'],
+  credential_types: ['PropertyOwnership', 'RegulatoryAttestation'],
+  transfer_requirements: ['kyc', 'aml', 'title_verification'],
+}
+
+export const updateJurisdictionRequestExample: Omit<RegisterJurisdictionRequest, 'jurisdiction_id'> = {
+  name: 'United States',
+  regulatory_body: 'SEC',
+  frameworks: ['Reg D', 'Reg S'],
+  credential_types: ['PropertyOwnership', 'RegulatoryAttestation'],
+  transfer_requirements: ['kyc', 'aml', 'title_verification'],
+}
+
+export const jurisdictionExample: Jurisdiction = {
+  jurisdiction_id: 'US',
+  name: 'United States',
+  regulatory_body: 'SEC',
+  frameworks: ['Reg D'],
+  credential_types: ['PropertyOwnership', 'RegulatoryAttestation'],
+  transfer_requirements: ['kyc', 'aml', 'title_verification'],
+  issuer_did: US_DID,
+  created_at: AT,
+  updated_at: AT,
+}
+
+export const establishTrustRequestExample = { from_jurisdiction: 'US', to_jurisdiction: 'SG', mutual: true }
+
+export const trustPairExample = { from_jurisdiction: 'US', to_jurisdiction: 'SG' }
+
+export const trustRelationExample: TrustRelation = {
+  trust_id: TRUST_ID,
+  from_jurisdiction: 'US',
+  to_jurisdiction: 'SG',
+  mutual: true,
+  status: 'active',
+  created_at: AT,
+  revoked_at: null,
+}
+
+export const revokeTrustResponseExample: RevokeTrustResponse = {
+  status: 'revoked',
+  trust_id: TRUST_ID,
+  from_jurisdiction: 'US',
+  to_jurisdiction: 'SG',
+  mutual: true,
+  revoked_at: LATER,
+}
+
+export const issueCredentialRequestExample = {
+  jurisdiction: 'US',
+  owner_did: ALICE,
+  property_data: {
+    address: '600 Congress Ave, Austin, TX',
+    type: 'commercial',
+    value_usd: 48_500_000,
+    title_deed: 'TX-TRAVIS-2019-004512',
+  },
+}
+
+export const credentialExample: Credential = {
+  credential_id: CREDENTIAL_ID,
+  type: 'PropertyOwnership',
+  ...issueCredentialRequestExample,
+  status: 'active',
+  issuer_did: US_DID,
+  issued_at: AT,
+  valid_until: null,
+  revoked_at: null,
+  revocation_reason: null,
+  vc_jwt: VC_JWT,
+}
+
+export const revokeCredentialRequestExample = { reason: 'Title transferred outside the platform' }
+
+export const revokedCredentialExample: Credential = {
+  ...credentialExample,
+  status: 'revoked',
+  revoked_at: LATER,
+  revocation_reason: revokeCredentialRequestExample.reason,
+}
+
+export const submitAttestationRequestExample: SubmitAttestationRequest = {
+  jurisdiction: 'SG',
+  subject_did: BOB,
+  type: 'kyc',
+  attester: 'Onfido',
+  evidence: 'onfido:check:7f3c2a',
+  valid_until: '2027-11-22T00:00:00.000Z',
+}
+
+export const attestationExample: Attestation = {
+  attestation_id: KYC_ID,
+  jurisdiction: 'SG',
+  subject_did: BOB,
+  type: 'kyc',
+  attester: 'Onfido',
+  credential_id: null,
+  evidence: 'onfido:check:7f3c2a',
+  issuer_did: SG_DID,
+  issued_at: AT,
+  valid_until: '2027-11-22T00:00:00.000Z',
+  vc_jwt: VC_JWT,
+}
+
+export const tokenizeRequestExample = { credential_id: CREDENTIAL_ID, total_supply: 1000, symbol: 'ATX' }
+
+export const tokenExample: TokenDetail = {
+  token_id: TOKEN_ID,
+  credential_id: CREDENTIAL_ID,
+  jurisdiction: 'US',
+  owner_did: ALICE,
+  symbol: 'ATX',
+  total_supply: 1000,
+  status: 'active',
+  holdings: [
+    { holder_did: ALICE, jurisdiction: 'US', amount: 750 },
+    { holder_did: BOB, jurisdiction: 'SG', amount: 250 },
+  ],
+  created_at: AT,
+  governance_history: [
+    {
+      event: 'tokenized',
+      at: AT,
+      details: { credential_id: CREDENTIAL_ID, total_supply: 1000, holder_did: ALICE, jurisdiction: 'US' },
+    },
+    {
+      event: 'transfer_approved',
+      at: LATER,
+      details: {
+        transfer_id: TRANSFER_ID,
+        proof_id: PROOF_ID,
+        from_jurisdiction: 'US',
+        to_jurisdiction: 'SG',
+        sender_did: ALICE,
+        recipient_did: BOB,
+        amount: 250,
+      },
+    },
+  ],
+}
+
+export const newTokenExample: TokenDetail = {
+  ...tokenExample,
+  holdings: [{ holder_did: ALICE, jurisdiction: 'US', amount: 1000 }],
+  governance_history: tokenExample.governance_history.slice(0, 1),
+}
+
+export const requestTransferRequestExample: RequestTransferRequest = {
+  token_id: TOKEN_ID,
+  from_jurisdiction: 'US',
+  to_jurisdiction: 'SG',
+  recipient_did: BOB,
+  amount: 250,
+}
+
+const complianceExample: ComplianceDetails = {
+  source_requirements: ['kyc', 'aml', 'title_verification'],
+  target_requirements: ['kyc', 'aml', 'investor_qualification'],
+  all_satisfied: true,
+  checks: [
+    {
+      requirement: 'token_active',
+      jurisdiction: 'US',
+      satisfied: true,
+      evidence: TOKEN_ID,
+      reason: `token ${TOKEN_ID} is active`,
+    },
+    {
+      requirement: 'credential_valid',
+      jurisdiction: 'US',
+      satisfied: true,
+      evidence: CREDENTIAL_ID,
+      reason: `credential ${CREDENTIAL_ID} is active`,
+    },
+    {
+      requirement: 'trust',
+      jurisdiction: 'SG',
+      satisfied: true,
+      evidence: TRUST_ID,
+      reason: `SG trusts US (mutual relation ${TRUST_ID})`,
+    },
+    {
+      requirement: 'title_verification',
+      jurisdiction: 'US',
+      satisfied: true,
+      evidence: TITLE_ID,
+      reason: `title_verification of credential ${CREDENTIAL_ID} attested by US in ${TITLE_ID}`,
+    },
+    {
+      requirement: 'kyc',
+      jurisdiction: 'SG',
+      satisfied: true,
+      evidence: KYC_ID,
+      reason: `kyc of recipient ${BOB} attested by SG in ${KYC_ID}`,
+    },
+  ],
+}
+
+export const transferExample: Transfer = {
+  transfer_id: TRANSFER_ID,
+  status: 'approved',
+  proof_id: PROOF_ID,
+  compliance_details: complianceExample,
+  token_id: TOKEN_ID,
+  from_jurisdiction: 'US',
+  to_jurisdiction: 'SG',
+  sender_did: ALICE,
+  recipient_did: BOB,
+  amount: 250,
+  created_at: LATER,
+}
+
+export const proofExample: Proof = {
+  proof_id: PROOF_ID,
+  transfer_id: TRANSFER_ID,
+  token_id: TOKEN_ID,
+  decision: 'approved',
+  evaluated_at: LATER,
+  transfer: {
+    from_jurisdiction: 'US',
+    to_jurisdiction: 'SG',
+    sender_did: ALICE,
+    recipient_did: BOB,
+    amount: 250,
+  },
+  compliance_details: complianceExample,
+  digest: 'da45c1552c9d92eb15042be549d0c85975dece65948670eca1e04d017be2b25a',
+  jws: 'eyJhbGciOiJFZERTQSIsImtpZCI6IlZtUjZVLVpWSzhtRm5XeEdKc2dQYlI4UTdxZ09TOV8zX3doaWZ5QXBESkEiLCJ0eXAiOiJyd2EtcHJvb2YrandzIn0.eyJhbW91bnQiOjI1MH0.Hj02VsZARy-WDou7f7Ysm12v34XZskAQP_eSyT5E-SwCJlfcy9ksUkCNR90PNrvOts7dEux1KIda5cDjAIkMCQ',
+  kid: PROOF_KID,
+}
+
+export const transferDetailExample: TransferDetail = { ...transferExample, proof: proofExample }
+
+export const jwksExample: Jwks = {
+  keys: [
+    {
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: 'EbM9yoXCsnzW4KFJAVU80cgne44y3fDZkjJwO6PniUU',
+      kid: PROOF_KID,
+      alg: 'EdDSA',
+      use: 'sig',
+    },
+  ],
+}
+
+/** A one-item page of a governance list whose next page starts after `cursor`. */
+export const pageExample = <P extends string, T>(plural: P, item: T, cursor: string | null = null) =>
+  ({ [plural]: [item], total: 1, next_cursor: cursor }) as { [K in P]: T[] } & {
+    total: number
+    next_cursor: string | null
+  }
