@@ -2,9 +2,10 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from './http/body-limit.js'
 import type { AppEnv } from './auth/principal.js'
 import type { AppContext } from './context.js'
-import { ApiError, validationError } from './errors.js'
+import { ApiError, invalidFields, validationError } from './errors.js'
 import { errorHandler, notFoundHandler } from './http/error-handler.js'
 import { OPENAPI_DOCUMENT, registerOpenApiComponents } from './http/openapi.js'
+import { illFormedInput } from './http/well-formed.js'
 import { registerRoutes } from './routes.js'
 
 /** Request bodies above this are refused with 413 before they are read whole. */
@@ -18,8 +19,12 @@ const TARGET_NAMES: Record<string, string> = { json: 'body', query: 'query', par
  */
 export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error, TARGET_NAMES[result.target] ?? result.target)
+    defaultHook: (result, c) => {
+      const where = TARGET_NAMES[result.target] ?? result.target
+      if (!result.success) throw validationError(result.error, where)
+      // Valid, but text that is not well-formed Unicode is refused too, wherever it came in.
+      const illFormed = illFormedInput(result.target, result.data, c)
+      if (illFormed.length > 0) throw invalidFields(where, illFormed)
     },
   })
   app.onError(errorHandler(ctx.logError))

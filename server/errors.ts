@@ -48,6 +48,11 @@ export function validationError(error: ZodError, where: string): ApiError {
     }
     return [{ path: issue.path.length > 0 ? issue.path.join('.') : where, message: issue.message }]
   })
+  return invalidFields(where, errors)
+}
+
+/** `invalid_request` naming each failing field of the body, query or path (`where`). */
+export function invalidFields(where: string, errors: FieldError[]): ApiError {
   const summary = errors.map((e) => `${e.path}: ${e.message}`).join('; ')
   return new ApiError('invalid_request', `Invalid ${where}: ${summary}`, { errors })
 }

@@ -1,0 +1,76 @@
+import type { Context } from 'hono'
+import type { FieldError } from '../../src/contract/errors.js'
+
+/*
+ * Text that is not well-formed Unicode is refused wherever it enters, once, after validation (the
+ * app's validation hook calls this for the body, the query and the path of every route). A JSON string
+ * may carry a lone UTF-16 surrogate (`"\ud800"`); stored, it would come back as U+FFFD while a
+ * signature made over the original kept it, so the record and its signature would disagree. In a URL
+ * the same text arrives as a percent-escape that is not UTF-8 (`%ED%A0%80`), which the router leaves
+ * undecoded rather than refuse.
+ */
+
+const MESSAGE = 'not well-formed Unicode (a lone UTF-16 surrogate)'
+/** A surrogate code unit that is not half of a pair (`String.prototype.isWellFormed` is ES2024). */
+const LONE_SURROGATE = /\p{Cs}/u
+const URL_MESSAGE = 'not well-formed Unicode (a percent-escape that is not UTF-8)'
+
+/** Every string (and object key) in `value` that holds a lone surrogate, by its dotted path. */
+export function illFormedStrings(value: unknown, path: string[] = []): FieldError[] {
+  if (typeof value === 'string') {
+    return LONE_SURROGATE.test(value) ? [{ path: path.join('.'), message: MESSAGE }] : []
+  }
+  if (Array.isArray(value)) return value.flatMap((item, i) => illFormedStrings(item, [...path, String(i)]))
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, item]) =>
+      LONE_SURROGATE.test(key)
+        ? [{ path: [...path, key.replace(/\p{Cs}/gu, '\uFFFD')].join('.'), message: MESSAGE }]
+        : illFormedStrings(item, [...path, key]),
+    )
+  }
+  return []
+}
+
+const decodes = (raw: string, decode: (s: string) => string): boolean => {
+  try {
+    decode(raw)
+    return true
+  } catch {
+    return false
+  }
+}
+const decodeQueryPart = (raw: string) => decodeURIComponent(raw.replace(/\+/g, ' '))
+
+/** Query parameters whose name or value is a percent-escape that is not UTF-8, by name. */
+export function undecodableQueryFields(url: string): FieldError[] {
+  const start = url.indexOf('?')
+  if (start === -1) return []
+  return url
+    .slice(start + 1)
+    .split('&')
+    .flatMap((part) => {
+      const [name = '', ...value] = part.split('=')
+      if (decodes(name, decodeQueryPart) && decodes(value.join('='), decodeQueryPart)) return []
+      return [{ path: decodes(name, decodeQueryPart) ? decodeQueryPart(name) : name, message: URL_MESSAGE }]
+    })
+}
+
+/** Path parameters (`:id` of `routePath`) whose raw segment is a percent-escape that is not UTF-8. */
+export function undecodableParams(url: string, routePath: string): FieldError[] {
+  const segments = new URL(url).pathname.split('/')
+  return routePath.split('/').flatMap((pattern, i) => {
+    if (!pattern.startsWith(':') || decodes(segments[i] ?? '', decodeURIComponent)) return []
+    return [{ path: pattern.slice(1).replace(/\{.*$/, ''), message: URL_MESSAGE }]
+  })
+}
+
+/** What is not well-formed in the validated `data` of `target` (`json`, `query`, `param`) of a request. */
+export function illFormedInput(target: string, data: unknown, c: Context): FieldError[] {
+  const fromUrl =
+    target === 'query'
+      ? undecodableQueryFields(c.req.url)
+      : target === 'param'
+        ? undecodableParams(c.req.url, c.req.routePath)
+        : []
+  return [...fromUrl, ...illFormedStrings(data)]
+}
