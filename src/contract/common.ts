@@ -24,10 +24,25 @@ export const prefixedId = (prefix: string) =>
     .max(64)
     .startsWith(`${prefix}_`, `expected an id starting with "${prefix}_"`)
 
-/** Query parameters shared by every governance list: `limit` (1–500, default 50) and `cursor`. */
-export const pageQuerySchema = z.object({
+/** The time-sortable part of every id the service makes: a ULID, 26 Crockford base32 characters. */
+const ULID = '[0-9A-HJKMNP-TV-Z]{26}'
+
+/**
+ * Query parameters shared by every governance list: `limit` (1–500, default 50) and `cursor`. A cursor
+ * is the `next_cursor` of the previous page: the id of its last row, whose type prefix is the list's
+ * own (`cursorPrefix`), so a malformed cursor or one from another list is refused (400 naming
+ * `cursor`) rather than read as a position.
+ */
+export const pageQuery = (cursorPrefix: string) => ({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  cursor: z.string().min(1).max(200).optional(),
+  cursor: z
+    .string()
+    .regex(
+      new RegExp(`^${cursorPrefix}_${ULID}$`),
+      `expected the next_cursor of a previous page of this list (${cursorPrefix}_ and 26 characters)`,
+    )
+    .optional()
+    .describe("The previous page's `next_cursor`"),
 })
 
 /** The envelope fields of every governance list besides the plural array itself. */

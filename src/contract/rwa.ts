@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { pageFields, pageQuerySchema, prefixedId, timestampSchema } from './common.js'
+import { pageFields, pageQuery, prefixedId, timestampSchema } from './common.js'
 
 /*
  * Governance (/console/rwa/): jurisdictions, trust, credentials, attestations, tokens, transfers and
@@ -118,7 +118,7 @@ export const jurisdictionSchema = z.object({
   updated_at: timestampSchema,
 })
 
-export const listJurisdictionsQuerySchema = z.strictObject({ ...pageQuerySchema.shape })
+export const listJurisdictionsQuerySchema = z.strictObject({ ...pageQuery('jur') })
 export const listJurisdictionsResponseSchema = z.object({
   jurisdictions: z.array(jurisdictionSchema),
   ...pageFields,
@@ -174,7 +174,7 @@ export const trustRelationSchema = z.object({
 })
 
 export const listTrustQuerySchema = z.strictObject({
-  ...pageQuerySchema.shape,
+  ...pageQuery('trust'),
   status: trustStatusSchema.optional(),
   jurisdiction: jurisdictionIdSchema.optional().describe('Relations with this jurisdiction at either end'),
 })
@@ -237,7 +237,7 @@ export const revokeCredentialRequestSchema = z.strictObject({
 })
 
 export const listCredentialsQuerySchema = z.strictObject({
-  ...pageQuerySchema.shape,
+  ...pageQuery('cred'),
   jurisdiction: jurisdictionIdSchema.optional(),
   owner_did: didSchema.optional(),
   status: credentialStatusSchema.optional(),
@@ -282,7 +282,7 @@ export const attestationSchema = z.object({
 })
 
 export const listAttestationsQuerySchema = z.strictObject({
-  ...pageQuerySchema.shape,
+  ...pageQuery('att'),
   jurisdiction: jurisdictionIdSchema.optional(),
   credential_id: z.string().min(1).max(64).optional(),
   subject_did: didSchema.optional(),
@@ -336,7 +336,7 @@ export const tokenDetailSchema = tokenSchema.extend({
 })
 
 export const listTokensQuerySchema = z.strictObject({
-  ...pageQuerySchema.shape,
+  ...pageQuery('tok'),
   jurisdiction: jurisdictionIdSchema.optional(),
   owner_did: didSchema.optional(),
   status: tokenStatusSchema.optional(),
@@ -422,7 +422,7 @@ export const transferSchema = z.object({
 export const transferDetailSchema = transferSchema.extend({ proof: proofSchema })
 
 export const listTransfersQuerySchema = z.strictObject({
-  ...pageQuerySchema.shape,
+  ...pageQuery('tx'),
   token_id: z.string().min(1).max(64).optional(),
   status: transferStatusSchema.optional(),
   jurisdiction: jurisdictionIdSchema
