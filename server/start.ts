@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net'
-import { createAdaptorServer, type ServerType } from '@hono/node-server'
+import type { ServerType } from '@hono/node-server'
 import { createApp } from './app.js'
 import { ensureAdminKey } from './bootstrap.js'
 import { ApiError } from './errors.js'
 import type { ServerConfig } from './config.js'
 import { type AppContext, createAppContext } from './context.js'
 import { type Db, openDatabase } from './db/database.js'
+import { createHttpServer } from './http/node-server.js'
 import { paymentProviderFromConfig } from './payments/from-config.js'
 
 export interface RunningServer {
@@ -47,8 +48,10 @@ export async function startServer(
       status: 503,
       headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
     })
-  const server = createAdaptorServer({
-    fetch: (request: Request, env: unknown) => serveRequest(request, env),
+  // Refusals made before the app (a malformed request or Host header) are problem details too.
+  const server = createHttpServer((request, env) => serveRequest(request, env), {
+    hostname: config.host,
+    logError: (message, error) => console.error(message, error ?? ''),
   })
   await listen(server, config.host, config.port)
 

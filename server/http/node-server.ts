@@ -1,0 +1,67 @@
+import { createServer, type Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { getRequestListener, RequestError } from '@hono/node-server'
+import { ApiError } from '../errors.js'
+
+/*
+ * The Node HTTP server in front of the app. Two layers refuse requests before the app sees them, and
+ * by default answer a bare 400 with no body: @hono/node-server, when it cannot build the request's URL
+ * (an invalid Host header, a backslash in the path, a malformed absolute URL), and Node's HTTP parser
+ * (a malformed request line or header, headers over 16 KiB). Both answer problem details here, like
+ * every refusal the app itself makes.
+ */
+
+const PROBLEM_JSON = 'application/problem+json'
+
+const problemBody = (error: ApiError): string => JSON.stringify(error.toProblem())
+
+/** The response for a request @hono/node-server could not turn into a Request. */
+function adapterRefusal(error: unknown, logError: (message: string, error?: unknown) => void): Response {
+  if (error instanceof RequestError) {
+    const refusal = new ApiError('invalid_request', `Malformed request: ${error.message}`)
+    return new Response(problemBody(refusal), { status: 400, headers: { 'Content-Type': PROBLEM_JSON } })
+  }
+  // The app answers every error itself; reaching here is a bug.
+  logError('unexpected error outside the app:', error)
+  const internal = new ApiError('internal', 'Internal error; the server logged the details')
+  return new Response(problemBody(internal), { status: 500, headers: { 'Content-Type': PROBLEM_JSON } })
+}
+
+/** Answers what Node's HTTP parser refused, then closes the connection (as Node does by default). */
+function parserRefusal(error: NodeJS.ErrnoException, socket: Duplex & { bytesWritten?: number }): void {
+  if (error.code === 'ECONNRESET' || !socket.writable || (socket.bytesWritten ?? 0) > 0) {
+    socket.destroy()
+    return
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    // The client stopped sending before its request was whole: not a refusal of what it sent.
+    socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n')
+    return
+  }
+  const detail =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'Malformed request: the request headers exceed 16 KiB'
+      : 'Malformed request: the request line or a header is not valid HTTP/1.1'
+  const body = problemBody(new ApiError('invalid_request', detail))
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: ${PROBLEM_JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
+}
+
+/**
+ * An HTTP server that serves `fetch` (the app) through @hono/node-server, with problem details for
+ * the requests refused before the app. `hostname` is the default host of a request without a Host
+ * header, as @hono/node-server's `serve` sets it.
+ */
+export function createHttpServer(
+  fetch: (request: Request, env: object) => Response | Promise<Response>,
+  options: { hostname?: string; logError: (message: string, error?: unknown) => void },
+): Server {
+  const listener = getRequestListener(fetch, {
+    hostname: options.hostname,
+    errorHandler: (error) => adapterRefusal(error, options.logError),
+  })
+  const server = createServer(listener)
+  server.on('clientError', parserRefusal)
+  return server
+}
