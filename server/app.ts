@@ -4,6 +4,7 @@ import type { AppEnv } from './auth/principal.js'
 import type { AppContext } from './context.js'
 import { ApiError, invalidFields, validationError } from './errors.js'
 import { errorHandler, notFoundHandler } from './http/error-handler.js'
+import { registerDocsPage } from './http/docs-page.js'
 import { OPENAPI_DOCUMENT, registerOpenApiComponents } from './http/openapi.js'
 import { illFormedInput } from './http/well-formed.js'
 import { registerRoutes } from './routes.js'
@@ -43,5 +44,6 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   registerRoutes(app, ctx)
 
   app.doc31('/openapi.json', OPENAPI_DOCUMENT)
+  registerDocsPage(app)
   return app
 }

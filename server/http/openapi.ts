@@ -25,8 +25,12 @@ export const OPENAPI_DOCUMENT = {
     version: '0.1.0',
     description:
       'Cross-border governance of tokenized real-world assets (`/console/rwa/`), and the API-key billing that pays for it (`/console/billing/`). Errors are RFC 9457 problem details.',
-    // package.json says UNLICENSED: no public licence. SPDX names a private one with `LicenseRef-`.
-    license: { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Proprietary' },
+    // package.json says UNLICENSED: no licence is granted. The link says what that means (an SPDX
+    // `LicenseRef-` id would be valid too, but Swagger UI turns it into a dead link to spdx.org).
+    license: {
+      name: 'UNLICENSED (no licence granted)',
+      url: 'https://docs.npmjs.com/cli/v11/configuring-npm/package-json#license',
+    },
   },
   servers: [{ url: '/', description: 'The server this document is served by' }],
   tags: [

@@ -55,8 +55,8 @@ describe('the document as a whole', () => {
     expect(doc.openapi).toBe('3.1.0')
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })])
     expect(doc.info.license).toEqual({
-      name: 'Proprietary (UNLICENSED)',
-      identifier: 'LicenseRef-Proprietary',
+      name: 'UNLICENSED (no licence granted)',
+      url: expect.stringMatching(/^https:\/\/docs\.npmjs\.com\//),
     })
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({
       type: 'apiKey',
