@@ -1,4 +1,5 @@
 import type {
+  ApiKeyRecord,
   CreateKeyRequest,
   CreateKeyResponse,
   ListKeysResponse,
@@ -58,34 +59,26 @@ const PROOF_KID = 'VmR6U-ZVK8mFnWxGJsgPbR8Q7qgOS9_3_whifyApDJA'
 
 export const createKeyRequestExample: CreateKeyRequest = { org_id: 'acme', name: 'ci', start_trial: true }
 
-export const createKeyResponseExample: CreateKeyResponse = {
-  api_key: 'rwa_live_j39R8cYfohUf4z_PNVzFfULZsurLzWGtmQRnsWlSDgk',
+/** The key as a listing shows it: masked, with its use and revocation. */
+const keyRecordExample: ApiKeyRecord = {
   key_id: KEY_ID,
   key_prefix: 'rwa_live_j39...',
   org_id: 'acme',
   tier: 'free',
   name: 'ci',
   created_at: AT,
+  last_used_at: LATER,
+  revoked: false,
   trial_ends_at: TRIAL_ENDS,
+}
+
+export const createKeyResponseExample: CreateKeyResponse = {
+  ...(({ last_used_at: _, revoked: __, ...created }) => created)(keyRecordExample),
+  api_key: 'rwa_live_j39R8cYfohUf4z_PNVzFfULZsurLzWGtmQRnsWlSDgk',
   warning: 'Store this API key now: it is shown only once and cannot be retrieved again.',
 }
 
-export const listKeysResponseExample: ListKeysResponse = {
-  keys: [
-    {
-      key_id: KEY_ID,
-      key_prefix: 'rwa_live_j39...',
-      org_id: 'acme',
-      tier: 'free',
-      name: 'ci',
-      created_at: AT,
-      last_used_at: LATER,
-      revoked: false,
-      trial_ends_at: TRIAL_ENDS,
-    },
-  ],
-  total: 1,
-}
+export const listKeysResponseExample: ListKeysResponse = { keys: [keyRecordExample], total: 1 }
 
 export const revokeKeyResponseExample: RevokeKeyResponse = { status: 'revoked', key_id: KEY_ID }
 
@@ -177,8 +170,8 @@ export const webhookAckExample: WebhookAck = {
 
 // ── Governance ──────────────────────────────────────────────────────────────
 
-export const registerJurisdictionRequestExample: RegisterJurisdictionRequest = {
-  jurisdiction_id: 'US',
+/** The configuration of the US jurisdiction (everything a register sets but its id). */
+const usConfig = {
   name: 'United States',
   regulatory_body: 'SEC',
   frameworks: ['Reg D'],
@@ -186,21 +179,19 @@ export const registerJurisdictionRequestExample: RegisterJurisdictionRequest = {
   transfer_requirements: ['kyc', 'aml', 'title_verification'],
 }
 
+export const registerJurisdictionRequestExample: RegisterJurisdictionRequest = {
+  jurisdiction_id: 'US',
+  ...usConfig,
+}
+
 export const updateJurisdictionRequestExample: Omit<RegisterJurisdictionRequest, 'jurisdiction_id'> = {
-  name: 'United States',
-  regulatory_body: 'SEC',
+  ...usConfig,
   frameworks: ['Reg D', 'Reg S'],
-  credential_types: ['PropertyOwnership', 'RegulatoryAttestation'],
-  transfer_requirements: ['kyc', 'aml', 'title_verification'],
 }
 
 export const jurisdictionExample: Jurisdiction = {
   jurisdiction_id: 'US',
-  name: 'United States',
-  regulatory_body: 'SEC',
-  frameworks: ['Reg D'],
-  credential_types: ['PropertyOwnership', 'RegulatoryAttestation'],
-  transfer_requirements: ['kyc', 'aml', 'title_verification'],
+  ...usConfig,
   issuer_did: US_DID,
   created_at: AT,
   updated_at: AT,

@@ -20,6 +20,16 @@ export const SG = {
   transfer_requirements: ['kyc', 'aml', 'investor_qualification'],
 }
 
+/** Every governance list: its path and the plural its page holds the records under. */
+export const GOVERNANCE_LISTS = [
+  ['/console/rwa/jurisdictions', 'jurisdictions'],
+  ['/console/rwa/jurisdictions/trust', 'trust_relations'],
+  ['/console/rwa/credentials', 'credentials'],
+  ['/console/rwa/attestations', 'attestations'],
+  ['/console/rwa/tokens', 'tokens'],
+  ['/console/rwa/transfers', 'transfers'],
+] as const
+
 export const OWNER = 'did:web:acme:alice'
 export const RECIPIENT = 'did:web:lion:bob'
 

@@ -47,7 +47,13 @@ const nowSeconds = () => Math.floor(h.clock.now() / 1000)
 /** Posts an event the way Stripe does: raw JSON body, signed at `timestamp` with `secret`. */
 async function deliver(
   event: Record<string, any>,
-  options: { timestamp?: number; secret?: string; body?: string; header?: string | null } = {},
+  options: {
+    timestamp?: number
+    secret?: string
+    body?: string
+    header?: string | null
+    contentType?: string
+  } = {},
 ) {
   const payload = JSON.stringify(event)
   const header =
@@ -58,7 +64,7 @@ async function deliver(
     key: null,
     rawBody: options.body ?? payload,
     headers: {
-      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Type': options.contentType ?? 'application/json; charset=utf-8',
       ...(header === null ? {} : { 'Stripe-Signature': header }),
     },
   })
@@ -399,16 +405,9 @@ describe('events that need the Stripe API (a local server speaking its JSON)', (
 
 describe('events that change nothing', () => {
   it('refuses a body not sent as JSON with 415 problem details, before the signature, and stores nothing', async () => {
-    const event = eventObject(
-      'customer.subscription.created',
-      subscriptionObject({ orgId: 'acme' }),
-      nowSeconds(),
-    )
-    const payload = JSON.stringify(event)
-    const res = await h.request('POST', PATH, {
-      key: null,
-      rawBody: payload,
-      headers: { 'Content-Type': 'text/plain', 'Stripe-Signature': signedHeader(payload, nowSeconds()) },
+    const sub = subscriptionObject({ orgId: 'acme' })
+    const res = await deliver(eventObject('customer.subscription.created', sub, nowSeconds()), {
+      contentType: 'text/plain',
     })
     expect(res.status).toBe(415)
     expect(res.body).toMatchObject({ code: 'unsupported_media_type', status: 415 })

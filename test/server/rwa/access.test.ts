@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DAY_MS } from '../../../server/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
-import { buildWorld, expectStatus, transferBody, type World } from '../../support/governance.js'
+import {
+  buildWorld,
+  expectStatus,
+  GOVERNANCE_LISTS,
+  transferBody,
+  type World,
+} from '../../support/governance.js'
 
 let h: Harness
 beforeEach(async () => {
@@ -256,14 +262,7 @@ describe('tenant isolation', () => {
     }
   })
 
-  it.each([
-    ['/console/rwa/jurisdictions', 'jurisdictions'],
-    ['/console/rwa/jurisdictions/trust', 'trust_relations'],
-    ['/console/rwa/credentials', 'credentials'],
-    ['/console/rwa/attestations', 'attestations'],
-    ['/console/rwa/tokens', 'tokens'],
-    ['/console/rwa/transfers', 'transfers'],
-  ])('%s lists only the caller’s own records', async (path, plural) => {
+  it.each(GOVERNANCE_LISTS)('%s lists only the caller’s own records', async (path, plural) => {
     expect(await expectStatus(h.get(path, { key: other.key }), 200)).toEqual({
       [plural]: [],
       total: 0,

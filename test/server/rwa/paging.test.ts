@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from '../../support/harness.js'
-import { buildWorld, expectStatus, transferBody, type World } from '../../support/governance.js'
+import {
+  buildWorld,
+  expectStatus,
+  GOVERNANCE_LISTS,
+  transferBody,
+  type World,
+} from '../../support/governance.js'
 
 /*
  * A cursor is the next_cursor of a previous page of the same list. Anything else (malformed, or taken
@@ -18,14 +24,7 @@ beforeEach(async () => {
 })
 afterEach(() => h.close())
 
-const LISTS = [
-  ['/console/rwa/jurisdictions', 'jurisdictions'],
-  ['/console/rwa/jurisdictions/trust', 'trust_relations'],
-  ['/console/rwa/credentials', 'credentials'],
-  ['/console/rwa/attestations', 'attestations'],
-  ['/console/rwa/tokens', 'tokens'],
-  ['/console/rwa/transfers', 'transfers'],
-] as const
+const LISTS = GOVERNANCE_LISTS
 
 /** The next_cursor of a one-item first page of `path` (every list here has at least two rows but tokens). */
 async function cursorOf(path: string): Promise<string | null> {
