@@ -7,6 +7,10 @@ export const serverConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.coerce.number().int().min(0).max(65535).default(4600),
   db: z.string().min(1).default('rwa.db'),
+  publicUrl: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('Base URL verifiers reach the service at; written into credentials (status lists)'),
   adminKey: apiKeySecretSchema.optional(),
   paymentProvider: z.enum(['local', 'stripe']).default('local'),
   stripeSecretKey: z

@@ -1,11 +1,11 @@
 import { type AuthCache, InMemoryAuthCache } from './caches/auth-cache.js'
+import { InMemoryPaymentAnswerCache, type PaymentAnswerCache } from './caches/payment-answers.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Db } from './db/database.js'
 import { IdFactory } from './ids.js'
 import { type Invalidation, type InvalidationBus, localInvalidationBus } from './invalidation.js'
 import { InMemoryLimitStore, type LimitStore } from './limits/limit-store.js'
 import { UsageMeter } from './metering/meter.js'
-import { InMemoryPaymentAnswerCache, type PaymentAnswerCache } from './caches/payment-answers.js'
 import { LocalPaymentProvider } from './payments/local-provider.js'
 import type { PaymentProvider } from './payments/provider.js'
 import { SigningKeys } from './signing/signing-keys.js'
@@ -36,6 +36,8 @@ export interface AppContext {
   invalidate(message: Invalidation): void
   /** Where unexpected errors are reported (never with request bodies or keys). */
   readonly logError: (message: string, error?: unknown) => void
+  /** The base URL the service is reached at, as written into the credentials it signs (status lists). */
+  readonly publicUrl: () => string
 }
 
 export interface AppContextOptions {
@@ -47,7 +49,12 @@ export interface AppContextOptions {
   paymentAnswers?: PaymentAnswerCache
   bus?: InvalidationBus
   logError?: (message: string, error?: unknown) => void
+  /** `--public-url`; a function when it is known only once the server listens (the default). */
+  publicUrl?: string | (() => string)
 }
+
+/** The public URL when none is configured: the default listening address. */
+export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:4600'
 
 export function createAppContext(options: AppContextOptions): AppContext {
   const clock = options.clock ?? systemClock
@@ -82,5 +89,13 @@ export function createAppContext(options: AppContextOptions): AppContext {
       bus.publish(message)
     },
     logError,
+    publicUrl: publicUrlOf(options.publicUrl),
   })
+}
+
+const publicUrlOf = (option: AppContextOptions['publicUrl']): (() => string) => {
+  const strip = (url: string) => url.replace(/\/+$/, '')
+  if (typeof option === 'function') return () => strip(option())
+  const url = strip(option ?? DEFAULT_PUBLIC_URL)
+  return () => url
 }

@@ -1,3 +1,4 @@
+import type { ZodError } from 'zod'
 import {
   ERROR_STATUS,
   ERROR_TITLE,
@@ -6,7 +7,6 @@ import {
   type Problem,
   problemType,
 } from '../src/contract/errors.js'
-import type { ZodError } from 'zod'
 
 /**
  * The one error the service layer throws for an expected failure. It knows nothing of HTTP beyond the

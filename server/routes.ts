@@ -11,7 +11,10 @@ import { registerAttestationRoutes } from './rwa/attestations/routes.js'
 import { registerCredentialRoutes } from './rwa/credentials/routes.js'
 import { registerJurisdictionRoutes } from './rwa/jurisdictions/routes.js'
 import { governanceGuard } from './rwa/routing.js'
+import { registerStatusListRoutes } from './rwa/status-lists/routes.js'
+import { registerTokenAgentRoutes } from './rwa/tokens/agent-routes.js'
 import { registerTokenRoutes } from './rwa/tokens/routes.js'
+import { registerTransferAgentRoutes } from './rwa/transfers/agent-routes.js'
 import { registerProofKeysRoute, registerTransferRoutes } from './rwa/transfers/routes.js'
 import { registerTrustRoutes } from './rwa/trust/routes.js'
 
@@ -28,15 +31,19 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>, ctx: AppContext): void 
   registerSubscriptionRoutes(app, ctx, auth)
   registerReportRoutes(app, ctx, auth)
 
-  // Governance (/console/rwa/): the proof keys are public; everything else needs a key and a plan.
+  // Governance (/console/rwa/): the proof keys and status lists are public; everything else needs a
+  // key and a plan.
   const guard = governanceGuard(ctx, auth)
   registerProofKeysRoute(app, ctx)
+  registerStatusListRoutes(app, ctx)
   registerTrustRoutes(app, ctx, guard) // before /jurisdictions/{id}, which would take `trust` as an id
   registerJurisdictionRoutes(app, ctx, guard)
   registerCredentialRoutes(app, ctx, guard)
   registerAttestationRoutes(app, ctx, guard)
   registerTokenRoutes(app, ctx, guard)
+  registerTokenAgentRoutes(app, ctx, guard)
   registerTransferRoutes(app, ctx, guard)
+  registerTransferAgentRoutes(app, ctx, guard)
 
   // The payment provider's signed webhook: public, authenticated by its signature.
   registerStripeWebhook(app, ctx)

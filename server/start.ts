@@ -54,12 +54,18 @@ export async function startServer(
     logError: (message, error) => console.error(message, error ?? ''),
   })
   await listen(server, config.host, config.port)
+  const url = urlOf(server, config.host)
 
   let db: Db | undefined
   let ctx: AppContext
   try {
     db = await openDatabase(config.db)
-    ctx = createAppContext({ db, payments: paymentProviderFromConfig(config, db, log) })
+    ctx = createAppContext({
+      db,
+      payments: paymentProviderFromConfig(config, db, log),
+      // Written into every credential signed (its status list URL); by default where it listens.
+      publicUrl: config.publicUrl ?? url,
+    })
     const admin = await ensureAdminKey(ctx, config.adminKey)
     if (admin.printable) log(`admin API key (shown once): ${admin.printable}`)
     if (admin.presetIgnored) {
@@ -75,7 +81,6 @@ export async function startServer(
   ctx.meter.start()
   const app = createApp(ctx)
   serveRequest = (request, env) => app.fetch(request, env as never)
-  const url = urlOf(server, config.host)
   log(`listening on ${url}`)
 
   let closing: Promise<void> | undefined

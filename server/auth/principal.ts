@@ -1,5 +1,5 @@
-import type { Entitlement } from '../limits/entitlement.js'
 import { ApiError } from '../errors.js'
+import type { Entitlement } from '../limits/entitlement.js'
 
 /** The operator organization: its keys are admin keys. */
 export const ADMIN_ORG_ID = 'admin'

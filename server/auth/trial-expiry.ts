@@ -1,9 +1,9 @@
+import type { KnownOrg } from '../caches/auth-cache.js'
+import { activeSubscriptionCached } from '../caches/payment-answers.js'
 import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
 import { markTrialChecked, upsertSubscription } from '../organizations/queries.js'
-import { activeSubscriptionCached } from '../caches/payment-answers.js'
 import type { ProviderSubscription } from '../payments/provider.js'
-import type { KnownOrg } from '../caches/auth-cache.js'
 
 const TRIAL_CHECK_RETRY_MS = 60_000
 

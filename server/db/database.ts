@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, type MigrationProvider, Migrator, SqliteDialect, type SqliteDatabase } from 'kysely'
+import { Kysely, type MigrationProvider, Migrator, type SqliteDatabase, SqliteDialect } from 'kysely'
 import { migrations } from './migrations/index.js'
 import type { Database } from './schema.js'
 

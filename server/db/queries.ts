@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder, Selectable, Transaction } from 'kysely'
+import type { Selectable, SelectQueryBuilder, Transaction } from 'kysely'
 import type { Db } from './database.js'
 import type { Database } from './schema.js'
 

@@ -21,6 +21,9 @@ export interface Database {
   token_events: TokenEventsTable
   transfers: TransfersTable
   proofs: ProofsTable
+  holder_freezes: HolderFreezesTable
+  status_lists: StatusListsTable
+  status_list_revocations: StatusListRevocationsTable
 }
 
 export interface OrganizationsTable {
@@ -130,6 +133,9 @@ export interface CredentialsTable {
   revoked_at: string | null
   revocation_reason: string | null
   vc_jwt: string
+  /** Its entry in a status list (migration 0004); null for a credential issued before. */
+  status_list_id: string | null
+  status_list_index: number | null
 }
 
 /** Every owner DID an organization has introduced with a credential: what `max_dids` caps. */
@@ -152,6 +158,8 @@ export interface AttestationsTable {
   issued_at: string
   valid_until: string | null
   vc_jwt: string
+  status_list_id: string | null
+  status_list_index: number | null
 }
 
 export interface TokensTable {
@@ -162,8 +170,11 @@ export interface TokensTable {
   owner_did: string
   symbol: string | null
   total_supply: number
+  /** `active`, `paused` (by an agent) or `frozen` (its credential revoked). */
   status: string
   created_at: string
+  /** JSON of the transfer rules (migration 0004); null when none were ever set. */
+  rules: string | null
 }
 
 /** How much of a token a DID holds in a jurisdiction; rows at zero are deleted. */
@@ -172,6 +183,39 @@ export interface HoldingsTable {
   holder_did: string
   jurisdiction: string
   amount: number
+  /** Units an agent froze (migration 0004); never more than `amount`. */
+  frozen_amount: Generated<number>
+}
+
+/** A whole-holder freeze of a token: the holder can neither send nor receive it. */
+export interface HolderFreezesTable {
+  token_id: string
+  holder_did: string
+  org_id: string
+  frozen_at: string
+}
+
+/**
+ * A W3C Bitstring Status List of one issuing jurisdiction: `capacity` entries, `used` of them assigned
+ * (entry n at index permute(perm_key, n)); `version` counts revocations, for the ETag.
+ */
+export interface StatusListsTable {
+  list_id: string
+  org_id: string
+  jurisdiction_id: string
+  capacity: number
+  used: number
+  perm_key: string
+  version: number
+  created_at: string
+  updated_at: string
+}
+
+/** The set bits of a status list: one row per revoked entry. */
+export interface StatusListRevocationsTable {
+  list_id: string
+  status_index: number
+  revoked_at: string
 }
 
 export interface TokenEventsTable {
@@ -196,13 +240,16 @@ export interface TransfersTable {
   proof_id: string
   compliance_details: string
   created_at: string
+  /** Why an agent forced it (status `forced`); null otherwise. */
+  reason: string | null
 }
 
 /** A compliance proof: `facts` is the canonical JSON the JWS signs. */
 export interface ProofsTable {
   proof_id: string
   org_id: string
-  transfer_id: string
+  /** Null for a proof that is not about one transfer (a recovery). */
+  transfer_id: string | null
   facts: string
   digest: string
   jws: string

@@ -1,6 +1,7 @@
 import Stripe from 'stripe'
 import { isoTimestamp } from '../clock.js'
 import { reasonToSkip } from './event-order.js'
+import type { PriceTiers } from './price-tiers.js'
 import {
   type IgnoredEvent,
   PaymentProviderUnavailableError,
@@ -16,7 +17,6 @@ import {
   stripeInvoiceSchema,
   stripeSubscriptionSchema,
 } from './stripe-objects.js'
-import type { PriceTiers } from './price-tiers.js'
 import { subscriptionStateOf } from './stripe-subscription.js'
 
 /** The event types that change a subscription; every other type is acknowledged and ignored. */

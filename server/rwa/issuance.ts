@@ -49,12 +49,20 @@ export function issuanceTimes(ctx: AppContext, validUntil: string | undefined, w
 
 /**
  * Signs what a jurisdiction issues as a W3C VC 2.0 JWT with the jurisdiction's key: `type` after
- * `VerifiableCredential`, valid from the issuance, until `validUntil` when set.
+ * `VerifiableCredential`, valid from the issuance, until `validUntil` when set, with its
+ * `credentialStatus` (its entry in the jurisdiction's status list).
  */
 export function signIssued(
   ctx: AppContext,
   jurisdiction: { issuer_did: string; private_key: string },
-  vc: { id: string; type: string; subject: string; times: IssuanceTimes; credentialSubject: object },
+  vc: {
+    id: string
+    type: string
+    subject: string
+    times: IssuanceTimes
+    credentialSubject: object
+    credentialStatus: object
+  },
 ): Promise<string> {
   const { validUntil } = vc.times
   return ctx.signingKeys.signCredential(
@@ -69,6 +77,7 @@ export function signIssued(
       validFrom: vc.times.now,
       ...(validUntil ? { validUntil } : {}),
       credentialSubject: vc.credentialSubject,
+      credentialStatus: vc.credentialStatus,
     },
   )
 }

@@ -12,21 +12,32 @@ import type {
   WebhookAck,
 } from './billing.js'
 import { TIER_LIMITS } from './limits.js'
-import type {
-  Attestation,
-  ComplianceDetails,
-  Credential,
-  Jurisdiction,
-  Jwks,
-  Proof,
-  RegisterJurisdictionRequest,
-  RequestTransferRequest,
-  RevokeTrustResponse,
-  SubmitAttestationRequest,
-  TokenDetail,
-  Transfer,
-  TransferDetail,
-  TrustRelation,
+import {
+  type Attestation,
+  type CanTransferResponse,
+  type ComplianceDetails,
+  type Credential,
+  type CredentialStatusEntry,
+  type ForcedTransferRequest,
+  type FreezeRequest,
+  type FreezeState,
+  type Holding,
+  NO_RULES,
+  type RecoverRequest,
+  type RecoveryResult,
+  type SetTokenRulesRequest,
+  type TransferSummary,
+  type Jurisdiction,
+  type Jwks,
+  type Proof,
+  type RegisterJurisdictionRequest,
+  type RequestTransferRequest,
+  type RevokeTrustResponse,
+  type SubmitAttestationRequest,
+  type TokenDetail,
+  type Transfer,
+  type TransferDetail,
+  type TrustRelation,
 } from './rwa.js'
 
 /*
@@ -220,6 +231,18 @@ export const revokeTrustResponseExample: RevokeTrustResponse = {
   revoked_at: LATER,
 }
 
+const STATUS_LIST_US = 'https://rwa.example.com/console/rwa/status/sl_01M8420DE8N3M2BQ5Y9K7XW1TQ'
+const STATUS_LIST_SG = 'https://rwa.example.com/console/rwa/status/sl_01M8420DEAZ4R6W2H8P3N5QV0J'
+
+/** A credentialStatus entry: bit `index` of a jurisdiction's status list. */
+const statusEntry = (list: string, index: number): CredentialStatusEntry => ({
+  id: `${list}#${index}`,
+  type: 'BitstringStatusListEntry',
+  statusPurpose: 'revocation',
+  statusListIndex: String(index),
+  statusListCredential: list,
+})
+
 export const issueCredentialRequestExample = {
   jurisdiction: 'US',
   owner_did: ALICE,
@@ -242,6 +265,7 @@ export const credentialExample: Credential = {
   revoked_at: null,
   revocation_reason: null,
   vc_jwt: VC_JWT,
+  credential_status: statusEntry(STATUS_LIST_US, 48_213),
 }
 
 export const revokeCredentialRequestExample = { reason: 'Title transferred outside the platform' }
@@ -274,6 +298,7 @@ export const attestationExample: Attestation = {
   issued_at: AT,
   valid_until: '2027-11-22T00:00:00.000Z',
   vc_jwt: VC_JWT,
+  credential_status: statusEntry(STATUS_LIST_SG, 90_127),
 }
 
 export const tokenizeRequestExample = { credential_id: CREDENTIAL_ID, total_supply: 1000, symbol: 'ATX' }
@@ -286,16 +311,25 @@ export const tokenExample: TokenDetail = {
   symbol: 'ATX',
   total_supply: 1000,
   status: 'active',
+  rules: { ...NO_RULES, max_balance_per_holder: 500, max_holders: { SG: 50 } },
   holdings: [
-    { holder_did: ALICE, jurisdiction: 'US', amount: 750 },
-    { holder_did: BOB, jurisdiction: 'SG', amount: 250 },
+    { holder_did: ALICE, jurisdiction: 'US', amount: 750, frozen_amount: 0, frozen: false },
+    { holder_did: BOB, jurisdiction: 'SG', amount: 250, frozen_amount: 0, frozen: false },
   ],
   created_at: AT,
+  governance_history_total: 2,
+  frozen_holders: [],
   governance_history: [
     {
       event: 'tokenized',
       at: AT,
-      details: { credential_id: CREDENTIAL_ID, total_supply: 1000, holder_did: ALICE, jurisdiction: 'US' },
+      details: {
+        credential_id: CREDENTIAL_ID,
+        total_supply: 1000,
+        holder_did: ALICE,
+        jurisdiction: 'US',
+        actor_key_id: KEY_ID,
+      },
     },
     {
       event: 'transfer_approved',
@@ -308,6 +342,7 @@ export const tokenExample: TokenDetail = {
         sender_did: ALICE,
         recipient_did: BOB,
         amount: 250,
+        actor_key_id: KEY_ID,
       },
     },
   ],
@@ -315,8 +350,63 @@ export const tokenExample: TokenDetail = {
 
 export const newTokenExample: TokenDetail = {
   ...tokenExample,
-  holdings: [{ holder_did: ALICE, jurisdiction: 'US', amount: 1000 }],
+  rules: NO_RULES,
+  holdings: [{ holder_did: ALICE, jurisdiction: 'US', amount: 1000, frozen_amount: 0, frozen: false }],
   governance_history: tokenExample.governance_history.slice(0, 1),
+  governance_history_total: 1,
+}
+
+export const holdingExample: Holding = {
+  holder_did: BOB,
+  jurisdiction: 'SG',
+  amount: 250,
+  frozen_amount: 100,
+  frozen: false,
+}
+
+export const setTokenRulesRequestExample: SetTokenRulesRequest = {
+  max_balance_per_holder: 500,
+  max_holders: { SG: 50 },
+  lockup_until: '2027-01-01T00:00:00.000Z',
+  reason: 'Offering memorandum, section 4',
+}
+
+export const tokenActionRequestExample = { reason: 'Corporate action: stock split record date' }
+
+export const freezeRequestExample: FreezeRequest = {
+  holder_did: BOB,
+  jurisdiction: 'SG',
+  amount: 100,
+  reason: 'Court order 2026-77',
+}
+
+export const freezeStateExample: FreezeState = {
+  token_id: TOKEN_ID,
+  holder_did: BOB,
+  frozen: false,
+  holdings: [holdingExample],
+}
+
+export const forcedTransferRequestExample: ForcedTransferRequest = {
+  from_did: BOB,
+  from_jurisdiction: 'SG',
+  to_did: ALICE,
+  to_jurisdiction: 'US',
+  amount: 100,
+  reason: 'Court order 2026-77',
+}
+
+export const recoverRequestExample: RecoverRequest = {
+  lost_did: BOB,
+  new_did: 'did:web:acme:bob-2',
+  reason: 'Lost keys, ticket 881',
+}
+
+export const recoveryResultExample: RecoveryResult = {
+  lost_did: BOB,
+  new_did: 'did:web:acme:bob-2',
+  moved: [{ ...holdingExample, holder_did: 'did:web:acme:bob-2' }],
+  proof_id: PROOF_ID,
 }
 
 export const requestTransferRequestExample: RequestTransferRequest = {
@@ -347,11 +437,32 @@ const complianceExample: ComplianceDetails = {
       reason: `credential ${CREDENTIAL_ID} is active`,
     },
     {
+      requirement: 'sufficient_holding',
+      jurisdiction: 'US',
+      satisfied: true,
+      evidence: null,
+      reason: `sender ${ALICE} holds 1000 of ${TOKEN_ID} in US; 250 requested`,
+    },
+    {
+      requirement: 'holder_not_frozen',
+      jurisdiction: 'US',
+      satisfied: true,
+      evidence: null,
+      reason: `neither sender ${ALICE} nor recipient ${BOB} is frozen for ${TOKEN_ID}`,
+    },
+    {
       requirement: 'trust',
       jurisdiction: 'SG',
       satisfied: true,
       evidence: TRUST_ID,
       reason: `SG trusts US (mutual relation ${TRUST_ID})`,
+    },
+    {
+      requirement: 'rule:max_balance_per_holder',
+      jurisdiction: 'SG',
+      satisfied: true,
+      evidence: 'rules.max_balance_per_holder=500',
+      reason: `recipient ${BOB} would hold 250 of ${TOKEN_ID} across jurisdictions, within max_balance_per_holder 500`,
     },
     {
       requirement: 'title_verification',
@@ -382,6 +493,48 @@ export const transferExample: Transfer = {
   recipient_did: BOB,
   amount: 250,
   created_at: LATER,
+  reason: null,
+}
+
+export const transferSummaryExample: TransferSummary = {
+  ...(({ reason: _, ...transfer }) => transfer)(transferExample),
+  compliance_details: {
+    source_requirements: complianceExample.source_requirements,
+    target_requirements: complianceExample.target_requirements,
+    all_satisfied: true,
+  },
+}
+
+export const canTransferResponseExample: CanTransferResponse = {
+  allowed: true,
+  compliance_details: complianceExample,
+}
+
+export const forcedTransferExample: Transfer = {
+  ...transferExample,
+  status: 'forced',
+  ...{
+    from_jurisdiction: 'SG',
+    to_jurisdiction: 'US',
+    sender_did: BOB,
+    recipient_did: ALICE,
+    amount: 100,
+  },
+  compliance_details: {
+    source_requirements: [],
+    target_requirements: ['kyc'],
+    all_satisfied: true,
+    checks: [
+      {
+        requirement: 'kyc',
+        jurisdiction: 'US',
+        satisfied: true,
+        evidence: KYC_ID,
+        reason: `kyc of recipient ${ALICE} attested by SG in ${KYC_ID} (recognised through trust from SG)`,
+      },
+    ],
+  },
+  reason: 'Court order 2026-77',
 }
 
 export const proofExample: Proof = {

@@ -72,6 +72,7 @@ export const tokenIdSchema = prefixedId('tok')
 export const transferIdSchema = prefixedId('tx')
 export const proofIdSchema = prefixedId('prf')
 export const trustIdSchema = prefixedId('trust')
+export const statusListIdSchema = prefixedId('sl')
 
 /** Path parameter `{id}` of a jurisdiction. */
 export const jurisdictionParamsSchema = z.object({ id: jurisdictionIdSchema })
@@ -80,6 +81,13 @@ export const attestationParamsSchema = z.object({ id: attestationIdSchema })
 export const tokenParamsSchema = z.object({ id: tokenIdSchema })
 export const transferParamsSchema = z.object({ id: transferIdSchema })
 export const proofParamsSchema = z.object({ id: proofIdSchema })
+export const statusListParamsSchema = z.object({ list_id: statusListIdSchema })
+
+/** A count of whole token units. */
+const unitsSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+
+/** Why an agent did what it did: kept in the token's history (and in the proof of what moves units). */
+const reasonSchema = text(500)
 
 // ── Jurisdictions ───────────────────────────────────────────────────────────
 
@@ -192,6 +200,24 @@ export const revokeTrustResponseSchema = z.object({
   revoked_at: timestampSchema,
 })
 
+// ── Revocation status (W3C Bitstring Status List) ───────────────────────────
+
+/**
+ * The `credentialStatus` of a VC the service signs: its entry in the issuing jurisdiction's public
+ * status list (W3C Bitstring Status List v1.0). The bit at `statusListIndex` of the list credential at
+ * `statusListCredential` is 1 once the credential is revoked.
+ */
+export const credentialStatusEntrySchema = z.object({
+  id: z.string().describe('`<statusListCredential>#<statusListIndex>`'),
+  type: z.literal('BitstringStatusListEntry'),
+  statusPurpose: z.literal('revocation'),
+  statusListIndex: z
+    .string()
+    .regex(/^(0|[1-9][0-9]*)$/)
+    .describe('Position of the bit, a decimal string'),
+  statusListCredential: z.string().describe('URL of the status list credential (served without a key)'),
+})
+
 // ── Credentials ─────────────────────────────────────────────────────────────
 
 export const propertyDataSchema = z.strictObject({
@@ -229,6 +255,9 @@ export const credentialSchema = z.object({
   revoked_at: timestampSchema.nullable(),
   revocation_reason: z.string().nullable(),
   vc_jwt: z.string().describe('W3C VC 2.0 as a JOSE JWT (typ vc+jwt, EdDSA) signed by the issuer_did key'),
+  credential_status: credentialStatusEntrySchema
+    .nullable()
+    .describe('The `credentialStatus` inside vc_jwt; null for a credential issued before status lists'),
 })
 
 /** POST /console/rwa/credentials/{id}/revoke; the body is optional. */
@@ -279,6 +308,9 @@ export const attestationSchema = z.object({
   issued_at: timestampSchema,
   valid_until: timestampSchema.nullable(),
   vc_jwt: z.string(),
+  credential_status: credentialStatusEntrySchema
+    .nullable()
+    .describe('The `credentialStatus` inside vc_jwt; null for an attestation issued before status lists'),
 })
 
 export const listAttestationsQuerySchema = z.strictObject({
@@ -298,19 +330,69 @@ export const listAttestationsResponseSchema = z.object({
 /** POST /console/rwa/tokenize. */
 export const tokenizeRequestSchema = z.strictObject({
   credential_id: credentialIdSchema,
-  total_supply: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  total_supply: unitsSchema,
   symbol: z
     .string()
     .regex(/^[A-Z0-9]{1,12}$/, 'expected 1–12 upper-case letters or digits')
     .optional(),
 })
 
-export const tokenStatusSchema = z.enum(['active', 'frozen'])
+export const tokenStatusSchema = z.enum(['active', 'paused', 'frozen'])
 
 export const holdingSchema = z.object({
   holder_did: z.string(),
   jurisdiction: z.string(),
   amount: z.number().int().positive(),
+  frozen_amount: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('Units of this holding an agent froze: only `amount - frozen_amount` can be sent'),
+  frozen: z.boolean().describe('The holder is frozen for this token: it can neither send nor receive'),
+})
+
+/** `max_holders`: one cap for every jurisdiction, or a cap per jurisdiction (others uncapped). */
+export const maxHoldersSchema = z
+  .union([unitsSchema, z.record(jurisdictionIdSchema, unitsSchema)])
+  .describe(
+    'Holders with a non-zero holding in the target jurisdiction: a number for every jurisdiction, or `{ "SG": 50 }`',
+  )
+
+/**
+ * The transfer rules of a token (T-REX compliance modules), as the token shows them: every rule,
+ * `null` when not set. Only rules that are set produce checks (`rule:<name>`) in an evaluation.
+ */
+export const tokenRulesSchema = z.object({
+  max_balance_per_holder: unitsSchema
+    .nullable()
+    .describe("The recipient's total across jurisdictions after the transfer may not exceed it"),
+  max_holders: maxHoldersSchema.nullable(),
+  lockup_until: timestampSchema
+    .nullable()
+    .describe('Before this instant only forced transfers move the token'),
+  max_transfer_amount: unitsSchema.nullable().describe('Largest amount of one transfer'),
+  daily_volume_per_holder: unitsSchema
+    .nullable()
+    .describe("The sender's approved volume of the UTC day, this transfer included, may not exceed it"),
+})
+
+/** The rules of a token that has none set. */
+export const NO_RULES: TokenRules = Object.freeze({
+  max_balance_per_holder: null,
+  max_holders: null,
+  lockup_until: null,
+  max_transfer_amount: null,
+  daily_volume_per_holder: null,
+})
+
+/** PUT /console/rwa/tokens/{id}/rules: replaces the whole rules object; null or absent clears a rule. */
+export const setTokenRulesRequestSchema = z.strictObject({
+  max_balance_per_holder: unitsSchema.nullable().optional(),
+  max_holders: maxHoldersSchema.nullable().optional(),
+  lockup_until: timestampSchema.nullable().optional(),
+  max_transfer_amount: unitsSchema.nullable().optional(),
+  daily_volume_per_holder: unitsSchema.nullable().optional(),
+  reason: reasonSchema.optional(),
 })
 
 export const tokenSchema = z.object({
@@ -320,19 +402,51 @@ export const tokenSchema = z.object({
   owner_did: z.string(),
   symbol: z.string().nullable(),
   total_supply: z.number().int().positive(),
-  status: tokenStatusSchema.describe('`frozen` once its credential is revoked'),
+  status: tokenStatusSchema.describe(
+    '`paused` by an agent (POST .../pause); `frozen` once its credential is revoked (for good)',
+  ),
+  rules: tokenRulesSchema,
   holdings: z.array(holdingSchema).describe('Who holds how much where; the amounts sum to total_supply'),
   created_at: timestampSchema,
 })
 
+export const GOVERNANCE_EVENTS = [
+  'tokenized',
+  'transfer_approved',
+  'transfer_rejected',
+  'transfer_forced',
+  'credential_revoked',
+  'token_paused',
+  'token_unpaused',
+  'holder_frozen',
+  'holder_unfrozen',
+  'units_frozen',
+  'units_unfrozen',
+  'identity_recovered',
+  'rules_updated',
+] as const
+
 export const governanceEventSchema = z.object({
-  event: z.enum(['tokenized', 'transfer_approved', 'transfer_rejected', 'credential_revoked']),
+  event: z.enum(GOVERNANCE_EVENTS),
   at: timestampSchema,
-  details: z.record(z.string(), z.unknown()),
+  details: z
+    .record(z.string(), z.unknown())
+    .describe('What happened; agent operations carry `actor_key_id` (the key that acted) and `reason`'),
 })
 
+/** How many of the latest history events a token detail carries. */
+export const TOKEN_DETAIL_HISTORY = 100
+
 export const tokenDetailSchema = tokenSchema.extend({
-  governance_history: z.array(governanceEventSchema).describe('Every event that touched it, oldest first'),
+  governance_history: z
+    .array(governanceEventSchema)
+    .describe(
+      `The latest ${TOKEN_DETAIL_HISTORY} events, oldest first among them; GET .../history pages through all`,
+    ),
+  governance_history_total: z.number().int().nonnegative().describe('How many events the token has'),
+  frozen_holders: z
+    .array(z.string())
+    .describe('DIDs frozen for this token as a whole (whether or not they hold any of it)'),
 })
 
 export const listTokensQuerySchema = z.strictObject({
@@ -343,39 +457,148 @@ export const listTokensQuerySchema = z.strictObject({
 })
 export const listTokensResponseSchema = z.object({ tokens: z.array(tokenSchema), ...pageFields })
 
+/** GET /console/rwa/tokens/{id}/history: every event, oldest first. */
+export const tokenHistoryQuerySchema = z.strictObject({ ...pageQuery('evt') })
+export const tokenHistoryResponseSchema = z.object({
+  governance_history: z.array(governanceEventSchema),
+  ...pageFields,
+})
+
+/** GET /console/rwa/tokens/{id}/holdings: ordered by holder, then jurisdiction. */
+export const listHoldingsQuerySchema = z.strictObject({
+  limit: pageQuery('evt').limit,
+  // Holdings have no id: the cursor is the last (holder, jurisdiction) shown, encoded.
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,1400}$/, 'expected the next_cursor of a previous page of this list')
+    .optional()
+    .describe("The previous page's `next_cursor`"),
+  holder_did: didSchema.optional(),
+  jurisdiction: jurisdictionIdSchema.optional(),
+})
+export const listHoldingsResponseSchema = z.object({ holdings: z.array(holdingSchema), ...pageFields })
+
+// ── Agent operations (T-REX agent role, ERC-7943 enforcement) ──────────────
+
+/** POST /console/rwa/tokens/{id}/pause and /unpause; the body is optional. */
+export const tokenActionRequestSchema = z.strictObject({ reason: reasonSchema.optional() })
+
+/** POST /console/rwa/tokens/{id}/freeze and /unfreeze. */
+export const freezeRequestSchema = z
+  .strictObject({
+    holder_did: didSchema,
+    jurisdiction: jurisdictionIdSchema
+      .optional()
+      .describe('The holding whose units are (un)frozen; required with `amount`'),
+    amount: unitsSchema
+      .optional()
+      .describe('Units of the holding to freeze or unfreeze; without it the whole holder is (un)frozen'),
+    reason: reasonSchema.optional(),
+  })
+  .superRefine((body, check) => {
+    if (body.amount !== undefined && body.jurisdiction === undefined) {
+      check.addIssue({
+        code: 'custom',
+        path: ['jurisdiction'],
+        message: 'required with amount: name the holding whose units are frozen',
+      })
+    }
+    if (body.amount === undefined && body.jurisdiction !== undefined) {
+      check.addIssue({
+        code: 'custom',
+        path: ['jurisdiction'],
+        message: 'only with amount: freezing a whole holder covers every jurisdiction',
+      })
+    }
+  })
+
+/** What a freeze or unfreeze left: whether the holder is frozen, and its holdings of the token. */
+export const freezeStateSchema = z.object({
+  token_id: tokenIdSchema,
+  holder_did: z.string(),
+  frozen: z.boolean(),
+  holdings: z.array(holdingSchema),
+})
+
+/** POST /console/rwa/tokens/{id}/forced-transfer. */
+export const forcedTransferRequestSchema = z.strictObject({
+  from_did: didSchema,
+  from_jurisdiction: jurisdictionIdSchema,
+  to_did: didSchema,
+  to_jurisdiction: jurisdictionIdSchema,
+  amount: unitsSchema,
+  reason: reasonSchema.describe('The authority for it, e.g. a court order reference'),
+})
+
+/** POST /console/rwa/tokens/{id}/recover. */
+export const recoverRequestSchema = z
+  .strictObject({ lost_did: didSchema, new_did: didSchema, reason: reasonSchema })
+  .refine((r) => r.lost_did !== r.new_did, { path: ['new_did'], message: 'must differ from lost_did' })
+
+export const recoveryResultSchema = z.object({
+  lost_did: z.string(),
+  new_did: z.string(),
+  moved: z.array(holdingSchema).describe('The holdings moved, as the new DID now holds what moved'),
+  proof_id: proofIdSchema,
+})
+
 // ── Transfers and proofs ────────────────────────────────────────────────────
+
+/** The fields of a transfer request: the token, both sides, and how much. */
+const transferRouteFields = {
+  from_jurisdiction: jurisdictionIdSchema,
+  to_jurisdiction: jurisdictionIdSchema,
+  recipient_did: didSchema,
+  sender_did: didSchema.optional().describe("Whose holding moves; defaults to the token's owner"),
+}
 
 /** POST /console/rwa/transfers (spec 2.3). */
 export const requestTransferRequestSchema = z.strictObject({
   token_id: tokenIdSchema,
-  from_jurisdiction: jurisdictionIdSchema,
-  to_jurisdiction: jurisdictionIdSchema,
-  recipient_did: didSchema,
-  amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe('Whole units of the token'),
-  sender_did: didSchema.optional().describe("Whose holding moves; defaults to the token's owner"),
+  ...transferRouteFields,
+  amount: unitsSchema.describe('Whole units of the token'),
 })
 
-export const transferStatusSchema = z.enum(['approved', 'rejected'])
+/** GET /console/rwa/tokens/{id}/can-transfer: the transfer's fields, evaluated and recorded nowhere. */
+export const canTransferQuerySchema = z.strictObject({
+  ...transferRouteFields,
+  amount: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe('Whole units'),
+})
+
+export const transferStatusSchema = z.enum(['approved', 'rejected', 'forced'])
 
 /** One check of a transfer evaluation. */
 export const complianceCheckSchema = z.object({
   requirement: z
     .string()
-    .describe('A requirement name, or `token_active`, `credential_valid`, `trust` for the built-in checks'),
+    .describe(
+      'A requirement name; a built-in check (`token_active`, `credential_valid`, `sufficient_holding`, `holder_not_frozen`, `unfrozen_balance`, `trust`); or a token rule `rule:<name>`',
+    ),
   jurisdiction: z.string().describe('The jurisdiction whose rule this check applies'),
   satisfied: z.boolean(),
   evidence: z
     .string()
     .nullable()
-    .describe('Id of the attestation, credential, token or trust relation relied on'),
+    .describe(
+      'What the check relied on: an attestation, credential, token or trust id; a rule or frozen amount as `name=value`',
+    ),
   reason: z.string(),
 })
 
-export const complianceDetailsSchema = z.object({
+/** The spec's three fields of an evaluation (what a transfer list item carries). */
+export const complianceSummarySchema = z.object({
   source_requirements: z.array(z.string()),
   target_requirements: z.array(z.string()),
   all_satisfied: z.boolean(),
+})
+
+export const complianceDetailsSchema = complianceSummarySchema.extend({
   checks: z.array(complianceCheckSchema),
+})
+
+export const canTransferResponseSchema = z.object({
+  allowed: z.boolean().describe('What POST /console/rwa/transfers would decide now'),
+  compliance_details: complianceDetailsSchema,
 })
 
 /** The transfer a proof is about, as it was evaluated. */
@@ -387,29 +610,43 @@ export const proofTransferSchema = z.object({
   amount: z.number().int(),
 })
 
+/** What a recovery moved, as its proof records it. */
+export const proofRecoverySchema = z.object({
+  lost_did: z.string(),
+  new_did: z.string(),
+  moved: z.array(holdingSchema),
+})
+
+export const proofDecisionSchema = z.enum(['approved', 'rejected', 'forced', 'recovered'])
+
 /**
  * A compliance proof. Its evaluated facts are every field but `digest`, `jws` and `kid`; `digest` is the
  * lower-case hex SHA-256 of their RFC 8785 canonical JSON, and `jws` a compact EdDSA JWS whose payload
- * is exactly those canonical bytes, signed by the service key `kid` (see the JWKS).
+ * is exactly those canonical bytes, signed by the service key `kid` (see the JWKS). A transfer's proof
+ * (decision approved, rejected or forced) has `transfer_id` and `transfer`; a recovery's has `recovery`.
+ * Agent operations carry their `reason`.
  */
 export const proofSchema = z.object({
   proof_id: proofIdSchema,
-  transfer_id: transferIdSchema,
+  transfer_id: transferIdSchema.optional(),
   token_id: tokenIdSchema,
-  decision: transferStatusSchema,
+  decision: proofDecisionSchema,
   evaluated_at: timestampSchema,
-  transfer: proofTransferSchema,
+  transfer: proofTransferSchema.optional(),
+  recovery: proofRecoverySchema.optional(),
+  reason: z.string().optional(),
   compliance_details: complianceDetailsSchema,
   digest: z.string().regex(/^[0-9a-f]{64}$/),
   jws: z.string(),
   kid: z.string(),
 })
 
-export const transferSchema = z.object({
+/** A transfer as a list shows it: its parties and outcome, and the spec's three compliance fields. */
+export const transferSummarySchema = z.object({
   transfer_id: transferIdSchema,
   status: transferStatusSchema,
   proof_id: proofIdSchema,
-  compliance_details: complianceDetailsSchema,
+  compliance_details: complianceSummarySchema,
   token_id: tokenIdSchema,
   from_jurisdiction: z.string(),
   to_jurisdiction: z.string(),
@@ -417,6 +654,12 @@ export const transferSchema = z.object({
   recipient_did: z.string(),
   amount: z.number().int().positive(),
   created_at: timestampSchema,
+})
+
+/** A transfer with its evaluation's checks (the answer to POST, and in the detail). */
+export const transferSchema = transferSummarySchema.extend({
+  compliance_details: complianceDetailsSchema,
+  reason: z.string().nullable().describe('Why an agent forced it; null for a requested transfer'),
 })
 
 export const transferDetailSchema = transferSchema.extend({ proof: proofSchema })
@@ -429,7 +672,10 @@ export const listTransfersQuerySchema = z.strictObject({
     .optional()
     .describe('Transfers with this jurisdiction as source or target'),
 })
-export const listTransfersResponseSchema = z.object({ transfers: z.array(transferSchema), ...pageFields })
+export const listTransfersResponseSchema = z.object({
+  transfers: z.array(transferSummarySchema),
+  ...pageFields,
+})
 
 /** An Ed25519 public key as a JWK. */
 export const ed25519JwkSchema = z.object({
@@ -485,3 +731,22 @@ export type ListTransfersQuery = z.infer<typeof listTransfersQuerySchema>
 export type ListTransfersResponse = z.infer<typeof listTransfersResponseSchema>
 export type Ed25519Jwk = z.infer<typeof ed25519JwkSchema>
 export type Jwks = z.infer<typeof jwksSchema>
+export type CredentialStatusEntry = z.infer<typeof credentialStatusEntrySchema>
+export type TokenRules = z.infer<typeof tokenRulesSchema>
+export type SetTokenRulesRequest = z.infer<typeof setTokenRulesRequestSchema>
+export type TokenHistoryQuery = z.infer<typeof tokenHistoryQuerySchema>
+export type TokenHistoryResponse = z.infer<typeof tokenHistoryResponseSchema>
+export type ListHoldingsQuery = z.infer<typeof listHoldingsQuerySchema>
+export type ListHoldingsResponse = z.infer<typeof listHoldingsResponseSchema>
+export type TokenActionRequest = z.infer<typeof tokenActionRequestSchema>
+export type FreezeRequest = z.infer<typeof freezeRequestSchema>
+export type FreezeState = z.infer<typeof freezeStateSchema>
+export type ForcedTransferRequest = z.infer<typeof forcedTransferRequestSchema>
+export type RecoverRequest = z.infer<typeof recoverRequestSchema>
+export type RecoveryResult = z.infer<typeof recoveryResultSchema>
+export type CanTransferQuery = z.infer<typeof canTransferQuerySchema>
+export type CanTransferResponse = z.infer<typeof canTransferResponseSchema>
+export type ComplianceSummary = z.infer<typeof complianceSummarySchema>
+export type TransferSummary = z.infer<typeof transferSummarySchema>
+export type ProofDecision = z.infer<typeof proofDecisionSchema>
+export type ProofRecovery = z.infer<typeof proofRecoverySchema>

@@ -40,6 +40,14 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     description: 'SQLite database file, created and migrated at start (WAL mode)',
   },
   {
+    field: 'publicUrl',
+    flag: '--public-url <url>',
+    env: 'RWA_PUBLIC_URL',
+    default: 'the listening address',
+    description:
+      'base URL verifiers reach the server at, written into every credential it signs (its status list URL); set it before issuing',
+  },
+  {
     field: 'adminKey',
     env: 'RWA_ADMIN_KEY',
     default: 'generated and printed once',

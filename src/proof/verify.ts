@@ -18,15 +18,21 @@ export type ProofFacts = Omit<Proof, 'digest' | 'jws' | 'kid'>
 /** The `typ` header of a proof JWS. */
 export const PROOF_JWS_TYPE = 'rwa-proof+jws'
 
-/** The evaluated facts of `proof`, field by field (extra fields of the record are ignored). */
+/**
+ * The evaluated facts of `proof`, field by field (extra fields of the record are ignored). The fields
+ * only some proofs have (`transfer_id` and `transfer` of a transfer, `recovery`, an agent's `reason`)
+ * are left out when absent, so a proof signed before they existed keeps its canonical bytes.
+ */
 export function proofFacts(proof: ProofFacts): ProofFacts {
   return {
     proof_id: proof.proof_id,
-    transfer_id: proof.transfer_id,
+    ...(proof.transfer_id !== undefined ? { transfer_id: proof.transfer_id } : {}),
     token_id: proof.token_id,
     decision: proof.decision,
     evaluated_at: proof.evaluated_at,
-    transfer: proof.transfer,
+    ...(proof.transfer !== undefined ? { transfer: proof.transfer } : {}),
+    ...(proof.recovery !== undefined ? { recovery: proof.recovery } : {}),
+    ...(proof.reason !== undefined ? { reason: proof.reason } : {}),
     compliance_details: proof.compliance_details,
   }
 }

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely'
 import { billing } from './0001-billing.js'
 import { governance } from './0002-governance.js'
+import { tokenGovernance } from './0004-token-governance.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -9,4 +10,5 @@ import { governance } from './0002-governance.js'
 export const migrations: Record<string, Migration> = {
   '0001-billing': billing,
   '0002-governance': governance,
+  '0004-token-governance': tokenGovernance,
 }

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { Attestation } from '../../../src/contract/rwa.js'
 import type { AttestationsTable } from '../../db/schema.js'
+import { credentialStatusOf } from '../status-lists/service.js'
 
 /** The API record of a stored attestation. */
 export function attestationFromRow(row: Selectable<AttestationsTable>): Attestation {
@@ -16,5 +17,6 @@ export function attestationFromRow(row: Selectable<AttestationsTable>): Attestat
     issued_at: row.issued_at,
     valid_until: row.valid_until,
     vc_jwt: row.vc_jwt,
+    credential_status: credentialStatusOf(row.vc_jwt),
   }
 }

@@ -11,9 +11,10 @@ import type { AppContext } from '../../context.js'
 import { ApiError } from '../../errors.js'
 import { credentialOr404 } from '../credentials/service.js'
 import { assertAccepts, issuanceTimes, signIssued } from '../issuance.js'
-import { jurisdictionOr404 } from '../jurisdictions/service.js'
 import { requirementNamesOf } from '../jurisdictions/queries.js'
+import { jurisdictionOr404 } from '../jurisdictions/service.js'
 import { listPage, ownedOr404 } from '../owned.js'
+import { assignStatusEntry } from '../status-lists/service.js'
 import { attestationFromRow } from './from-row.js'
 import { findAttestation, insertAttestation, listAttestations as listAttestationRows } from './queries.js'
 
@@ -39,6 +40,7 @@ export async function submitAttestation(
     }
     if (input.credential_id) await credentialOr404(trx, orgId, input.credential_id)
 
+    const status = await assignStatusEntry(ctx, trx, orgId, input.jurisdiction, times.now)
     const vc_jwt = await signIssued(ctx, jurisdiction, {
       id: `urn:rwa:attestation:${attestationId}`,
       type: 'RegulatoryAttestationCredential',
@@ -52,6 +54,7 @@ export async function submitAttestation(
         ...(input.credential_id ? { credential: `urn:rwa:credential:${input.credential_id}` } : {}),
         ...(input.evidence ? { evidence: input.evidence } : {}),
       },
+      credentialStatus: status.credentialStatus,
     })
     const row = {
       attestation_id: attestationId,
@@ -66,6 +69,8 @@ export async function submitAttestation(
       issued_at: times.now,
       valid_until: times.validUntil,
       vc_jwt,
+      status_list_id: status.listId,
+      status_list_index: status.index,
     }
     await insertAttestation(trx, row)
     return attestationFromRow(row)

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { Credential, PropertyData } from '../../../src/contract/rwa.js'
 import type { CredentialsTable } from '../../db/schema.js'
+import { credentialStatusOf } from '../status-lists/service.js'
 
 /** The API record of a stored credential. */
 export function credentialFromRow(row: Selectable<CredentialsTable>): Credential {
@@ -17,5 +18,6 @@ export function credentialFromRow(row: Selectable<CredentialsTable>): Credential
     revoked_at: row.revoked_at,
     revocation_reason: row.revocation_reason,
     vc_jwt: row.vc_jwt,
+    credential_status: credentialStatusOf(row.vc_jwt),
   }
 }

@@ -15,6 +15,7 @@ import { addUsage } from '../../metering/queries.js'
 import { assertAccepts, issuanceTimes, signIssued } from '../issuance.js'
 import { jurisdictionOr404 } from '../jurisdictions/service.js'
 import { listPage, ownedOr404 } from '../owned.js'
+import { assignStatusEntry, revokeStatusEntry } from '../status-lists/service.js'
 import { freezeTokenOfRevokedCredential } from '../tokens/history.js'
 import { credentialFromRow } from './from-row.js'
 import {
@@ -60,6 +61,7 @@ export async function issueCredential(
       await addUsage(trx, orgId, utcDate(times.nowMs), 'dids_created', 1)
     }
 
+    const status = await assignStatusEntry(ctx, trx, orgId, input.jurisdiction, now)
     const vc_jwt = await signIssued(ctx, jurisdiction, {
       id: `urn:rwa:credential:${credentialId}`,
       type: 'PropertyOwnershipCredential',
@@ -70,6 +72,7 @@ export async function issueCredential(
         jurisdiction: input.jurisdiction,
         property: input.property_data,
       },
+      credentialStatus: status.credentialStatus,
     })
     const row = {
       credential_id: credentialId,
@@ -84,6 +87,8 @@ export async function issueCredential(
       revoked_at: null,
       revocation_reason: null,
       vc_jwt,
+      status_list_id: status.listId,
+      status_list_index: status.index,
     }
     await insertCredential(trx, row)
     return credentialFromRow(row)
@@ -103,7 +108,11 @@ export async function listCredentials(
   return listPage('credentials', page, credentialFromRow)
 }
 
-/** Revokes a credential for good and freezes the token it backs (recorded in the token's history). */
+/**
+ * Revokes a credential for good: sets its bit in its status list (so every verifier sees it on the
+ * next fetch of the list) and freezes the token it backs (recorded in the token's history), in one
+ * transaction. A credential issued before status lists has no bit; its record says it is revoked.
+ */
 export async function revokeCredential(
   ctx: AppContext,
   principal: Principal,
@@ -118,7 +127,14 @@ export async function revokeCredential(
       throw new ApiError('conflict', `Credential ${id} was already revoked at ${row.revoked_at}`)
     }
     await markCredentialRevoked(trx, id, now, reason)
-    await freezeTokenOfRevokedCredential(ctx, trx, principal.orgId, id, reason, now)
+    if (row.status_list_id !== null && row.status_list_index !== null) {
+      await revokeStatusEntry(trx, row.status_list_id, Number(row.status_list_index), now)
+    }
+    await freezeTokenOfRevokedCredential(ctx, trx, principal.orgId, id, {
+      reason,
+      at: now,
+      actorKeyId: principal.keyId,
+    })
     return credentialFromRow({ ...row, status: 'revoked', revoked_at: now, revocation_reason: reason })
   })
 }

@@ -5,7 +5,8 @@ import { findTokenByCredential, insertTokenEvent, setTokenStatus } from './queri
 
 /*
  * A token's governance history: every change to a token is recorded as an event in the same
- * transaction as the change, by whichever aggregate made it (tokenization, a transfer, a revocation).
+ * transaction as the change, by whichever aggregate made it (tokenization, a transfer, an agent's
+ * operation, a revocation). Events of an operation carry `actor_key_id`, the key that did it.
  */
 
 /** Appends an event to a token's governance history (inside the caller's transaction); returns the row. */
@@ -36,15 +37,15 @@ export async function freezeTokenOfRevokedCredential(
   db: Executor,
   orgId: string,
   credentialId: string,
-  reason: string | null,
-  at: string,
+  revocation: { reason: string | null; at: string; actorKeyId: string },
 ): Promise<void> {
   const token = await findTokenByCredential(db, credentialId)
   if (!token) return
   await setTokenStatus(db, token.token_id, 'frozen')
-  await recordTokenEvent(ctx, db, orgId, token.token_id, 'credential_revoked', at, {
+  await recordTokenEvent(ctx, db, orgId, token.token_id, 'credential_revoked', revocation.at, {
     credential_id: credentialId,
-    reason,
+    reason: revocation.reason,
     token_status: 'frozen',
+    actor_key_id: revocation.actorKeyId,
   })
 }

@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely'
 import type { ListTokensQuery } from '../../../src/contract/rwa.js'
-import { type Executor, ownedRecord, pageOf, whereEqual } from '../../db/queries.js'
-import type { HoldingsTable, TokenEventsTable, TokensTable } from '../../db/schema.js'
+import { countOf, type Executor, ownedRecord, type Page, pageOf, whereEqual } from '../../db/queries.js'
+import type { TokenEventsTable, TokensTable } from '../../db/schema.js'
 
-/** Every query of tokens, their holdings and their history. */
+/** Every query of tokens and their history (holdings and freezes: ../holdings/queries.ts). */
 
 export const findToken = ownedRecord('tokens', 'token_id')
 
@@ -29,70 +29,45 @@ export async function setTokenStatus(db: Executor, tokenId: string, status: stri
   await db.updateTable('tokens').set({ status }).where('token_id', '=', tokenId).execute()
 }
 
-/** Holdings of the given tokens, largest first within each token. */
-export function holdingsOf(db: Executor, tokenIds: string[]) {
-  if (tokenIds.length === 0) return Promise.resolve([])
-  return db
-    .selectFrom('holdings')
-    .selectAll()
-    .where('token_id', 'in', tokenIds)
-    .orderBy('token_id')
-    .orderBy('amount', 'desc')
-    .orderBy('holder_did')
-    .orderBy('jurisdiction')
-    .execute()
+export async function setTokenRules(db: Executor, tokenId: string, rules: string): Promise<void> {
+  await db.updateTable('tokens').set({ rules }).where('token_id', '=', tokenId).execute()
 }
 
-/** How much of a token `holderDid` holds in `jurisdiction` (0 when nothing). */
-export async function holdingOf(db: Executor, tokenId: string, holderDid: string, jurisdiction: string) {
-  const row = await db
-    .selectFrom('holdings')
-    .select('amount')
-    .where('token_id', '=', tokenId)
-    .where('holder_did', '=', holderDid)
-    .where('jurisdiction', '=', jurisdiction)
-    .executeTakeFirst()
-  return row?.amount ?? 0
-}
+// ── History ─────────────────────────────────────────────────────────────────
 
-export async function insertHolding(db: Executor, row: Insertable<HoldingsTable>): Promise<void> {
-  await db.insertInto('holdings').values(row).execute()
-}
-
-/** Adds `delta` (negative to take) to a holding; a holding that reaches zero is deleted. */
-export async function adjustHolding(
-  db: Executor,
-  tokenId: string,
-  holderDid: string,
-  jurisdiction: string,
-  delta: number,
-) {
-  await db
-    .insertInto('holdings')
-    .values({ token_id: tokenId, holder_did: holderDid, jurisdiction, amount: delta })
-    .onConflict((oc) =>
-      oc.columns(['token_id', 'holder_did', 'jurisdiction']).doUpdateSet((eb) => ({
-        amount: eb('holdings.amount', '+', eb.ref('excluded.amount')),
-      })),
-    )
-    .execute()
-  await db
-    .deleteFrom('holdings')
-    .where('token_id', '=', tokenId)
-    .where('holder_did', '=', holderDid)
-    .where('jurisdiction', '=', jurisdiction)
-    .where('amount', '<=', 0)
-    .execute()
-}
-
-/** The governance history of a token, oldest first. */
-export function tokenEvents(db: Executor, tokenId: string) {
-  return db
+/** The latest `limit` events of a token, oldest first among them. */
+export async function latestTokenEvents(db: Executor, tokenId: string, limit: number) {
+  const rows = await db
     .selectFrom('token_events')
     .selectAll()
     .where('token_id', '=', tokenId)
-    .orderBy('event_id', 'asc')
+    .orderBy('event_id', 'desc')
+    .limit(limit)
     .execute()
+  return rows.reverse()
+}
+
+export function countTokenEvents(db: Executor, tokenId: string): Promise<number> {
+  return countOf(db.selectFrom('token_events').where('token_id', '=', tokenId))
+}
+
+/** One page of a token's history, oldest first, after the event id `cursor`. */
+export async function tokenEventsPage(
+  db: Executor,
+  tokenId: string,
+  query: { limit: number; cursor?: string | undefined },
+): Promise<Page<TokenEventsTable>> {
+  const base = db.selectFrom('token_events').where('token_id', '=', tokenId)
+  const total = await countOf(base)
+  let rows = base.selectAll()
+  if (query.cursor !== undefined) rows = rows.where('event_id', '>', query.cursor)
+  const found = await rows
+    .orderBy('event_id', 'asc')
+    .limit(query.limit + 1)
+    .execute()
+  const more = found.length > query.limit
+  const page = more ? found.slice(0, query.limit) : found
+  return { rows: page, total, next_cursor: more ? page.at(-1)!.event_id : null }
 }
 
 export async function insertTokenEvent(db: Executor, row: Insertable<TokenEventsTable>): Promise<void> {

@@ -1,8 +1,15 @@
-import type {
-  ListTokensQuery,
-  ListTokensResponse,
-  TokenDetail,
-  TokenizeRequest,
+import {
+  type ListHoldingsQuery,
+  type ListHoldingsResponse,
+  type ListTokensQuery,
+  type ListTokensResponse,
+  type SetTokenRulesRequest,
+  TOKEN_DETAIL_HISTORY,
+  type TokenDetail,
+  type TokenHistoryQuery,
+  type TokenHistoryResponse,
+  type TokenizeRequest,
+  type TokenRules,
 } from '../../../src/contract/rwa.js'
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
@@ -10,17 +17,32 @@ import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
 import { ApiError } from '../../errors.js'
 import { credentialOr404 } from '../credentials/service.js'
-import { ownedOr404 } from '../owned.js'
-import { tokenDetailFromRow, tokenFromRow } from './from-row.js'
-import { recordTokenEvent } from './history.js'
 import {
-  findToken,
-  findTokenByCredential,
+  frozenAmong,
+  frozenHolders,
   holdingsOf,
   insertHolding,
+  listHoldings as listHoldingRows,
+} from '../holdings/queries.js'
+import { ownedOr404 } from '../owned.js'
+import {
+  eventFromRow,
+  frozenKey,
+  holdingFromRow,
+  rulesFromRow,
+  tokenDetailFromRow,
+  tokenFromRow,
+} from './from-row.js'
+import { recordTokenEvent } from './history.js'
+import {
+  countTokenEvents,
+  findToken,
+  findTokenByCredential,
   insertToken,
+  latestTokenEvents,
   listTokens as listTokenRows,
-  tokenEvents,
+  setTokenRules,
+  tokenEventsPage,
 } from './queries.js'
 
 /** The stored token, or 404. */
@@ -68,12 +90,14 @@ export async function tokenize(
       total_supply: input.total_supply,
       status: 'active',
       created_at: now,
+      rules: null,
     }
     const holding = {
       token_id: tokenId,
       holder_did: credential.owner_did,
       jurisdiction: credential.jurisdiction,
       amount: input.total_supply,
+      frozen_amount: 0,
     }
     await insertToken(trx, row)
     await insertHolding(trx, holding)
@@ -82,15 +106,24 @@ export async function tokenize(
       total_supply: input.total_supply,
       holder_did: credential.owner_did,
       jurisdiction: credential.jurisdiction,
+      actor_key_id: principal.keyId,
     })
-    return tokenDetailFromRow(row, [holding], [event])
+    return tokenDetailFromRow(row, [holding], [], [event], 1)
   })
 }
 
-export async function getToken(ctx: AppContext, principal: Principal, id: string): Promise<TokenDetail> {
-  const row = await tokenOr404(ctx.db, principal.orgId, id)
-  const [holdings, events] = await Promise.all([holdingsOf(ctx.db, [id]), tokenEvents(ctx.db, id)])
-  return tokenDetailFromRow(row, holdings, events)
+/** The token detail as stored now (inside or outside a transaction). */
+export async function tokenDetail(db: Executor, orgId: string, id: string): Promise<TokenDetail> {
+  const row = await tokenOr404(db, orgId, id)
+  const holdings = await holdingsOf(db, [id])
+  const frozen = await frozenHolders(db, id)
+  const events = await latestTokenEvents(db, id, TOKEN_DETAIL_HISTORY)
+  const total = await countTokenEvents(db, id)
+  return tokenDetailFromRow(row, holdings, frozen, events, total)
+}
+
+export function getToken(ctx: AppContext, principal: Principal, id: string): Promise<TokenDetail> {
+  return tokenDetail(ctx.db, principal.orgId, id)
 }
 
 export async function listTokens(
@@ -99,13 +132,93 @@ export async function listTokens(
   query: ListTokensQuery,
 ): Promise<ListTokensResponse> {
   const page = await listTokenRows(ctx.db, principal.orgId, query)
-  const holdings = await holdingsOf(
-    ctx.db,
-    page.rows.map((r) => r.token_id),
-  )
+  const ids = page.rows.map((r) => r.token_id)
+  const holdings = await holdingsOf(ctx.db, ids)
+  const frozen = new Set<string>()
+  for (const id of ids) {
+    const dids = holdings.filter((h) => h.token_id === id).map((h) => h.holder_did)
+    for (const did of await frozenAmong(ctx.db, id, dids)) frozen.add(frozenKey(id, did))
+  }
   return {
-    tokens: page.rows.map((row) => tokenFromRow(row, holdings)),
+    tokens: page.rows.map((row) => tokenFromRow(row, holdings, frozen)),
     total: page.total,
     next_cursor: page.next_cursor,
   }
+}
+
+/** Every event of a token's history, oldest first, a page at a time. */
+export async function tokenHistory(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  query: TokenHistoryQuery,
+): Promise<TokenHistoryResponse> {
+  await tokenOr404(ctx.db, principal.orgId, id)
+  const page = await tokenEventsPage(ctx.db, id, query)
+  return { governance_history: page.rows.map(eventFromRow), total: page.total, next_cursor: page.next_cursor }
+}
+
+/** Reads a holdings cursor: base64url of `[holder_did, jurisdiction]`; anything else is a 400. */
+function decodeHoldingsCursor(cursor: string | undefined): [string, string] | undefined {
+  if (cursor === undefined) return undefined
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) {
+      return value as [string, string]
+    }
+  } catch {}
+  throw new ApiError('invalid_request', 'Invalid query: cursor: not a cursor this list returned', {
+    errors: [{ path: 'cursor', message: 'not a cursor this list returned' }],
+  })
+}
+
+/** A token's holdings with their frozen units and whether each holder is frozen. */
+export async function listHoldings(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  query: ListHoldingsQuery,
+): Promise<ListHoldingsResponse> {
+  const after = decodeHoldingsCursor(query.cursor)
+  await tokenOr404(ctx.db, principal.orgId, id)
+  const page = await listHoldingRows(ctx.db, id, query, after)
+  const frozen = await frozenAmong(
+    ctx.db,
+    id,
+    page.rows.map((h) => h.holder_did),
+  )
+  return {
+    holdings: page.rows.map((h) => holdingFromRow(h, frozen.has(h.holder_did))),
+    total: page.total,
+    next_cursor: page.next_cursor,
+  }
+}
+
+/** Replaces a token's transfer rules (absent or null clears a rule), recorded as `rules_updated`. */
+export async function setRules(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  input: SetTokenRulesRequest,
+): Promise<TokenDetail> {
+  const now = isoTimestamp(ctx.clock.now())
+  const { reason, ...given } = input
+  const rules: TokenRules = {
+    max_balance_per_holder: given.max_balance_per_holder ?? null,
+    max_holders: given.max_holders ?? null,
+    lockup_until: given.lockup_until ? isoTimestamp(Date.parse(given.lockup_until)) : null,
+    max_transfer_amount: given.max_transfer_amount ?? null,
+    daily_volume_per_holder: given.daily_volume_per_holder ?? null,
+  }
+  return ctx.db.transaction().execute(async (trx) => {
+    const token = await tokenOr404(trx, principal.orgId, id)
+    await setTokenRules(trx, id, JSON.stringify(rules))
+    await recordTokenEvent(ctx, trx, principal.orgId, id, 'rules_updated', now, {
+      rules,
+      previous: rulesFromRow(token.rules),
+      reason: reason ?? null,
+      actor_key_id: principal.keyId,
+    })
+    return tokenDetail(trx, principal.orgId, id)
+  })
 }

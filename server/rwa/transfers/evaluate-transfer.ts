@@ -1,54 +1,51 @@
+import type { ComplianceCheck, ComplianceDetails, TokenRules } from '../../../src/contract/rwa.js'
 import {
-  type ComplianceCheck,
-  type ComplianceDetails,
-  TITLE_VERIFICATION,
-} from '../../../src/contract/rwa.js'
+  holderNotFrozenCheck,
+  type LedgerFacts,
+  type Movement,
+  sufficientHoldingCheck,
+  tokenActiveCheck,
+  unfrozenBalanceCheck,
+} from './ledger-checks.js'
+import {
+  type AttestationFacts,
+  type CredentialFacts,
+  credentialCheck,
+  requirementCheck,
+  type TrustFacts,
+  trustCheck,
+} from './requirement-checks.js'
+import { ruleChecks } from './rule-checks.js'
 
 /*
- * The compliance evaluation of a transfer: facts in, checks out. No HTTP, no SQL, no clock: the
- * service gathers the facts and this decides. docs/governance.md states these rules with examples.
+ * The compliance evaluation of a transfer, and of the agent operations that move units (a forced
+ * transfer, a recovery): facts in, checks out. No HTTP, no SQL, no clock: the services gather the facts
+ * and these decide. docs/governance.md states the rules with examples.
  */
 
-/** The built-in checks that precede the jurisdictions' own requirements. */
-export const TOKEN_ACTIVE = 'token_active'
-export const CREDENTIAL_VALID = 'credential_valid'
-export const TRUST = 'trust'
+export type { LedgerFacts } from './ledger-checks.js'
+export { TOKEN_ACTIVE } from './ledger-checks.js'
+export type { AttestationFacts, TrustFacts } from './requirement-checks.js'
+export { CREDENTIAL_VALID, recognisedIssuers, TRUST, trustBetween, trusts } from './requirement-checks.js'
+
+/** The requirement a forced transfer's recipient and a recovery's new identity must still meet. */
+export const KYC = 'kyc'
 
 export interface JurisdictionFacts {
   jurisdiction_id: string
   transfer_requirements: readonly string[]
 }
 
-export interface TrustFacts {
-  trust_id: string
-  from_jurisdiction: string
-  to_jurisdiction: string
-  mutual: boolean
-}
-
-export interface AttestationFacts {
-  attestation_id: string
-  /** The jurisdiction that issued it. */
-  jurisdiction: string
-  subject_did: string
-  type: string
-  credential_id: string | null
-  issued_at: string
-  valid_until: string | null
-}
-
 export interface TransferFacts {
   token: { token_id: string; status: string; credential_id: string }
-  credential: {
-    credential_id: string
-    status: string
-    valid_until: string | null
-    revoked_at: string | null
-    revocation_reason: string | null
-  }
+  credential: CredentialFacts
   from: JurisdictionFacts
   to: JurisdictionFacts
+  sender_did: string
   recipient_did: string
+  amount: number
+  ledger: LedgerFacts
+  rules: TokenRules
   /** Active trust relations of the organization (others are ignored if passed). */
   trust: readonly TrustFacts[]
   /** Candidate attestations; those of other subjects or types are ignored. */
@@ -57,79 +54,48 @@ export interface TransferFacts {
   now: string
 }
 
-/** Whether `relation` lets transfers go, and attestations be recognised, from `from` to `to`. */
-export function trusts(relation: TrustFacts, from: string, to: string): boolean {
-  if (relation.from_jurisdiction === from && relation.to_jurisdiction === to) return true
-  return relation.mutual && relation.from_jurisdiction === to && relation.to_jurisdiction === from
-}
-
-/** The trust relation that carries `from` → `to`, if any. */
-export function trustBetween(
-  relations: readonly TrustFacts[],
-  from: string,
-  to: string,
-): TrustFacts | undefined {
-  return relations.find((r) => trusts(r, from, to))
-}
-
-/** ISO 8601 UTC timestamps of the same format compare as strings; parse to be safe with offsets. */
-const before = (a: string, b: string): boolean => Date.parse(a) < Date.parse(b)
-
 /**
  * Evaluates a transfer. The checks, in order:
- * 1. `token_active`: the token is active (not frozen);
+ * 1. `token_active`: the token is neither paused nor frozen by its revoked credential;
  * 2. `credential_valid`: the token's credential is not revoked and not past its valid_until;
- * 3. `trust`: a cross-border transfer needs trust from source to target (same jurisdiction: none needed);
- * 4. each requirement of the source, then each of the target (a requirement both list in the same
- *    jurisdiction is checked once): met by an unexpired attestation of that type whose subject is the
- *    recipient (for `title_verification`: the token's credential), issued by the jurisdiction itself or
- *    by one it recognises through trust (a relation X → J means J recognises X's attestations).
+ * 3. `sufficient_holding`: the sender holds the amount in the source;
+ * 4. `holder_not_frozen`: neither side is frozen for the token;
+ * 5. `unfrozen_balance` (when some of the sender's units there are frozen): the amount is unfrozen;
+ * 6. `trust`: a cross-border transfer needs trust from source to target;
+ * 7. `rule:<name>` for each transfer rule the token has;
+ * 8. each requirement of the source, then each of the target (once per jurisdiction), met by a valid
+ *    attestation the jurisdiction recognises.
  * The transfer is approved only when every check is satisfied.
  */
 export function evaluateTransfer(facts: TransferFacts): ComplianceDetails {
-  const checks: ComplianceCheck[] = []
-  const { token, credential, from, to, now } = facts
-
-  checks.push({
-    requirement: TOKEN_ACTIVE,
-    jurisdiction: from.jurisdiction_id,
-    satisfied: token.status === 'active',
-    evidence: token.token_id,
-    reason:
-      token.status === 'active'
-        ? `token ${token.token_id} is active`
-        : `token ${token.token_id} is ${token.status} and cannot be transferred`,
-  })
-  checks.push(credentialCheck(credential, from.jurisdiction_id, now))
-
-  if (from.jurisdiction_id === to.jurisdiction_id) {
-    checks.push({
-      requirement: TRUST,
-      jurisdiction: to.jurisdiction_id,
-      satisfied: true,
-      evidence: null,
-      reason: `same-jurisdiction transfer within ${to.jurisdiction_id}: no trust relation needed`,
-    })
-  } else {
-    const relation = trustBetween(facts.trust, from.jurisdiction_id, to.jurisdiction_id)
-    checks.push({
-      requirement: TRUST,
-      jurisdiction: to.jurisdiction_id,
-      satisfied: relation !== undefined,
-      evidence: relation?.trust_id ?? null,
-      reason: relation
-        ? `${to.jurisdiction_id} trusts ${from.jurisdiction_id} (${relation.mutual ? 'mutual' : 'one-way'} relation ${relation.trust_id})`
-        : `no trust relation from ${from.jurisdiction_id} to ${to.jurisdiction_id}: transfers between them are not allowed`,
-    })
+  const { token, from, to, now, ledger } = facts
+  const move: Movement = {
+    token_id: token.token_id,
+    from_jurisdiction: from.jurisdiction_id,
+    to_jurisdiction: to.jurisdiction_id,
+    sender_did: facts.sender_did,
+    recipient_did: facts.recipient_did,
+    amount: facts.amount,
   }
+  const checks: ComplianceCheck[] = [
+    tokenActiveCheck(token, from.jurisdiction_id),
+    credentialCheck(facts.credential, from.jurisdiction_id, now),
+    sufficientHoldingCheck(move, ledger),
+    holderNotFrozenCheck(move, ledger),
+  ]
+  const unfrozen = unfrozenBalanceCheck(move, ledger)
+  if (unfrozen) checks.push(unfrozen)
+  checks.push(trustCheck(facts.trust, from.jurisdiction_id, to.jurisdiction_id))
+  checks.push(...ruleChecks(facts.rules, move, ledger, now))
 
+  const requirementFacts = { ...facts, credential_id: token.credential_id }
   const seen = new Set<string>()
   for (const jurisdiction of [from, to]) {
     for (const requirement of jurisdiction.transfer_requirements) {
       const id = `${jurisdiction.jurisdiction_id}\u0000${requirement}`
       if (seen.has(id)) continue
       seen.add(id)
-      checks.push(requirementCheck(facts, jurisdiction.jurisdiction_id, requirement))
+      checks.push(requirementCheck(requirementFacts, jurisdiction.jurisdiction_id, requirement))
     }
   }
 
@@ -141,77 +107,29 @@ export function evaluateTransfer(facts: TransferFacts): ComplianceDetails {
   }
 }
 
-function credentialCheck(
-  credential: TransferFacts['credential'],
-  jurisdiction: string,
-  now: string,
-): ComplianceCheck {
-  const base = { requirement: CREDENTIAL_VALID, jurisdiction, evidence: credential.credential_id }
-  if (credential.status === 'revoked') {
-    const why = credential.revocation_reason ? ` (${credential.revocation_reason})` : ''
-    return {
-      ...base,
-      satisfied: false,
-      reason: `credential ${credential.credential_id} was revoked at ${credential.revoked_at}${why}`,
-    }
-  }
-  if (credential.valid_until !== null && !before(now, credential.valid_until)) {
-    return {
-      ...base,
-      satisfied: false,
-      reason: `credential ${credential.credential_id} expired at ${credential.valid_until}`,
-    }
-  }
-  return { ...base, satisfied: true, reason: `credential ${credential.credential_id} is active` }
+/** What an agent operation's identity check needs: who must hold `kyc`, and where. */
+export interface KycFacts {
+  subject_did: string
+  credential_id: string
+  /** Every jurisdiction whose recognition is needed. */
+  jurisdictions: readonly string[]
+  trust: readonly TrustFacts[]
+  attestations: readonly AttestationFacts[]
+  now: string
 }
 
-/** The jurisdictions whose attestations `jurisdiction` recognises: itself and those it trusts. */
-export function recognisedIssuers(jurisdiction: string, relations: readonly TrustFacts[]): Set<string> {
-  const issuers = new Set([jurisdiction])
-  for (const r of relations) {
-    if (r.to_jurisdiction === jurisdiction) issuers.add(r.from_jurisdiction)
-    if (r.mutual && r.from_jurisdiction === jurisdiction) issuers.add(r.to_jurisdiction)
+/**
+ * The evaluation of a forced transfer or a recovery (T-REX: an agent bypasses every requirement, rule,
+ * freeze and pause): only `kyc` of `subject_did` recognised by each jurisdiction concerned. A forced
+ * transfer names its target; a recovery every jurisdiction where the lost identity holds the token.
+ */
+export function evaluateKyc(facts: KycFacts): ComplianceDetails {
+  const requirementFacts = { ...facts, recipient_did: facts.subject_did }
+  const checks = [...new Set(facts.jurisdictions)].map((j) => requirementCheck(requirementFacts, j, KYC))
+  return {
+    source_requirements: [],
+    target_requirements: [KYC],
+    all_satisfied: checks.length > 0 && checks.every((c) => c.satisfied),
+    checks,
   }
-  return issuers
-}
-
-function requirementCheck(facts: TransferFacts, jurisdiction: string, requirement: string): ComplianceCheck {
-  const aboutCredential = requirement === TITLE_VERIFICATION
-  const subject = aboutCredential
-    ? `credential ${facts.token.credential_id}`
-    : `recipient ${facts.recipient_did}`
-  const candidates = facts.attestations
-    .filter((a) => a.type === requirement)
-    .filter((a) =>
-      aboutCredential ? a.credential_id === facts.token.credential_id : a.subject_did === facts.recipient_did,
-    )
-    // Newest first, so the evidence cited is the latest attestation that qualifies.
-    .sort((a, b) => (a.attestation_id < b.attestation_id ? 1 : -1))
-  const recognised = recognisedIssuers(jurisdiction, facts.trust)
-  const valid = (a: AttestationFacts) =>
-    !before(facts.now, a.issued_at) && (a.valid_until === null || before(facts.now, a.valid_until))
-
-  const met = candidates.find((a) => recognised.has(a.jurisdiction) && valid(a))
-  if (met) {
-    const via =
-      met.jurisdiction === jurisdiction ? '' : ` (recognised through trust from ${met.jurisdiction})`
-    return {
-      requirement,
-      jurisdiction,
-      satisfied: true,
-      evidence: met.attestation_id,
-      reason: `${requirement} of ${subject} attested by ${met.jurisdiction} in ${met.attestation_id}${via}`,
-    }
-  }
-  const expired = candidates.find(
-    (a) => recognised.has(a.jurisdiction) && a.valid_until !== null && !before(facts.now, a.valid_until),
-  )
-  const unrecognised = candidates.find((a) => !recognised.has(a.jurisdiction))
-  let reason = `no ${requirement} attestation of ${subject} recognised by ${jurisdiction}`
-  if (expired) {
-    reason = `${requirement} attestation ${expired.attestation_id} of ${subject} expired at ${expired.valid_until}`
-  } else if (unrecognised) {
-    reason = `${requirement} attestation ${unrecognised.attestation_id} of ${subject} was issued by ${unrecognised.jurisdiction}, which ${jurisdiction} does not recognise (no trust from ${unrecognised.jurisdiction} to ${jurisdiction})`
-  }
-  return { requirement, jurisdiction, satisfied: false, evidence: null, reason }
 }

@@ -26,3 +26,21 @@ export async function insertTransfer(db: Executor, row: Insertable<TransfersTabl
 export async function insertProof(db: Executor, row: Insertable<ProofsTable>): Promise<void> {
   await db.insertInto('proofs').values(row).execute()
 }
+
+/** The sender's approved volume of a token since `since` (the start of a UTC day). */
+export async function approvedVolumeSince(
+  db: Executor,
+  tokenId: string,
+  senderDid: string,
+  since: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('transfers')
+    .select((eb) => eb.fn.sum<number>('amount').as('volume'))
+    .where('token_id', '=', tokenId)
+    .where('sender_did', '=', senderDid)
+    .where('created_at', '>=', since)
+    .where('status', '=', 'approved')
+    .executeTakeFirst()
+  return Number(row?.volume ?? 0)
+}

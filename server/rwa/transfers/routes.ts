@@ -6,6 +6,7 @@ import {
   requestTransferRequestExample,
   transferDetailExample,
   transferExample,
+  transferSummaryExample,
 } from '../../../src/contract/examples.js'
 import {
   jwksSchema,
@@ -46,8 +47,8 @@ const list = defineRoute({
   responses: {
     200: jsonResponse(
       listTransfersResponseSchema,
-      'Transfers, newest first',
-      pageExample('transfers', transferExample),
+      'Transfers as summaries (no checks), newest first',
+      pageExample('transfers', transferSummaryExample),
     ),
   },
 })

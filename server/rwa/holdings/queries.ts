@@ -1,0 +1,210 @@
+import type { Insertable } from 'kysely'
+import type { ListHoldingsQuery } from '../../../src/contract/rwa.js'
+import { countOf, type Executor, type Page, whereEqual } from '../../db/queries.js'
+import type { HoldingsTable } from '../../db/schema.js'
+
+/** Every query of token holdings and of whole-holder freezes. */
+
+/** Holdings of the given tokens, largest first within each token. */
+export function holdingsOf(db: Executor, tokenIds: string[]) {
+  if (tokenIds.length === 0) return Promise.resolve([])
+  return db
+    .selectFrom('holdings')
+    .selectAll()
+    .where('token_id', 'in', tokenIds)
+    .orderBy('token_id')
+    .orderBy('amount', 'desc')
+    .orderBy('holder_did')
+    .orderBy('jurisdiction')
+    .execute()
+}
+
+/** The holdings of one holder of a token, by jurisdiction. */
+export function holdingsOfHolder(db: Executor, tokenId: string, holderDid: string) {
+  return db
+    .selectFrom('holdings')
+    .selectAll()
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid)
+    .orderBy('jurisdiction')
+    .execute()
+}
+
+/** A holding's units and frozen units ({0, 0} when nothing is held there). */
+export async function holdingOf(db: Executor, tokenId: string, holderDid: string, jurisdiction: string) {
+  const row = await db
+    .selectFrom('holdings')
+    .select(['amount', 'frozen_amount'])
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid)
+    .where('jurisdiction', '=', jurisdiction)
+    .executeTakeFirst()
+  return { amount: Number(row?.amount ?? 0), frozen_amount: Number(row?.frozen_amount ?? 0) }
+}
+
+/** A holder's units of a token across every jurisdiction. */
+export async function balanceOf(db: Executor, tokenId: string, holderDid: string): Promise<number> {
+  const row = await db
+    .selectFrom('holdings')
+    .select((eb) => eb.fn.sum<number>('amount').as('total'))
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid)
+    .executeTakeFirst()
+  return Number(row?.total ?? 0)
+}
+
+/** How many holders have a (non-zero) holding of the token in `jurisdiction`. */
+export function holderCount(db: Executor, tokenId: string, jurisdiction: string): Promise<number> {
+  return countOf(
+    db.selectFrom('holdings').where('token_id', '=', tokenId).where('jurisdiction', '=', jurisdiction),
+  )
+}
+
+export async function insertHolding(db: Executor, row: Insertable<HoldingsTable>): Promise<void> {
+  await db.insertInto('holdings').values(row).execute()
+}
+
+/**
+ * Adds `delta` units (negative to take) and `frozenDelta` frozen units to a holding, creating it if
+ * needed; a holding that reaches zero units is deleted.
+ */
+export async function adjustHolding(
+  db: Executor,
+  tokenId: string,
+  holderDid: string,
+  jurisdiction: string,
+  delta: number,
+  frozenDelta = 0,
+) {
+  await db
+    .insertInto('holdings')
+    .values({
+      token_id: tokenId,
+      holder_did: holderDid,
+      jurisdiction,
+      amount: delta,
+      frozen_amount: frozenDelta,
+    })
+    .onConflict((oc) =>
+      oc.columns(['token_id', 'holder_did', 'jurisdiction']).doUpdateSet((eb) => ({
+        amount: eb('holdings.amount', '+', eb.ref('excluded.amount')),
+        frozen_amount: eb('holdings.frozen_amount', '+', eb.ref('excluded.frozen_amount')),
+      })),
+    )
+    .execute()
+  await db
+    .deleteFrom('holdings')
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid)
+    .where('jurisdiction', '=', jurisdiction)
+    .where('amount', '<=', 0)
+    .execute()
+}
+
+export async function setFrozenAmount(
+  db: Executor,
+  tokenId: string,
+  holderDid: string,
+  jurisdiction: string,
+  frozenAmount: number,
+): Promise<void> {
+  await db
+    .updateTable('holdings')
+    .set({ frozen_amount: frozenAmount })
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid)
+    .where('jurisdiction', '=', jurisdiction)
+    .execute()
+}
+
+/** Removes a holder's holding in a jurisdiction (a recovery moves it whole). */
+export async function deleteHolding(db: Executor, tokenId: string, holderDid: string, jurisdiction: string) {
+  await db
+    .deleteFrom('holdings')
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid)
+    .where('jurisdiction', '=', jurisdiction)
+    .execute()
+}
+
+/** The cursor of a holdings page: the last (holder, jurisdiction) shown, base64url JSON. */
+export const holdingsCursor = (holderDid: string, jurisdiction: string): string =>
+  Buffer.from(JSON.stringify([holderDid, jurisdiction])).toString('base64url')
+
+/** One page of a token's holdings, by holder then jurisdiction, after `after` (a decoded cursor). */
+export async function listHoldings(
+  db: Executor,
+  tokenId: string,
+  query: ListHoldingsQuery,
+  after: [string, string] | undefined,
+): Promise<Page<{ holder_did: string; jurisdiction: string; amount: number; frozen_amount: number }>> {
+  const base = whereEqual(db.selectFrom('holdings').where('token_id', '=', tokenId), {
+    holder_did: query.holder_did,
+    jurisdiction: query.jurisdiction,
+  })
+  const total = await countOf(base)
+  let rows = base.select(['holder_did', 'jurisdiction', 'amount', 'frozen_amount'])
+  if (after) {
+    const [holder, jurisdiction] = after
+    rows = rows.where((eb) =>
+      eb.or([
+        eb('holder_did', '>', holder),
+        eb.and([eb('holder_did', '=', holder), eb('jurisdiction', '>', jurisdiction)]),
+      ]),
+    )
+  }
+  const found = await rows
+    .orderBy('holder_did')
+    .orderBy('jurisdiction')
+    .limit(query.limit + 1)
+    .execute()
+  const more = found.length > query.limit
+  const page = more ? found.slice(0, query.limit) : found
+  const last = page.at(-1)
+  return {
+    rows: page.map((r) => ({ ...r, amount: Number(r.amount), frozen_amount: Number(r.frozen_amount) })),
+    total,
+    next_cursor: more && last ? holdingsCursor(last.holder_did, last.jurisdiction) : null,
+  }
+}
+
+// ── Whole-holder freezes ────────────────────────────────────────────────────
+
+/** Which of `dids` are frozen for the token. */
+export async function frozenAmong(db: Executor, tokenId: string, dids: string[]): Promise<Set<string>> {
+  if (dids.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('holder_freezes')
+    .select('holder_did')
+    .where('token_id', '=', tokenId)
+    .where('holder_did', 'in', [...new Set(dids)])
+    .execute()
+  return new Set(rows.map((r) => r.holder_did))
+}
+
+/** Every DID frozen for the token, in order. */
+export async function frozenHolders(db: Executor, tokenId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('holder_freezes')
+    .select('holder_did')
+    .where('token_id', '=', tokenId)
+    .orderBy('holder_did')
+    .execute()
+  return rows.map((r) => r.holder_did)
+}
+
+export async function insertHolderFreeze(
+  db: Executor,
+  row: { token_id: string; holder_did: string; org_id: string; frozen_at: string },
+): Promise<void> {
+  await db.insertInto('holder_freezes').values(row).execute()
+}
+
+export async function deleteHolderFreeze(db: Executor, tokenId: string, holderDid: string): Promise<number> {
+  const result = await db
+    .deleteFrom('holder_freezes')
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -1,0 +1,142 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { decodeJwt } from 'jose'
+import type { CredentialStatusEntry } from '../../../src/contract/rwa.js'
+import {
+  emptyBitstring,
+  encodeStatusList,
+  STATUS_LIST_MIN_BITS,
+  setStatusBit,
+} from '../../../src/proof/status-list.js'
+import type { AppContext } from '../../context.js'
+import type { Executor } from '../../db/queries.js'
+import { notFound } from '../../errors.js'
+import { VC_CONTEXT } from '../issuance.js'
+import { findJurisdiction } from '../jurisdictions/queries.js'
+import { RWA_BASE } from '../routing.js'
+import { permute } from './permutation.js'
+import {
+  findStatusList,
+  insertStatusList,
+  openStatusList,
+  revokedIndexes,
+  setStatusListBit,
+  takeStatusEntry,
+} from './queries.js'
+
+/*
+ * Revocation any verifier can check (DESIGN §12): every credential and attestation a jurisdiction
+ * signs gets an entry in that jurisdiction's W3C Bitstring Status List; revoking sets the entry's bit
+ * in the same transaction; the list is served, signed by the jurisdiction, without a key.
+ */
+
+/** Where a list is served. */
+export const statusListUrl = (ctx: AppContext, listId: string): string =>
+  `${ctx.publicUrl()}${RWA_BASE}/status/${listId}`
+
+/** An entry of a status list: where it is stored, and the `credentialStatus` a VC carries for it. */
+export interface AssignedEntry {
+  listId: string
+  index: number
+  credentialStatus: CredentialStatusEntry
+}
+
+/**
+ * Assigns the next entry of the jurisdiction's open status list (a new list when none has room), at
+ * the list's pseudo-random index for that ordinal. Runs in the issuing transaction.
+ */
+export async function assignStatusEntry(
+  ctx: AppContext,
+  trx: Executor,
+  orgId: string,
+  jurisdictionId: string,
+  now: string,
+): Promise<AssignedEntry> {
+  for (;;) {
+    let list = await openStatusList(trx, orgId, jurisdictionId)
+    if (!list) {
+      list = {
+        list_id: ctx.ids.next('sl'),
+        org_id: orgId,
+        jurisdiction_id: jurisdictionId,
+        capacity: STATUS_LIST_MIN_BITS,
+        used: 0,
+        perm_key: randomBytes(32).toString('base64'),
+        version: 0,
+        created_at: now,
+        updated_at: now,
+      }
+      await insertStatusList(trx, list)
+    }
+    const ordinal = await takeStatusEntry(trx, list.list_id)
+    // Another issuer took the last entry in between: try the next list.
+    if (ordinal === undefined) continue
+    const index = permute(Buffer.from(list.perm_key, 'base64'), ordinal, Number(list.capacity))
+    const url = statusListUrl(ctx, list.list_id)
+    return {
+      listId: list.list_id,
+      index,
+      credentialStatus: {
+        id: `${url}#${index}`,
+        type: 'BitstringStatusListEntry',
+        statusPurpose: 'revocation',
+        statusListIndex: String(index),
+        statusListCredential: url,
+      },
+    }
+  }
+}
+
+/** Sets the entry's bit: the credential is revoked for every verifier from the next fetch of the list. */
+export function revokeStatusEntry(trx: Executor, listId: string, index: number, now: string): Promise<void> {
+  return setStatusListBit(trx, listId, index, now)
+}
+
+/** The `credentialStatus` inside a signed VC, or null for one issued before status lists. */
+export function credentialStatusOf(vcJwt: string): CredentialStatusEntry | null {
+  const status = decodeJwt(vcJwt).credentialStatus as CredentialStatusEntry | undefined
+  return status ?? null
+}
+
+/** The ETag of a list as served now: it changes with each revocation (and with the public URL). */
+export const statusListEtag = (ctx: AppContext, list: { list_id: string; version: number }): string =>
+  `"${list.list_id}.${Number(list.version)}.${createHash('sha256').update(ctx.publicUrl()).digest('hex').slice(0, 8)}"`
+
+/**
+ * The status list credential as served: a VC-JWT (`BitstringStatusListCredential`) signed by the
+ * issuing jurisdiction, its `encodedList` the GZIP + base64url bitstring with the multibase `u` prefix.
+ * Deterministic for a version (validFrom is the last change), so every instance serves the same bytes.
+ */
+export async function statusListCredential(
+  ctx: AppContext,
+  listId: string,
+  ifNoneMatch: string | undefined,
+): Promise<{ etag: string; jwt: string | null }> {
+  const list = await findStatusList(ctx.db, listId)
+  if (!list) throw notFound('status list', listId)
+  const etag = statusListEtag(ctx, list)
+  if (ifNoneMatch?.split(',').some((t) => t.trim() === etag)) return { etag, jwt: null }
+  const jurisdiction = await findJurisdiction(ctx.db, list.org_id, list.jurisdiction_id)
+  if (!jurisdiction) throw new Error(`status list ${listId} has no jurisdiction ${list.jurisdiction_id}`)
+  const bits = emptyBitstring(Number(list.capacity))
+  for (const index of await revokedIndexes(ctx.db, listId)) setStatusBit(bits, index)
+  const url = statusListUrl(ctx, listId)
+  const jwt = await ctx.signingKeys.signCredential(
+    { did: jurisdiction.issuer_did, privateKey: jurisdiction.private_key },
+    {
+      id: url,
+      subject: `${url}#list`,
+      issuedAt: Date.parse(list.updated_at),
+      '@context': VC_CONTEXT,
+      type: ['VerifiableCredential', 'BitstringStatusListCredential'],
+      issuer: jurisdiction.issuer_did,
+      validFrom: list.updated_at,
+      credentialSubject: {
+        id: `${url}#list`,
+        type: 'BitstringStatusList',
+        statusPurpose: 'revocation',
+        encodedList: encodeStatusList(bits),
+      },
+    },
+  )
+  return { etag, jwt }
+}

@@ -1,0 +1,120 @@
+import type {
+  FreezeRequest,
+  FreezeState,
+  TokenActionRequest,
+  TokenDetail,
+} from '../../../src/contract/rwa.js'
+import type { Principal } from '../../auth/principal.js'
+import { isoTimestamp } from '../../clock.js'
+import type { AppContext } from '../../context.js'
+import { ApiError } from '../../errors.js'
+import {
+  deleteHolderFreeze,
+  frozenAmong,
+  holdingOf,
+  holdingsOfHolder,
+  insertHolderFreeze,
+  setFrozenAmount,
+} from '../holdings/queries.js'
+import { holdingFromRow } from './from-row.js'
+import { recordTokenEvent } from './history.js'
+import { freezeUnits, unfreezeUnits } from './ledger.js'
+import { setTokenStatus } from './queries.js'
+import { tokenDetail, tokenOr404 } from './service.js'
+
+/*
+ * The token agent's operations that move no units (T-REX: pause, unpause, setAddressFrozen,
+ * freezePartialTokens, unfreezePartialTokens): each one transaction, recorded in the token's history
+ * with the key that acted and its reason.
+ */
+
+/** Pauses (`paused: true`) or unpauses a token. A token frozen by its revoked credential stays so (409). */
+export async function setPaused(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  paused: boolean,
+  input: TokenActionRequest,
+): Promise<TokenDetail> {
+  const now = isoTimestamp(ctx.clock.now())
+  return ctx.db.transaction().execute(async (trx) => {
+    const token = await tokenOr404(trx, principal.orgId, id)
+    if (token.status === 'frozen') {
+      throw new ApiError(
+        'conflict',
+        `Token ${id} is frozen because its credential ${token.credential_id} was revoked; it can be neither paused nor unpaused`,
+      )
+    }
+    if (paused && token.status === 'paused') throw new ApiError('conflict', `Token ${id} is already paused`)
+    if (!paused && token.status !== 'paused') throw new ApiError('conflict', `Token ${id} is not paused`)
+    await setTokenStatus(trx, id, paused ? 'paused' : 'active')
+    await recordTokenEvent(ctx, trx, principal.orgId, id, paused ? 'token_paused' : 'token_unpaused', now, {
+      reason: input.reason ?? null,
+      actor_key_id: principal.keyId,
+    })
+    return tokenDetail(trx, principal.orgId, id)
+  })
+}
+
+/**
+ * Freezes (`freeze: true`) or unfreezes. Without `amount`: the whole holder, for every jurisdiction,
+ * held or not (a second freeze or an unfreeze of a holder who is not frozen is 409). With `amount` and
+ * `jurisdiction`: that many units of the holding, which must exist (404) and cover them (409).
+ */
+export async function setFrozen(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  freeze: boolean,
+  input: FreezeRequest,
+): Promise<FreezeState> {
+  const now = isoTimestamp(ctx.clock.now())
+  const { holder_did: holder, amount, jurisdiction } = input
+  return ctx.db.transaction().execute(async (trx) => {
+    await tokenOr404(trx, principal.orgId, id)
+    const details: Record<string, unknown> = { holder_did: holder }
+    if (amount === undefined || jurisdiction === undefined) {
+      const isFrozen = (await frozenAmong(trx, id, [holder])).has(holder)
+      if (freeze && isFrozen) throw new ApiError('conflict', `${holder} is already frozen for token ${id}`)
+      if (!freeze && !isFrozen) throw new ApiError('conflict', `${holder} is not frozen for token ${id}`)
+      if (freeze)
+        await insertHolderFreeze(trx, {
+          token_id: id,
+          holder_did: holder,
+          org_id: principal.orgId,
+          frozen_at: now,
+        })
+      else await deleteHolderFreeze(trx, id, holder)
+    } else {
+      const where = `${holder}'s holding of ${id} in ${jurisdiction}`
+      const holding = await holdingOf(trx, id, holder, jurisdiction)
+      if (holding.amount === 0) {
+        throw new ApiError('not_found', `${holder} holds none of token ${id} in ${jurisdiction}`)
+      }
+      const next = freeze ? freezeUnits(holding, amount, where) : unfreezeUnits(holding, amount, where)
+      await setFrozenAmount(trx, id, holder, jurisdiction, next.frozen_amount)
+      Object.assign(details, { jurisdiction, amount, frozen_amount: next.frozen_amount })
+    }
+    const event =
+      amount === undefined
+        ? freeze
+          ? 'holder_frozen'
+          : 'holder_unfrozen'
+        : freeze
+          ? 'units_frozen'
+          : 'units_unfrozen'
+    await recordTokenEvent(ctx, trx, principal.orgId, id, event, now, {
+      ...details,
+      reason: input.reason ?? null,
+      actor_key_id: principal.keyId,
+    })
+    const frozen = (await frozenAmong(trx, id, [holder])).has(holder)
+    const holdings = await holdingsOfHolder(trx, id, holder)
+    return {
+      token_id: id,
+      holder_did: holder,
+      frozen,
+      holdings: holdings.map((h) => holdingFromRow(h, frozen)),
+    }
+  })
+}

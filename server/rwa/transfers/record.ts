@@ -1,0 +1,72 @@
+import type { ComplianceDetails, ProofTransfer, Transfer, TransferStatus } from '../../../src/contract/rwa.js'
+import { canonicalFacts, type ProofFacts, proofDigest } from '../../../src/proof/verify.js'
+import type { AppContext } from '../../context.js'
+import type { Executor } from '../../db/queries.js'
+import { transferFromRow } from './from-row.js'
+import { insertProof, insertTransfer } from './queries.js'
+
+/*
+ * Recording what moves (or was refused): a signed proof of the evaluated facts, and the transfer row.
+ * Both run inside the caller's transaction, with the holdings and the token's history.
+ */
+
+/** Signs the proof's canonical facts with the service key and stores it. */
+export async function storeProof(
+  ctx: AppContext,
+  trx: Executor,
+  orgId: string,
+  proof: ProofFacts,
+): Promise<void> {
+  const canonical = canonicalFacts(proof)
+  const { jws, kid } = await ctx.signingKeys.signProof(canonical)
+  await insertProof(trx, {
+    proof_id: proof.proof_id,
+    org_id: orgId,
+    transfer_id: proof.transfer_id ?? null,
+    facts: canonical,
+    digest: proofDigest(proof),
+    jws,
+    kid,
+  })
+}
+
+/** Stores a transfer and its signed proof; returns the API record. */
+export async function storeTransfer(
+  ctx: AppContext,
+  trx: Executor,
+  record: {
+    orgId: string
+    transferId: string
+    proofId: string
+    tokenId: string
+    status: TransferStatus
+    transfer: ProofTransfer
+    compliance_details: ComplianceDetails
+    reason: string | null
+    now: string
+  },
+): Promise<Transfer> {
+  await storeProof(ctx, trx, record.orgId, {
+    proof_id: record.proofId,
+    transfer_id: record.transferId,
+    token_id: record.tokenId,
+    decision: record.status,
+    evaluated_at: record.now,
+    transfer: record.transfer,
+    ...(record.reason !== null ? { reason: record.reason } : {}),
+    compliance_details: record.compliance_details,
+  })
+  const row = {
+    transfer_id: record.transferId,
+    org_id: record.orgId,
+    token_id: record.tokenId,
+    ...record.transfer,
+    status: record.status,
+    proof_id: record.proofId,
+    compliance_details: JSON.stringify(record.compliance_details),
+    created_at: record.now,
+    reason: record.reason,
+  }
+  await insertTransfer(trx, row)
+  return transferFromRow(row)
+}
