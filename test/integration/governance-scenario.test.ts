@@ -154,8 +154,8 @@ describe("a compliance officer's day (real server process over a SQLite file)", 
     expect(history.governance_history[3]!.details).toMatchObject({ transfer_id: rejected.transfer_id })
     expect(history.status).toBe('frozen')
     expect(history.holdings).toEqual([
-      { holder_did: owner, jurisdiction: 'US', amount: 750_000 },
-      { holder_did: buyer, jurisdiction: 'SG', amount: 250_000 },
+      { holder_did: owner, jurisdiction: 'US', amount: 750_000, frozen_amount: 0, frozen: false },
+      { holder_did: buyer, jurisdiction: 'SG', amount: 250_000, frozen_amount: 0, frozen: false },
     ])
     const listed = await api('GET', `/console/rwa/transfers?token_id=${token.token_id}`, 200)
     expect(listed.transfers.map((t: any) => [t.transfer_id, t.status])).toEqual([

@@ -41,6 +41,20 @@ const ROUTES: Array<[method: string, path: string]> = [
   ['GET', '/console/rwa/proofs/:prf'],
 ]
 
+/** The token governance routes (DESIGN §10–11): governance like the 22. */
+const TOKEN_GOVERNANCE_ROUTES: Array<[method: string, path: string]> = [
+  ['GET', '/console/rwa/tokens/:tok/history'],
+  ['GET', '/console/rwa/tokens/:tok/holdings'],
+  ['PUT', '/console/rwa/tokens/:tok/rules'],
+  ['POST', '/console/rwa/tokens/:tok/pause'],
+  ['POST', '/console/rwa/tokens/:tok/unpause'],
+  ['POST', '/console/rwa/tokens/:tok/freeze'],
+  ['POST', '/console/rwa/tokens/:tok/unfreeze'],
+  ['POST', '/console/rwa/tokens/:tok/forced-transfer'],
+  ['POST', '/console/rwa/tokens/:tok/recover'],
+  ['GET', '/console/rwa/tokens/:tok/can-transfer'],
+]
+
 const withIds = (path: string) =>
   path
     .replace(':cred', 'cred_01ABC')
@@ -54,7 +68,7 @@ describe('access to governance', () => {
     expect(ROUTES).toHaveLength(22)
   })
 
-  describe.each(ROUTES)('%s %s', (method, path) => {
+  describe.each([...ROUTES, ...TOKEN_GOVERNANCE_ROUTES])('%s %s', (method, path) => {
     it('needs an API key (401), checked before the body', async () => {
       const res = await h.request(method, withIds(path), {
         key: null,
@@ -190,12 +204,58 @@ describe('tenant isolation', () => {
       ['transfer request', 'POST', '/console/rwa/transfers', () => transferBody(ids[':tok']!, 1)],
       ['transfer get', 'GET', '/console/rwa/transfers/:tx'],
       ['proof get', 'GET', '/console/rwa/proofs/:prf'],
+      ['token history', 'GET', '/console/rwa/tokens/:tok/history'],
+      ['token holdings', 'GET', '/console/rwa/tokens/:tok/holdings'],
+      ['token rules', 'PUT', '/console/rwa/tokens/:tok/rules', () => ({ max_transfer_amount: 1 })],
+      ['token pause', 'POST', '/console/rwa/tokens/:tok/pause'],
+      ['token unpause', 'POST', '/console/rwa/tokens/:tok/unpause'],
+      [
+        'holder freeze',
+        'POST',
+        '/console/rwa/tokens/:tok/freeze',
+        () => ({ holder_did: 'did:web:acme:alice' }),
+      ],
+      [
+        'holder unfreeze',
+        'POST',
+        '/console/rwa/tokens/:tok/unfreeze',
+        () => ({ holder_did: 'did:web:acme:alice' }),
+      ],
+      [
+        'forced transfer',
+        'POST',
+        '/console/rwa/tokens/:tok/forced-transfer',
+        () => ({
+          from_did: 'did:web:acme:alice',
+          from_jurisdiction: 'US',
+          to_did: 'did:web:lion:bob',
+          to_jurisdiction: 'SG',
+          amount: 1,
+          reason: 'x',
+        }),
+      ],
+      [
+        'recovery',
+        'POST',
+        '/console/rwa/tokens/:tok/recover',
+        () => ({ lost_did: 'did:web:acme:alice', new_did: 'did:web:lion:bob', reason: 'x' }),
+      ],
+      [
+        'can-transfer',
+        'GET',
+        '/console/rwa/tokens/:tok/can-transfer?from_jurisdiction=US&to_jurisdiction=SG&recipient_did=did:web:lion:bob&amount=1',
+      ],
     ]
 
   it.each(foreign)("another organization's %s is 404", async (_label, method, path, body) => {
     const res = await h.request(method, real(path), { key: other.key, body: body?.() })
     expect(res.status).toBe(404)
     expect(res.body.code).toBe('not_found')
+    // Nothing of the owner's changed: its token is as it was (no pause, freeze, rules or move).
+    const token = await expectStatus(h.get(real('/console/rwa/tokens/:tok')), 200)
+    expect(token.status).toBe('active')
+    expect(token.frozen_holders).toEqual([])
+    expect(token.rules.max_transfer_amount).toBeNull()
     // The owner still sees it, unchanged.
     if (method === 'GET') expect((await h.get(real(path))).status).toBe(200)
   })

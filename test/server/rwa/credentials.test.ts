@@ -48,6 +48,13 @@ describe('POST /console/rwa/credentials', () => {
       revoked_at: null,
       revocation_reason: null,
       vc_jwt: expect.any(String),
+      credential_status: {
+        id: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_[0-9A-Z]{26}#\d+$/),
+        type: 'BitstringStatusListEntry',
+        statusPurpose: 'revocation',
+        statusListIndex: expect.stringMatching(/^(0|[1-9]\d*)$/),
+        statusListCredential: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_/),
+      },
     })
     expect(await expectStatus(h.get(`/console/rwa/credentials/${c.credential_id}`), 200)).toEqual(c)
   })
@@ -273,6 +280,13 @@ describe('attestations', () => {
       issued_at: '2026-01-15T12:00:00.000Z',
       valid_until: '2027-01-01T00:00:00.000Z',
       vc_jwt: expect.any(String),
+      credential_status: {
+        id: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_[0-9A-Z]{26}#\d+$/),
+        type: 'BitstringStatusListEntry',
+        statusPurpose: 'revocation',
+        statusListIndex: expect.stringMatching(/^(0|[1-9]\d*)$/),
+        statusListCredential: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_/),
+      },
     })
     const { payload, protectedHeader } = await jwtVerify(a.vc_jwt, await keyFromDid(a.issuer_did), {
       currentDate: new Date('2026-01-15T12:00:00Z'),
@@ -377,8 +391,17 @@ describe('tokens', () => {
       symbol: 'SF1',
       total_supply: 1000,
       status: 'active',
-      holdings: [{ holder_did: OWNER, jurisdiction: 'US', amount: 1000 }],
+      rules: {
+        max_balance_per_holder: null,
+        max_holders: null,
+        lockup_until: null,
+        max_transfer_amount: null,
+        daily_volume_per_holder: null,
+      },
+      holdings: [{ holder_did: OWNER, jurisdiction: 'US', amount: 1000, frozen_amount: 0, frozen: false }],
       created_at: '2026-01-15T12:00:00.000Z',
+      governance_history_total: 1,
+      frozen_holders: [],
       governance_history: [
         {
           event: 'tokenized',
@@ -388,6 +411,7 @@ describe('tokens', () => {
             total_supply: 1000,
             holder_did: OWNER,
             jurisdiction: 'US',
+            actor_key_id: expect.stringMatching(/^key_/),
           },
         },
       ],
@@ -433,8 +457,11 @@ describe('tokens', () => {
     await expectStatus(h.post(`/console/rwa/credentials/${a.credential_id}/revoke`), 200)
     const list = await expectStatus(h.get('/console/rwa/tokens'), 200)
     expect(list.tokens.map((t: any) => [t.token_id, t.holdings])).toEqual([
-      [tb.token_id, [{ holder_did: 'did:web:lion:bob', jurisdiction: 'SG', amount: 9 }]],
-      [ta.token_id, [{ holder_did: OWNER, jurisdiction: 'US', amount: 7 }]],
+      [
+        tb.token_id,
+        [{ holder_did: 'did:web:lion:bob', jurisdiction: 'SG', amount: 9, frozen_amount: 0, frozen: false }],
+      ],
+      [ta.token_id, [{ holder_did: OWNER, jurisdiction: 'US', amount: 7, frozen_amount: 0, frozen: false }]],
     ])
     expect(list).toMatchObject({ total: 2, next_cursor: null })
     const ids = async (query: Record<string, string>) =>

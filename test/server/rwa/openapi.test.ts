@@ -8,7 +8,7 @@ beforeEach(async () => {
 afterEach(() => h.close())
 
 describe('GET /openapi.json (governance)', () => {
-  it('documents the 22 governance operations and the public JWKS', async () => {
+  it('documents the 22 governance operations, the token governance ones, the JWKS and status lists', async () => {
     const res = await h.get('/openapi.json', { key: null })
     expect(res.status).toBe(200)
     const operations = Object.entries(res.body.paths as Record<string, object>)
@@ -40,6 +40,18 @@ describe('GET /openapi.json (governance)', () => {
         'GET /console/rwa/transfers/{id}',
         'GET /console/rwa/proofs/{id}',
         'GET /console/rwa/.well-known/jwks.json',
+        // Token governance (DESIGN §10–12).
+        'GET /console/rwa/tokens/{id}/history',
+        'GET /console/rwa/tokens/{id}/holdings',
+        'PUT /console/rwa/tokens/{id}/rules',
+        'POST /console/rwa/tokens/{id}/pause',
+        'POST /console/rwa/tokens/{id}/unpause',
+        'POST /console/rwa/tokens/{id}/freeze',
+        'POST /console/rwa/tokens/{id}/unfreeze',
+        'POST /console/rwa/tokens/{id}/forced-transfer',
+        'POST /console/rwa/tokens/{id}/recover',
+        'GET /console/rwa/tokens/{id}/can-transfer',
+        'GET /console/rwa/status/{list_id}',
       ].sort(),
     )
     const transfer = res.body.paths['/console/rwa/transfers'].post

@@ -26,12 +26,15 @@ beforeEach(async () => {
 })
 afterEach(() => h.close())
 
+/** Who holds how much where (the frozen state is tested in governance.test.ts). */
 const holdingsOf = async (tokenId: string) =>
-  (await expectStatus(h.get(`/console/rwa/tokens/${tokenId}`), 200)).holdings as Array<{
-    holder_did: string
-    jurisdiction: string
-    amount: number
-  }>
+  (
+    (await expectStatus(h.get(`/console/rwa/tokens/${tokenId}`), 200)).holdings as Array<{
+      holder_did: string
+      jurisdiction: string
+      amount: number
+    }>
+  ).map(({ holder_did, jurisdiction, amount }) => ({ holder_did, jurisdiction, amount }))
 
 describe('POST /console/rwa/transfers', () => {
   it('approves a transfer whose source and target requirements are all satisfied (spec rule 1)', async () => {
@@ -62,6 +65,8 @@ describe('POST /console/rwa/transfers', () => {
     expect(checks).toEqual([
       ['token_active', 'US', true, w.tokenId],
       ['credential_valid', 'US', true, w.credentialId],
+      ['sufficient_holding', 'US', true, null],
+      ['holder_not_frozen', 'US', true, null],
       ['trust', 'SG', true, expect.stringMatching(/^trust_/)],
       ['kyc', 'US', true, w.attestations.kyc],
       ['aml', 'US', true, w.attestations.aml],
@@ -350,6 +355,7 @@ describe('GET /console/rwa/tokens/{id}', () => {
       total_supply: 1000,
       holder_did: OWNER,
       jurisdiction: 'US',
+      actor_key_id: expect.stringMatching(/^key_/),
     })
     expect(token.governance_history[1]!.details).toMatchObject({
       transfer_id: ok.transfer_id,
@@ -360,6 +366,7 @@ describe('GET /console/rwa/tokens/{id}', () => {
       credential_id: w.credentialId,
       reason: 'title dispute',
       token_status: 'frozen',
+      actor_key_id: expect.stringMatching(/^key_/),
     })
     expect(token.governance_history[3]!.details.reasons).toEqual([
       `token ${w.tokenId} is frozen and cannot be transferred`,

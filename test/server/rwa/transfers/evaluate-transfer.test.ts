@@ -1,8 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { NO_RULES } from '../../../../src/contract/rwa.js'
 import {
   type AttestationFacts,
   evaluateTransfer,
+  type LedgerFacts,
   recognisedIssuers,
   trustBetween,
   type TransferFacts,
@@ -10,6 +12,18 @@ import {
 
 const NOW = '2026-03-01T00:00:00.000Z'
 const BOB = 'did:web:lion:bob'
+const ALICE = 'did:web:acme:alice'
+
+/** The ledger of a sender holding 1000 free units, nobody frozen, the recipient holding nothing. */
+const LEDGER: LedgerFacts = {
+  sender_holding: { amount: 1000, frozen_amount: 0 },
+  sender_frozen: false,
+  recipient_frozen: false,
+  recipient_balance: 0,
+  target_holders: 0,
+  recipient_holds_in_target: false,
+  sender_volume_today: 0,
+}
 
 let seq = 0
 const att = (
@@ -39,7 +53,11 @@ const facts = (overrides: Partial<TransferFacts> = {}): TransferFacts => ({
   },
   from: { jurisdiction_id: 'US', transfer_requirements: [] },
   to: { jurisdiction_id: 'SG', transfer_requirements: [] },
+  sender_did: ALICE,
   recipient_did: BOB,
+  amount: 100,
+  ledger: LEDGER,
+  rules: NO_RULES,
   trust: [{ trust_id: 'trust_1', from_jurisdiction: 'US', to_jurisdiction: 'SG', mutual: false }],
   attestations: [],
   now: NOW,
@@ -70,6 +88,20 @@ describe('evaluateTransfer', () => {
           satisfied: true,
           evidence: 'cred_1',
           reason: 'credential cred_1 is active',
+        },
+        {
+          requirement: 'sufficient_holding',
+          jurisdiction: 'US',
+          satisfied: true,
+          evidence: null,
+          reason: `sender ${ALICE} holds 1000 of tok_1 in US; 100 requested`,
+        },
+        {
+          requirement: 'holder_not_frozen',
+          jurisdiction: 'US',
+          satisfied: true,
+          evidence: null,
+          reason: `neither sender ${ALICE} nor recipient ${BOB} is frozen for tok_1`,
         },
         {
           requirement: 'trust',
@@ -259,6 +291,8 @@ describe('evaluateTransfer', () => {
     expect(d.checks.map((c) => `${c.requirement}@${c.jurisdiction}`)).toEqual([
       'token_active@US',
       'credential_valid@US',
+      'sufficient_holding@US',
+      'holder_not_frozen@US',
       'trust@US',
       'kyc@US',
       'aml@US',
@@ -334,6 +368,10 @@ describe('evaluateTransfer over random facts', () => {
         },
         from: { jurisdiction_id: r.from, transfer_requirements: r.fromReqs },
         to: { jurisdiction_id: r.to, transfer_requirements: r.toReqs },
+        sender_did: ALICE,
+        amount: 100,
+        ledger: LEDGER,
+        rules: NO_RULES,
         trust: r.trust
           .filter((t) => t.from !== t.to)
           .map((t, i) => ({
@@ -365,7 +403,8 @@ describe('evaluateTransfer over random facts', () => {
         if (crossBorder && !trustBetween(f.trust, f.from.jurisdiction_id, f.to.jurisdiction_id)) {
           expect(d.all_satisfied).toBe(false)
         }
-        const requirementChecks = d.checks.slice(3)
+        // token_active, credential_valid, sufficient_holding, holder_not_frozen, trust; then requirements.
+        const requirementChecks = d.checks.slice(5)
         const expectedCount = crossBorder
           ? f.from.transfer_requirements.length + f.to.transfer_requirements.length
           : new Set([...f.from.transfer_requirements, ...f.to.transfer_requirements]).size
