@@ -8,7 +8,11 @@ import {
   issueCredentialRequestSchema,
   type Jurisdiction,
   registerJurisdictionRequestSchema,
+  setTokenRulesRequestSchema,
   submitAttestationRequestSchema,
+  type Token,
+  type TokenRules,
+  tokenizeRequestSchema,
   type TrustRelation,
 } from '../contract/rwa.js'
 import { EXIT, ExitError } from './exit-error.js'
@@ -26,6 +30,8 @@ import { EXIT, ExitError } from './exit-error.js'
  *   signed and immutable: if its other fields differ, apply stops before changing anything.
  * - attestation: one with the same jurisdiction, subject, type, attester, credential, evidence and
  *   valid_until (a renewal with a new valid_until is a new attestation).
+ * - token: the token of its credential (one per credential). total_supply and symbol are fixed once
+ *   tokenized (a difference stops apply); its `rules` are updated (PUT, the whole object) when they differ.
  */
 
 /** A credential entry may carry `ref`, a local name attestations use instead of a credential_id. */
@@ -40,12 +46,30 @@ const attestationEntrySchema = z.strictObject({
   credential: z.string().min(1).max(100).optional().describe('ref of a credential in this manifest'),
 })
 
+/** The transfer rules of a token in a manifest: the PUT body without its reason. */
+const manifestRulesSchema = setTokenRulesRequestSchema.omit({ reason: true })
+
+/** A token: of a credential in the manifest (`credential`, its ref) or already issued (`credential_id`). */
+const tokenEntrySchema = z
+  .strictObject({
+    credential: z.string().min(1).max(100).optional().describe('ref of a credential in this manifest'),
+    credential_id: tokenizeRequestSchema.shape.credential_id.optional(),
+    total_supply: tokenizeRequestSchema.shape.total_supply,
+    symbol: tokenizeRequestSchema.shape.symbol,
+    rules: manifestRulesSchema.optional().describe('Transfer rules; absent rules are cleared'),
+  })
+  .refine((t) => (t.credential === undefined) !== (t.credential_id === undefined), {
+    path: ['credential'],
+    message: 'give credential (a ref) or credential_id, one of them',
+  })
+
 /** The manifest `rwa apply` reads (JSON or YAML). */
 export const manifestSchema = z.strictObject({
   jurisdictions: z.array(registerJurisdictionRequestSchema).default([]),
   trust: z.array(establishTrustRequestSchema).default([]),
   credentials: z.array(credentialEntrySchema).default([]),
   attestations: z.array(attestationEntrySchema).default([]),
+  tokens: z.array(tokenEntrySchema).default([]),
 })
 export type Manifest = z.infer<typeof manifestSchema>
 export type ManifestInput = z.input<typeof manifestSchema>
@@ -94,11 +118,19 @@ export function parseManifest(text: string, source: string): Manifest {
       )
     }
   }
+  for (const [i, t] of parsed.data.tokens.entries()) {
+    if (t.credential !== undefined && !refs.has(t.credential)) {
+      throw new ExitError(
+        EXIT.usage,
+        `invalid manifest ${source}: tokens.${i}.credential: no credential with ref ${t.credential}`,
+      )
+    }
+  }
   return parsed.data
 }
 
 export type ChangeAction = 'create' | 'update' | 'replace' | 'unchanged'
-export type ResourceKind = 'jurisdiction' | 'trust' | 'credential' | 'attestation'
+export type ResourceKind = 'jurisdiction' | 'trust' | 'credential' | 'attestation' | 'token'
 
 /** One planned (or applied) change. `id` is the resource id when it exists (or once created). */
 export interface Change {
@@ -326,7 +358,85 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
       },
     })
   }
+  await planTokens(rwa, manifest, plan, credentialIdOfRef)
   return plan
+}
+
+/** The rules object a manifest entry asks for: every rule, null when absent. */
+function wantedRules(rules: z.infer<typeof manifestRulesSchema> | undefined): TokenRules {
+  return {
+    max_balance_per_holder: rules?.max_balance_per_holder ?? null,
+    max_holders: rules?.max_holders ?? null,
+    lockup_until: rules?.lockup_until ? new Date(rules.lockup_until).toISOString() : null,
+    max_transfer_amount: rules?.max_transfer_amount ?? null,
+    daily_volume_per_holder: rules?.daily_volume_per_holder ?? null,
+  }
+}
+
+const sameRules = (a: TokenRules, b: TokenRules) => JSON.stringify(a) === JSON.stringify(b)
+
+/** Plans the tokens: tokenize what is missing, update rules that differ. */
+async function planTokens(
+  rwa: RwaClient,
+  manifest: Manifest,
+  plan: Plan,
+  credentialIdOfRef: Map<string, string | null>,
+): Promise<void> {
+  if (manifest.tokens.length === 0) return
+  const gov = rwa.governance
+  const tokens = await all<Token>((cursor) => gov.listTokens({ limit: 500, cursor }), 'tokens')
+  for (const entry of manifest.tokens) {
+    const credentialId =
+      entry.credential !== undefined ? credentialIdOfRef.get(entry.credential) : entry.credential_id
+    const name = `${entry.symbol ?? 'token'} of ${entry.credential ?? entry.credential_id}`
+    const rules = wantedRules(entry.rules)
+    const existing = credentialId ? tokens.find((t) => t.credential_id === credentialId) : undefined
+    if (!existing) {
+      plan.push({
+        action: 'create',
+        kind: 'token',
+        name,
+        id: null,
+        run: async (refs) => {
+          const credential_id =
+            entry.credential !== undefined ? refs.get(entry.credential) : entry.credential_id
+          const body = tokenizeRequestSchema.parse({
+            credential_id,
+            total_supply: entry.total_supply,
+            symbol: entry.symbol,
+          })
+          const { token_id } = (await gov.tokenize(body)).data
+          if (!sameRules(rules, wantedRules(undefined))) await gov.setTokenRules(token_id, rules)
+          return token_id
+        },
+      })
+      continue
+    }
+    const fixed = (['total_supply', 'symbol'] as const).filter((k) => (entry[k] ?? null) !== existing[k])
+    if (fixed.length > 0) {
+      throw new ExitError(
+        EXIT.conflict,
+        `token ${existing.token_id} (${name}) differs from the manifest in ${fixed.join(', ')}, which are fixed once tokenized`,
+        'change the manifest to match the token',
+      )
+    }
+    const differs = !sameRules(rules, existing.rules)
+    plan.push({
+      action: differs ? 'update' : 'unchanged',
+      kind: 'token',
+      name,
+      id: existing.token_id,
+      ...(differs
+        ? {
+            fields: ['rules'],
+            run: async () => {
+              await gov.setTokenRules(existing.token_id, { ...rules, reason: 'rwa apply' })
+              return existing.token_id
+            },
+          }
+        : {}),
+    })
+  }
 }
 
 /** Makes the planned changes in order; returns the changes with the ids of what was created. */

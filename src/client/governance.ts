@@ -1,6 +1,18 @@
 import type { z } from 'zod'
 import {
   attestationSchema,
+  type CanTransferQuery,
+  canTransferResponseSchema,
+  type ForcedTransferRequest,
+  type FreezeRequest,
+  freezeStateSchema,
+  type ListHoldingsQuery,
+  listHoldingsResponseSchema,
+  type RecoverRequest,
+  recoveryResultSchema,
+  type SetTokenRulesRequest,
+  type TokenActionRequest,
+  tokenHistoryResponseSchema,
   credentialSchema,
   type establishTrustRequestSchema,
   type issueCredentialRequestSchema,
@@ -177,9 +189,103 @@ export class GovernanceClient {
     })
   }
 
-  /** With its governance history. */
+  /** With its rules, frozen holders and latest governance history. */
   getToken(id: string) {
     return this.http.call({ method: 'GET', path: `${BASE}/tokens/${seg(id)}`, schema: tokenDetailSchema })
+  }
+
+  /** Every event of a token's history, oldest first, a page at a time. */
+  tokenHistory(id: string, query: ListQuery<object> = {}) {
+    return this.http.call({
+      method: 'GET',
+      path: `${BASE}/tokens/${seg(id)}/history`,
+      query: query as Query,
+      schema: tokenHistoryResponseSchema,
+    })
+  }
+
+  listHoldings(id: string, query: ListQuery<ListHoldingsQuery> = {}) {
+    return this.http.call({
+      method: 'GET',
+      path: `${BASE}/tokens/${seg(id)}/holdings`,
+      query: query as Query,
+      schema: listHoldingsResponseSchema,
+    })
+  }
+
+  /** Replaces the whole rules object: a rule absent or null is cleared. */
+  setTokenRules(id: string, body: SetTokenRulesRequest) {
+    return this.http.call({
+      method: 'PUT',
+      path: `${BASE}/tokens/${seg(id)}/rules`,
+      body,
+      schema: tokenDetailSchema,
+    })
+  }
+
+  pauseToken(id: string, body: TokenActionRequest = {}) {
+    return this.http.call({
+      method: 'POST',
+      path: `${BASE}/tokens/${seg(id)}/pause`,
+      body,
+      schema: tokenDetailSchema,
+    })
+  }
+
+  unpauseToken(id: string, body: TokenActionRequest = {}) {
+    return this.http.call({
+      method: 'POST',
+      path: `${BASE}/tokens/${seg(id)}/unpause`,
+      body,
+      schema: tokenDetailSchema,
+    })
+  }
+
+  /** Without `amount` the whole holder; with `amount` and `jurisdiction` that many units of a holding. */
+  freeze(id: string, body: FreezeRequest) {
+    return this.http.call({
+      method: 'POST',
+      path: `${BASE}/tokens/${seg(id)}/freeze`,
+      body,
+      schema: freezeStateSchema,
+    })
+  }
+
+  unfreeze(id: string, body: FreezeRequest) {
+    return this.http.call({
+      method: 'POST',
+      path: `${BASE}/tokens/${seg(id)}/unfreeze`,
+      body,
+      schema: freezeStateSchema,
+    })
+  }
+
+  forcedTransfer(id: string, body: ForcedTransferRequest) {
+    return this.http.call({
+      method: 'POST',
+      path: `${BASE}/tokens/${seg(id)}/forced-transfer`,
+      body,
+      schema: transferSchema,
+    })
+  }
+
+  recover(id: string, body: RecoverRequest) {
+    return this.http.call({
+      method: 'POST',
+      path: `${BASE}/tokens/${seg(id)}/recover`,
+      body,
+      schema: recoveryResultSchema,
+    })
+  }
+
+  /** Would this transfer be approved now? Records nothing. */
+  canTransfer(id: string, query: CanTransferQuery) {
+    return this.http.call({
+      method: 'GET',
+      path: `${BASE}/tokens/${seg(id)}/can-transfer`,
+      query: { ...query } as Query,
+      schema: canTransferResponseSchema,
+    })
   }
 
   // ── Transfers and proofs ──────────────────────────────────────────────────

@@ -150,6 +150,62 @@ describe('rwa apply', () => {
     expect(sg.transfer_requirements).toEqual(['kyc', 'investor_qualification'])
   })
 
+  it('carries tokens with their transfer rules: tokenized once, rules updated when they differ', async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-tokens')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    const file = join(shared.home.dir, 'tokens.yaml')
+    const withToken = {
+      ...manifest,
+      tokens: [
+        {
+          credential: 'office',
+          total_supply: 1000,
+          symbol: 'ATX',
+          rules: {
+            max_balance_per_holder: 500,
+            max_holders: { SG: 50 },
+            lockup_until: '2027-01-01T00:00:00Z',
+          },
+        },
+      ],
+    }
+    writeFileSync(file, stringify(withToken))
+    const applied = await shared.home.run(['apply', '-f', file, '--json'], { env })
+    expect(applied.exitCode, applied.stderr).toBe(0)
+    expect(JSON.parse(applied.stdout).summary).toEqual({ create: 9, update: 0, replace: 0, unchanged: 0 })
+    const tokens = (await api(shared.server.url, '/console/rwa/tokens', key)) as { tokens: any[] }
+    expect(tokens.tokens).toHaveLength(1)
+    expect(tokens.tokens[0]).toMatchObject({
+      symbol: 'ATX',
+      total_supply: 1000,
+      rules: {
+        max_balance_per_holder: 500,
+        max_holders: { SG: 50 },
+        lockup_until: '2027-01-01T00:00:00.000Z',
+        max_transfer_amount: null,
+        daily_volume_per_holder: null,
+      },
+    })
+    const again = await shared.home.run(['apply', '-f', file], { env })
+    expect(again.stderr).toMatch(/nothing to change: all 9 resources are up to date/)
+
+    withToken.tokens[0]!.rules = { max_balance_per_holder: 400 } as never
+    writeFileSync(file, stringify(withToken))
+    const updated = await shared.home.run(['apply', '-f', file, '--json'], { env })
+    expect(updated.exitCode, updated.stderr).toBe(0)
+    const change = JSON.parse(updated.stdout).changes.find((c: { kind: string }) => c.kind === 'token')
+    expect(change).toMatchObject({ action: 'update', fields: ['rules'], id: tokens.tokens[0].token_id })
+    const token = (await api(shared.server.url, `/console/rwa/tokens/${change.id}`, key)) as any
+    expect(token.rules).toMatchObject({ max_balance_per_holder: 400, max_holders: null, lockup_until: null })
+
+    // Supply is fixed once tokenized: apply stops (5) and changes nothing.
+    withToken.tokens[0]!.total_supply = 2000
+    writeFileSync(file, stringify(withToken))
+    const fixed = await shared.home.run(['apply', '-f', file], { env })
+    expect(fixed.exitCode).toBe(5)
+    expect(fixed.stderr).toContain('differs from the manifest in total_supply')
+  })
+
   it('stops before changing anything when a signed credential would have to change (5)', async () => {
     const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-immutable')
     const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }

@@ -123,7 +123,9 @@ describe('governance end to end through the CLI', () => {
       '--symbol',
       'ATX',
     ])
-    expect(token.holdings).toEqual([{ holder_did: 'did:web:acme:alice', jurisdiction: 'US', amount: 1000 }])
+    expect(token.holdings).toEqual([
+      { holder_did: 'did:web:acme:alice', jurisdiction: 'US', amount: 1000, frozen_amount: 0, frozen: false },
+    ])
 
     const approved = await rwa.run([
       'transfers',
@@ -265,7 +267,7 @@ describe('governance end to end through the CLI', () => {
 
     // Nothing moved.
     expect((await rwa.json(['tokens', 'get', token.token_id])).holdings).toEqual([
-      { holder_did: 'did:web:acme:alice', jurisdiction: 'US', amount: 10 },
+      { holder_did: 'did:web:acme:alice', jurisdiction: 'US', amount: 10, frozen_amount: 0, frozen: false },
     ])
   })
 

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import type { Credential, IssueCredentialRequest, ListCredentialsQuery } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
+import { checkRevocation } from '../../proof/status-list.js'
 import { type VcRecord, verifyCredential } from '../../proof/verify-credential.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import {
@@ -175,7 +176,8 @@ export function verify(source: string, _options: unknown, command: Command) {
       input = { vcJwt: data.vc_jwt, record: data }
     } else input = await vcFromInput(source, ctx)
 
-    const result = await verifyCredential(input.vcJwt, { record: input.record })
+    const signature = await verifyCredential(input.vcJwt, { record: input.record })
+    const result = await withRevocationStatus(input.vcJwt, signature)
     const claims = result.claims
     const id = input.record?.credential_id ?? input.record?.attestation_id ?? claims?.jti ?? null
     const report = {
@@ -214,6 +216,74 @@ export function verify(source: string, _options: unknown, command: Command) {
         isId
           ? undefined
           : 'an id (`rwa credentials verify cred_...`) fetches the record as the server holds it now',
+      )
+    }
+  })
+}
+
+/**
+ * Adds the status list's word to a credential whose signature holds: revoked there makes it fail;
+ * an unreachable list (offline) or a credential issued before status lists is a note, not a failure.
+ */
+async function withRevocationStatus(
+  vcJwt: string,
+  result: Awaited<ReturnType<typeof verifyCredential>>,
+): Promise<Awaited<ReturnType<typeof verifyCredential>>> {
+  if (!result.valid) return result
+  const status = await checkRevocation(vcJwt, fetchStatusList)
+  if (status.status === 'revoked') {
+    return {
+      valid: false,
+      reason: `revoked: bit ${status.statusListIndex} of its status list ${status.statusListCredential} is set`,
+      claims: result.claims,
+    }
+  }
+  const note =
+    status.status === 'unknown'
+      ? `revocation not checked by status list: ${status.reason}`
+      : `not revoked per its status list (bit ${status.statusListIndex}, list signature verified)`
+  return { ...result, notes: [...result.notes, note] }
+}
+
+/** Fetches a status list credential (public, no key). */
+async function fetchStatusList(url: string): Promise<string> {
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`HTTP ${response.status}`)
+  return response.text()
+}
+
+/**
+ * `rwa credentials status <cred_... | att_... | file | ->`: whether a credential (or attestation) is
+ * revoked, checked as any verifier would: its `credentialStatus` names a public status list, whose
+ * signature is verified with the issuer's did:key before its bit is read. Exits 1 when revoked.
+ */
+export function status(source: string, _options: unknown, command: Command) {
+  return withContext(command, async (ctx) => {
+    let vcJwt: string
+    if (source !== '-' && /^(cred|att)_/.test(source) && !existsSync(source)) {
+      const gov = (await ctx.rwa()).governance
+      vcJwt = (
+        source.startsWith('cred_') ? await gov.getCredential(source) : await gov.getAttestation(source)
+      ).data.vc_jwt
+    } else {
+      const text = (await readInputFile(source, ctx)).trim()
+      vcJwt = text.startsWith('{') ? String((JSON.parse(text) as { vc_jwt?: unknown }).vc_jwt ?? '') : text
+    }
+    const result = await checkRevocation(vcJwt, fetchStatusList)
+    ctx.out.result(result, () => {
+      if (result.status === 'unknown') ctx.out.line(`status unknown: ${result.reason}`)
+      else {
+        const word = result.status === 'active' ? ctx.out.style.green('active') : ctx.out.style.red('revoked')
+        ctx.out.line(
+          `${word}: bit ${result.statusListIndex} of ${result.statusListCredential} (signature of the list verified)`,
+        )
+      }
+    })
+    if (result.status === 'revoked') {
+      throw new ExitError(
+        EXIT.unexpected,
+        'the credential is revoked',
+        'its issuer set its bit in the public status list',
       )
     }
   })

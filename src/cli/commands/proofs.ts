@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { type Jwks, jwksSchema, type Proof, proofSchema } from '../../contract/rwa.js'
 import { verifyProof } from '../../proof/verify.js'
 import type { CliContext } from '../context.js'
+import type { Cell } from '../output.js'
 import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { parseJsonInput, readInputFile } from '../input.js'
@@ -15,10 +16,22 @@ function showProof(ctx: CliContext, p: Proof): void {
     ['token_id', p.token_id],
     ['decision', statusWord(ctx, p.decision)],
     ['evaluated_at', p.evaluated_at],
-    ['route', `${p.transfer.from_jurisdiction} -> ${p.transfer.to_jurisdiction}`],
-    ['sender_did', p.transfer.sender_did],
-    ['recipient_did', p.transfer.recipient_did],
-    ['amount', p.transfer.amount],
+    ...(p.transfer
+      ? ([
+          ['route', `${p.transfer.from_jurisdiction} -> ${p.transfer.to_jurisdiction}`],
+          ['sender_did', p.transfer.sender_did],
+          ['recipient_did', p.transfer.recipient_did],
+          ['amount', p.transfer.amount],
+        ] as Array<[string, Cell]>)
+      : []),
+    ...(p.recovery
+      ? ([
+          ['lost_did', p.recovery.lost_did],
+          ['new_did', p.recovery.new_did],
+          ['moved', p.recovery.moved.map((h) => `${h.amount} in ${h.jurisdiction}`).join(', ')],
+        ] as Array<[string, Cell]>)
+      : []),
+    ...(p.reason !== undefined ? ([['reason', p.reason]] as Array<[string, Cell]>) : []),
     ['digest', p.digest],
     ['kid', p.kid],
   ])

@@ -1,9 +1,10 @@
 import type { Command } from 'commander'
-import type { ListTokensQuery, Token, TokenDetail, TokenizeRequest } from '../../contract/rwa.js'
+import type { ListTokensQuery, Token, TokenizeRequest } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { bodyFrom, fillRequired, parseInteger } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
+import { showHistory, showHoldings, showRules } from './token-governance.js'
 
 function showToken(ctx: CliContext, t: Token): void {
   ctx.out.record([
@@ -16,29 +17,7 @@ function showToken(ctx: CliContext, t: Token): void {
     ['total_supply', t.total_supply],
     ['created_at', t.created_at],
   ])
-  ctx.out.table(
-    ['holder_did', 'jurisdiction', 'amount'],
-    t.holdings.map((h) => [h.holder_did, h.jurisdiction, h.amount]),
-    { title: 'holdings' },
-  )
-}
-
-function showHistory(ctx: CliContext, t: TokenDetail): void {
-  ctx.out.table(
-    ['at', 'event', 'details'],
-    t.governance_history.map((e) => [
-      e.at,
-      e.event,
-      // One line per detail keeps the table narrow; --json has the structure.
-      Object.entries(e.details)
-        .map(
-          ([k, v]) =>
-            `${k}: ${Array.isArray(v) ? v.map((item) => `\n  - ${String(item)}`).join('') : typeof v === 'object' ? JSON.stringify(v) : String(v)}`,
-        )
-        .join('\n'),
-    ]),
-    { title: 'governance history' },
-  )
+  showHoldings(ctx, t.holdings)
 }
 
 export function list(
@@ -81,7 +60,13 @@ export function get(id: string, _options: unknown, command: Command) {
     const { data, raw } = await (await ctx.rwa()).governance.getToken(id)
     ctx.out.result(raw, () => {
       showToken(ctx, data)
-      showHistory(ctx, data)
+      showRules(ctx, data.rules)
+      showHistory(ctx, data.governance_history)
+      if (data.governance_history_total > data.governance_history.length) {
+        ctx.out.info(
+          `latest ${data.governance_history.length} of ${data.governance_history_total} events; all with \`rwa tokens history ${data.token_id}\``,
+        )
+      }
     }, [data.token_id])
   })
 }

@@ -8,7 +8,11 @@ import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 /** The verdict word, colored. */
 export const statusWord = (ctx: CliContext, status: string): string =>
-  status === 'approved' ? ctx.out.style.green(status) : ctx.out.style.red(status)
+  status === 'approved'
+    ? ctx.out.style.green(status)
+    : status === 'rejected'
+      ? ctx.out.style.red(status)
+      : ctx.out.style.yellow(status)
 
 /** One row per compliance check: what was required, whether it held, and why. */
 export function showChecks(ctx: CliContext, details: ComplianceDetails): void {
@@ -36,6 +40,7 @@ function showTransfer(ctx: CliContext, t: Transfer, proof?: { digest: string; ki
         ] as Array<[string, string]>)
       : []),
     ['all_satisfied', t.compliance_details.all_satisfied],
+    ...(t.reason !== null ? ([['reason', t.reason]] as Array<[string, string]>) : []),
     ['created_at', t.created_at],
   ])
   showChecks(ctx, t.compliance_details)
@@ -128,5 +133,46 @@ export function request(options: RequestOptions, command: Command) {
       )
     }
     if (!ctx.out.json) ctx.out.success(`transfer ${data.transfer_id} approved; proof ${data.proof_id}`)
+  })
+}
+
+/**
+ * `rwa transfers check`: would this transfer be approved now? Records nothing. Prints every check;
+ * exits 6 when it would be refused, like a rejected request.
+ */
+export function check(options: RequestOptions, command: Command) {
+  return withContext(command, async (ctx) => {
+    const body = await bodyFrom(ctx, options.file, {
+      token_id: options.tokenId,
+      from_jurisdiction: options.from,
+      to_jurisdiction: options.to,
+      recipient_did: options.recipientDid,
+      amount: parseInteger('--amount', options.amount),
+      sender_did: options.senderDid,
+    })
+    await fillRequired(ctx, body, [
+      { path: 'token_id', flag: '--token-id', question: 'Token (tok_...)' },
+      { path: 'from_jurisdiction', flag: '--from', question: 'From jurisdiction' },
+      { path: 'to_jurisdiction', flag: '--to', question: 'To jurisdiction' },
+      { path: 'recipient_did', flag: '--recipient-did', question: 'Recipient DID' },
+      {
+        path: 'amount',
+        flag: '--amount',
+        question: 'Amount (whole units)',
+        parse: (a) => parseInteger('amount', a),
+      },
+    ])
+    const { token_id, ...query } = body as RequestTransferRequest
+    const { data, raw } = await (await ctx.rwa()).governance.canTransfer(token_id, query)
+    ctx.out.result(raw, () => showChecks(ctx, data.compliance_details))
+    if (!data.allowed) {
+      const failed = data.compliance_details.checks.filter((c) => !c.satisfied)
+      throw new ExitError(
+        EXIT.rejected,
+        `the transfer would be rejected: ${failed.map((c) => c.reason).join('; ')}`,
+        'nothing was recorded; the checks above say what is missing',
+      )
+    }
+    if (!ctx.out.json) ctx.out.success('the transfer would be approved now (nothing was recorded)')
   })
 }

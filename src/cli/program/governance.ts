@@ -146,6 +146,20 @@ export function declareGovernance(program: Command): void {
     ],
   ).action(async (id, o, c) => (await loadCred()).verify(id, o, c))
 
+  examples(
+    cred
+      .command('status')
+      .description('Is it revoked? Checked as any verifier would, through its public status list')
+      .argument(
+        '<credential>',
+        'a credential or attestation id, a file holding one (or its vc_jwt), or - for stdin',
+      ),
+    [
+      'rwa credentials status cred_01JD...',
+      'rwa credentials get cred_01JD... --json | rwa credentials status -',
+    ],
+  ).action(async (p, o, c) => (await loadCred()).status(p, o, c))
+
   const loadAtt = () => import('../commands/attestations.js')
   const att = program.command('attestations').description('Submit and read regulatory attestations')
   examples(
@@ -182,7 +196,9 @@ export function declareGovernance(program: Command): void {
   ).action(async (o, c) => (await loadAtt()).submit(o, c))
 
   const loadTok = () => import('../commands/tokens.js')
-  const tok = program.command('tokens').description('Tokenize credentialed assets')
+  const tok = program
+    .command('tokens')
+    .description('Tokenize credentialed assets, and act as their agent: pause, freeze, force, recover, rules')
   examples(
     pageOptions(
       tok
@@ -190,7 +206,7 @@ export function declareGovernance(program: Command): void {
         .description('List tokens')
         .option('--jurisdiction <id>', "in this credential's jurisdiction")
         .option('--owner-did <did>', 'owned by this DID')
-        .option('--status <status>', 'active or frozen'),
+        .option('--status <status>', 'active, paused or frozen'),
     ),
     ['rwa tokens list'],
   ).action(async (o, c) => (await loadTok()).list(o, c))
@@ -213,6 +229,126 @@ export function declareGovernance(program: Command): void {
     ['rwa tokens create --credential-id cred_01JD... --total-supply 1000 --symbol AUSTIN1'],
   ).action(async (o, c) => (await loadTok()).create(o, c))
 
+  const loadGov = () => import('../commands/token-governance.js')
+  const reason = (command: Command) => command.option('--reason <text>', 'why (kept in the token history)')
+  examples(
+    pageOptions(
+      tok
+        .command('history')
+        .description("Every event of a token's history, oldest first")
+        .argument('<token_id>'),
+    ),
+    ['rwa tokens history tok_01JD... --all'],
+  ).action(async (id, o, c) => (await loadGov()).history(id, o, c))
+  examples(
+    reason(
+      tok
+        .command('pause')
+        .description('Pause a token: every transfer is refused until unpaused')
+        .argument('<token_id>'),
+    ),
+    ['rwa tokens pause tok_01JD... --reason "corporate action"'],
+  ).action(async (id, o, c) => (await loadGov()).pause(id, o, c))
+  examples(reason(tok.command('unpause').description('Unpause a paused token').argument('<token_id>')), [
+    'rwa tokens unpause tok_01JD...',
+  ]).action(async (id, o, c) => (await loadGov()).unpause(id, o, c))
+  const freezeFlags = (command: Command) =>
+    reason(
+      command
+        .argument('<token_id>')
+        .option('--holder-did <did>', 'the holder')
+        .option('--jurisdiction <id>', 'the holding whose units are (un)frozen (with --amount)')
+        .option('--amount <n>', 'units of that holding; without it the whole holder'),
+    )
+  examples(
+    freezeFlags(
+      tok
+        .command('freeze')
+        .description('Freeze a holder (can neither send nor receive), or units of a holding'),
+    ),
+    [
+      'rwa tokens freeze tok_01JD... --holder-did did:web:lion:bob --reason "sanctions hit"',
+      'rwa tokens freeze tok_01JD... --holder-did did:web:acme:alice --jurisdiction US --amount 600',
+    ],
+  ).action(async (id, o, c) => (await loadGov()).freeze(id, o, c))
+  examples(freezeFlags(tok.command('unfreeze').description('Unfreeze a holder, or units of a holding')), [
+    'rwa tokens unfreeze tok_01JD... --holder-did did:web:lion:bob',
+  ]).action(async (id, o, c) => (await loadGov()).unfreeze(id, o, c))
+  examples(
+    pageOptions(
+      tok
+        .command('holdings')
+        .description('Holdings of a token with their frozen units')
+        .argument('<token_id>')
+        .option('--holder-did <did>', 'of this holder')
+        .option('--jurisdiction <id>', 'in this jurisdiction'),
+    ),
+    [
+      'rwa tokens holdings tok_01JD...',
+      'rwa tokens holdings tok_01JD... --holder-did did:web:lion:bob --json',
+    ],
+  ).action(async (id, o, c) => (await loadGov()).holdings(id, o, c))
+  examples(
+    fileOption(
+      tok
+        .command('force-transfer')
+        .description(
+          'Move units by authority (bypasses requirements, rules, freezes, pause); the recipient needs kyc',
+        )
+        .argument('<token_id>')
+        .option('--from-did <did>', 'whose units are taken')
+        .option('--from <jurisdiction_id>', 'where they are held')
+        .option('--to-did <did>', 'who receives them')
+        .option('--to <jurisdiction_id>', 'where they go')
+        .option('--amount <n>', 'whole units')
+        .option('--reason <text>', 'the authority, e.g. a court order (required)'),
+    ),
+    [
+      'rwa tokens force-transfer tok_01JD... --from-did did:web:lion:bob --from SG --to-did did:web:acme:alice --to US --amount 100 --reason "court order 2026-77" --yes',
+    ],
+  ).action(async (id, o, c) => (await loadGov()).forceTransfer(id, o, c))
+  examples(
+    tok
+      .command('recover')
+      .description("Move a lost identity's holdings and freezes to a new DID that holds kyc where they are")
+      .argument('<token_id>')
+      .option('--lost-did <did>', 'the lost identity')
+      .option('--new-did <did>', 'the new identity')
+      .option('--reason <text>', 'why (required)'),
+    [
+      'rwa tokens recover tok_01JD... --lost-did did:web:lion:bob --new-did did:web:lion:bob2 --reason "lost keys" --yes',
+    ],
+  ).action(async (id, o, c) => (await loadGov()).recover(id, o, c))
+  const rules = tok.command('rules').description("A token's transfer rules")
+  examples(
+    reason(
+      fileOption(
+        rules
+          .command('set')
+          .description(
+            'Change rules: the flags given change those rules, the others stay; --file replaces all',
+          )
+          .argument('<token_id>')
+          .option('--max-balance-per-holder <n>', "cap on a recipient's total across jurisdictions")
+          .option(
+            '--max-holders <n|J=N,...>',
+            'cap on holders in the target jurisdiction: one number, or per jurisdiction',
+          )
+          .option('--lockup-until <timestamp>', 'before this instant only forced transfers move the token')
+          .option('--max-transfer-amount <n>', 'largest amount of one transfer')
+          .option('--daily-volume-per-holder <n>', "cap on a sender's approved volume per UTC day")
+          .option('--clear <names>', 'clear these rules (comma-separated or repeated)', collect),
+      ),
+    ),
+    [
+      'rwa tokens rules set tok_01JD... --max-balance-per-holder 500 --max-holders SG=50 --reason prospectus',
+      'rwa tokens rules set tok_01JD... --clear lockup_until',
+    ],
+  ).action(async (id, o, c) => (await loadGov()).setRules(id, o, c))
+  examples(rules.command('get').description("Show a token's transfer rules").argument('<token_id>'), [
+    'rwa tokens rules get tok_01JD... --json',
+  ]).action(async (id, o, c) => (await loadGov()).getRules(id, o, c))
+
   const loadTx = () => import('../commands/transfers.js')
   const tx = program.command('transfers').description('Request and read cross-border transfers')
   examples(
@@ -221,7 +357,7 @@ export function declareGovernance(program: Command): void {
         .command('list')
         .description('List transfers')
         .option('--token-id <id>', 'of this token')
-        .option('--status <status>', 'approved or rejected')
+        .option('--status <status>', 'approved, rejected or forced')
         .option('--jurisdiction <id>', 'with this jurisdiction as source or target'),
     ),
     ['rwa transfers list --status rejected'],
@@ -246,6 +382,25 @@ export function declareGovernance(program: Command): void {
       'rwa transfers request --token-id tok_01JD... --from US --to SG --recipient-did did:web:acme:bob --amount 100',
     ],
   ).action(async (o, c) => (await loadTx()).request(o, c))
+
+  examples(
+    fileOption(
+      tx
+        .command('check')
+        .description(
+          'Would this transfer be approved now? Records nothing; exits 6 when it would be rejected',
+        )
+        .option('--token-id <id>', 'token to move')
+        .option('--from <jurisdiction_id>', 'source jurisdiction')
+        .option('--to <jurisdiction_id>', 'target jurisdiction')
+        .option('--recipient-did <did>', 'recipient')
+        .option('--amount <n>', 'whole units to move')
+        .option('--sender-did <did>', "whose holding moves (default the token's owner)"),
+    ),
+    [
+      'rwa transfers check --token-id tok_01JD... --from US --to SG --recipient-did did:web:acme:bob --amount 100',
+    ],
+  ).action(async (o, c) => (await loadTx()).check(o, c))
 
   const loadProofs = () => import('../commands/proofs.js')
   const proofs = program.command('proofs').description('Fetch and verify compliance proofs')
