@@ -7,6 +7,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.js'
 import { registerDocsPage } from './http/docs-page.js'
 import { OPENAPI_DOCUMENT, registerOpenApiComponents } from './http/openapi.js'
 import { illFormedInput } from './http/well-formed.js'
+import { observeRequests, requestIds } from './http/observe-requests.js'
 import { registerRoutes } from './routes.js'
 
 /** Request bodies above this are refused with 413 before they are read whole. */
@@ -30,6 +31,9 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   })
   app.onError(errorHandler(ctx.logError))
   app.notFound(notFoundHandler)
+  // First, so that every response, refusals and errors included, carries the request id and is logged.
+  app.use('*', requestIds())
+  app.use('*', observeRequests(ctx.logger, ctx.metrics))
   app.use(
     '*',
     bodyLimit({

@@ -29,7 +29,13 @@ export const serverConfigSchema = z.object({
       (url) => new URL(url).pathname === '/',
       'expected an origin without a path, e.g. http://127.0.0.1:12111',
     )
-    .optional(),
+    .optional(),  /** `json` (one object a line) or `pretty` (for people); unset: pretty on a terminal, JSON otherwise. */
+  logFormat: z.enum(['json', 'pretty']).optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A second port serving only `GET /metrics`, without a key; unset: metrics only to the admin key. */
+  metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Seconds between the first SIGTERM and closing the listener, while /readyz answers 503. */
+  drainSeconds: z.coerce.number().min(0).max(3600).default(0),
 })
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>
@@ -69,6 +75,13 @@ export function loadServerConfig(
   }
   const result = serverConfigSchema
     .superRefine((config, check) => {
+      if (
+        config.metricsPort !== undefined &&
+        config.metricsPort !== 0 &&
+        config.metricsPort === config.port
+      ) {
+        check.addIssue({ code: 'custom', path: ['metricsPort'], message: 'must differ from the API port' })
+      }
       if (config.paymentProvider !== 'stripe') return
       for (const field of STRIPE_REQUIRED) {
         if (config[field] === undefined) {

@@ -2,10 +2,13 @@ import { type AuthCache, InMemoryAuthCache } from './caches/auth-cache.js'
 import { InMemoryPaymentAnswerCache, type PaymentAnswerCache } from './caches/payment-answers.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Db } from './db/database.js'
+import { databaseReadiness, Readiness, type ReadinessCheck } from './health/readiness.js'
 import { IdFactory } from './ids.js'
 import { type Invalidation, type InvalidationBus, localInvalidationBus } from './invalidation.js'
 import { InMemoryLimitStore, type LimitStore } from './limits/limit-store.js'
+import { jsonLogger, type Logger } from './logging/logger.js'
 import { UsageMeter } from './metering/meter.js'
+import { ServerMetrics } from './metrics/metrics.js'
 import { LocalPaymentProvider } from './payments/local-provider.js'
 import type { PaymentProvider } from './payments/provider.js'
 import { SigningKeys } from './signing/signing-keys.js'
@@ -38,6 +41,12 @@ export interface AppContext {
   readonly logError: (message: string, error?: unknown) => void
   /** The base URL the service is reached at, as written into the credentials it signs (status lists). */
   readonly publicUrl: () => string
+  /** The structured log: one line per request, and whatever else the server reports. */
+  readonly logger: Logger
+  /** The Prometheus metrics, and the hooks that move them (`ctx.metrics.redisError(...)`...). */
+  readonly metrics: ServerMetrics
+  /** What `/readyz` answers: the checks, and whether the server is shutting down. */
+  readonly readiness: Readiness
 }
 
 export interface AppContextOptions {
@@ -51,6 +60,12 @@ export interface AppContextOptions {
   logError?: (message: string, error?: unknown) => void
   /** `--public-url`; a function when it is known only once the server listens (the default). */
   publicUrl?: string | (() => string)
+  /** Default: JSON lines on stderr at level info. */
+  logger?: Logger
+  /** Default: a registry of the server's own metrics, without process metrics. */
+  metrics?: ServerMetrics
+  /** What `/readyz` checks. Default: the database answers and its migrations are done. */
+  readinessChecks?: ReadinessCheck[]
 }
 
 /** The public URL when none is configured: the default listening address. */
@@ -58,7 +73,10 @@ export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:4600'
 
 export function createAppContext(options: AppContextOptions): AppContext {
   const clock = options.clock ?? systemClock
-  const logError = options.logError ?? ((message, error) => console.error(message, error ?? ''))
+  const logger = options.logger ?? jsonLogger()
+  const logError =
+    options.logError ?? ((message, error) => logger.error(error === undefined ? {} : { err: error }, message))
+  const metrics = options.metrics ?? new ServerMetrics()
   const authCache = options.authCache ?? new InMemoryAuthCache(options.db)
   const paymentAnswers = options.paymentAnswers ?? new InMemoryPaymentAnswerCache(clock)
   const bus = options.bus ?? localInvalidationBus()
@@ -73,13 +91,23 @@ export function createAppContext(options: AppContextOptions): AppContext {
   }
   bus.subscribe(forget)
 
+  const meter = new UsageMeter(
+    options.db,
+    (error) => logError('usage flush failed:', error),
+    (seconds, ok) => metrics.usageFlushed(seconds, ok),
+  )
+  metrics.watchUsageBacklog(() => meter.pendingRequests())
+  const readiness = new Readiness(options.readinessChecks ?? databaseReadiness(options.db), (name, error) =>
+    logger.warn({ check: name, err: error }, `not ready: ${name}`),
+  )
+
   return Object.freeze({
     db: options.db,
     clock,
     ids: new IdFactory(() => clock.now()),
     authCache,
     limits: options.limits ?? new InMemoryLimitStore(options.db),
-    meter: new UsageMeter(options.db, (error) => logError('usage flush failed:', error)),
+    meter,
     payments: options.payments ?? new LocalPaymentProvider(options.db),
     paymentAnswers,
     signingKeys: new SigningKeys(options.db, clock),
@@ -90,6 +118,9 @@ export function createAppContext(options: AppContextOptions): AppContext {
     },
     logError,
     publicUrl: publicUrlOf(options.publicUrl),
+    logger,
+    metrics,
+    readiness,
   })
 }
 

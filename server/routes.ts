@@ -7,6 +7,8 @@ import { registerReportRoutes } from './billing/reports/routes.js'
 import { registerSubscriptionRoutes } from './billing/subscriptions/routes.js'
 import { registerStripeWebhook } from './billing/subscriptions/webhook-routes.js'
 import type { AppContext } from './context.js'
+import { registerHealthRoutes } from './health/routes.js'
+import { registerMetricsRoute } from './metrics/routes.js'
 import { registerAttestationRoutes } from './rwa/attestations/routes.js'
 import { registerCredentialRoutes } from './rwa/credentials/routes.js'
 import { registerJurisdictionRoutes } from './rwa/jurisdictions/routes.js'
@@ -47,4 +49,8 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>, ctx: AppContext): void 
 
   // The payment provider's signed webhook: public, authenticated by its signature.
   registerStripeWebhook(app, ctx)
+
+  // Operations: probes for load balancers (public, never rate limited) and metrics (admin key).
+  registerHealthRoutes(app, ctx)
+  registerMetricsRoute(app, ctx)
 }

@@ -6,11 +6,23 @@ import { ApiError } from './errors.js'
 import type { ServerConfig } from './config.js'
 import { type AppContext, createAppContext } from './context.js'
 import { type Db, openDatabase } from './db/database.js'
+import { databaseReadiness } from './health/readiness.js'
 import { createHttpServer } from './http/node-server.js'
+import { createLogger, type Logger } from './logging/logger.js'
+import { type MetricsServer, serveMetrics } from './metrics/metrics-server.js'
+import { ServerMetrics } from './metrics/metrics.js'
 import { paymentProviderFromConfig } from './payments/from-config.js'
 
 export interface RunningServer {
   url: string
+  /** `http://HOST:PORT/metrics` when `--metrics-port` is set. */
+  metricsUrl?: string
+  /** The server's log (JSON or pretty, on stderr). */
+  logger: Logger
+  /** Writes a line about the server's life (start, signals, shutdown), whatever the log level. */
+  announce(line: string): void
+  /** `/readyz` answers 503 from now on, while every request is still served. */
+  drain(): void
   /** Stops accepting connections, lets in-flight requests finish, flushes counters, closes the database. */
   close(): Promise<void>
 }
@@ -34,15 +46,23 @@ function listen(server: ServerType, host: string, port: number): Promise<void> {
 }
 
 /**
- * Binds the port first, so that a busy port fails before anything is created; then opens the
- * database (migrating it), makes sure an admin key exists, and serves the API. Logs go to stderr: the
- * admin key once on a new database, then `listening on http://HOST:PORT` when ready (requests that
- * arrive before that are answered 503).
+ * Binds the port (and the metrics port) first, so that a busy port fails before anything is
+ * created; then opens the database (migrating it), makes sure an admin key exists, and serves the API.
+ * Logs go to stderr through the server's logger (JSON lines, or pretty on a terminal): the admin key
+ * once on a new database, then `listening on http://HOST:PORT` when ready (these at any log level;
+ * requests that arrive before that are answered 503), then one line per request. `log`, when given,
+ * receives the start-up lines as plain text instead (the sandbox prints them its own way).
  */
 export async function startServer(
   config: ServerConfig,
-  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  log?: (line: string) => void,
 ): Promise<RunningServer> {
+  const logger = await createLogger({ format: config.logFormat, level: config.logLevel })
+  // The admin key and the address must show even at --log-level warn or silent: they are not noise.
+  const lifecycle = logger.child({}, { level: 'info' })
+  const announce = log ?? ((line: string) => lifecycle.info(line))
+  const metrics = new ServerMetrics({ processMetrics: true })
+
   let serveRequest: (request: Request, env: unknown) => Response | Promise<Response> = () =>
     new Response(JSON.stringify(new ApiError('unavailable', 'The server is starting').toProblem()), {
       status: 503,
@@ -51,67 +71,112 @@ export async function startServer(
   // Refusals made before the app (a malformed request or Host header) are problem details too.
   const server = createHttpServer((request, env) => serveRequest(request, env), {
     hostname: config.host,
-    logError: (message, error) => console.error(message, error ?? ''),
+    logError: (message, error) => logger.error(error === undefined ? {} : { err: error }, message),
   })
   await listen(server, config.host, config.port)
   const url = urlOf(server, config.host)
 
+  let metricsServer: MetricsServer | undefined
   let db: Db | undefined
   let ctx: AppContext
   try {
-    db = await openDatabase(config.db)
+    if (config.metricsPort !== undefined) {
+      metricsServer = await serveMetrics(metrics, config.host, config.metricsPort)
+    }
+    db = await openDatabase(config.db, { onQueryError: (error) => metrics.databaseError(error) })
     ctx = createAppContext({
       db,
-      payments: paymentProviderFromConfig(config, db, log),
+      logger,
+      metrics,
+      readinessChecks: databaseReadiness(db, config.db),
+      payments: paymentProviderFromConfig(config, db, announce),
       // Written into every credential signed (its status list URL); by default where it listens.
       publicUrl: config.publicUrl ?? url,
     })
     const admin = await ensureAdminKey(ctx, config.adminKey)
-    if (admin.printable) log(`admin API key (shown once): ${admin.printable}`)
+    if (admin.printable) announce(`admin API key (shown once): ${admin.printable}`)
     if (admin.presetIgnored) {
-      log(
+      announce(
         `RWA_ADMIN_KEY is ignored: the database ${config.db} already has an admin key (RWA_ADMIN_KEY applies only to a new database)`,
       )
     }
   } catch (error) {
     await new Promise((resolve) => server.close(resolve))
+    await metricsServer?.close()
     await db?.destroy()
     throw error
   }
   ctx.meter.start()
   const app = createApp(ctx)
   serveRequest = (request, env) => app.fetch(request, env as never)
-  log(`listening on ${url}`)
+  if (metricsServer) announce(`metrics on ${metricsServer.url}`)
+  announce(`listening on ${url}`)
 
   let closing: Promise<void> | undefined
   return {
     url,
+    metricsUrl: metricsServer?.url,
+    logger,
+    announce,
+    drain: () => ctx.readiness.drain(),
     close() {
       closing ??= (async () => {
+        ctx.readiness.drain()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           // Keep-alive connections with no request in flight would hold close() open.
           if ('closeIdleConnections' in server) server.closeIdleConnections()
         })
+        await metricsServer?.close()
         await ctx.meter.stop()
         await db?.destroy()
+        logger.flush()
       })()
       return closing
     },
   }
 }
 
-/** Runs the server until SIGINT or SIGTERM, then shuts it down cleanly. */
+/**
+ * Runs the server until SIGINT or SIGTERM, then shuts it down cleanly. The first signal makes
+ * `/readyz` answer 503 at once; the server keeps serving for `--drain-seconds` (so a load balancer
+ * takes it out of rotation), then stops accepting connections and finishes what is in flight. A second
+ * signal cuts the drain short; one more during the shutdown ends the process at once.
+ */
 export async function runServer(config: ServerConfig): Promise<void> {
   const server = await startServer(config)
-  const stop = (signal: string) => {
-    process.stderr.write(`${signal} received, shutting down\n`)
-    // Once the server and the database are closed nothing holds the event loop and the process exits.
-    server.close().catch((error) => {
-      process.stderr.write(`shutdown failed: ${String(error)}\n`)
-      process.exitCode = 1
+  const log = (line: string) => server.announce(line)
+  let draining = false
+  let endDrain = () => {}
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (draining) {
+      log(`${signal} received again, shutting down now`)
+      endDrain()
+      return
+    }
+    draining = true
+    server.drain()
+    const drained = new Promise<void>((resolve) => {
+      if (config.drainSeconds === 0) return resolve()
+      log(`${signal} received, draining for ${config.drainSeconds} s: /readyz answers 503`)
+      const timer = setTimeout(resolve, config.drainSeconds * 1000)
+      endDrain = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+    void drained.then(() => {
+      // From here on a signal takes Node's default action: the process ends at once.
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+      log(`${signal} received, shutting down`)
+      // Once the server and the database are closed nothing holds the event loop and the process exits.
+      server.close().catch((error) => {
+        server.logger.error({ err: error }, 'shutdown failed')
+        process.exitCode = 1
+      })
     })
   }
-  process.once('SIGINT', () => stop('SIGINT'))
-  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
 }

@@ -40,6 +40,9 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
 }
 
+/** Characters of a server's stderr kept after it started. */
+const STDERR_TAIL = 64 * 1024
+
 /**
  * Starts a server process (`node ...args`, on `core`) and resolves once it logs `listening on URL`.
  * Returns its URL, the admin key if it printed one, its pid, and `stop()` (SIGTERM, then wait).
@@ -57,15 +60,20 @@ export function startServer({ name, args, core, env = {}, timeoutMs = 30_000 }) 
     }, timeoutMs)
     child.stderr.on('data', (chunk) => {
       stderr += chunk.toString()
-      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1]
-      if (!url || started) return
+      // Once started, the rwa server logs a line per request: keep only the tail, for error reports.
+      if (started) {
+        if (stderr.length > STDERR_TAIL * 2) stderr = stderr.slice(-STDERR_TAIL)
+        return
+      }
+      const url = /listening on (http:\/\/[^\s"]+)/.exec(stderr)?.[1]
+      if (!url) return
       started = true
       clearTimeout(timer)
       resolve({
         name,
         url,
         pid: child.pid,
-        adminKey: /admin API key \(shown once\): (\S+)/.exec(stderr)?.[1],
+        adminKey: /admin API key \(shown once\): (rwa_live_[A-Za-z0-9_-]{43})/.exec(stderr)?.[1],
         stderr: () => stderr,
         async stop() {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { API_KEY_PATTERN } from '../../src/contract/billing.js'
+import type { KnownKey } from '../caches/auth-cache.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
 import { entitlementOf } from '../limits/entitlement.js'
@@ -18,15 +19,7 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
   const settleEndedTrial = trialExpiry(ctx)
 
   return async function authenticateRequest(c, next) {
-    const apiKey = c.req.header('x-api-key')
-    if (!apiKey)
-      throw new ApiError('unauthenticated', 'Missing X-API-Key header: pass an API key (rwa_live_...)')
-    if (!API_KEY_PATTERN.test(apiKey)) {
-      throw new ApiError('unauthenticated', 'Malformed API key: expected rwa_live_ followed by 43 characters')
-    }
-    const key = await ctx.authCache.keyByHash(hashApiKey(apiKey))
-    if (!key) throw new ApiError('unauthenticated', 'Unknown API key')
-    if (key.revoked) throw new ApiError('unauthenticated', 'This API key has been revoked; create a new one')
+    const key = await knownKeyOf(ctx, c.req.header('x-api-key'))
 
     const now = ctx.clock.now()
     let org = await ctx.authCache.org(key.orgId)
@@ -36,6 +29,7 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
 
     const decision = await ctx.limits.take(org.orgId, entitlement.limits, now)
     if (!decision.allowed) {
+      ctx.metrics.rateLimited(entitlement.limitsTier, decision.window)
       throw new ApiError(
         'rate_limited',
         `Rate limit of ${decision.limit} requests per ${decision.window} reached for organization ${org.orgId}; retry in ${decision.retryAfterSeconds} s or move to a higher tier`,
@@ -52,6 +46,31 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
 
     await next()
     for (const [name, value] of Object.entries(rateLimitHeaders(decision))) c.res.headers.set(name, value)
+  }
+}
+
+/** The live key an `X-API-Key` header value names, or the 401 that refuses it. */
+export async function knownKeyOf(ctx: AppContext, apiKey: string | undefined): Promise<KnownKey> {
+  if (!apiKey)
+    throw new ApiError('unauthenticated', 'Missing X-API-Key header: pass an API key (rwa_live_...)')
+  if (!API_KEY_PATTERN.test(apiKey)) {
+    throw new ApiError('unauthenticated', 'Malformed API key: expected rwa_live_ followed by 43 characters')
+  }
+  const key = await ctx.authCache.keyByHash(hashApiKey(apiKey))
+  if (!key) throw new ApiError('unauthenticated', 'Unknown API key')
+  if (key.revoked) throw new ApiError('unauthenticated', 'This API key has been revoked; create a new one')
+  return key
+}
+
+/**
+ * Admits the admin key only, for operators' tools (a metrics scraper): no limits, no metering, so a
+ * scrape every few seconds neither uses the operator organization's quota nor shows in its usage.
+ */
+export function adminKeyOnly(ctx: AppContext, what: string): MiddlewareHandler<AppEnv> {
+  return async function requireAdminKey(c, next) {
+    const key = await knownKeyOf(ctx, c.req.header('x-api-key'))
+    if (key.orgId !== ADMIN_ORG_ID) throw new ApiError('forbidden', `${what} requires the admin API key`)
+    await next()
   }
 }
 

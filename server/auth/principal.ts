@@ -12,8 +12,11 @@ export interface Principal {
   entitlement: Entitlement
 }
 
-/** The Hono environment of every authenticated route. */
-export type AppEnv = { Variables: { principal: Principal } }
+/**
+ * The Hono environment of every route: `requestId` is set for every request (from `X-Request-Id`),
+ * `principal` once a key is authenticated.
+ */
+export type AppEnv = { Variables: { principal: Principal; requestId: string } }
 
 /** Refuses a member key acting on another organization (403); the admin key acts on any. */
 export function assertOrgAccess(principal: Principal, orgId: string): void {

@@ -1,17 +1,39 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, type MigrationProvider, Migrator, type SqliteDatabase, SqliteDialect } from 'kysely'
+import {
+  Kysely,
+  type LogEvent,
+  type MigrationProvider,
+  Migrator,
+  type SqliteDatabase,
+  SqliteDialect,
+} from 'kysely'
 import { migrations } from './migrations/index.js'
 import type { Database } from './schema.js'
 
 export type Db = Kysely<Database>
 
+export interface DatabaseOptions {
+  /** Told of every statement that fails (for the database error metric); must not throw. */
+  onQueryError?: (error: unknown) => void
+}
+
+/**
+ * Kysely's `log` option reporting only failed statements to `onQueryError` (any dialect): the hook
+ * behind `rwa_database_errors_total`.
+ */
+export const queryErrorLog =
+  (onQueryError: ((error: unknown) => void) | undefined) =>
+  (event: LogEvent): void => {
+    if (event.level === 'error') onQueryError?.(event.error)
+  }
+
 /**
  * Opens (or creates) the SQLite database at `path` in WAL mode and brings its schema up to date.
  * `:memory:` is accepted for throwaway databases.
  */
-export async function openDatabase(path: string): Promise<Db> {
+export async function openDatabase(path: string, options: DatabaseOptions = {}): Promise<Db> {
   let sqlite: SQLite.Database | undefined
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
@@ -25,7 +47,10 @@ export async function openDatabase(path: string): Promise<Db> {
     sqlite?.close()
     throw new DatabaseOpenError(path, error)
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    ...(options.onQueryError ? { log: queryErrorLog(options.onQueryError) } : {}),
+  })
   try {
     await migrate(db)
   } catch (error) {

@@ -1,14 +1,22 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { ErrorCode } from '../../src/contract/errors.js'
+import type { ErrorCode, Problem } from '../../src/contract/errors.js'
 import { ApiError } from '../errors.js'
 
-const PROBLEM_JSON = 'application/problem+json'
+export const PROBLEM_JSON = 'application/problem+json'
+
+/** The problem details of `error` for this request, carrying its request id (from `X-Request-Id`). */
+export function problemOf(c: Context, error: ApiError): Problem {
+  const problem = error.toProblem()
+  const requestId: string | undefined = c.get('requestId')
+  if (requestId !== undefined) problem.request_id = requestId
+  return problem
+}
 
 /** Renders an ApiError as problem details. */
 export function problemResponse(c: Context, error: ApiError): Response {
-  return c.body(JSON.stringify(error.toProblem()), error.status as ContentfulStatusCode, {
+  return c.body(JSON.stringify(problemOf(c, error)), error.status as ContentfulStatusCode, {
     'Content-Type': PROBLEM_JSON,
     ...error.options.headers,
   })
@@ -40,7 +48,7 @@ export function errorHandler(logError: (message: string, error?: unknown) => voi
         return problemResponse(c, new ApiError(code, detail))
       }
     }
-    logError(`unexpected error on ${c.req.method} ${c.req.path}:`, error)
+    logError(`unexpected error on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}):`, error)
     return problemResponse(c, new ApiError('internal', 'Internal error; the server logged the details'))
   }
 }

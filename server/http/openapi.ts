@@ -40,17 +40,25 @@ export const OPENAPI_DOCUMENT = {
       description:
         'Jurisdictions, trust, credentials, attestations, tokens, transfers and compliance proofs (Pro, Enterprise or an active trial)',
     },
+    {
+      name: 'operations',
+      description: "Probes for load balancers and orchestrators, and the server's Prometheus metrics",
+    },
   ],
 }
+
+/** The OpenAPI tag of what operators and load balancers call: the probes and the metrics. */
+export const operationsTags = ['operations']
 
 /** Name of the API-key security scheme in `components.securitySchemes`. */
 export const API_KEY_SCHEME = 'ApiKey'
 
 /**
  * Who may call an operation: anyone (`public`), any valid API key (`key`: authentication, limits and
- * metering), or a key of an organization with a paid tier or an active trial (`governance`).
+ * metering), a key of an organization with a paid tier or an active trial (`governance`), or the admin
+ * key alone, neither limited nor metered (`admin`: operators' tools such as a metrics scraper).
  */
-export type Access = 'public' | 'key' | 'governance'
+export type Access = 'public' | 'key' | 'governance' | 'admin'
 
 /** Refusals a route declares because its own rules produce them; the standard ones are added for it. */
 export type RouteRefusal = 403 | 404 | 409 | 422 | 503
@@ -88,21 +96,27 @@ export function defineRoute<const S extends RouteSpec>(spec: S) {
   const { access, refusals = [], ...route } = spec
   const request = { ...route.request, query: route.request?.query ?? noQuery }
   const keyed = access !== 'public'
+  // Limits and metering apply to `key` and `governance`: their answers carry the RateLimit headers.
+  const limited = access === 'key' || access === 'governance'
   const statuses = new Set<number>([400, ...refusals])
-  if (keyed) statuses.add(401).add(429)
-  if (access === 'governance') statuses.add(403)
+  if (keyed) statuses.add(401)
+  if (limited) statuses.add(429)
+  if (access === 'governance' || access === 'admin') statuses.add(403)
   if (route.request?.body) statuses.add(413).add(415)
 
   const main = Object.fromEntries(
     Object.entries(route.responses).map(([status, response]) => [
       status,
-      keyed && !('$ref' in response)
-        ? { ...response, headers: { ...rateLimitHeaders, ...response.headers } }
-        : response,
+      '$ref' in response
+        ? response
+        : {
+            ...response,
+            headers: { ...(limited ? rateLimitHeaders : {}), ...requestIdHeader, ...response.headers },
+          },
     ]),
   )
   const standard = Object.fromEntries(
-    [...statuses].sort().map((status) => [status, problemResponse(status, keyed)]),
+    [...statuses].sort().map((status) => [status, problemResponse(status, limited)]),
   )
   return createRoute({
     ...route,
@@ -113,6 +127,9 @@ export function defineRoute<const S extends RouteSpec>(spec: S) {
 }
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` })
+
+/** Every response of the app carries its request id. */
+const requestIdHeader = { 'X-Request-Id': headerRef('X-Request-Id') }
 
 /** Every response given after authentication carries these (the limit with less room left). */
 const rateLimitHeaders = {
@@ -181,15 +198,17 @@ const REFUSALS: Record<number, { description: string; code: ErrorCode; detail: s
 }
 
 /**
- * A problem-details response. After authentication (every status but 401, and 413, which is refused
- * before the key is read) it carries the RateLimit headers; 429 and 503 also carry Retry-After.
+ * A problem-details response, with the request id. On a limited route, after authentication (every
+ * status but 401, and 413, which is refused before the key is read) it carries the RateLimit headers;
+ * 429 and 503 also carry Retry-After.
  */
-function problemResponse(status: number, keyed: boolean) {
+function problemResponse(status: number, limited: boolean) {
   const refusal = REFUSALS[status]
   if (!refusal) throw new Error(`No standard refusal for status ${status}`)
   const headers: Record<string, { $ref: string }> =
-    keyed && status !== 401 && status !== 413 ? { ...rateLimitHeaders } : {}
+    limited && status !== 401 && status !== 413 ? { ...rateLimitHeaders } : {}
   if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After')
+  Object.assign(headers, requestIdHeader)
   const example = {
     type: problemType(refusal.code),
     title: ERROR_TITLE[refusal.code],
@@ -248,4 +267,10 @@ export function registerOpenApiComponents<E extends Env>(app: OpenAPIHono<E>): v
     integerHeader('Seconds until that window has room again'),
   )
   registry.registerComponent('headers', 'Retry-After', integerHeader('Seconds to wait before retrying'))
+  registry.registerComponent('headers', 'X-Request-Id', {
+    description:
+      "The request's id: the caller's `X-Request-Id` when it is 1-128 letters, digits, `_`, `-` or `=`, else a new UUID. The server's log line of the request carries it, and so does `request_id` in problem details",
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_=-]{1,128}$' },
+  })
 }

@@ -13,12 +13,23 @@ export class UsageMeter {
   private lastUsed = new Map<string, number>()
   private timer: NodeJS.Timeout | undefined
   private flushing: Promise<void> = Promise.resolve()
+  /** Requests taken out of `requests` by a flush that has not finished writing them. */
+  private writing = 0
 
   constructor(
     private readonly db: Db,
     private readonly onError: (error: unknown) => void = (error) =>
       console.error('usage flush failed:', error),
+    /** Told the duration of each flush that wrote something, and whether it succeeded (for metrics). */
+    private readonly onFlush: (seconds: number, ok: boolean) => void = () => {},
   ) {}
+
+  /** Requests counted and not yet stored: the backlog a crash would lose. */
+  pendingRequests(): number {
+    let pending = this.writing
+    for (const entry of this.requests.values()) pending += entry.count
+    return pending
+  }
 
   /** Counts one admitted request of `orgId` made with key `keyId` at `now`. */
   record(orgId: string, keyId: string, now: number): void {
@@ -55,13 +66,17 @@ export class UsageMeter {
     const lastUsed = this.lastUsed
     this.requests = new Map()
     this.lastUsed = new Map()
+    for (const entry of requests.values()) this.writing += entry.count
+    const started = performance.now()
     try {
       await this.db.transaction().execute(async (trx) => {
         for (const { orgId, date, count } of requests.values())
           await addUsage(trx, orgId, date, 'request_count', count)
         for (const [keyId, at] of lastUsed) await setKeyLastUsed(trx, keyId, at)
       })
+      this.onFlush((performance.now() - started) / 1000, true)
     } catch (error) {
+      this.onFlush((performance.now() - started) / 1000, false)
       // Put the counts back so the next flush retries them.
       for (const [id, entry] of requests) {
         const pending = this.requests.get(id)
@@ -70,6 +85,8 @@ export class UsageMeter {
       }
       for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at)
       this.onError(error)
+    } finally {
+      this.writing = 0
     }
   }
 }

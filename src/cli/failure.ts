@@ -332,7 +332,7 @@ export function describeFailure(thrown: unknown): Failure {
       code: EXIT_OF_CODE[error.code],
       message: messageOf(error, context),
       hint: hintOf(error, context),
-      details: JSON.stringify(error.problem, null, 2),
+      details: withRequestId(error.requestId, JSON.stringify(error.problem, null, 2)),
     }
   }
   if (error instanceof ConnectionError) {
@@ -344,7 +344,11 @@ export function describeFailure(thrown: unknown): Failure {
     }
   }
   if (error instanceof UnexpectedResponseError) {
-    return { code: EXIT.unexpected, message: error.message, details: error.body.slice(0, 4000) }
+    return {
+      code: EXIT.unexpected,
+      message: error.message,
+      details: withRequestId(error.requestId, error.body.slice(0, 4000)),
+    }
   }
   const message = error instanceof Error ? error.message : String(error)
   return {
@@ -360,3 +364,7 @@ export function isPromptClosed(thrown: unknown): boolean {
   const error = thrown instanceof CommandFailure ? thrown.error : thrown
   return error instanceof Error && error.name === 'ExitPromptError'
 }
+
+/** --verbose leads with the request id, which finds the request's line in the server log. */
+const withRequestId = (requestId: string | undefined, details: string): string =>
+  requestId === undefined ? details : `request id: ${requestId}\n${details}`

@@ -54,7 +54,7 @@ export function buildProgram(): Command {
     .option('-q, --quiet', 'print only ids, one a line (for xargs); no messages but warnings and errors')
     .option('--wait', 'on a rate limit (429), wait for Retry-After and try again, saying so on stderr')
     .option('--wait-max <seconds>', 'with --wait, wait at most this long in all (default 120)')
-    .option('--verbose', 'on errors, print the full problem details')
+    .option('--verbose', 'on errors, print the request id and the full problem details')
     .addHelpText('after', EXIT_CODES_HELP)
 
   declareBilling(program)

@@ -11,6 +11,8 @@ export class ApiProblemError extends Error {
     readonly problem: Problem,
     /** Value of `Retry-After`, when the server set one (rate limits). */
     readonly retryAfterSeconds?: number,
+    /** The request's `X-Request-Id`: the server's log line of the request carries it. */
+    readonly requestId: string | undefined = problem.request_id,
   ) {
     super(problem.detail)
     this.name = 'ApiProblemError'
@@ -45,6 +47,8 @@ export class UnexpectedResponseError extends Error {
     message: string,
     /** The body as received, for --verbose. */
     readonly body: string,
+    /** The response's `X-Request-Id`, when it carried one. */
+    readonly requestId?: string,
   ) {
     super(message)
     this.name = 'UnexpectedResponseError'

@@ -104,20 +104,21 @@ export class HttpClient {
     const url = this.urlOf(spec.path, spec.query)
     let waited = 0
     for (;;) {
-      const { status, text, retryAfter } = await this.send(spec, url)
+      const { status, text, retryAfter, requestId } = await this.send(spec, url)
       const json = parseJson(text)
-      if (status < 400) return this.parse(spec, status, text, json)
+      if (status < 400) return this.parse(spec, status, text, json, requestId)
       const problem = problemSchema.safeParse(json)
       if (!problem.success) {
         throw new UnexpectedResponseError(
           status,
           `${spec.method} ${spec.path} answered ${status} without problem details (is ${this.baseUrl} an rwa server?)`,
           text,
+          requestId,
         )
       }
       const budget = this.options.rateLimitWaitSeconds - waited
       if (status !== 429 || retryAfter === undefined || !(retryAfter <= budget)) {
-        throw new ApiProblemError(problem.data, retryAfter)
+        throw new ApiProblemError(problem.data, retryAfter, requestId ?? problem.data.request_id)
       }
       this.options.onRateLimitWait?.({ seconds: retryAfter, waitedSeconds: waited, problem: problem.data })
       await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000))
@@ -131,6 +132,7 @@ export class HttpClient {
     status: number,
     text: string,
     json: unknown,
+    requestId: string | undefined,
   ): ApiResponse<z.infer<S>> {
     const parsed = spec.schema.safeParse(json)
     if (!parsed.success) {
@@ -142,6 +144,7 @@ export class HttpClient {
         status,
         `${spec.method} ${spec.path} answered a body this client does not understand (${where}); is the server the same version?`,
         text,
+        requestId,
       )
     }
     return { status, data: parsed.data, raw: json }
@@ -163,7 +166,7 @@ export class HttpClient {
   private async send(
     spec: CallSpec<z.ZodType>,
     url: string,
-  ): Promise<{ status: number; text: string; retryAfter?: number }> {
+  ): Promise<{ status: number; text: string; retryAfter?: number; requestId?: string }> {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (this.options.apiKey !== undefined) headers['x-api-key'] = this.options.apiKey
     if (spec.body !== undefined) headers['content-type'] = 'application/json'
@@ -182,7 +185,9 @@ export class HttpClient {
         const text = await response.body.text()
         const retryAfterHeader = response.headers['retry-after']
         const retryAfter = typeof retryAfterHeader === 'string' ? Number(retryAfterHeader) : undefined
-        return { status: response.statusCode, text, retryAfter }
+        const requestIdHeader = response.headers['x-request-id']
+        const requestId = typeof requestIdHeader === 'string' ? requestIdHeader : undefined
+        return { status: response.statusCode, text, retryAfter, requestId }
       } catch (error) {
         const code = networkCode(error)
         if (!code) throw error

@@ -54,6 +54,12 @@ export const problemSchema = z.object({
   detail: z.string(),
   code: errorCodeSchema,
   errors: z.array(fieldErrorSchema).optional(),
+  request_id: z
+    .string()
+    .optional()
+    .describe(
+      'The `X-Request-Id` of the request that failed (also in the response header): the server log line of the request carries it',
+    ),
 })
 
 export type FieldError = z.infer<typeof fieldErrorSchema>

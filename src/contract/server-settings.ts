@@ -86,6 +86,34 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     default: 'https://api.stripe.com',
     description: "origin of Stripe's API (tests point it at a local server)",
   },
+  {
+    field: 'logFormat',
+    flag: '--log-format <format>',
+    env: 'RWA_LOG_FORMAT',
+    default: 'pretty on a terminal, else json',
+    description: 'json (a JSON object per line on stderr) or pretty',
+  },
+  {
+    field: 'logLevel',
+    flag: '--log-level <level>',
+    env: 'RWA_LOG_LEVEL',
+    default: 'info',
+    description: 'fatal, error, warn, info (a line per request), debug, trace or silent',
+  },
+  {
+    field: 'metricsPort',
+    flag: '--metrics-port <port>',
+    env: 'RWA_METRICS_PORT',
+    default: 'off',
+    description: 'also serve GET /metrics without a key on this port',
+  },
+  {
+    field: 'drainSeconds',
+    flag: '--drain-seconds <s>',
+    env: 'RWA_DRAIN_SECONDS',
+    default: '0',
+    description: 'after SIGTERM, serve this long while /readyz answers 503',
+  },
 ]
 
 /**

@@ -16,8 +16,9 @@ const call = (url: string, path: string, init: RequestInit & { key?: string } = 
 describe('rwa server start (real process over a SQLite file)', () => {
   it('prints the admin key once, serves, stops on SIGTERM and keeps its data across a restart', async () => {
     server = await startServerProcess()
-    expect(server.stderr()).toMatch(/admin API key \(shown once\): rwa_live_[A-Za-z0-9_-]{43}\n/)
-    expect(server.stderr()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\n/)
+    // stderr is not a terminal here, so these are JSON log lines carrying the same text.
+    expect(server.stderr()).toMatch(/"admin API key \(shown once\): rwa_live_[A-Za-z0-9_-]{43}"/)
+    expect(server.stderr()).toMatch(/"listening on http:\/\/127\.0\.0\.1:\d+"/)
     const { adminKey, dbPath } = server
 
     const created = await call(server.url, '/console/billing/keys', {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { type ResultPromise, execa } from 'execa'
+import { assertNoSecretsInLog } from './log-check.js'
 
 /** The CLI binary as users run it: compiled JavaScript from dist/ (built by `npm test` first). */
 export const RWA_BIN = resolve(import.meta.dirname, '../../bin/rwa')
@@ -15,7 +16,10 @@ export interface ServerProcess {
   stderr(): string
   /** Sends SIGTERM and waits for a clean exit; returns the exit code. */
   stop(): Promise<number | undefined>
-  /** Stops the server (if running) and deletes its database directory. */
+  /**
+   * Stops the server (if running) and deletes its database directory; throws if any line it logged
+   * (but the admin key's announcement) holds a key, a signature or a secret.
+   */
   cleanup(): Promise<void>
 }
 
@@ -38,7 +42,8 @@ export async function startServerProcess(
     const timer = setTimeout(() => reject(new Error(`server did not start in 20 s:\n${stderr}`)), 20_000)
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()
-      const match = /listening on (http:\/\/\S+)/.exec(stderr)
+      // The line is JSON when stderr is not a terminal: the URL ends at a quote or a space.
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(stderr)
       if (match) {
         clearTimeout(timer)
         resolvePromise({ url: match[1]! })
@@ -50,7 +55,7 @@ export async function startServerProcess(
     })
   })
   const { url } = await ready
-  const printed = /admin API key \(shown once\): (\S+)/.exec(stderr)?.[1]
+  const printed = /admin API key \(shown once\): (rwa_live_[A-Za-z0-9_-]{43})/.exec(stderr)?.[1]
   const adminKey = options.adminKey ?? printed ?? ''
 
   let exited: Promise<number | undefined> | undefined
@@ -72,6 +77,7 @@ export async function startServerProcess(
     async cleanup() {
       await stop()
       if (dir) rmSync(dir, { recursive: true, force: true })
+      assertNoSecretsInLog(stderr.split('\n').filter((line) => !line.includes('admin API key (shown once)')))
     },
   }
 }

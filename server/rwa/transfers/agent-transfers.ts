@@ -55,7 +55,7 @@ export async function forcedTransfer(
   const transferId = ctx.ids.next('tx')
   const proofId = ctx.ids.next('prf')
   await ctx.signingKeys.prepareProofKey()
-  return ctx.db.transaction().execute(async (trx) => {
+  const record = await ctx.db.transaction().execute(async (trx) => {
     const token = await tokenOr404(trx, orgId, tokenId)
     await jurisdictionsOr404(trx, orgId, [...new Set([input.from_jurisdiction, input.to_jurisdiction])])
     const holding = await holdingOf(trx, tokenId, input.from_did, input.from_jurisdiction)
@@ -102,6 +102,8 @@ export async function forcedTransfer(
     })
     return record
   })
+  ctx.metrics.transferDecided(record.status)
+  return record
 }
 
 /**

@@ -37,7 +37,7 @@ export async function requestTransfer(
   const transferId = ctx.ids.next('tx')
   const proofId = ctx.ids.next('prf')
   await ctx.signingKeys.prepareProofKey()
-  return ctx.db.transaction().execute(async (trx) => {
+  const record = await ctx.db.transaction().execute(async (trx) => {
     const { facts, transfer } = await transferFacts(trx, orgId, input, now)
     const held = facts.ledger.sender_holding.amount
     if (input.amount > held) {
@@ -81,6 +81,8 @@ export async function requestTransfer(
     }
     return record
   })
+  ctx.metrics.transferDecided(record.status)
+  return record
 }
 
 /**

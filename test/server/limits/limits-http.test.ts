@@ -102,7 +102,7 @@ describe('limits over HTTP (per organization)', () => {
     await h.ctx.meter.flush()
     const { createAppContext } = await import('../../../server/context.js')
     const { createApp } = await import('../../../server/app.js')
-    const restarted = createApp(createAppContext({ db: h.ctx.db, clock: h.clock }))
+    const restarted = createApp(createAppContext({ db: h.ctx.db, clock: h.clock, logger: h.ctx.logger }))
     const res = await restarted.request('/console/billing/keys', { headers: { 'X-API-Key': acme.key } })
     expect(res.status).toBe(200)
     const usage = await restarted.request('/console/billing/usage/acme?days=1', {

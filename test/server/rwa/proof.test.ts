@@ -132,7 +132,7 @@ describe('compliance proofs', () => {
     expect(row).toHaveLength(1)
     expect(row[0]!.kid).toBe(approved.kid)
     // A new app over the same database publishes the same key and still verifies old proofs.
-    const restarted = createApp(createAppContext({ db: h.ctx.db, clock: h.clock }))
+    const restarted = createApp(createAppContext({ db: h.ctx.db, clock: h.clock, logger: h.ctx.logger }))
     const res = await restarted.request('/console/rwa/.well-known/jwks.json')
     const again = (await res.json()) as Jwks
     expect(again).toEqual(jwks)

@@ -1,0 +1,67 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import { requestId } from 'hono/request-id'
+import { matchedRoutes } from 'hono/route'
+import type { AppEnv } from '../auth/principal.js'
+import type { Logger } from '../logging/logger.js'
+import type { ServerMetrics } from '../metrics/metrics.js'
+
+/** The route label of a request no route matched: paths are not labels (unbounded, and callers' input). */
+export const UNMATCHED_ROUTE = 'unmatched'
+
+/**
+ * `X-Request-Id` on every request and response: the caller's when it is 1–128 characters of letters,
+ * digits, `_`, `-` or `=`, else a new UUID. Problem details and the request's log line carry it too.
+ */
+export const requestIds = (): MiddlewareHandler<AppEnv> =>
+  requestId({ headerName: 'X-Request-Id', limitLength: 128 })
+
+/**
+ * Logs one line per request and counts it in the metrics, once the response is ready: request id,
+ * method, route template, path, status, duration, and the organization and key when one was
+ * authenticated. Never a header, a query string, a body or a key: nothing else is read.
+ */
+export function observeRequests(logger: Logger, metrics: ServerMetrics): MiddlewareHandler<AppEnv> {
+  return async function observeRequest(c, next) {
+    const started = performance.now()
+    await next()
+    const milliseconds = performance.now() - started
+    const route = routeTemplate(c)
+    const status = c.res.status
+    metrics.requestAnswered(c.req.method, route, status, milliseconds / 1000)
+    const principal = c.get('principal') as AppEnv['Variables']['principal'] | undefined
+    const fields = {
+      request_id: c.get('requestId'),
+      method: c.req.method,
+      route,
+      path: c.req.path,
+      status,
+      duration_ms: Math.round(milliseconds * 100) / 100,
+      org_id: principal?.orgId,
+      key_id: principal?.keyId,
+    }
+    // A 500 is a bug; a 503 (not ready, draining) is expected while it lasts.
+    if (status === 500) logger.error(fields, 'request')
+    else if (status > 500) logger.warn(fields, 'request')
+    else logger.info(fields, 'request')
+  }
+}
+
+/** Hono's `:id` parameters in OpenAPI's `{id}` form, once per route. */
+const templates = new Map<string, string>()
+
+/**
+ * The template of the route that answered (`/console/rwa/tokens/{id}`): the first route matching
+ * method and path, as Hono tries them in order. Middleware registered for every path does not count.
+ */
+export function routeTemplate(c: Context): string {
+  for (const route of matchedRoutes(c)) {
+    if (route.method === 'ALL') continue
+    let template = templates.get(route.path)
+    if (template === undefined) {
+      template = route.path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}')
+      templates.set(route.path, template)
+    }
+    return template
+  }
+  return UNMATCHED_ROUTE
+}
