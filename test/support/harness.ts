@@ -7,6 +7,9 @@ import { ensureAdminKey } from '../../server/bootstrap.js'
 import { ManualClock } from '../../server/clock.js'
 import { type AppContext, type AppContextOptions, createAppContext } from '../../server/context.js'
 import { openDatabase } from '../../server/db/database.js'
+import { jsonLogger } from '../../server/logging/logger.js'
+import { ServerMetrics } from '../../server/metrics/metrics.js'
+import { assertNoSecretsInLog } from './log-check.js'
 import { OpenApiConformance } from './openapi-conformance.js'
 
 export interface TestResponse<T = any> {
@@ -33,6 +36,10 @@ export interface Harness {
   adminKey: string
   /** Errors the app logged: a test that expects none can assert this stays empty. */
   loggedErrors: unknown[]
+  /** Every line the app's logger wrote (JSON), in order. */
+  logLines: string[]
+  /** `logLines` parsed. */
+  logRecords(): Record<string, any>[]
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>
   get<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>
   post<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<TestResponse<T>>
@@ -41,6 +48,7 @@ export interface Harness {
     orgId: string,
     options?: { trial?: boolean; tier?: Tier },
   ): Promise<{ orgId: string; key: string; keyId: string }>
+  /** Closes the app and deletes its database; throws if any log line holds a key, a signature or a body. */
   close(): Promise<void>
 }
 
@@ -75,14 +83,27 @@ function flushTally(): void {
 export async function createHarness(options: Partial<AppContextOptions> = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'rwa-test-'))
   const dbPath = join(dir, 'rwa.db')
-  const db = await openDatabase(dbPath)
+  const metrics = new ServerMetrics()
+  const db = await openDatabase(dbPath, { onQueryError: (error) => metrics.databaseError(error) })
   const clock = options.clock instanceof ManualClock ? options.clock : new ManualClock()
   const loggedErrors: unknown[] = []
+  // The real logger, writing into memory: every test's log lines are checked for secrets at close().
+  const logLines: string[] = []
+  const logger = jsonLogger({
+    level: 'debug',
+    destination: { write: (line) => logLines.push(line.trimEnd()) },
+  })
+  const sentBodies: string[] = []
   const ctx = createAppContext({
+    metrics,
     ...options,
     db,
     clock,
-    logError: (message, error) => loggedErrors.push(error ?? message),
+    logger,
+    logError: (message, error) => {
+      loggedErrors.push(error ?? message)
+      logger.error(error === undefined ? {} : { err: error }, message)
+    },
   })
   const admin = await ensureAdminKey(ctx)
   const adminKey = admin.printable!
@@ -98,6 +119,7 @@ export async function createHarness(options: Partial<AppContextOptions> = {}): P
     if (key !== null) headers['X-API-Key'] = key
     let body: string | undefined = opts.rawBody
     if (opts.body !== undefined) body = JSON.stringify(opts.body)
+    if (body !== undefined) sentBodies.push(body)
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['Content-Type'] = 'application/json'
     }
@@ -134,6 +156,8 @@ export async function createHarness(options: Partial<AppContextOptions> = {}): P
     dbPath,
     adminKey,
     loggedErrors,
+    logLines,
+    logRecords: () => logLines.map((line) => JSON.parse(line)),
     request,
     get: (path, opts) => request('GET', path, opts),
     post: (path, body, opts) => request('POST', path, { ...opts, body }),
@@ -154,6 +178,7 @@ export async function createHarness(options: Partial<AppContextOptions> = {}): P
       await ctx.meter.stop()
       await db.destroy()
       rmSync(dir, { recursive: true, force: true })
+      assertNoSecretsInLog(logLines, { bodies: sentBodies })
     },
   }
   return harness

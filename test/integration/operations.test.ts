@@ -1,0 +1,171 @@
+import { unlinkSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { Scrape } from '../support/prometheus.js'
+import { type ServerProcess, startServerProcess } from '../support/server-process.js'
+
+let server: ServerProcess | undefined
+afterEach(async () => {
+  await server?.cleanup()
+  server = undefined
+})
+
+const get = (url: string, path: string, headers: Record<string, string> = {}) =>
+  fetch(new URL(path, url), { headers })
+
+/** Waits until `condition` holds; the test's own timeout bounds it (nothing here asserts speed). */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  while (!condition()) {
+    if (server?.process.exitCode !== null && server?.process.exitCode !== undefined) {
+      throw new Error(`the server exited while waiting for ${what}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** Every stderr line parsed as JSON (stderr is not a terminal, so the log is JSON lines). */
+const jsonLines = (s: ServerProcess) =>
+  s
+    .stderr()
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, any>)
+
+describe('operating the real server process', () => {
+  it('is live and ready once migrations ran, and logs one JSON line per request with its id', async () => {
+    server = await startServerProcess()
+    const health = await get(server.url, '/healthz')
+    expect(health.status).toBe(200)
+    const ready = await get(server.url, '/readyz')
+    expect(ready.status).toBe(200)
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: [
+        { name: 'database', ready: true },
+        { name: 'migrations', ready: true },
+      ],
+    })
+
+    const sent = [
+      await get(server.url, '/console/billing/pricing', { 'X-Request-Id': 'probe-0001' }),
+      await get(server.url, '/console/rwa/tokens/tok_nope', { 'x-api-key': server.adminKey }),
+      await get(server.url, '/console/billing/stats', { 'x-api-key': `rwa_live_${'x'.repeat(43)}` }),
+    ]
+    const ids = sent.map((res) => res.headers.get('x-request-id')!)
+    expect(ids[0]).toBe('probe-0001')
+    expect(((await sent[1]!.json()) as { request_id: string }).request_id).toBe(ids[1])
+
+    expect(await server.stop()).toBe(0)
+    const lines = jsonLines(server) // every line parses: nothing but JSON on stderr
+    const requestLines = lines.filter((line) => line.msg === 'request')
+    expect(requestLines).toHaveLength(2 + sent.length)
+    for (const [i, id] of ids.entries()) {
+      const mine = requestLines.filter((line) => line.request_id === id)
+      expect(mine).toHaveLength(1)
+      expect(mine[0]!.status).toBe(sent[i]!.status)
+    }
+    expect(requestLines.find((l) => l.request_id === ids[1])).toMatchObject({
+      level: 'info',
+      method: 'GET',
+      route: '/console/rwa/tokens/{id}',
+      status: 404,
+      org_id: 'admin',
+      key_id: expect.stringMatching(/^key_/),
+    })
+    expect(lines.map((line) => line.msg)).toContain('SIGTERM received, shutting down')
+  })
+
+  it('is not ready while its database file is gone, and says which check failed', async () => {
+    server = await startServerProcess()
+    expect((await get(server.url, '/readyz')).status).toBe(200)
+    for (const suffix of ['', '-wal', '-shm']) unlinkSync(`${server.dbPath}${suffix}`)
+    const res = await get(server.url, '/readyz')
+    expect(res.status).toBe(503)
+    expect(res.headers.get('content-type')).toBe('application/problem+json')
+    expect(await res.json()).toMatchObject({
+      code: 'unavailable',
+      detail: 'Not ready: database (the database file is gone)',
+      checks: [
+        { name: 'database', ready: false, detail: 'the database file is gone' },
+        { name: 'migrations', ready: true },
+      ],
+    })
+    // The process itself still answers: restart it rather than route to it.
+    expect((await get(server.url, '/healthz')).status).toBe(200)
+  })
+
+  it('answers 503 on /readyz from SIGTERM on while it drains and still serves, then stops', async () => {
+    server = await startServerProcess({ env: { RWA_DRAIN_SECONDS: '60' } })
+    expect((await get(server.url, '/readyz')).status).toBe(200)
+    server.process.kill('SIGTERM')
+    await until(() => server!.stderr().includes('draining for 60 s'), 'the drain to begin')
+
+    const ready = await get(server.url, '/readyz')
+    expect(ready.status).toBe(503)
+    expect(await ready.json()).toMatchObject({
+      checks: [{ name: 'shutdown', ready: false, detail: 'the server is shutting down' }],
+    })
+    expect((await get(server.url, '/healthz')).status).toBe(200)
+    const read = await get(server.url, '/console/billing/stats', { 'x-api-key': server.adminKey })
+    expect(read.status).toBe(200)
+
+    // A second signal ends the drain: the server closes cleanly instead of waiting out the 60 s.
+    server.process.kill('SIGTERM')
+    const exited = await server.process
+    expect(exited.exitCode).toBe(0)
+    const messages = jsonLines(server).map((line) => line.msg)
+    expect(messages).toContain('SIGTERM received again, shutting down now')
+  })
+
+  it('serves /metrics without a key on --metrics-port, and only to the admin key on the API port', async () => {
+    server = await startServerProcess({ env: { RWA_METRICS_PORT: '0' } })
+    const metricsUrl = /metrics on (http:\/\/[^\s"]+)/.exec(server.stderr())?.[1]
+    expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
+    const scrape = async () => {
+      const res = await fetch(metricsUrl!)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8')
+      return Scrape.parse(await res.text())
+    }
+
+    const before = await scrape()
+    expect(before.families.process_cpu_seconds_total?.type).toBe('counter')
+    expect(before.families.process_resident_memory_bytes?.type).toBe('gauge')
+    expect(before.families.nodejs_eventloop_lag_seconds?.type).toBe('gauge')
+    for (let i = 0; i < 2; i++) await get(server.url, '/console/billing/pricing')
+    const after = await scrape()
+    const pricing = { method: 'GET', route: '/console/billing/pricing', status: '200' }
+    expect(
+      after.value('rwa_http_requests_total', pricing) - before.value('rwa_http_requests_total', pricing),
+    ).toBe(2)
+
+    expect((await fetch(metricsUrl!.replace('/metrics', '/readyz'))).status).toBe(404)
+    expect((await get(server.url, '/metrics')).status).toBe(401)
+    expect((await get(server.url, '/metrics', { 'x-api-key': server.adminKey })).status).toBe(200)
+  })
+
+  it('logs pretty lines when asked, and keeps the start-up lines at --log-level warn', async () => {
+    server = await startServerProcess({ env: { RWA_LOG_FORMAT: 'pretty' } })
+    const res = await get(server.url, '/console/billing/pricing', { 'X-Request-Id': 'pretty-1' })
+    expect(res.status).toBe(200)
+    expect(await server.stop()).toBe(0)
+    const line = server
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes('pretty-1'))
+    expect(line).toMatch(/INFO.*GET \/console\/billing\/pricing 200 [\d.]+ ms .*"request_id":"pretty-1"/)
+    expect(() => JSON.parse(line!)).toThrow()
+    await server.cleanup()
+
+    server = await startServerProcess({ env: { RWA_LOG_LEVEL: 'warn' } })
+    expect(server.adminKey).toMatch(/^rwa_live_/)
+    await get(server.url, '/console/billing/pricing')
+    expect(await server.stop()).toBe(0)
+    expect(jsonLines(server).filter((l) => l.msg === 'request')).toEqual([])
+  })
+
+  it('refuses a bad log setting at start, naming the variable and the flag', async () => {
+    await expect(startServerProcess({ env: { RWA_LOG_FORMAT: 'xml' } })).rejects.toThrow(
+      /RWA_LOG_FORMAT \(--log-format\)/,
+    )
+  })
+})

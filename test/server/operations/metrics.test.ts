@@ -1,0 +1,148 @@
+import { sql } from 'kysely'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type Harness, createHarness } from '../../support/harness.js'
+import { buildWorld, transferBody } from '../../support/governance.js'
+import { Scrape } from '../../support/prometheus.js'
+
+let h: Harness
+beforeEach(async () => {
+  h = await createHarness()
+})
+afterEach(() => h.close())
+
+/** GET /metrics with the admin key, parsed. */
+async function scrape(): Promise<Scrape> {
+  const res = await h.get('/metrics')
+  expect(res.status).toBe(200)
+  return Scrape.parse(res.text)
+}
+
+const requests = (s: Scrape, method: string, route: string, status: number) =>
+  s.value('rwa_http_requests_total', { method, route, status: String(status) })
+
+describe('GET /metrics', () => {
+  it('is served to the admin key only, in the Prometheus text format', async () => {
+    const org = await h.createOrg('acme', { tier: 'enterprise' })
+    expect((await h.get('/metrics', { key: null })).status).toBe(401)
+    const member = await h.get('/metrics', { key: org.key })
+    expect(member.status).toBe(403)
+    expect(member.body).toMatchObject({
+      code: 'forbidden',
+      detail: 'GET /metrics requires the admin API key',
+    })
+    const admin = await h.get('/metrics')
+    expect(admin.status).toBe(200)
+    expect(admin.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8')
+    expect(admin.text).not.toMatch(/^rwa_\S*\s+nan$/im)
+    const parsed = await Scrape.parse(admin.text)
+    expect(parsed.families.rwa_http_requests_total?.type).toBe('counter')
+    expect(parsed.families.rwa_http_request_duration_seconds?.type).toBe('histogram')
+  })
+
+  it('is neither metered nor rate limited for the admin key', async () => {
+    for (let i = 0; i < 3; i++) await scrape()
+    expect(h.ctx.meter.pendingRequests()).toBe(0)
+    expect((await h.get('/metrics')).headers.get('ratelimit-remaining')).toBeNull()
+  })
+
+  it('counts requests by method, route template and status: exactly the requests sent', async () => {
+    const org = await h.createOrg('acme', { trial: true })
+    const before = await scrape()
+    for (let i = 0; i < 3; i++) await h.get('/console/billing/pricing', { key: null })
+    for (const id of ['tok_a', 'tok_b']) await h.get(`/console/rwa/tokens/${id}`, { key: org.key })
+    await h.post('/console/rwa/jurisdictions', { jurisdiction_id: 'US' }, { key: org.key })
+    await h.get('/nowhere/1', { key: null })
+    await h.get('/nowhere/2', { key: null })
+    const after = await scrape()
+
+    const delta = (method: string, route: string, status: number) =>
+      requests(after, method, route, status) - requests(before, method, route, status)
+    expect(delta('GET', '/console/billing/pricing', 200)).toBe(3)
+    expect(delta('GET', '/console/rwa/tokens/{id}', 404)).toBe(2)
+    expect(delta('POST', '/console/rwa/jurisdictions', 400)).toBe(1)
+    expect(delta('GET', 'unmatched', 404)).toBe(2)
+    // The first scrape counted itself once its answer was ready, so the second sees it.
+    expect(delta('GET', '/metrics', 200)).toBe(1)
+    // Nothing else moved: the paths themselves never become labels.
+    const total = (s: Scrape) =>
+      ((s.families.rwa_http_requests_total?.data ?? []) as { value: number }[]).reduce(
+        (n, d) => n + d.value,
+        0,
+      )
+    expect(total(after) - total(before)).toBe(3 + 2 + 1 + 2 + 1)
+
+    const latency = after.histogram('rwa_http_request_duration_seconds', {
+      method: 'GET',
+      route: '/console/billing/pricing',
+    })!
+    expect(latency.count).toBe(3)
+    expect(latency.buckets['+Inf']).toBe(3)
+    // Cumulative: each bucket holds at least as many as the one below it.
+    const counts = Object.entries(latency.buckets)
+      .map(([le, count]) => [le === '+Inf' ? Number.POSITIVE_INFINITY : Number(le), count] as const)
+      .sort(([a], [b]) => a - b)
+      .map(([, count]) => count)
+    expect(counts).toEqual([...counts].sort((a, b) => a - b))
+    expect(counts).toHaveLength(14)
+  })
+
+  it('counts 429s by the tier whose limits applied (pro during a trial) and the window', async () => {
+    const free = await h.createOrg('free-org')
+    const trial = await h.createOrg('trial-org', { trial: true })
+    for (let i = 0; i < 62; i++) await h.get('/console/billing/usage/free-org', { key: free.key })
+    for (let i = 0; i < 501; i++) await h.get('/console/billing/usage/trial-org', { key: trial.key })
+    const s = await scrape()
+    expect(s.value('rwa_rate_limited_total', { tier: 'free', window: 'minute' })).toBe(2)
+    expect(s.value('rwa_rate_limited_total', { tier: 'pro', window: 'minute' })).toBe(1)
+    expect(requests(s, 'GET', '/console/billing/usage/{org_id}', 429)).toBe(3)
+  })
+
+  it('counts transfer decisions: approved, rejected, and forced defined at 0', async () => {
+    const world = await buildWorld(h)
+    expect((await h.post('/console/rwa/transfers', transferBody(world.tokenId))).body.status).toBe('approved')
+    await h.post(
+      '/console/rwa/transfers',
+      transferBody(world.tokenId, 1, { recipient_did: 'did:web:lion:nobody' }),
+    )
+    await h.post('/console/rwa/transfers', transferBody(world.tokenId, 1_000_000)) // 409: records nothing
+    const s = await scrape()
+    expect(s.value('rwa_transfer_decisions_total', { decision: 'approved' })).toBe(1)
+    expect(s.value('rwa_transfer_decisions_total', { decision: 'rejected' })).toBe(1)
+    expect(s.families.rwa_transfer_decisions_total?.data).toContainEqual({
+      labels: { decision: 'forced' },
+      value: 0,
+    })
+  })
+
+  it('reports the usage backlog and each flush', async () => {
+    const org = await h.createOrg('acme', { tier: 'pro' })
+    await h.ctx.meter.flush()
+    const before = await scrape()
+    expect(before.value('rwa_usage_backlog_requests')).toBe(0)
+    // (Not the usage endpoint: it flushes before it reads.)
+    for (let i = 0; i < 4; i++) await h.get('/console/billing/subscription/acme', { key: org.key })
+    expect((await scrape()).value('rwa_usage_backlog_requests')).toBe(4)
+    await h.ctx.meter.flush()
+    const after = await scrape()
+    expect(after.value('rwa_usage_backlog_requests')).toBe(0)
+    const flushes = (s: Scrape) => s.histogram('rwa_usage_flush_duration_seconds')?.count ?? 0
+    expect(flushes(after) - flushes(before)).toBe(1)
+    expect(after.value('rwa_usage_flush_failures_total')).toBe(0)
+  })
+
+  it('counts failed database statements by code, and Redis errors through the hook', async () => {
+    await expect(sql`select * from no_such_table`.execute(h.ctx.db)).rejects.toThrow(/no such table/)
+    h.ctx.metrics.redisError('limit')
+    h.ctx.metrics.redisError('limit')
+    const s = await scrape()
+    expect(s.value('rwa_database_errors_total', { code: 'SQLITE_ERROR' })).toBe(1)
+    expect(s.value('rwa_redis_errors_total', { operation: 'limit' })).toBe(2)
+  })
+
+  it('is in the OpenAPI document, as text behind the admin key', async () => {
+    const doc = (await h.get('/openapi.json', { key: null })).body
+    const op = doc.paths['/metrics'].get
+    expect(Object.keys(op.responses)).toEqual(['200', '401', '403'])
+    expect(Object.keys(op.responses['200'].content)).toEqual(['text/plain; version=0.0.4; charset=utf-8'])
+  })
+})
