@@ -3,14 +3,6 @@ import { newOrg, useServerAndHome } from '../support/cli.js'
 
 const shared = useServerAndHome()
 
-/** The server's JSON log lines so far (stderr is not a terminal, so every line is JSON). */
-const serverLog = () =>
-  shared.server
-    .stderr()
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, any>)
-
 describe('finding a CLI error in the server log', () => {
   it('--verbose prints the request id, and the server logged that request under it', async () => {
     const key = await newOrg(shared.server.url, shared.server.adminKey, 'verbose-org')
@@ -22,7 +14,7 @@ describe('finding a CLI error in the server log', () => {
     // The problem details printed below it carry the same id.
     expect(result.stderr).toContain(`"request_id": "${id}"`)
 
-    const line = serverLog().find((l) => l.msg === 'request' && l.request_id === id)
+    const line = shared.server.logRecords().find((l) => l.msg === 'request' && l.request_id === id)
     expect(line).toMatchObject({
       method: 'GET',
       route: '/console/rwa/tokens/{id}',

@@ -22,14 +22,6 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-/** Every stderr line parsed as JSON (stderr is not a terminal, so the log is JSON lines). */
-const jsonLines = (s: ServerProcess) =>
-  s
-    .stderr()
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, any>)
-
 describe('operating the real server process', () => {
   it('is live and ready once migrations ran, and logs one JSON line per request with its id', async () => {
     server = await startServerProcess()
@@ -55,7 +47,7 @@ describe('operating the real server process', () => {
     expect(((await sent[1]!.json()) as { request_id: string }).request_id).toBe(ids[1])
 
     expect(await server.stop()).toBe(0)
-    const lines = jsonLines(server) // every line parses: nothing but JSON on stderr
+    const lines = server.logRecords() // every line parses: nothing but JSON on stderr
     const requestLines = lines.filter((line) => line.msg === 'request')
     expect(requestLines).toHaveLength(2 + sent.length)
     for (const [i, id] of ids.entries()) {
@@ -112,7 +104,7 @@ describe('operating the real server process', () => {
     server.process.kill('SIGTERM')
     const exited = await server.process
     expect(exited.exitCode).toBe(0)
-    const messages = jsonLines(server).map((line) => line.msg)
+    const messages = server.logRecords().map((line) => line.msg)
     expect(messages).toContain('SIGTERM received again, shutting down now')
   })
 
@@ -160,7 +152,7 @@ describe('operating the real server process', () => {
     expect(server.adminKey).toMatch(/^rwa_live_/)
     await get(server.url, '/console/billing/pricing')
     expect(await server.stop()).toBe(0)
-    expect(jsonLines(server).filter((l) => l.msg === 'request')).toEqual([])
+    expect(server.logRecords().filter((l) => l.msg === 'request')).toEqual([])
   })
 
   it('refuses a bad log setting at start, naming the variable and the flag', async () => {

@@ -14,6 +14,8 @@ export interface ServerProcess {
   process: ResultPromise
   /** Everything the server wrote to stderr so far. */
   stderr(): string
+  /** Its log so far, one record per line (JSON: stderr is not a terminal). Throws on a line that is not JSON. */
+  logRecords(): Record<string, any>[]
   /** Sends SIGTERM and waits for a clean exit; returns the exit code. */
   stop(): Promise<number | undefined>
   /**
@@ -73,6 +75,11 @@ export async function startServerProcess(
     dbPath,
     process: child,
     stderr: () => stderr,
+    logRecords: () =>
+      stderr
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line)),
     stop,
     async cleanup() {
       await stop()
