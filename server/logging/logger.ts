@@ -22,8 +22,9 @@ const MAX_BUFFERED_BYTES = 16 * 1024 * 1024
 
 /**
  * A JSON logger: `{"level":"info","time":"2026-…Z","pid":…,"hostname":…,…fields,"msg":…}` per line.
- * Lines to stderr are buffered and written asynchronously (pino's sonic-boom, flushed at exit), so no
- * request waits on a write.
+ * Lines to stderr are buffered and written asynchronously (pino's sonic-boom: the lines that arrive
+ * while a write is under way go out together in the next; flushed at exit), so no request waits on a
+ * write.
  */
 export function jsonLogger(settings: Omit<LogSettings, 'format'> = {}): Logger {
   const destination =

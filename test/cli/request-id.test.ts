@@ -14,7 +14,7 @@ describe('finding a CLI error in the server log', () => {
     // The problem details printed below it carry the same id.
     expect(result.stderr).toContain(`"request_id": "${id}"`)
 
-    const line = shared.server.logRecords().find((l) => l.msg === 'request' && l.request_id === id)
+    const line = await shared.server.waitForLogRecord((l) => l.msg === 'request' && l.request_id === id)
     expect(line).toMatchObject({
       method: 'GET',
       route: '/console/rwa/tokens/{id}',

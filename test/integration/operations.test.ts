@@ -12,16 +12,6 @@ afterEach(async () => {
 const get = (url: string, path: string, headers: Record<string, string> = {}) =>
   fetch(new URL(path, url), { headers })
 
-/** Waits until `condition` holds; the test's own timeout bounds it (nothing here asserts speed). */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  while (!condition()) {
-    if (server?.process.exitCode !== null && server?.process.exitCode !== undefined) {
-      throw new Error(`the server exited while waiting for ${what}`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 describe('operating the real server process', () => {
   it('is live and ready once migrations ran, and logs one JSON line per request with its id', async () => {
     server = await startServerProcess()
@@ -89,7 +79,7 @@ describe('operating the real server process', () => {
     server = await startServerProcess({ env: { RWA_DRAIN_SECONDS: '60' } })
     expect((await get(server.url, '/readyz')).status).toBe(200)
     server.process.kill('SIGTERM')
-    await until(() => server!.stderr().includes('draining for 60 s'), 'the drain to begin')
+    await server.waitForLogRecord((r) => r.msg === 'SIGTERM received, draining for 60 s: /readyz answers 503')
 
     const ready = await get(server.url, '/readyz')
     expect(ready.status).toBe(503)

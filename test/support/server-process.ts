@@ -14,8 +14,13 @@ export interface ServerProcess {
   process: ResultPromise
   /** Everything the server wrote to stderr so far. */
   stderr(): string
-  /** Its log so far, one record per line (JSON: stderr is not a terminal). Throws on a line that is not JSON. */
+  /**
+   * Its log so far, one record per complete line (JSON: stderr is not a terminal). Throws on a line
+   * that is not JSON.
+   */
   logRecords(): Record<string, any>[]
+  /** The first log record `matches` accepts, once the server has written it (lines are written async). */
+  waitForLogRecord(matches: (record: Record<string, any>) => boolean): Promise<Record<string, any>>
   /** Sends SIGTERM and waits for a clean exit; returns the exit code. */
   stop(): Promise<number | undefined>
   /**
@@ -60,6 +65,13 @@ export async function startServerProcess(
   const printed = /admin API key \(shown once\): (rwa_live_[A-Za-z0-9_-]{43})/.exec(stderr)?.[1]
   const adminKey = options.adminKey ?? printed ?? ''
 
+  const logRecords = (): Record<string, any>[] =>
+    stderr
+      .slice(0, stderr.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line))
+
   let exited: Promise<number | undefined> | undefined
   const stop = () => {
     exited ??= (async () => {
@@ -75,11 +87,15 @@ export async function startServerProcess(
     dbPath,
     process: child,
     stderr: () => stderr,
-    logRecords: () =>
-      stderr
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line)),
+    logRecords,
+    async waitForLogRecord(matches) {
+      for (;;) {
+        const found = logRecords().find(matches)
+        if (found) return found
+        if (child.exitCode !== null) throw new Error(`the server exited without logging it:\n${stderr}`)
+        await new Promise((resolveWait) => setTimeout(resolveWait, 20))
+      }
+    },
     stop,
     async cleanup() {
       await stop()
