@@ -29,7 +29,8 @@ export const serverConfigSchema = z.object({
       (url) => new URL(url).pathname === '/',
       'expected an origin without a path, e.g. http://127.0.0.1:12111',
     )
-    .optional(),  /** `json` (one object a line) or `pretty` (for people); unset: pretty on a terminal, JSON otherwise. */
+    .optional(),
+  /** `json` (one object a line) or `pretty` (for people); unset: pretty on a terminal, JSON otherwise. */
   logFormat: z.enum(['json', 'pretty']).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A second port serving only `GET /metrics`, without a key; unset: metrics only to the admin key. */

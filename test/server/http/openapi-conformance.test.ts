@@ -16,8 +16,9 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
+const requestId = { 'X-Request-Id': '6f1c2b9e-3d4a-4c57-9a1e-2b8f0c7d5e31' }
 const json = (extra: Record<string, string> = {}) =>
-  new Headers({ 'content-type': 'application/json', ...extra })
+  new Headers({ 'content-type': 'application/json', ...requestId, ...extra })
 const rateLimits = { 'RateLimit-Limit': '5000', 'RateLimit-Remaining': '4999', 'RateLimit-Reset': '60' }
 const problemsOf = (verdict: ReturnType<OpenApiConformance['check']>) =>
   verdict.kind === 'checked' ? verdict.problems : ['skipped']
@@ -84,11 +85,19 @@ describe('OpenApiConformance', () => {
       'required header RateLimit-Remaining is missing',
       'required header RateLimit-Reset is missing',
     ])
+    const noRequestId = conformance.check({
+      method: 'GET',
+      path: '/console/billing/stats',
+      status: 200,
+      headers: new Headers({ 'content-type': 'application/json', ...rateLimits }),
+      text: JSON.stringify(stats),
+    })
+    expect(problemsOf(noRequestId)).toEqual(['required header X-Request-Id is missing'])
     const text = conformance.check({
       method: 'GET',
       path: '/console/billing/stats',
       status: 200,
-      headers: new Headers({ 'content-type': 'text/plain', ...rateLimits }),
+      headers: new Headers({ 'content-type': 'text/plain', ...requestId, ...rateLimits }),
       text: 'ok',
     })
     expect(problemsOf(text)).toEqual(['content type text/plain is not one of application/json'])

@@ -30,6 +30,8 @@ function operations(): Array<{ method: string; path: string; id: string; op: any
 }
 
 const keyed = (op: any) => (op.security ?? doc.security ?? []).length > 0
+/** Operations for the admin key alone that are neither rate limited nor metered (a metrics scraper). */
+const UNLIMITED = new Set(['GET /metrics'])
 const resolve = (node: any) =>
   node?.$ref
     ? node.$ref
@@ -69,13 +71,13 @@ describe('the document as a whole', () => {
     const ids = operations().map(({ op }) => op.operationId)
     expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true)
     expect(new Set(ids).size).toBe(ids.length)
-    // The 32 of the spec and billing, and the 11 of token governance (DESIGN §10–12).
-    expect(ids).toHaveLength(43)
+    // The 32 of the spec and billing, the 11 of token governance (DESIGN §10–12), the 3 of operations.
+    expect(ids).toHaveLength(46)
   })
 })
 
 describe('security: exactly the operations that take a key declare it', () => {
-  it('declares the key on every operation but pricing, the proof keys, status lists and the Stripe webhook', () => {
+  it('declares the key on every operation but pricing, the proof keys, status lists, the Stripe webhook and the probes', () => {
     const open = operations()
       .filter(({ op }) => !keyed(op))
       .map(({ id }) => id)
@@ -83,6 +85,8 @@ describe('security: exactly the operations that take a key declare it', () => {
       'GET /console/billing/pricing',
       'GET /console/rwa/.well-known/jwks.json',
       'GET /console/rwa/status/{list_id}',
+      'GET /healthz',
+      'GET /readyz',
       'POST /console/billing/webhooks/stripe',
     ])
   })
@@ -101,7 +105,8 @@ describe('refusals and headers declared where they can happen', () => {
     for (const { id, op, path } of operations()) {
       const statuses = Object.keys(op.responses)
       expect(statuses, id).toContain('400')
-      if (keyed(op)) expect(statuses, id).toEqual(expect.arrayContaining(['401', '429']))
+      if (keyed(op) && UNLIMITED.has(id)) expect(statuses, id).toEqual(['200', '400', '401', '403'])
+      else if (keyed(op)) expect(statuses, id).toEqual(expect.arrayContaining(['401', '429']))
       if (path.startsWith('/console/rwa/') && keyed(op)) expect(statuses, id).toContain('403')
       if (op.requestBody) expect(statuses, id).toEqual(expect.arrayContaining(['413', '415']))
       for (const status of statuses.filter((s) => Number(s) >= 400)) {
@@ -116,7 +121,7 @@ describe('refusals and headers declared where they can happen', () => {
     for (const { id, op } of operations().filter(({ op }) => keyed(op))) {
       for (const [status, response] of Object.entries<any>(op.responses)) {
         const headers = Object.keys(response.headers ?? {})
-        if (status === '401' || status === '413') {
+        if (status === '401' || status === '413' || UNLIMITED.has(id)) {
           expect(headers, `${id} ${status}`).not.toContain('RateLimit-Limit')
           continue
         }
@@ -138,7 +143,17 @@ describe('refusals and headers declared where they can happen', () => {
     expect(body.schema.required).toEqual(['id', 'object', 'type', 'created', 'data'])
     expect(body.example).toMatchObject({ object: 'event', type: 'customer.subscription.created' })
     expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '413', '415', '503'])
-    expect(Object.keys(op.responses['503'].headers)).toEqual(['Retry-After'])
+    expect(Object.keys(op.responses['503'].headers)).toEqual(['Retry-After', 'X-Request-Id'])
+  })
+
+  it('declares the required X-Request-Id on every answer of every operation', () => {
+    for (const { id, op } of operations()) {
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        expect(resolve(response.headers?.['X-Request-Id']), `${id} ${status}`).toMatchObject({
+          required: true,
+        })
+      }
+    }
   })
 })
 
