@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Harness, createHarness } from '../../support/harness.js'
-import { buildWorld, transferBody } from '../../support/governance.js'
+import { OWNER, RECIPIENT, buildWorld, transferBody } from '../../support/governance.js'
 import { Scrape } from '../../support/prometheus.js'
 
 let h: Harness
@@ -97,21 +97,36 @@ describe('GET /metrics', () => {
     expect(requests(s, 'GET', '/console/billing/usage/{org_id}', 429)).toBe(3)
   })
 
-  it('counts transfer decisions: approved, rejected, and forced defined at 0', async () => {
+  it('counts transfer decisions once recorded: approved, rejected and forced, each from 0', async () => {
     const world = await buildWorld(h)
+    const before = await scrape()
+    for (const decision of ['approved', 'rejected', 'forced']) {
+      expect(before.families.rwa_transfer_decisions_total?.data).toContainEqual({
+        labels: { decision },
+        value: 0,
+      })
+    }
     expect((await h.post('/console/rwa/transfers', transferBody(world.tokenId))).body.status).toBe('approved')
-    await h.post(
+    const rejected = await h.post(
       '/console/rwa/transfers',
       transferBody(world.tokenId, 1, { recipient_did: 'did:web:lion:nobody' }),
     )
-    await h.post('/console/rwa/transfers', transferBody(world.tokenId, 1_000_000)) // 409: records nothing
+    expect(rejected.body.status).toBe('rejected')
+    const forced = await h.post(`/console/rwa/tokens/${world.tokenId}/forced-transfer`, {
+      from_did: OWNER,
+      from_jurisdiction: 'US',
+      to_did: RECIPIENT,
+      to_jurisdiction: 'SG',
+      amount: 5,
+      reason: 'court order 2026-17',
+    })
+    expect(forced.status, forced.text).toBe(201)
+    // Refused before anything is recorded: not counted.
+    expect((await h.post('/console/rwa/transfers', transferBody(world.tokenId, 1_000_000))).status).toBe(409)
     const s = await scrape()
     expect(s.value('rwa_transfer_decisions_total', { decision: 'approved' })).toBe(1)
     expect(s.value('rwa_transfer_decisions_total', { decision: 'rejected' })).toBe(1)
-    expect(s.families.rwa_transfer_decisions_total?.data).toContainEqual({
-      labels: { decision: 'forced' },
-      value: 0,
-    })
+    expect(s.value('rwa_transfer_decisions_total', { decision: 'forced' })).toBe(1)
   })
 
   it('reports the usage backlog and each flush', async () => {
