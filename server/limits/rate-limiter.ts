@@ -59,55 +59,14 @@ export class RateLimiter {
     }
 
     const perDay = limits.requests_per_day
-    const dayLeft = perDay === 'unlimited' ? Number.POSITIVE_INFINITY : perDay - w.dayCount
-    const minuteLeft = rpm - w.size
-    const dayReset = Math.ceil(msUntilUtcMidnight(now) / 1000)
-    const minuteReset = () =>
-      w.size === 0 ? 60 : Math.max(1, Math.ceil((w.ring[w.head]! + MINUTE_MS - now) / 1000))
-
-    if (dayLeft <= 0) {
-      return {
-        allowed: false,
-        window: 'day',
-        limit: perDay as number,
-        remaining: 0,
-        resetSeconds: dayReset,
-        retryAfterSeconds: dayReset,
-      }
-    }
-    if (minuteLeft <= 0) {
-      const reset = minuteReset()
-      return {
-        allowed: false,
-        window: 'minute',
-        limit: rpm,
-        remaining: 0,
-        resetSeconds: reset,
-        retryAfterSeconds: reset,
-      }
-    }
+    const counts = { dayCount: w.dayCount, windowSize: w.size }
+    if (perDay !== 'unlimited' && w.dayCount >= perDay) return limitDecision(limits, now, 'day', counts)
+    if (w.size >= rpm) return limitDecision(limits, now, 'minute', { ...counts, pivotAt: w.ring[w.head] })
 
     w.ring[(w.head + w.size) % w.ring.length] = now
     w.size++
     w.dayCount++
-    if (dayLeft - 1 < minuteLeft - 1) {
-      return {
-        allowed: true,
-        window: 'day',
-        limit: perDay as number,
-        remaining: dayLeft - 1,
-        resetSeconds: dayReset,
-        retryAfterSeconds: 0,
-      }
-    }
-    return {
-      allowed: true,
-      window: 'minute',
-      limit: rpm,
-      remaining: minuteLeft - 1,
-      resetSeconds: minuteReset(),
-      retryAfterSeconds: 0,
-    }
+    return limitDecision(limits, now, 'admitted', { ...counts, pivotAt: w.ring[w.head] })
   }
 
   /** The window of `orgId`, resized (keeping the newest entries) when its per-minute limit changed. */
@@ -125,5 +84,69 @@ export class RateLimiter {
       w.size = keep
     }
     return w
+  }
+}
+
+/** Which way a request went: admitted, or refused by the day's or the minute's limit. */
+export type LimitOutcome = 'admitted' | 'day' | 'minute'
+
+/**
+ * The decision and what the RateLimit headers say, from the organization's counts before the request.
+ * Shared by the in-memory limiter and the Redis store, so every instance answers alike.
+ * - `dayCount`, `windowSize`: requests admitted today and in the trailing minute, before this one;
+ * - `pivotAt`: when refused by the minute, the time of the entry whose expiry makes room (the oldest of
+ *   the newest `requests_per_minute`); when admitted, the oldest entry of the window including this one.
+ */
+export function limitDecision(
+  limits: Limits,
+  now: number,
+  outcome: LimitOutcome,
+  counts: { dayCount: number; windowSize: number; pivotAt?: number | undefined },
+): LimitDecision {
+  const rpm = limits.requests_per_minute
+  const perDay = limits.requests_per_day
+  const dayReset = Math.ceil(msUntilUtcMidnight(now) / 1000)
+  const minuteReset =
+    counts.pivotAt === undefined ? 60 : Math.max(1, Math.ceil((counts.pivotAt + MINUTE_MS - now) / 1000))
+
+  if (outcome === 'day') {
+    return {
+      allowed: false,
+      window: 'day',
+      limit: perDay as number,
+      remaining: 0,
+      resetSeconds: dayReset,
+      retryAfterSeconds: dayReset,
+    }
+  }
+  if (outcome === 'minute') {
+    return {
+      allowed: false,
+      window: 'minute',
+      limit: rpm,
+      remaining: 0,
+      resetSeconds: minuteReset,
+      retryAfterSeconds: minuteReset,
+    }
+  }
+  const dayLeft = perDay === 'unlimited' ? Number.POSITIVE_INFINITY : perDay - counts.dayCount - 1
+  const minuteLeft = rpm - counts.windowSize - 1
+  if (dayLeft < minuteLeft) {
+    return {
+      allowed: true,
+      window: 'day',
+      limit: perDay as number,
+      remaining: dayLeft,
+      resetSeconds: dayReset,
+      retryAfterSeconds: 0,
+    }
+  }
+  return {
+    allowed: true,
+    window: 'minute',
+    limit: rpm,
+    remaining: minuteLeft,
+    resetSeconds: minuteReset,
+    retryAfterSeconds: 0,
   }
 }
