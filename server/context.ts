@@ -57,6 +57,12 @@ export interface AppContextOptions {
   limits?: LimitStore
   paymentAnswers?: PaymentAnswerCache
   bus?: InvalidationBus
+  /**
+   * How long cached keys, organizations and payment answers may be reused. Unset for one instance
+   * (entries live until a change forgets them; payment answers 60 s); SHARED_CACHE_TTL_MS when several
+   * instances share the database, as the safety net for a lost invalidation.
+   */
+  cacheTtlMs?: number
   logError?: (message: string, error?: unknown) => void
   /** `--public-url`; a function when it is known only once the server listens (the default). */
   publicUrl?: string | (() => string)
@@ -77,16 +83,20 @@ export function createAppContext(options: AppContextOptions): AppContext {
   const logError =
     options.logError ?? ((message, error) => logger.error(error === undefined ? {} : { err: error }, message))
   const metrics = options.metrics ?? new ServerMetrics()
-  const authCache = options.authCache ?? new InMemoryAuthCache(options.db)
-  const paymentAnswers = options.paymentAnswers ?? new InMemoryPaymentAnswerCache(clock)
+  const ttlMs = options.cacheTtlMs
+  const authCache = options.authCache ?? new InMemoryAuthCache(options.db, { clock, ttlMs })
+  const paymentAnswers = options.paymentAnswers ?? new InMemoryPaymentAnswerCache(clock, ttlMs)
   const bus = options.bus ?? localInvalidationBus()
 
   const forget = (message: Invalidation): void => {
     if (message.kind === 'org') {
       authCache.forgetOrg(message.orgId)
       paymentAnswers.forget(message.orgId)
-    } else {
+    } else if (message.kind === 'key-revoked') {
       authCache.markRevoked(message.keyId)
+    } else {
+      authCache.forgetAll()
+      paymentAnswers.forgetAll()
     }
   }
   bus.subscribe(forget)

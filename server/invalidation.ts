@@ -1,17 +1,23 @@
 /**
  * A change that process-local caches must forget: an organization's plan (trial, tier, subscription,
- * payment answers) or a revoked key.
+ * payment answers), a revoked key, or everything (after messages may have been missed).
  */
-export type Invalidation = { kind: 'org'; orgId: string } | { kind: 'key-revoked'; keyId: string }
+export type Invalidation =
+  | { kind: 'org'; orgId: string }
+  | { kind: 'key-revoked'; keyId: string }
+  | { kind: 'all' }
 
 /**
  * Carries invalidations from the instance that made a change to every other instance sharing the
  * database. The instance that made the change applies it itself before publishing, so a bus only
- * delivers other instances' messages to `subscribe`rs.
+ * delivers other instances' messages to `subscribe`rs, plus `{ kind: 'all' }` when it reconnects after
+ * an outage during which messages may have been lost.
  */
 export interface InvalidationBus {
   publish(message: Invalidation): void
   subscribe(listener: (message: Invalidation) => void): void
+  /** Resolves when messages can be published and received now; rejects saying why (readiness checks). */
+  ping(): Promise<void>
   close(): Promise<void>
 }
 
@@ -19,5 +25,6 @@ export interface InvalidationBus {
 export const localInvalidationBus = (): InvalidationBus => ({
   publish() {},
   subscribe() {},
+  ping: async () => {},
   close: async () => {},
 })

@@ -1,4 +1,5 @@
 import type { Tier } from '../../src/contract/limits.js'
+import type { Clock } from '../clock.js'
 import type { Db } from '../db/database.js'
 import type { PlanState } from '../limits/entitlement.js'
 import { findOrganizationPlan } from '../organizations/queries.js'
@@ -29,32 +30,59 @@ export interface AuthCache {
   /** Drops the cached state of an organization after its trial or subscription changed. */
   forgetOrg(orgId: string): void
   markRevoked(keyId: string): void
+  /** Drops everything (invalidations may have been missed while the bus was down). */
+  forgetAll(): void
 }
 
-/** The embedded auth cache: maps in memory in front of the database. */
+/**
+ * How long an instance may reuse what it read when several instances share the database: the bus
+ * tells every instance of a change within a second, and this bounds the damage of a lost message.
+ */
+export const SHARED_CACHE_TTL_MS = 30_000
+
+interface Cached<T> {
+  value: T
+  /** When it was read (the app clock), for the TTL. */
+  at: number
+}
+
+/**
+ * Maps in memory in front of the database. With `ttlMs` (several instances), an entry older than that
+ * is read again, so a missed invalidation heals by itself; without it (one instance) entries live until
+ * forgotten.
+ */
 export class InMemoryAuthCache implements AuthCache {
-  private readonly keysByHash = new Map<string, KnownKey>()
+  private readonly keysByHash = new Map<string, Cached<KnownKey>>()
   private readonly keysById = new Map<string, KnownKey>()
-  private readonly orgs = new Map<string, KnownOrg>()
-  /** Bumped by forgetOrg, so a read that raced with a change does not cache what it read before it. */
+  private readonly orgs = new Map<string, Cached<KnownOrg>>()
+  /**
+   * Bumped by every invalidation, so a read that raced with a change (it started before the change
+   * was forgotten and finished after) does not cache what it read before it.
+   */
   private generation = 0
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly options: { clock?: Clock; ttlMs?: number } = {},
+  ) {}
 
   async keyByHash(hash: string): Promise<KnownKey | undefined> {
     const cached = this.keysByHash.get(hash)
-    if (cached) return cached
+    if (cached && this.fresh(cached)) return cached.value
+    const generation = this.generation
     const row = await findKeyByHash(this.db, hash)
     if (!row) return undefined
     const key: KnownKey = { keyId: row.key_id, orgId: row.org_id, revoked: row.revoked_at !== null }
-    this.keysByHash.set(hash, key)
-    this.keysById.set(key.keyId, key)
+    if (generation === this.generation) {
+      this.keysByHash.set(hash, { value: key, at: this.now() })
+      this.keysById.set(key.keyId, key)
+    }
     return key
   }
 
   async org(orgId: string): Promise<KnownOrg | undefined> {
     const cached = this.orgs.get(orgId)
-    if (cached) return cached
+    if (cached && this.fresh(cached)) return cached.value
     const generation = this.generation
     const row = await findOrganizationPlan(this.db, orgId)
     if (!row) return undefined
@@ -64,7 +92,7 @@ export class InMemoryAuthCache implements AuthCache {
       trialChecked: row.trial_checked_at !== null,
       subscription: row.tier && row.status ? { tier: row.tier as Tier, status: row.status } : null,
     }
-    if (generation === this.generation) this.orgs.set(orgId, org)
+    if (generation === this.generation) this.orgs.set(orgId, { value: org, at: this.now() })
     return org
   }
 
@@ -74,7 +102,24 @@ export class InMemoryAuthCache implements AuthCache {
   }
 
   markRevoked(keyId: string): void {
+    this.generation++
     const key = this.keysById.get(keyId)
     if (key) key.revoked = true
+  }
+
+  forgetAll(): void {
+    this.generation++
+    this.keysByHash.clear()
+    this.keysById.clear()
+    this.orgs.clear()
+  }
+
+  private now(): number {
+    return this.options.clock?.now() ?? 0
+  }
+
+  private fresh(entry: Cached<unknown>): boolean {
+    const ttl = this.options.ttlMs
+    return ttl === undefined || this.now() - entry.at < ttl
   }
 }

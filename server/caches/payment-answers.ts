@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js'
 import type { PaymentProvider, ProviderSubscription } from '../payments/provider.js'
 
-/** How long an answer of `activeSubscription` is reused. */
+/** How long an answer of `activeSubscription` is reused by default (one instance). */
 export const ANSWER_TTL_MS = 60_000
 
 /**
@@ -13,18 +13,22 @@ export interface PaymentAnswerCache {
   get(orgId: string): ProviderSubscription | null | undefined
   set(orgId: string, answer: ProviderSubscription | null): void
   forget(orgId: string): void
+  forgetAll(): void
 }
 
-/** Answers kept in memory for ANSWER_TTL_MS on the app's clock. */
+/** Answers kept in memory for `ttlMs` (ANSWER_TTL_MS by default) on the app's clock. */
 export class InMemoryPaymentAnswerCache implements PaymentAnswerCache {
   private readonly answers = new Map<string, { at: number; value: ProviderSubscription | null }>()
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlMs = ANSWER_TTL_MS,
+  ) {}
 
   get(orgId: string): ProviderSubscription | null | undefined {
     const cached = this.answers.get(orgId)
     if (!cached) return undefined
-    if (this.clock.now() - cached.at >= ANSWER_TTL_MS) {
+    if (this.clock.now() - cached.at >= this.ttlMs) {
       this.answers.delete(orgId)
       return undefined
     }
@@ -37,6 +41,10 @@ export class InMemoryPaymentAnswerCache implements PaymentAnswerCache {
 
   forget(orgId: string): void {
     this.answers.delete(orgId)
+  }
+
+  forgetAll(): void {
+    this.answers.clear()
   }
 }
 

@@ -12,6 +12,10 @@ import { type LimitDecision, RateLimiter } from './rate-limiter.js'
  */
 export interface LimitStore {
   take(orgId: string, limits: Limits, now: number): Promise<LimitDecision>
+  /** Resolves when the store can serve shared limits now; rejects saying why (for readiness checks). */
+  ping(): Promise<void>
+  /** Releases what the store holds open (connections, timers). */
+  close(): Promise<void>
 }
 
 /** The embedded store: one process, the windows in memory (a RateLimiter). */
@@ -31,4 +35,8 @@ export class InMemoryLimitStore implements LimitStore {
     }
     return this.limiter.take(orgId, limits, now)
   }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {}
 }
