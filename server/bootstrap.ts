@@ -5,32 +5,36 @@ import { isoTimestamp } from './clock.js'
 import { hasAnyKey, insertApiKey } from './billing/keys/queries.js'
 import { findKeyByHash } from './caches/queries.js'
 import type { AppContext } from './context.js'
-import { ensureOrganization, upsertSubscription } from './organizations/queries.js'
+import { ensureOrganization, lockOrganization, upsertSubscription } from './organizations/queries.js'
+
+type EnsuredAdminKey = { created: boolean; printable: string | null; presetIgnored: boolean }
 
 /**
  * Makes sure the operator organization (`admin`, enterprise) has an admin key. On a database without
  * one it stores `presetKey` (from RWA_ADMIN_KEY) or a new key, and returns the new key so the caller
  * prints it once; returns null when an admin key already existed or the preset one was used.
  * `presetIgnored` says that a preset key was given but the database already had admin keys and none of
- * them is that key, so the caller can say it was not applied.
+ * them is that key, so the caller can say it was not applied. Instances starting together on a new
+ * database make one admin key: the check and the insert run under the operator organization's row lock.
  */
-export async function ensureAdminKey(
-  ctx: AppContext,
-  presetKey?: string,
-): Promise<{ created: boolean; printable: string | null; presetIgnored: boolean }> {
+export async function ensureAdminKey(ctx: AppContext, presetKey?: string): Promise<EnsuredAdminKey> {
   if (presetKey !== undefined && !API_KEY_PATTERN.test(presetKey)) {
     throw new Error('RWA_ADMIN_KEY must have the key format: rwa_live_ followed by 43 base64url characters')
   }
-  if (await hasAnyKey(ctx.db, ADMIN_ORG_ID)) {
+  const existing = async (): Promise<EnsuredAdminKey> => {
     const preset = presetKey === undefined ? undefined : await findKeyByHash(ctx.db, hashApiKey(presetKey))
     const presetInUse = preset?.org_id === ADMIN_ORG_ID && preset.revoked_at === null
     return { created: false, printable: null, presetIgnored: presetKey !== undefined && !presetInUse }
   }
+  if (await hasAnyKey(ctx.db, ADMIN_ORG_ID)) return existing()
 
   const apiKey = presetKey ?? generateApiKey()
   const now = ctx.clock.now()
-  await ctx.db.transaction().execute(async (trx) => {
+  const created = await ctx.db.transaction().execute(async (trx) => {
     await ensureOrganization(trx, ADMIN_ORG_ID, now)
+    await lockOrganization(trx, ADMIN_ORG_ID)
+    // Another instance starting at the same moment may have made it while this one waited for the lock.
+    if (await hasAnyKey(trx, ADMIN_ORG_ID)) return false
     await upsertSubscription(
       trx,
       ADMIN_ORG_ID,
@@ -58,6 +62,8 @@ export async function ensureAdminKey(
       last_used_at: null,
       revoked_at: null,
     })
+    return true
   })
+  if (!created) return existing()
   return { created: true, printable: presetKey === undefined ? apiKey : null, presetIgnored: false }
 }

@@ -59,3 +59,22 @@ export function invalidFields(where: string, errors: FieldError[]): ApiError {
 
 export const notFound = (what: string, id: string): ApiError =>
   new ApiError('not_found', `No ${what} with id ${id}`)
+
+/** A service the server needs at start (PostgreSQL, Redis) cannot be reached; the message names its URL. */
+export class UnreachableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'UnreachableError'
+  }
+}
+
+/** Which integrity rule a database error broke, on either dialect, or null for any other error. */
+export function constraintViolationOf(error: unknown): 'unique' | 'foreign_key' | null {
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code !== 'string') return null
+  // PostgreSQL's SQLSTATE codes, and better-sqlite3's extended result codes.
+  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+    return 'unique'
+  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'foreign_key'
+  return null
+}

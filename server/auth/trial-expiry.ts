@@ -2,7 +2,7 @@ import type { KnownOrg } from '../caches/auth-cache.js'
 import { activeSubscriptionCached } from '../caches/payment-answers.js'
 import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
-import { markTrialChecked, upsertSubscription } from '../organizations/queries.js'
+import { lockOrganization, markTrialChecked, upsertSubscription } from '../organizations/queries.js'
 import type { ProviderSubscription } from '../payments/provider.js'
 
 const TRIAL_CHECK_RETRY_MS = 60_000
@@ -42,6 +42,7 @@ async function recordTrialCheck(
   active: ProviderSubscription | null,
 ): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
+    await lockOrganization(trx, orgId)
     if (active && ctx.payments.name !== 'local') {
       await upsertSubscription(
         trx,

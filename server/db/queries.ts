@@ -1,5 +1,6 @@
-import type { Selectable, SelectQueryBuilder, Transaction } from 'kysely'
+import { type Selectable, type SelectQueryBuilder, sql, type Transaction } from 'kysely'
 import type { Db } from './database.js'
+import { dialectOf } from './dialect.js'
 import type { Database } from './schema.js'
 
 /*
@@ -23,6 +24,33 @@ export interface PageQuery {
   cursor?: string | undefined
 }
 
+/**
+ * A row lock held until the transaction ends, for a check-then-write that another instance could
+ * interleave: `update` for a row the transaction decides on and changes (a token's holdings, an
+ * organization's quota), `key share` for a row it only refers to and which must not be deleted
+ * meanwhile (a jurisdiction a credential is issued in).
+ */
+export type RowLock = 'update' | 'key share'
+
+/**
+ * Adds the row lock to a select on PostgreSQL. SQLite needs none: its one connection runs one
+ * transaction at a time (and it has no `FOR UPDATE`).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any select of the schema.
+export function withLock<QB extends SelectQueryBuilder<any, any, any>>(
+  db: Executor,
+  query: QB,
+  lock: RowLock | undefined,
+): QB {
+  if (lock === undefined || dialectOf(db) !== 'postgres') return query
+  return (lock === 'update' ? query.forUpdate() : query.forKeyShare()) as QB
+}
+
+/** Answers when the database does (a readiness check). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db)
+}
+
 /** Tables whose rows belong to an organization (an `org_id` column). */
 type OwnedTable = {
   [T in keyof Database]: Database[T] extends { org_id: string } ? T : never
@@ -30,17 +58,25 @@ type OwnedTable = {
 
 /**
  * A lookup of an organization's record by its id: another organization's row is never read, so its id
- * looks exactly like an unknown one.
+ * looks exactly like an unknown one. With `lock`, the row stays locked until the transaction ends.
  */
 export function ownedRecord<T extends OwnedTable>(table: T, idColumn: keyof Database[T] & string) {
-  return (db: Executor, orgId: string, id: string): Promise<Selectable<Database[T]> | undefined> =>
-    // biome-ignore lint/suspicious/noExplicitAny: kysely cannot type a table chosen by a type parameter.
-    (db as any)
-      .selectFrom(table)
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .where(idColumn, '=', id)
-      .executeTakeFirst()
+  return (
+    db: Executor,
+    orgId: string,
+    id: string,
+    lock?: RowLock,
+  ): Promise<Selectable<Database[T]> | undefined> =>
+    withLock(
+      db,
+      // biome-ignore lint/suspicious/noExplicitAny: kysely cannot type a table chosen by a type parameter.
+      (db as any)
+        .selectFrom(table)
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where(idColumn, '=', id),
+      lock,
+    ).executeTakeFirst()
 }
 
 /** The number of rows a filtered query matches. */

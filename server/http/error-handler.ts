@@ -2,7 +2,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ErrorCode, Problem } from '../../src/contract/errors.js'
-import { ApiError } from '../errors.js'
+import { ApiError, constraintViolationOf } from '../errors.js'
 
 export const PROBLEM_JSON = 'application/problem+json'
 
@@ -32,8 +32,8 @@ const HTTP_EXCEPTION_CODES: Record<number, ErrorCode> = {
 
 /**
  * Turns anything thrown by a route into problem details. Expected failures are ApiErrors; Hono's
- * HTTPExceptions map through the code table; anything else is a bug: a bare 500 for the client, the
- * details for the log.
+ * HTTPExceptions map through the code table; a database's unique or foreign-key refusal is a 409;
+ * anything else is a bug: a bare 500 for the client, the details for the log.
  */
 export function errorHandler(logError: (message: string, error?: unknown) => void): ErrorHandler {
   return function handleError(error, c) {
@@ -47,6 +47,16 @@ export function errorHandler(logError: (message: string, error?: unknown) => voi
             : error.message
         return problemResponse(c, new ApiError(code, detail))
       }
+    }
+    // The services check what they can and lock where a check could be interleaved; a unique or foreign
+    // key the database still refused means a concurrent request changed the same thing first.
+    const violation = constraintViolationOf(error)
+    if (violation) {
+      const detail =
+        violation === 'unique'
+          ? 'A concurrent request created the same thing first; read it back before retrying'
+          : 'A concurrent request removed something this one refers to; read it back before retrying'
+      return problemResponse(c, new ApiError('conflict', detail))
     }
     logError(`unexpected error on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}):`, error)
     return problemResponse(c, new ApiError('internal', 'Internal error; the server logged the details'))

@@ -1,5 +1,5 @@
 import { isoTimestamp } from '../clock.js'
-import type { Executor } from '../db/queries.js'
+import { type Executor, withLock } from '../db/queries.js'
 import type { SubscriptionsTable } from '../db/schema.js'
 
 /*
@@ -14,6 +14,18 @@ export async function ensureOrganization(db: Executor, orgId: string, now: numbe
     .values({ org_id: orgId, created_at: isoTimestamp(now), trial_ends_at: null, trial_checked_at: null })
     .onConflict((oc) => oc.column('org_id').doNothing())
     .execute()
+}
+
+/**
+ * Locks the organization's row until the transaction ends (PostgreSQL), serializing the decisions taken
+ * per organization across instances: its quotas, its trial, its keys, its subscription.
+ */
+export async function lockOrganization(db: Executor, orgId: string): Promise<void> {
+  await withLock(
+    db,
+    db.selectFrom('organizations').select('org_id').where('org_id', '=', orgId),
+    'update',
+  ).execute()
 }
 
 /** Starts the organization's one trial, ending at `endsAt`, unless it has started one before. */

@@ -27,8 +27,15 @@ export function countActiveKeys(db: Executor, orgId: string): Promise<number> {
   return countOf(db.selectFrom('api_keys').where('org_id', '=', orgId).where('revoked_at', 'is', null))
 }
 
-export async function markKeyRevoked(db: Executor, keyId: string, revokedAt: string): Promise<void> {
-  await db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('key_id', '=', keyId).execute()
+/** Revokes a key unless it already is; false when it was (another request revoked it first). */
+export async function markKeyRevoked(db: Executor, keyId: string, revokedAt: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: revokedAt })
+    .where('key_id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
 }
 
 /** Every key with its organization's trial and subscription, for the billing overview. */

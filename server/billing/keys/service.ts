@@ -12,7 +12,7 @@ import { DAY_MS, isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import { ApiError } from '../../errors.js'
 import { entitlementOf } from '../../limits/entitlement.js'
-import { ensureOrganization, startTrialOnce } from '../../organizations/queries.js'
+import { ensureOrganization, lockOrganization, startTrialOnce } from '../../organizations/queries.js'
 import { organizationOr404, trialEndsAtOf } from '../subscriptions/service.js'
 import { countActiveKeys, findKeyRow, insertApiKey, listKeyRows, markKeyRevoked } from './queries.js'
 
@@ -36,6 +36,7 @@ export async function createKey(
 
   await ctx.db.transaction().execute(async (trx) => {
     await ensureOrganization(trx, orgId, now)
+    await lockOrganization(trx, orgId)
     if (input.start_trial) await startTrialOnce(trx, orgId, isoTimestamp(now + FREE_TRIAL_DAYS * DAY_MS))
     await insertApiKey(trx, {
       key_id: keyId,
@@ -95,20 +96,23 @@ export async function revokeKey(
   keyId: string,
 ): Promise<RevokeKeyResponse> {
   const now = ctx.clock.now()
+  const alreadyRevoked = () =>
+    new ApiError('conflict', `API key ${keyId} is already revoked; revocation is permanent`)
   await ctx.db.transaction().execute(async (trx) => {
     const row = await findKeyRow(trx, keyId)
     if (!row || (!principal.isAdmin && row.org_id !== principal.orgId)) {
       throw new ApiError('not_found', `No API key with id ${keyId}`)
     }
-    if (row.revoked_at !== null)
-      throw new ApiError('conflict', `API key ${keyId} is already revoked; revocation is permanent`)
+    if (row.revoked_at !== null) throw alreadyRevoked()
+    // Two admin keys revoked at once on two instances must not both pass the last-key check.
+    await lockOrganization(trx, row.org_id)
     if (row.org_id === ADMIN_ORG_ID && (await countActiveKeys(trx, ADMIN_ORG_ID)) <= 1) {
       throw new ApiError(
         'conflict',
         'This is the last active admin key; create another admin key before revoking it',
       )
     }
-    await markKeyRevoked(trx, keyId, isoTimestamp(now))
+    if (!(await markKeyRevoked(trx, keyId, isoTimestamp(now)))) throw alreadyRevoked()
   })
   ctx.invalidate({ kind: 'key-revoked', keyId })
   return { status: 'revoked', key_id: keyId }

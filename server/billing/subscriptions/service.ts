@@ -14,6 +14,7 @@ import { entitlementOf } from '../../limits/entitlement.js'
 import {
   ensureOrganization,
   findSubscription,
+  lockOrganization,
   orgOfPayment,
   upsertSubscription,
 } from '../../organizations/queries.js'
@@ -100,6 +101,10 @@ export async function applySubscription(
   if (orgId === ADMIN_ORG_ID) throw new Error('the operator organization is not billed')
   const now = ctx.clock.now()
   const result = await ctx.db.transaction().execute(async (trx): Promise<ApplyOutcome> => {
+    // Changes of one organization apply one at a time, so an older event cannot overwrite a newer one
+    // (the row exists first, so there is a row to lock).
+    await ensureOrganization(trx, orgId, now)
+    await lockOrganization(trx, orgId)
     if (event) {
       const first = await recordProcessedEvent(trx, {
         event_id: event.id,
@@ -111,7 +116,6 @@ export async function applySubscription(
       const reason = event.reasonToSkip(await findSubscription(trx, orgId))
       if (reason !== null) return { outcome: 'skipped', reason }
     }
-    await ensureOrganization(trx, orgId, now)
     await upsertSubscription(
       trx,
       orgId,

@@ -28,7 +28,7 @@ export async function submitAttestation(
   const times = issuanceTimes(ctx, input.valid_until, 'attestation')
   const attestationId = ctx.ids.next('att')
   return ctx.db.transaction().execute(async (trx) => {
-    const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction)
+    const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction, 'key share')
     assertAccepts(jurisdiction, REGULATORY_ATTESTATION)
     const known = await requirementNamesOf(trx, orgId)
     if (!(KNOWN_REQUIREMENTS as readonly string[]).includes(input.type) && !known.has(input.type)) {

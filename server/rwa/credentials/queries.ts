@@ -20,17 +20,20 @@ export async function insertCredential(db: Executor, row: Insertable<Credentials
   await db.insertInto('credentials').values(row).execute()
 }
 
+/** Revokes an active credential; false when it was not active (another request revoked it first). */
 export async function markCredentialRevoked(
   db: Executor,
   credentialId: string,
   revokedAt: string,
   reason: string | null,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('credentials')
     .set({ status: 'revoked', revoked_at: revokedAt, revocation_reason: reason })
     .where('credential_id', '=', credentialId)
-    .execute()
+    .where('status', '=', 'active')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
 }
 
 export async function isKnownDid(db: Executor, orgId: string, did: string): Promise<boolean> {

@@ -9,9 +9,10 @@ import {
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp, utcDate } from '../../clock.js'
 import type { AppContext } from '../../context.js'
-import type { Executor } from '../../db/queries.js'
+import type { Executor, RowLock } from '../../db/queries.js'
 import { ApiError } from '../../errors.js'
 import { addUsage } from '../../metering/queries.js'
+import { lockOrganization } from '../../organizations/queries.js'
 import { assertAccepts, issuanceTimes, signIssued } from '../issuance.js'
 import { jurisdictionOr404 } from '../jurisdictions/service.js'
 import { listPage, ownedOr404 } from '../owned.js'
@@ -28,9 +29,9 @@ import {
   markCredentialRevoked,
 } from './queries.js'
 
-/** The stored credential, or 404. */
-export const credentialOr404 = (db: Executor, orgId: string, id: string) =>
-  ownedOr404(findCredential(db, orgId, id), 'credential', id)
+/** The stored credential, or 404 (locked until the transaction ends, with `lock`). */
+export const credentialOr404 = (db: Executor, orgId: string, id: string, lock?: RowLock) =>
+  ownedOr404(findCredential(db, orgId, id, lock), 'credential', id)
 
 /**
  * Issues a property credential signed by the jurisdiction's key. An owner DID new to the organization
@@ -46,10 +47,17 @@ export async function issueCredential(
   const { now } = times
   const credentialId = ctx.ids.next('cred')
   return ctx.db.transaction().execute(async (trx) => {
-    const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction)
+    const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction, 'key share')
     assertAccepts(jurisdiction, PROPERTY_OWNERSHIP)
 
-    if (!(await isKnownDid(trx, orgId, input.owner_did))) {
+    // A new DID is counted under the organization's lock, so concurrent issuances (on any instance)
+    // cannot together pass max_dids or introduce the same DID twice; known DIDs need no lock.
+    const isNew = async () => {
+      if (await isKnownDid(trx, orgId, input.owner_did)) return false
+      await lockOrganization(trx, orgId)
+      return !(await isKnownDid(trx, orgId, input.owner_did))
+    }
+    if (await isNew()) {
       const max = principal.entitlement.limits.max_dids
       if (max !== 'unlimited' && (await countDids(trx, orgId)) >= max) {
         throw new ApiError(
@@ -123,10 +131,13 @@ export async function revokeCredential(
   const reason = input.reason ?? null
   return ctx.db.transaction().execute(async (trx) => {
     const row = await credentialOr404(trx, principal.orgId, id)
-    if (row.status === 'revoked') {
-      throw new ApiError('conflict', `Credential ${id} was already revoked at ${row.revoked_at}`)
+    const alreadyRevoked = async () => {
+      const current = await credentialOr404(trx, principal.orgId, id)
+      return new ApiError('conflict', `Credential ${id} was already revoked at ${current.revoked_at}`)
     }
-    await markCredentialRevoked(trx, id, now, reason)
+    if (row.status === 'revoked') throw await alreadyRevoked()
+    // Conditional: of two concurrent revocations, one changes the row and the other is a 409.
+    if (!(await markCredentialRevoked(trx, id, now, reason))) throw await alreadyRevoked()
     if (row.status_list_id !== null && row.status_list_index !== null) {
       await revokeStatusEntry(trx, row.status_list_id, Number(row.status_list_index), now)
     }

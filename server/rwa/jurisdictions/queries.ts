@@ -1,18 +1,25 @@
 import type { Insertable } from 'kysely'
-import { countOf, type Executor, ownedRecord, type PageQuery, pageOf } from '../../db/queries.js'
+import {
+  countOf,
+  type Executor,
+  ownedRecord,
+  type PageQuery,
+  pageOf,
+  type RowLock,
+  withLock,
+} from '../../db/queries.js'
 import type { JurisdictionsTable } from '../../db/schema.js'
 
 /** Every query of jurisdictions; each filters by org_id first. */
 
 export const findJurisdiction = ownedRecord('jurisdictions', 'jurisdiction_id')
 
-export function findJurisdictions(db: Executor, orgId: string, ids: string[]) {
-  return db
-    .selectFrom('jurisdictions')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('jurisdiction_id', 'in', ids)
-    .execute()
+export function findJurisdictions(db: Executor, orgId: string, ids: string[], lock?: RowLock) {
+  return withLock(
+    db,
+    db.selectFrom('jurisdictions').selectAll().where('org_id', '=', orgId).where('jurisdiction_id', 'in', ids),
+    lock,
+  ).execute()
 }
 
 /** Newest first by `seq` (jurisdiction ids are chosen by users, so they do not sort by time). */

@@ -9,8 +9,8 @@ import type {
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
-import type { Executor } from '../../db/queries.js'
-import { ApiError } from '../../errors.js'
+import type { Executor, RowLock } from '../../db/queries.js'
+import { ApiError, constraintViolationOf } from '../../errors.js'
 import { generateSigningKey } from '../../signing/did-key.js'
 import { listPage, ownedOr404 } from '../owned.js'
 import { jurisdictionFromRow } from './from-row.js'
@@ -25,9 +25,12 @@ import {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
-/** The stored jurisdiction (with its signing key), or 404. */
-export const jurisdictionOr404 = (db: Executor, orgId: string, id: string) =>
-  ownedOr404(findJurisdiction(db, orgId, id), 'jurisdiction', id)
+/**
+ * The stored jurisdiction (with its signing key), or 404. A write that refers to it takes `key share`,
+ * so a concurrent removal waits for it (and then sees it in use) or goes first (and this is a 404).
+ */
+export const jurisdictionOr404 = (db: Executor, orgId: string, id: string, lock?: RowLock) =>
+  ownedOr404(findJurisdiction(db, orgId, id, lock), 'jurisdiction', id)
 
 /** Registers a jurisdiction with a new Ed25519 key; its issuer_did is that key's did:key. */
 export async function registerJurisdiction(
@@ -51,11 +54,14 @@ export async function registerJurisdiction(
     created_at: now,
     updated_at: now,
   }
+  const duplicate = () =>
+    new ApiError('conflict', `Jurisdiction ${input.jurisdiction_id} is already registered`)
   await ctx.db.transaction().execute(async (trx) => {
-    if (await findJurisdiction(trx, principal.orgId, input.jurisdiction_id)) {
-      throw new ApiError('conflict', `Jurisdiction ${input.jurisdiction_id} is already registered`)
-    }
+    if (await findJurisdiction(trx, principal.orgId, input.jurisdiction_id)) throw duplicate()
     await insertJurisdiction(trx, row)
+  }).catch((error) => {
+    // The same id registered at the same moment through another instance.
+    throw constraintViolationOf(error) === 'unique' ? duplicate() : error
   })
   return jurisdictionFromRow(row)
 }
@@ -107,7 +113,8 @@ export async function removeJurisdiction(
   id: string,
 ): Promise<RemoveJurisdictionResponse> {
   await ctx.db.transaction().execute(async (trx) => {
-    await jurisdictionOr404(trx, principal.orgId, id)
+    // Locked first: writes referring to it (key share) finish before the usage is counted, or wait.
+    await jurisdictionOr404(trx, principal.orgId, id, 'update')
     const usage = await jurisdictionUsage(trx, principal.orgId, id)
     const uses = [
       usage.credentials > 0 && plural(usage.credentials, 'credential'),

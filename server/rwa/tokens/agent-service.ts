@@ -38,7 +38,8 @@ export async function setPaused(
 ): Promise<TokenDetail> {
   const now = isoTimestamp(ctx.clock.now())
   return ctx.db.transaction().execute(async (trx) => {
-    const token = await tokenOr404(trx, principal.orgId, id)
+    // The token's row lock serializes its agent operations and transfers across instances.
+    const token = await tokenOr404(trx, principal.orgId, id, 'update')
     if (token.status === 'frozen') {
       throw new ApiError(
         'conflict',
@@ -71,7 +72,7 @@ export async function setFrozen(
   const now = isoTimestamp(ctx.clock.now())
   const { holder_did: holder, amount, jurisdiction } = input
   return ctx.db.transaction().execute(async (trx) => {
-    await tokenOr404(trx, principal.orgId, id)
+    await tokenOr404(trx, principal.orgId, id, 'update')
     const details: Record<string, unknown> = { holder_did: holder }
     if (amount === undefined || jurisdiction === undefined) {
       const isFrozen = (await frozenAmong(trx, id, [holder])).has(holder)

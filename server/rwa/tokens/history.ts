@@ -39,7 +39,8 @@ export async function freezeTokenOfRevokedCredential(
   credentialId: string,
   revocation: { reason: string | null; at: string; actorKeyId: string },
 ): Promise<void> {
-  const token = await findTokenByCredential(db, credentialId)
+  // The token's lock: a transfer of it in flight finishes first (or waits and then sees it frozen).
+  const token = await findTokenByCredential(db, credentialId, 'update')
   if (!token) return
   await setTokenStatus(db, token.token_id, 'frozen')
   await recordTokenEvent(ctx, db, orgId, token.token_id, 'credential_revoked', revocation.at, {

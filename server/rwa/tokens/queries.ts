@@ -1,6 +1,15 @@
 import type { Insertable } from 'kysely'
 import type { ListTokensQuery } from '../../../src/contract/rwa.js'
-import { countOf, type Executor, ownedRecord, type Page, pageOf, whereEqual } from '../../db/queries.js'
+import {
+  countOf,
+  type Executor,
+  ownedRecord,
+  type Page,
+  pageOf,
+  type RowLock,
+  whereEqual,
+  withLock,
+} from '../../db/queries.js'
 import type { TokenEventsTable, TokensTable } from '../../db/schema.js'
 
 /** Every query of tokens and their history (holdings and freezes: ../holdings/queries.ts). */
@@ -8,8 +17,12 @@ import type { TokenEventsTable, TokensTable } from '../../db/schema.js'
 export const findToken = ownedRecord('tokens', 'token_id')
 
 /** The token backed by a credential (credential ids are unique across organizations). */
-export function findTokenByCredential(db: Executor, credentialId: string) {
-  return db.selectFrom('tokens').selectAll().where('credential_id', '=', credentialId).executeTakeFirst()
+export function findTokenByCredential(db: Executor, credentialId: string, lock?: RowLock) {
+  return withLock(
+    db,
+    db.selectFrom('tokens').selectAll().where('credential_id', '=', credentialId),
+    lock,
+  ).executeTakeFirst()
 }
 
 export function listTokens(db: Executor, orgId: string, query: ListTokensQuery) {

@@ -14,8 +14,8 @@ import {
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
-import type { Executor } from '../../db/queries.js'
-import { ApiError } from '../../errors.js'
+import type { Executor, RowLock } from '../../db/queries.js'
+import { ApiError, constraintViolationOf } from '../../errors.js'
 import { credentialOr404 } from '../credentials/service.js'
 import {
   frozenAmong,
@@ -45,9 +45,9 @@ import {
   tokenEventsPage,
 } from './queries.js'
 
-/** The stored token, or 404. */
-export const tokenOr404 = (db: Executor, orgId: string, id: string) =>
-  ownedOr404(findToken(db, orgId, id), 'token', id)
+/** The stored token, or 404 (locked until the transaction ends, with `lock`). */
+export const tokenOr404 = (db: Executor, orgId: string, id: string, lock?: RowLock) =>
+  ownedOr404(findToken(db, orgId, id, lock), 'token', id)
 
 /** Tokenizes an active credential, once: the whole supply starts with the owner in its jurisdiction. */
 export async function tokenize(
@@ -59,8 +59,11 @@ export async function tokenize(
   const nowMs = ctx.clock.now()
   const now = isoTimestamp(nowMs)
   const tokenId = ctx.ids.next('tok')
+  const alreadyTokenized = (tokenIdOfIt: string) =>
+    new ApiError('conflict', `Credential ${input.credential_id} is already tokenized as ${tokenIdOfIt}`)
   return ctx.db.transaction().execute(async (trx) => {
-    const credential = await credentialOr404(trx, orgId, input.credential_id)
+    // Locked: a concurrent revocation waits for the token to exist (and freezes it), or goes first.
+    const credential = await credentialOr404(trx, orgId, input.credential_id, 'update')
     if (credential.status === 'revoked') {
       throw new ApiError(
         'conflict',
@@ -74,12 +77,7 @@ export async function tokenize(
       )
     }
     const existing = await findTokenByCredential(trx, credential.credential_id)
-    if (existing) {
-      throw new ApiError(
-        'conflict',
-        `Credential ${credential.credential_id} is already tokenized as ${existing.token_id}`,
-      )
-    }
+    if (existing) throw alreadyTokenized(existing.token_id)
     const row = {
       token_id: tokenId,
       org_id: orgId,
@@ -109,6 +107,11 @@ export async function tokenize(
       actor_key_id: principal.keyId,
     })
     return tokenDetailFromRow(row, [holding], [], [event], 1)
+  }).catch(async (error) => {
+    // Unreachable while the credential's lock holds; kept so a unique violation can never be a 500.
+    if (constraintViolationOf(error) !== 'unique') throw error
+    const existing = await findTokenByCredential(ctx.db, input.credential_id)
+    throw alreadyTokenized(existing?.token_id ?? 'another token')
   })
 }
 
@@ -211,7 +214,7 @@ export async function setRules(
     daily_volume_per_holder: given.daily_volume_per_holder ?? null,
   }
   return ctx.db.transaction().execute(async (trx) => {
-    const token = await tokenOr404(trx, principal.orgId, id)
+    const token = await tokenOr404(trx, principal.orgId, id, 'update')
     await setTokenRules(trx, id, JSON.stringify(rules))
     await recordTokenEvent(ctx, trx, principal.orgId, id, 'rules_updated', now, {
       rules,

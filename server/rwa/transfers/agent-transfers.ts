@@ -56,8 +56,14 @@ export async function forcedTransfer(
   const proofId = ctx.ids.next('prf')
   await ctx.signingKeys.prepareProofKey()
   const record = await ctx.db.transaction().execute(async (trx) => {
-    const token = await tokenOr404(trx, orgId, tokenId)
-    await jurisdictionsOr404(trx, orgId, [...new Set([input.from_jurisdiction, input.to_jurisdiction])])
+    // The token's row lock: its transfers and agent operations on any instance wait for this one.
+    const token = await tokenOr404(trx, orgId, tokenId, 'update')
+    await jurisdictionsOr404(
+      trx,
+      orgId,
+      [...new Set([input.from_jurisdiction, input.to_jurisdiction])],
+      'key share',
+    )
     const holding = await holdingOf(trx, tokenId, input.from_did, input.from_jurisdiction)
     if (input.amount > holding.amount) {
       throw new ApiError(
@@ -122,7 +128,7 @@ export async function recover(
   const proofId = ctx.ids.next('prf')
   await ctx.signingKeys.prepareProofKey()
   return ctx.db.transaction().execute(async (trx) => {
-    const token = await tokenOr404(trx, orgId, tokenId)
+    const token = await tokenOr404(trx, orgId, tokenId, 'update')
     const lost = await holdingsOfHolder(trx, tokenId, input.lost_did)
     if (lost.length === 0) {
       throw new ApiError(

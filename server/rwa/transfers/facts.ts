@@ -1,5 +1,5 @@
 import { type CanTransferQuery, type ProofTransfer, TITLE_VERIFICATION } from '../../../src/contract/rwa.js'
-import type { Executor } from '../../db/queries.js'
+import type { Executor, RowLock } from '../../db/queries.js'
 import { notFound } from '../../errors.js'
 import { attestationsForTransfer } from '../attestations/queries.js'
 import { findCredential } from '../credentials/queries.js'
@@ -19,10 +19,13 @@ import { approvedVolumeSince } from './queries.js'
 /** A transfer as the evaluation takes it: the token, both sides, the recipient and how much. */
 export type TransferInput = CanTransferQuery & { token_id: string }
 
-/** The organization's jurisdictions `ids` (each must exist: 404), with their requirement lists. */
-export async function jurisdictionsOr404(trx: Executor, orgId: string, ids: string[]) {
+/**
+ * The organization's jurisdictions `ids` (each must exist: 404), with their requirement lists. A write
+ * that puts units there takes `key share`, so a concurrent removal of the jurisdiction waits for it.
+ */
+export async function jurisdictionsOr404(trx: Executor, orgId: string, ids: string[], lock?: RowLock) {
   const found = new Map(
-    (await findJurisdictions(trx, orgId, ids)).map((j) => [j.jurisdiction_id, j] as const),
+    (await findJurisdictions(trx, orgId, ids, lock)).map((j) => [j.jurisdiction_id, j] as const),
   )
   for (const id of ids) if (!found.has(id)) throw notFound('jurisdiction', id)
   return new Map([...found].map(([id, j]) => [id, JSON.parse(j.transfer_requirements) as string[]] as const))
@@ -31,19 +34,23 @@ export async function jurisdictionsOr404(trx: Executor, orgId: string, ids: stri
 /**
  * The facts of a transfer's evaluation: the token with its credential and rules, both jurisdictions'
  * requirements, the ledger around sender and recipient, the active trust and the candidate
- * attestations. 404 for an unknown token or jurisdiction.
+ * attestations. 404 for an unknown token or jurisdiction. A transfer that will move units passes
+ * `forTransfer`: the token's row is locked until its transaction ends, which serializes the token's
+ * transfers and agent operations across instances, so the ledger read here is still true when the
+ * units move; and the jurisdictions take `key share`.
  */
 export async function transferFacts(
   trx: Executor,
   orgId: string,
   input: TransferInput,
   now: string,
+  forTransfer = false,
 ): Promise<{ facts: TransferFacts; transfer: ProofTransfer }> {
-  const token = await tokenOr404(trx, orgId, input.token_id)
+  const token = await tokenOr404(trx, orgId, input.token_id, forTransfer ? 'update' : undefined)
   const from = input.from_jurisdiction
   const to = input.to_jurisdiction
   const ids = [...new Set([from, to])]
-  const requirements = await jurisdictionsOr404(trx, orgId, ids)
+  const requirements = await jurisdictionsOr404(trx, orgId, ids, forTransfer ? 'key share' : undefined)
   const sender = input.sender_did ?? token.owner_did
   const recipient = input.recipient_did
 

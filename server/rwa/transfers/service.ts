@@ -38,7 +38,7 @@ export async function requestTransfer(
   const proofId = ctx.ids.next('prf')
   await ctx.signingKeys.prepareProofKey()
   const record = await ctx.db.transaction().execute(async (trx) => {
-    const { facts, transfer } = await transferFacts(trx, orgId, input, now)
+    const { facts, transfer } = await transferFacts(trx, orgId, input, now, true)
     const held = facts.ledger.sender_holding.amount
     if (input.amount > held) {
       throw new ApiError(

@@ -43,10 +43,13 @@ export async function insertTrust(db: Executor, row: Insertable<TrustRelationsTa
   await db.insertInto('trust_relations').values(row).execute()
 }
 
-export async function markTrustRevoked(db: Executor, trustId: string, revokedAt: string): Promise<void> {
-  await db
+/** Revokes an active relation; false when it was not active (another request revoked it first). */
+export async function markTrustRevoked(db: Executor, trustId: string, revokedAt: string): Promise<boolean> {
+  const result = await db
     .updateTable('trust_relations')
     .set({ status: 'revoked', revoked_at: revokedAt })
     .where('trust_id', '=', trustId)
-    .execute()
+    .where('status', '=', 'active')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
 }

@@ -9,7 +9,8 @@ import type {
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
-import { ApiError } from '../../errors.js'
+import type { Executor } from '../../db/queries.js'
+import { ApiError, constraintViolationOf } from '../../errors.js'
 import { jurisdictionOr404 } from '../jurisdictions/service.js'
 import { listPage } from '../owned.js'
 import { trustFromRow } from './from-row.js'
@@ -37,21 +38,31 @@ export async function establishTrust(
     created_at: isoTimestamp(ctx.clock.now()),
     revoked_at: null,
   }
-  await ctx.db.transaction().execute(async (trx) => {
-    await jurisdictionOr404(trx, orgId, input.from_jurisdiction)
-    await jurisdictionOr404(trx, orgId, input.to_jurisdiction)
-    const existing = await findActiveTrustBetween(trx, orgId, input.from_jurisdiction, input.to_jurisdiction)
-    if (existing) {
-      const shape = existing.mutual
-        ? 'mutual'
-        : `one-way from ${existing.from_jurisdiction} to ${existing.to_jurisdiction}`
-      throw new ApiError(
-        'conflict',
-        `Trust between ${input.from_jurisdiction} and ${input.to_jurisdiction} already exists (${existing.trust_id}, ${shape}); revoke it first to change it`,
-      )
-    }
-    await insertTrust(trx, row)
-  })
+  const refuseExisting = async (db: Executor) => {
+    const existing = await findActiveTrustBetween(db, orgId, input.from_jurisdiction, input.to_jurisdiction)
+    if (!existing) return
+    const shape = existing.mutual
+      ? 'mutual'
+      : `one-way from ${existing.from_jurisdiction} to ${existing.to_jurisdiction}`
+    throw new ApiError(
+      'conflict',
+      `Trust between ${input.from_jurisdiction} and ${input.to_jurisdiction} already exists (${existing.trust_id}, ${shape}); revoke it first to change it`,
+    )
+  }
+  await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      await jurisdictionOr404(trx, orgId, input.from_jurisdiction, 'key share')
+      await jurisdictionOr404(trx, orgId, input.to_jurisdiction, 'key share')
+      await refuseExisting(trx)
+      await insertTrust(trx, row)
+    })
+    .catch(async (error) => {
+      // Established at the same moment through another instance: the partial unique index refused it.
+      if (constraintViolationOf(error) !== 'unique') throw error
+      await refuseExisting(ctx.db)
+      throw new ApiError('conflict', `Trust between ${input.from_jurisdiction} and ${input.to_jurisdiction} already exists`)
+    })
   return trustFromRow(row)
 }
 
@@ -79,7 +90,12 @@ export async function revokeTrust(
         `No active trust from ${pair.from_jurisdiction} to ${pair.to_jurisdiction}${other}`,
       )
     }
-    await markTrustRevoked(trx, row.trust_id, revoked_at)
+    if (!(await markTrustRevoked(trx, row.trust_id, revoked_at))) {
+      throw new ApiError(
+        'not_found',
+        `No active trust from ${pair.from_jurisdiction} to ${pair.to_jurisdiction}: ${row.trust_id} was revoked just now`,
+      )
+    }
     return {
       status: 'revoked' as const,
       trust_id: row.trust_id,
