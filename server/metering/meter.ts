@@ -6,7 +6,8 @@ import { addUsage, setKeyLastUsed } from './queries.js'
  * Counts requests per organization per UTC day and remembers each key's last use, in memory, and
  * writes both to the database in one transaction per flush (every second by default, and on
  * shutdown), so a request costs no database write of its own. A crash loses at most the counts and
- * last-use times of the last flush interval.
+ * last-use times of the last flush interval. Counts are added to what is stored, and a key's last use
+ * only ever moves forward, so instances sharing the database never overwrite each other's.
  */
 export class UsageMeter {
   private requests = new Map<string, { orgId: string; date: string; count: number }>()
@@ -69,10 +70,15 @@ export class UsageMeter {
     for (const entry of requests.values()) this.writing += entry.count
     const started = performance.now()
     try {
+      // Rows are written in one order (organization and date, then key id) by every instance, so two
+      // instances' flushes wait for each other instead of deadlocking.
+      const usage = [...requests.values()].sort(
+        (a, b) => compare(a.orgId, b.orgId) || compare(a.date, b.date),
+      )
+      const keys = [...lastUsed].sort(([a], [b]) => compare(a, b))
       await this.db.transaction().execute(async (trx) => {
-        for (const { orgId, date, count } of requests.values())
-          await addUsage(trx, orgId, date, 'request_count', count)
-        for (const [keyId, at] of lastUsed) await setKeyLastUsed(trx, keyId, at)
+        for (const { orgId, date, count } of usage) await addUsage(trx, orgId, date, 'request_count', count)
+        for (const [keyId, at] of keys) await setKeyLastUsed(trx, keyId, at)
       })
       this.onFlush((performance.now() - started) / 1000, true)
     } catch (error) {
@@ -90,3 +96,6 @@ export class UsageMeter {
     }
   }
 }
+
+/** Code-unit order, the order of the database's keys (not the locale's). */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)

@@ -47,11 +47,16 @@ export async function addUsage(
     .execute()
 }
 
-/** Records when a key was last used. */
+/**
+ * Records when a key was last used, unless a later use is recorded already (another instance's flush):
+ * the timestamps share one format, so text order is time order.
+ */
 export async function setKeyLastUsed(db: Executor, keyId: string, at: number): Promise<void> {
+  const iso = isoTimestamp(at)
   await db
     .updateTable('api_keys')
-    .set({ last_used_at: isoTimestamp(at) })
+    .set({ last_used_at: iso })
     .where('key_id', '=', keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', iso)]))
     .execute()
 }
