@@ -11,6 +11,12 @@ export const serverConfigSchema = z.object({
     .url({ protocol: /^https?$/ })
     .optional()
     .describe('Base URL verifiers reach the service at; written into credentials (status lists)'),
+  databaseUrl: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  redisUrl: z.url({ protocol: /^rediss?$/ }).optional(),
+  redisPrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'expected 1-64 letters, digits or : _ . -')
+    .default('rwa:'),
   adminKey: apiKeySecretSchema.optional(),
   paymentProvider: z.enum(['local', 'stripe']).default('local'),
   stripeSecretKey: z
@@ -82,6 +88,30 @@ export function loadServerConfig(
         config.metricsPort === config.port
       ) {
         check.addIssue({ code: 'custom', path: ['metricsPort'], message: 'must differ from the API port' })
+      }
+      if (config.databaseUrl !== undefined && raw.db !== undefined) {
+        check.addIssue({
+          code: 'custom',
+          path: ['db'],
+          message:
+            'names a SQLite file while RWA_DATABASE_URL (--database-url) names a PostgreSQL database: give one',
+        })
+      }
+      if (config.databaseUrl !== undefined && config.redisUrl === undefined) {
+        check.addIssue({
+          code: 'custom',
+          path: ['redisUrl'],
+          message:
+            'required with RWA_DATABASE_URL: instances over one PostgreSQL database share their limits and cache invalidations through Redis (redis://host:6379)',
+        })
+      }
+      if (config.databaseUrl === undefined && config.redisUrl !== undefined) {
+        check.addIssue({
+          code: 'custom',
+          path: ['redisUrl'],
+          message:
+            'is used only with RWA_DATABASE_URL (PostgreSQL); the embedded SQLite server keeps its limits in memory',
+        })
       }
       if (config.paymentProvider !== 'stripe') return
       for (const field of STRIPE_REQUIRED) {

@@ -5,8 +5,8 @@ import { ensureAdminKey } from './bootstrap.js'
 import { ApiError } from './errors.js'
 import type { ServerConfig } from './config.js'
 import { type AppContext, createAppContext } from './context.js'
-import { type Db, openDatabase } from './db/database.js'
-import { databaseReadiness } from './health/readiness.js'
+import { redactUrl } from './db/database.js'
+import { type Deployment, openDeployment } from './deployment.js'
 import { createHttpServer } from './http/node-server.js'
 import { createLogger, type Logger } from './logging/logger.js'
 import { type MetricsServer, serveMetrics } from './metrics/metrics-server.js'
@@ -47,7 +47,7 @@ function listen(server: ServerType, host: string, port: number): Promise<void> {
 
 /**
  * Binds the port (and the metrics port) first, so that a busy port fails before anything is
- * created; then opens the database (migrating it), makes sure an admin key exists, and serves the API.
+ * created; then opens the database (migrating it) and, over PostgreSQL, Redis; makes sure an admin key exists, and serves the API.
  * Logs go to stderr through the server's logger (JSON lines, or pretty on a terminal): the admin key
  * once on a new database, then `listening on http://HOST:PORT` when ready (these at any log level;
  * requests that arrive before that are answered 503), then one line per request. `log`, when given,
@@ -77,18 +77,21 @@ export async function startServer(
   const url = urlOf(server, config.host)
 
   let metricsServer: MetricsServer | undefined
-  let db: Db | undefined
+  let deployment: Deployment | undefined
   let ctx: AppContext
   try {
     if (config.metricsPort !== undefined) {
       metricsServer = await serveMetrics(metrics, config.host, config.metricsPort)
     }
-    db = await openDatabase(config.db, { onQueryError: (error) => metrics.databaseError(error) })
+    deployment = await openDeployment(config, announce, {
+      onQueryError: (error) => metrics.databaseError(error),
+    })
+    const { db } = deployment
     ctx = createAppContext({
       db,
+      ...deployment.context,
       logger,
       metrics,
-      readinessChecks: databaseReadiness(db, config.db),
       payments: paymentProviderFromConfig(config, db, announce),
       // Written into every credential signed (its status list URL); by default where it listens.
       publicUrl: config.publicUrl ?? url,
@@ -96,16 +99,19 @@ export async function startServer(
     const admin = await ensureAdminKey(ctx, config.adminKey)
     if (admin.printable) announce(`admin API key (shown once): ${admin.printable}`)
     if (admin.presetIgnored) {
+      const where = config.databaseUrl === undefined ? config.db : redactUrl(config.databaseUrl)
       announce(
-        `RWA_ADMIN_KEY is ignored: the database ${config.db} already has an admin key (RWA_ADMIN_KEY applies only to a new database)`,
+        `RWA_ADMIN_KEY is ignored: the database ${where} already has an admin key (RWA_ADMIN_KEY applies only to a new database)`,
       )
     }
   } catch (error) {
     await new Promise((resolve) => server.close(resolve))
     await metricsServer?.close()
-    await db?.destroy()
+    // Open connections (PostgreSQL's pool, Redis) would keep a failed process alive.
+    await deployment?.close()
     throw error
   }
+  const opened = deployment
   ctx.meter.start()
   const app = createApp(ctx)
   serveRequest = (request, env) => app.fetch(request, env as never)
@@ -129,7 +135,7 @@ export async function startServer(
         })
         await metricsServer?.close()
         await ctx.meter.stop()
-        await db?.destroy()
+        await opened.close()
         logger.flush()
       })()
       return closing

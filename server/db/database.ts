@@ -6,9 +6,12 @@ import {
   type LogEvent,
   type MigrationProvider,
   Migrator,
+  PostgresDialect,
   type SqliteDatabase,
   SqliteDialect,
 } from 'kysely'
+import pg from 'pg'
+import { UnreachableError } from '../errors.js'
 import { migrations } from './migrations/index.js'
 import type { Database } from './schema.js'
 
@@ -73,6 +76,88 @@ export class DatabaseOpenError extends Error {
   }
 }
 
+export interface PostgresOptions {
+  /** Connections this instance keeps at most (pg's pool). */
+  poolSize?: number
+  /** A schema to work in instead of the URL's default (`public`): tests give each one its own. */
+  schema?: string
+  /** Errors of idle pooled connections (PostgreSQL restarted, network cut): the pool replaces them. */
+  onError?: (error: Error) => void
+  /** Told of every statement that fails (for the database error metric); must not throw. */
+  onQueryError?: (error: unknown) => void
+}
+
+/** Connections per instance by default: enough to keep 2 cores busy while others wait on row locks. */
+const DEFAULT_POOL_SIZE = 10
+
+/**
+ * Connects to the PostgreSQL database at `url` (it must exist) and brings its schema up to date under
+ * the migrator's advisory lock, so instances started together converge on one schema. Fails with an
+ * UnreachableError naming the URL (without its password) when no connection can be made.
+ */
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    connectionTimeoutMillis: 10_000,
+    types: { getTypeParser: typeParser },
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  })
+  // Without a listener, an idle connection's error (a PostgreSQL restart) would end the process.
+  pool.on('error', (error) => (options.onError ?? (() => {}))(error))
+  try {
+    const client = await pool.connect()
+    client.release()
+  } catch (error) {
+    await pool.end()
+    throw new UnreachableError(
+      `PostgreSQL at ${redactUrl(url)} cannot be reached: ${(error as Error).message}`,
+      { cause: error },
+    )
+  }
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(options.onQueryError ? { log: queryErrorLog(options.onQueryError) } : {}),
+  })
+  try {
+    await migrate(db, options.schema)
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+  return db
+}
+
+const INT8_OID = 20
+
+/**
+ * pg returns bigint (int8) columns as strings, since they may exceed JavaScript's safe integers. The
+ * contract bounds every amount and supply to 2^53-1 (and counts stay far below it), so they are read
+ * as numbers; a value past that bound would be a bug and fails loudly instead of losing precision.
+ */
+function typeParser(oid: number, format?: 'text' | 'binary') {
+  if (oid === INT8_OID && format !== 'binary') {
+    return (value: string) => {
+      const n = Number(value)
+      if (!Number.isSafeInteger(n)) throw new RangeError(`bigint ${value} exceeds 2^53-1`)
+      return n
+    }
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: pg-types' overloads differ only in the format literal.
+  return pg.types.getTypeParser(oid, format as any)
+}
+
+/** A connection URL as it may be logged: the password replaced by `***`. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = '***'
+    return parsed.toString()
+  } catch {
+    return '(an unparsable URL)'
+  }
+}
+
 /** Distinct SQL texts kept prepared; past this the cache starts over (queries are a small fixed set). */
 const STATEMENT_CACHE_SIZE = 500
 
@@ -100,9 +185,16 @@ export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
 
-/** Applies every pending migration, each in its own transaction; throws if one fails. */
-export async function migrate(db: Db): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+/**
+ * Applies every pending migration; throws if one fails. On PostgreSQL kysely's migrator holds an
+ * advisory lock and runs the pending migrations in one transaction, so instances migrating the same
+ * database at once apply each migration exactly once; SQLite's single connection serializes them.
+ */
+export async function migrate(db: Db, schema?: string): Promise<void> {
+  // With a schema of its own, the migrator's bookkeeping tables live in it too (kysely would otherwise
+  // take another schema's for its own).
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) })
+  const { error, results } = await migrator.migrateToLatest()
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
     throw new Error(`database migration ${failed} failed: ${String(error)}`, { cause: error })

@@ -48,6 +48,27 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
       'base URL verifiers reach the server at, written into every credential it signs (its status list URL); set it before issuing',
   },
   {
+    field: 'databaseUrl',
+    flag: '--database-url <url>',
+    env: 'RWA_DATABASE_URL',
+    description:
+      'PostgreSQL database (postgres://user:password@host:5432/name, it must exist) shared by several instances, instead of --db; needs --redis-url',
+  },
+  {
+    field: 'redisUrl',
+    flag: '--redis-url <url>',
+    env: 'RWA_REDIS_URL',
+    description:
+      'Redis (redis://host:6379 or rediss://...) holding the limits and carrying the cache invalidations of the instances; required with --database-url',
+  },
+  {
+    field: 'redisPrefix',
+    env: 'RWA_REDIS_PREFIX',
+    default: 'rwa:',
+    description:
+      'prefix of every Redis key and channel of this deployment, so several deployments can share one Redis',
+  },
+  {
     field: 'adminKey',
     env: 'RWA_ADMIN_KEY',
     default: 'generated and printed once',

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely'
 import { billing } from './0001-billing.js'
 import { governance } from './0002-governance.js'
 import { tokenGovernance } from './0004-token-governance.js'
+import { sharedInstances } from './0005-shared-instances.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-billing': billing,
   '0002-governance': governance,
   '0004-token-governance': tokenGovernance,
+  '0005-shared-instances': sharedInstances,
 }

@@ -35,7 +35,9 @@ export function sandbox(options: SandboxOptions, command: Command) {
     }
     let config: ReturnType<typeof loadServerConfig>
     try {
-      config = loadServerConfig({ host: options.host, port: options.port, db })
+      // The sandbox is always a local SQLite file, even where RWA_DATABASE_URL names a shared database.
+      const { RWA_DATABASE_URL: _, RWA_REDIS_URL: __, ...env } = process.env
+      config = loadServerConfig({ host: options.host, port: options.port, db }, env)
     } catch (error) {
       removeTemp()
       throw new ExitError(EXIT.usage, (error as Error).message, 'see `rwa sandbox --help`')

@@ -1,6 +1,7 @@
 import { loadServerConfig, type ServerConfig } from '../../../server/config.js'
 import { SERVER_SETTINGS } from '../../contract/server-settings.js'
 import { DatabaseOpenError } from '../../../server/db/database.js'
+import { UnreachableError } from '../../../server/errors.js'
 import { runServer } from '../../../server/start.js'
 import { EXIT, ExitError } from '../exit-error.js'
 
@@ -32,6 +33,13 @@ export function startFailure(error: unknown, config: ServerConfig, command: stri
       code === 'EACCES'
         ? 'ports below 1024 need privileges: use --port 4600 or another high port'
         : `${config.host} is not an address of this machine: use --host 127.0.0.1 or 0.0.0.0`,
+    )
+  }
+  if (error instanceof UnreachableError) {
+    return new ExitError(
+      EXIT.unreachable,
+      error.message,
+      'check that it runs and the URL is right (the PostgreSQL database must exist: createdb NAME)',
     )
   }
   if (error instanceof DatabaseOpenError) {

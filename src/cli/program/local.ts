@@ -7,15 +7,20 @@ export function declareLocal(program: Command, version: string): void {
   const server = program.command('server').description('Run the rwa server')
   const start = server
     .command('start')
-    .description('Start the embedded server over SQLite (binds the port first: a busy port creates nothing)')
+    .description(
+      'Start the server over SQLite, or over PostgreSQL and Redis as one of several instances (binds the port first: a busy port creates nothing)',
+    )
   for (const setting of SERVER_SETTINGS) {
-    if (setting.flag)
-      start.option(setting.flag, `${setting.description} (env ${setting.env}, default ${setting.default})`)
+    if (setting.flag) {
+      const byDefault = setting.default === undefined ? '' : `, default ${setting.default}`
+      start.option(setting.flag, `${setting.description} (env ${setting.env}${byDefault})`)
+    }
   }
   start.addHelpText('after', serverSettingsHelp())
   examples(start, [
     'rwa server start',
     'rwa server start --port 8080 --db /var/lib/rwa/rwa.db',
+    'rwa server start --database-url postgres://rwa@db:5432/rwa --redis-url redis://cache:6379',
     'RWA_ADMIN_KEY=rwa_live_... rwa server start --port 0    # CI: a known admin key, any free port',
   ]).action(async (options) => (await import('../commands/server.js')).serverStart(options))
 
