@@ -16,7 +16,10 @@ export interface LimitDecision {
 }
 
 interface OrgWindow {
-  /** Times (ms) of the admitted requests of the last minute, oldest at `head`: a ring of `rpm` slots. */
+  /**
+   * Times (ms) of the admitted requests of the last minute, oldest at `head`: a ring of as many slots
+   * as the highest per-minute limit the organization had.
+   */
   ring: Float64Array
   head: number
   size: number
@@ -61,7 +64,11 @@ export class RateLimiter {
     const perDay = limits.requests_per_day
     const counts = { dayCount: w.dayCount, windowSize: w.size }
     if (perDay !== 'unlimited' && w.dayCount >= perDay) return limitDecision(limits, now, 'day', counts)
-    if (w.size >= rpm) return limitDecision(limits, now, 'minute', { ...counts, pivotAt: w.ring[w.head] })
+    if (w.size >= rpm) {
+      // Room frees when the oldest of the newest `rpm` entries leaves the minute.
+      const pivotAt = w.ring[(w.head + w.size - rpm) % w.ring.length]
+      return limitDecision(limits, now, 'minute', { ...counts, pivotAt })
+    }
 
     w.ring[(w.head + w.size) % w.ring.length] = now
     w.size++
@@ -69,19 +76,21 @@ export class RateLimiter {
     return limitDecision(limits, now, 'admitted', { ...counts, pivotAt: w.ring[w.head] })
   }
 
-  /** The window of `orgId`, resized (keeping the newest entries) when its per-minute limit changed. */
+  /**
+   * The window of `orgId`, grown (keeping every entry) when its per-minute limit rose. It never
+   * shrinks: after a downgrade the entries over the new limit still count until they leave the
+   * minute, so a downgrade and an upgrade within a minute cannot hand out the same room twice.
+   */
   private window(orgId: string, rpm: number): OrgWindow {
     let w = this.orgs.get(orgId)
     if (!w) {
       w = { ring: new Float64Array(rpm), head: 0, size: 0, day: '', dayCount: 0 }
       this.orgs.set(orgId, w)
-    } else if (w.ring.length !== rpm) {
-      const keep = Math.min(w.size, rpm)
+    } else if (w.ring.length < rpm) {
       const ring = new Float64Array(rpm)
-      for (let i = 0; i < keep; i++) ring[i] = w.ring[(w.head + w.size - keep + i) % w.ring.length]!
+      for (let i = 0; i < w.size; i++) ring[i] = w.ring[(w.head + i) % w.ring.length]!
       w.ring = ring
       w.head = 0
-      w.size = keep
     }
     return w
   }

@@ -62,6 +62,18 @@ describe('RateLimiter', () => {
     expect(limiter.take('o', smaller, T0 + 20).allowed).toBe(false)
   })
 
+  it('a downgrade and an upgrade within the minute do not hand out the same room twice', () => {
+    const limiter = new RateLimiter()
+    const day = { requests_per_day: 'unlimited' as const }
+    const three = { ...small, ...day, requests_per_minute: 3 }
+    for (let i = 0; i < 3; i++) expect(limiter.take('o', three, T0 + i * 1000).allowed).toBe(true)
+    const refused = limiter.take('o', { ...three, requests_per_minute: 2 }, T0 + 5000)
+    // Two of the three must leave: the second, made at T0+1s, leaves at T0+61s.
+    expect(refused).toMatchObject({ allowed: false, retryAfterSeconds: 56 })
+    expect(limiter.take('o', three, T0 + 6000).allowed).toBe(false)
+    expect(limiter.take('o', three, T0 + 60_000).allowed).toBe(true)
+  })
+
   it('reports whichever limit has less room left', () => {
     const limiter = new RateLimiter()
     const first = limiter.take('o', { ...small, requests_per_minute: 60, requests_per_day: 2 }, T0)
