@@ -70,11 +70,7 @@ export function ownedRecord<T extends OwnedTable>(table: T, idColumn: keyof Data
     withLock(
       db,
       // biome-ignore lint/suspicious/noExplicitAny: kysely cannot type a table chosen by a type parameter.
-      (db as any)
-        .selectFrom(table)
-        .selectAll()
-        .where('org_id', '=', orgId)
-        .where(idColumn, '=', id),
+      (db as any).selectFrom(table).selectAll().where('org_id', '=', orgId).where(idColumn, '=', id),
       lock,
     ).executeTakeFirst()
 }

@@ -17,7 +17,11 @@ export const findJurisdiction = ownedRecord('jurisdictions', 'jurisdiction_id')
 export function findJurisdictions(db: Executor, orgId: string, ids: string[], lock?: RowLock) {
   return withLock(
     db,
-    db.selectFrom('jurisdictions').selectAll().where('org_id', '=', orgId).where('jurisdiction_id', 'in', ids),
+    db
+      .selectFrom('jurisdictions')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('jurisdiction_id', 'in', ids),
     lock,
   ).execute()
 }

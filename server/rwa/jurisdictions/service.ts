@@ -56,13 +56,16 @@ export async function registerJurisdiction(
   }
   const duplicate = () =>
     new ApiError('conflict', `Jurisdiction ${input.jurisdiction_id} is already registered`)
-  await ctx.db.transaction().execute(async (trx) => {
-    if (await findJurisdiction(trx, principal.orgId, input.jurisdiction_id)) throw duplicate()
-    await insertJurisdiction(trx, row)
-  }).catch((error) => {
-    // The same id registered at the same moment through another instance.
-    throw constraintViolationOf(error) === 'unique' ? duplicate() : error
-  })
+  await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      if (await findJurisdiction(trx, principal.orgId, input.jurisdiction_id)) throw duplicate()
+      await insertJurisdiction(trx, row)
+    })
+    .catch((error) => {
+      // The same id registered at the same moment through another instance.
+      throw constraintViolationOf(error) === 'unique' ? duplicate() : error
+    })
   return jurisdictionFromRow(row)
 }
 

@@ -61,58 +61,61 @@ export async function tokenize(
   const tokenId = ctx.ids.next('tok')
   const alreadyTokenized = (tokenIdOfIt: string) =>
     new ApiError('conflict', `Credential ${input.credential_id} is already tokenized as ${tokenIdOfIt}`)
-  return ctx.db.transaction().execute(async (trx) => {
-    // Locked: a concurrent revocation waits for the token to exist (and freezes it), or goes first.
-    const credential = await credentialOr404(trx, orgId, input.credential_id, 'update')
-    if (credential.status === 'revoked') {
-      throw new ApiError(
-        'conflict',
-        `Credential ${credential.credential_id} is revoked and cannot be tokenized`,
-      )
-    }
-    if (credential.valid_until !== null && Date.parse(credential.valid_until) <= nowMs) {
-      throw new ApiError(
-        'conflict',
-        `Credential ${credential.credential_id} expired at ${credential.valid_until} and cannot be tokenized`,
-      )
-    }
-    const existing = await findTokenByCredential(trx, credential.credential_id)
-    if (existing) throw alreadyTokenized(existing.token_id)
-    const row = {
-      token_id: tokenId,
-      org_id: orgId,
-      credential_id: credential.credential_id,
-      jurisdiction: credential.jurisdiction,
-      owner_did: credential.owner_did,
-      symbol: input.symbol ?? null,
-      total_supply: input.total_supply,
-      status: 'active',
-      created_at: now,
-      rules: null,
-    }
-    const holding = {
-      token_id: tokenId,
-      holder_did: credential.owner_did,
-      jurisdiction: credential.jurisdiction,
-      amount: input.total_supply,
-      frozen_amount: 0,
-    }
-    await insertToken(trx, row)
-    await insertHolding(trx, holding)
-    const event = await recordTokenEvent(ctx, trx, orgId, tokenId, 'tokenized', now, {
-      credential_id: credential.credential_id,
-      total_supply: input.total_supply,
-      holder_did: credential.owner_did,
-      jurisdiction: credential.jurisdiction,
-      actor_key_id: principal.keyId,
+  return ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      // Locked: a concurrent revocation waits for the token to exist (and freezes it), or goes first.
+      const credential = await credentialOr404(trx, orgId, input.credential_id, 'update')
+      if (credential.status === 'revoked') {
+        throw new ApiError(
+          'conflict',
+          `Credential ${credential.credential_id} is revoked and cannot be tokenized`,
+        )
+      }
+      if (credential.valid_until !== null && Date.parse(credential.valid_until) <= nowMs) {
+        throw new ApiError(
+          'conflict',
+          `Credential ${credential.credential_id} expired at ${credential.valid_until} and cannot be tokenized`,
+        )
+      }
+      const existing = await findTokenByCredential(trx, credential.credential_id)
+      if (existing) throw alreadyTokenized(existing.token_id)
+      const row = {
+        token_id: tokenId,
+        org_id: orgId,
+        credential_id: credential.credential_id,
+        jurisdiction: credential.jurisdiction,
+        owner_did: credential.owner_did,
+        symbol: input.symbol ?? null,
+        total_supply: input.total_supply,
+        status: 'active',
+        created_at: now,
+        rules: null,
+      }
+      const holding = {
+        token_id: tokenId,
+        holder_did: credential.owner_did,
+        jurisdiction: credential.jurisdiction,
+        amount: input.total_supply,
+        frozen_amount: 0,
+      }
+      await insertToken(trx, row)
+      await insertHolding(trx, holding)
+      const event = await recordTokenEvent(ctx, trx, orgId, tokenId, 'tokenized', now, {
+        credential_id: credential.credential_id,
+        total_supply: input.total_supply,
+        holder_did: credential.owner_did,
+        jurisdiction: credential.jurisdiction,
+        actor_key_id: principal.keyId,
+      })
+      return tokenDetailFromRow(row, [holding], [], [event], 1)
     })
-    return tokenDetailFromRow(row, [holding], [], [event], 1)
-  }).catch(async (error) => {
-    // Unreachable while the credential's lock holds; kept so a unique violation can never be a 500.
-    if (constraintViolationOf(error) !== 'unique') throw error
-    const existing = await findTokenByCredential(ctx.db, input.credential_id)
-    throw alreadyTokenized(existing?.token_id ?? 'another token')
-  })
+    .catch(async (error) => {
+      // Unreachable while the credential's lock holds; kept so a unique violation can never be a 500.
+      if (constraintViolationOf(error) !== 'unique') throw error
+      const existing = await findTokenByCredential(ctx.db, input.credential_id)
+      throw alreadyTokenized(existing?.token_id ?? 'another token')
+    })
 }
 
 /** The token detail as stored now (inside or outside a transaction). */

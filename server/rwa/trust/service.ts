@@ -61,7 +61,10 @@ export async function establishTrust(
       // Established at the same moment through another instance: the partial unique index refused it.
       if (constraintViolationOf(error) !== 'unique') throw error
       await refuseExisting(ctx.db)
-      throw new ApiError('conflict', `Trust between ${input.from_jurisdiction} and ${input.to_jurisdiction} already exists`)
+      throw new ApiError(
+        'conflict',
+        `Trust between ${input.from_jurisdiction} and ${input.to_jurisdiction} already exists`,
+      )
     })
   return trustFromRow(row)
 }
