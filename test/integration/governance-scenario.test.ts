@@ -5,9 +5,12 @@ import { SG, US } from '../support/governance.js'
 import { type ServerProcess, startServerProcess } from '../support/server-process.js'
 
 let server: ServerProcess | undefined
+let afterRestart: (() => Promise<void>) | undefined
 afterEach(async () => {
   await server?.cleanup()
   server = undefined
+  await afterRestart?.()
+  afterRestart = undefined
 })
 
 /** A JSON call over real HTTP; fails the test with the body when the status is not the expected one. */
@@ -164,9 +167,11 @@ describe("a compliance officer's day (real server process over a SQLite file)", 
     ])
 
     // After a restart on the same database, the same key still vouches for the morning's proof.
-    const { dbPath } = server
-    expect(await server.stop()).toBe(0)
-    server = await startServerProcess({ dbPath })
+    const first = server
+    expect(await first.stop()).toBe(0)
+    server = await startServerProcess({ storage: first.storage })
+    // The first process owns the storage: it is removed after the second stops.
+    afterRestart = () => first.cleanup()
     const jwksAfter = (await call(server.url, null, 'GET', '/console/rwa/.well-known/jwks.json', 200)) as Jwks
     expect(jwksAfter).toEqual(jwks)
     const again = proofSchema.parse(

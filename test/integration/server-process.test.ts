@@ -2,9 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../support/server-process.js'
 
 let server: ServerProcess | undefined
+let cleanups: Array<() => Promise<void>> = []
+const onCleanup = (cleanup: () => Promise<void>) => cleanups.push(cleanup)
 afterEach(async () => {
   await server?.cleanup()
   server = undefined
+  for (const cleanup of cleanups) await cleanup()
+  cleanups = []
 })
 
 const call = (url: string, path: string, init: RequestInit & { key?: string } = {}) =>
@@ -13,13 +17,13 @@ const call = (url: string, path: string, init: RequestInit & { key?: string } = 
     headers: { 'content-type': 'application/json', ...(init.key ? { 'x-api-key': init.key } : {}) },
   })
 
-describe('rwa server start (real process over a SQLite file)', () => {
+describe('rwa server start (a real process)', () => {
   it('prints the admin key once, serves, stops on SIGTERM and keeps its data across a restart', async () => {
     server = await startServerProcess()
     // stderr is not a terminal here, so these are JSON log lines carrying the same text.
     expect(server.stderr()).toMatch(/"admin API key \(shown once\): rwa_live_[A-Za-z0-9_-]{43}"/)
     expect(server.stderr()).toMatch(/"listening on http:\/\/127\.0\.0\.1:\d+"/)
-    const { adminKey, dbPath } = server
+    const { adminKey, storage } = server
 
     const created = await call(server.url, '/console/billing/keys', {
       method: 'POST',
@@ -35,7 +39,9 @@ describe('rwa server start (real process over a SQLite file)', () => {
     // Nothing the server wrote names the member key (the admin key is printed once, by design).
     expect(server.stderr()).not.toContain(key.api_key)
 
-    server = await startServerProcess({ dbPath })
+    const first = server
+    server = await startServerProcess({ storage })
+    onCleanup(() => first.cleanup())
     expect(server.stderr()).not.toMatch(/admin API key/)
     const listed = await call(server.url, '/console/billing/keys?org_id=acme', { key: adminKey })
     expect(listed.status).toBe(200)

@@ -22,6 +22,47 @@ describe('loadServerConfig', () => {
     expect(() => loadServerConfig({}, { RWA_PORT: '70000' })).toThrow(/RWA_PORT/)
     expect(() => loadServerConfig({}, { RWA_ADMIN_KEY: 'secret' })).toThrow(/RWA_ADMIN_KEY/)
   })
+
+  it('takes a PostgreSQL database URL with a Redis URL, and the Redis key prefix', () => {
+    const env = {
+      RWA_DATABASE_URL: 'postgres://rwa:secret@db:5432/rwa',
+      RWA_REDIS_URL: 'redis://cache:6379/2',
+      RWA_REDIS_PREFIX: 'blue:',
+    }
+    expect(loadServerConfig({}, env)).toMatchObject({
+      databaseUrl: 'postgres://rwa:secret@db:5432/rwa',
+      redisUrl: 'redis://cache:6379/2',
+      redisPrefix: 'blue:',
+    })
+    expect(
+      loadServerConfig({ databaseUrl: 'postgresql://db/rwa', redisUrl: 'rediss://cache' }, {}),
+    ).toMatchObject({ databaseUrl: 'postgresql://db/rwa', redisUrl: 'rediss://cache', redisPrefix: 'rwa:' })
+  })
+
+  it('requires RWA_REDIS_URL with a database URL, naming it', () => {
+    expect(() => loadServerConfig({}, { RWA_DATABASE_URL: 'postgres://db/rwa' })).toThrow(
+      /RWA_REDIS_URL \(--redis-url\): required with RWA_DATABASE_URL/,
+    )
+  })
+
+  it('refuses --db together with a database URL, and a Redis URL without one', () => {
+    const both = { RWA_DATABASE_URL: 'postgres://db/rwa', RWA_REDIS_URL: 'redis://cache' }
+    expect(() => loadServerConfig({ db: 'x.db' }, both)).toThrow(/RWA_DB \(--db\): names a SQLite file/)
+    expect(() => loadServerConfig({}, { ...both, RWA_DB: 'x.db' })).toThrow(/RWA_DB/)
+    expect(() => loadServerConfig({}, { RWA_REDIS_URL: 'redis://cache' })).toThrow(
+      /RWA_REDIS_URL \(--redis-url\): is used only with RWA_DATABASE_URL/,
+    )
+  })
+
+  it('names a malformed URL', () => {
+    expect(() =>
+      loadServerConfig({}, { RWA_DATABASE_URL: 'mysql://db/rwa', RWA_REDIS_URL: 'redis://c' }),
+    ).toThrow(/RWA_DATABASE_URL \(--database-url\)/)
+    expect(() =>
+      loadServerConfig({}, { RWA_DATABASE_URL: 'postgres://db/rwa', RWA_REDIS_URL: 'http://c' }),
+    ).toThrow(/RWA_REDIS_URL \(--redis-url\)/)
+    expect(() => loadServerConfig({}, { RWA_REDIS_PREFIX: 'a b' })).toThrow(/RWA_REDIS_PREFIX/)
+  })
 })
 
 describe('SERVER_SETTINGS (what `rwa server start --help` lists)', () => {

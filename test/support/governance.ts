@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import type { Harness } from './harness.js'
+import type { ApiCaller } from './harness.js'
 
 /** Register payloads for two jurisdictions with the four requirements the spec names. */
 export const US = {
@@ -63,7 +63,7 @@ export interface World {
  * and a token of 1000 units.
  */
 export async function buildWorld(
-  h: Harness,
+  h: ApiCaller,
   key = h.adminKey,
   options: { trust?: boolean } = {},
 ): Promise<World> {

@@ -2,15 +2,55 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { type ResultPromise, execa } from 'execa'
+import { createRedisPrefix, createTestDatabase, TEST_DIALECT, TEST_REDIS_URL } from './backends.js'
+import { type ApiCaller, apiCaller } from './harness.js'
 import { assertNoSecretsInLog } from './log-check.js'
 
 /** The CLI binary as users run it: compiled JavaScript from dist/ (built by `npm test` first). */
 export const RWA_BIN = resolve(import.meta.dirname, '../../bin/rwa')
 
+/**
+ * Where a server process keeps its data: a SQLite file, or (RWA_TEST_DIALECT=postgres) a PostgreSQL
+ * database and a Redis key prefix. Several processes may share one, as instances of one deployment.
+ */
+export interface ServerStorage {
+  dialect: 'sqlite' | 'postgres'
+  /** The flags and variables that point `rwa server start` at it. */
+  args: string[]
+  env: Record<string, string>
+  /** Deletes the data (the file, or the database and the keys). */
+  remove(): Promise<void>
+}
+
+/** New, empty storage of the test dialect (or of `dialect`). */
+export async function createServerStorage(dialect = TEST_DIALECT): Promise<ServerStorage> {
+  if (dialect === 'postgres') {
+    // Empty: the server runs every migration itself, as on a new deployment.
+    const database = await createTestDatabase({ empty: true })
+    const redis = createRedisPrefix()
+    return {
+      dialect,
+      args: ['--database-url', database.url, '--redis-url', TEST_REDIS_URL],
+      env: { RWA_REDIS_PREFIX: redis.prefix },
+      async remove() {
+        await redis.clean()
+        await database.drop()
+      },
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'rwa-proc-'))
+  return {
+    dialect,
+    args: ['--db', join(dir, 'rwa.db')],
+    env: {},
+    remove: async () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
 export interface ServerProcess {
   url: string
   adminKey: string
-  dbPath: string
+  storage: ServerStorage
   process: ResultPromise
   /** Everything the server wrote to stderr so far. */
   stderr(): string
@@ -24,23 +64,28 @@ export interface ServerProcess {
   /** Sends SIGTERM and waits for a clean exit; returns the exit code. */
   stop(): Promise<number | undefined>
   /**
-   * Stops the server (if running) and deletes its database directory; throws if any line it logged
-   * (but the admin key's announcement) holds a key, a signature or a secret.
+   * Stops the server (if running) and removes its storage, unless it was given one; throws if any line
+   * it logged (but the admin key's announcement) holds a key, a signature or a secret.
    */
   cleanup(): Promise<void>
 }
 
 /**
- * Starts `rwa server start` as a real process on a free port over a temp SQLite file (or `dbPath`, to
- * restart on the same data), and resolves once it logs `listening on`.
+ * Starts `rwa server start` as a real process on a free port over new storage of the test dialect (or
+ * over `storage`, to restart on the same data or to run a second instance), and resolves once it logs
+ * `listening on`.
  */
 export async function startServerProcess(
-  options: { dbPath?: string; env?: Record<string, string>; adminKey?: string } = {},
+  options: { storage?: ServerStorage; env?: Record<string, string>; adminKey?: string } = {},
 ): Promise<ServerProcess> {
-  const dir = options.dbPath ? undefined : mkdtempSync(join(tmpdir(), 'rwa-proc-'))
-  const dbPath = options.dbPath ?? join(dir!, 'rwa.db')
-  const child = execa('node', [RWA_BIN, 'server', 'start', '--port', '0', '--db', dbPath], {
-    env: { ...options.env, ...(options.adminKey ? { RWA_ADMIN_KEY: options.adminKey } : {}) },
+  const storage = options.storage ?? (await createServerStorage())
+  const owned = options.storage === undefined
+  const child = execa('node', [RWA_BIN, 'server', 'start', '--port', '0', ...storage.args], {
+    env: {
+      ...storage.env,
+      ...options.env,
+      ...(options.adminKey ? { RWA_ADMIN_KEY: options.adminKey } : {}),
+    },
     reject: false,
     buffer: false,
   })
@@ -61,7 +106,13 @@ export async function startServerProcess(
       reject(new Error(`server exited before listening:\n${stderr}`))
     })
   })
-  const { url } = await ready
+  let url: string
+  try {
+    ;({ url } = await ready)
+  } catch (error) {
+    if (owned) await storage.remove()
+    throw error
+  }
   const printed = /admin API key \(shown once\): (rwa_live_[A-Za-z0-9_-]{43})/.exec(stderr)?.[1]
   const adminKey = options.adminKey ?? printed ?? ''
 
@@ -84,7 +135,7 @@ export async function startServerProcess(
   return {
     url,
     adminKey,
-    dbPath,
+    storage,
     process: child,
     stderr: () => stderr,
     logRecords,
@@ -99,8 +150,19 @@ export async function startServerProcess(
     stop,
     async cleanup() {
       await stop()
-      if (dir) rmSync(dir, { recursive: true, force: true })
+      if (owned) await storage.remove()
       assertNoSecretsInLog(stderr.split('\n').filter((line) => !line.includes('admin API key (shown once)')))
     },
   }
+}
+
+/** Calls a real server over HTTP, with its admin key unless told otherwise. */
+export function clientOf(
+  server: Pick<ServerProcess, 'url' | 'adminKey'>,
+  adminKey = server.adminKey,
+): ApiCaller {
+  return apiCaller(
+    (path, init) => fetch(new URL(path, server.url), init),
+    () => adminKey,
+  )
 }

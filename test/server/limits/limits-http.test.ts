@@ -100,14 +100,10 @@ describe('limits over HTTP (per organization)', () => {
     const acme = await h.createOrg('acme')
     for (let i = 0; i < 10; i++) await h.get('/console/billing/keys', { key: acme.key })
     await h.ctx.meter.flush()
-    const { createAppContext } = await import('../../../server/context.js')
-    const { createApp } = await import('../../../server/app.js')
-    const restarted = createApp(createAppContext({ db: h.ctx.db, clock: h.clock, logger: h.ctx.logger }))
-    const res = await restarted.request('/console/billing/keys', { headers: { 'X-API-Key': acme.key } })
+    const restarted = await h.newInstance()
+    const res = await restarted.get('/console/billing/keys', { key: acme.key })
     expect(res.status).toBe(200)
-    const usage = await restarted.request('/console/billing/usage/acme?days=1', {
-      headers: { 'X-API-Key': acme.key },
-    })
-    expect(((await usage.json()) as { totals: { total_requests: number } }).totals.total_requests).toBe(12)
+    const usage = await restarted.get('/console/billing/usage/acme?days=1', { key: acme.key })
+    expect(usage.body.totals.total_requests).toBe(12)
   })
 })

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   jurisdictionSchema,
@@ -78,13 +77,11 @@ describe('POST /console/rwa/jurisdictions', () => {
 
   it('never puts a private key in a response: the database holds it, the API does not', async () => {
     const j = await expectStatus(h.post('/console/rwa/jurisdictions', US), 201)
-    const sqlite = new Database(h.dbPath, { readonly: true })
-    const row = sqlite
-      .prepare('select private_key from jurisdictions where jurisdiction_id = ?')
-      .get('US') as {
-      private_key: string
-    }
-    sqlite.close()
+    const row = await h.ctx.db
+      .selectFrom('jurisdictions')
+      .select('private_key')
+      .where('jurisdiction_id', '=', 'US')
+      .executeTakeFirstOrThrow()
     expect(row.private_key.length).toBeGreaterThan(40)
     const texts = [
       JSON.stringify(j),

@@ -2,8 +2,6 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Jwks, type Proof, proofSchema } from '../../../src/contract/rwa.js'
 import { canonicalFacts, proofDigest, proofFacts, verifyProof } from '../../../src/proof/verify.js'
-import { createApp } from '../../../server/app.js'
-import { createAppContext } from '../../../server/context.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 import { buildWorld, expectStatus, OWNER, RECIPIENT, transferBody } from '../../support/governance.js'
 
@@ -132,9 +130,8 @@ describe('compliance proofs', () => {
     expect(row).toHaveLength(1)
     expect(row[0]!.kid).toBe(approved.kid)
     // A new app over the same database publishes the same key and still verifies old proofs.
-    const restarted = createApp(createAppContext({ db: h.ctx.db, clock: h.clock, logger: h.ctx.logger }))
-    const res = await restarted.request('/console/rwa/.well-known/jwks.json')
-    const again = (await res.json()) as Jwks
+    const restarted = await h.newInstance()
+    const again = (await restarted.get('/console/rwa/.well-known/jwks.json')).body as Jwks
     expect(again).toEqual(jwks)
     expect((await verifyProof(approved, again)).valid).toBe(true)
   })
