@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { ensureAdminKey } from '../../server/bootstrap.js'
+import { createAppContext } from '../../server/context.js'
+import { type Db, openPostgres } from '../../server/db/database.js'
+import { createTestDatabase, type TestDatabase } from '../support/backends.js'
+
+/*
+ * Instances started at the same moment on an empty PostgreSQL database: both run the migrations and
+ * look for an admin key at once, and must end with one schema and one admin key.
+ */
+
+let database: TestDatabase | undefined
+const opened: Db[] = []
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.destroy()
+  await database?.drop()
+  database = undefined
+})
+
+async function startTogether(n: number, presetKey?: string) {
+  database = await createTestDatabase({ empty: true })
+  const url = database.url
+  const dbs = await Promise.all(Array.from({ length: n }, () => openPostgres(url, { poolSize: 2 })))
+  opened.push(...dbs)
+  const results = await Promise.all(dbs.map((db) => ensureAdminKey(createAppContext({ db }), presetKey)))
+  const db = dbs[0]!
+  const migrations = await db
+    .selectFrom('kysely_migration' as never)
+    .select('name' as never)
+    .execute()
+  const adminKeys = await db.selectFrom('api_keys').selectAll().where('org_id', '=', 'admin').execute()
+  return { results, migrations: migrations.map((m) => (m as { name: string }).name), adminKeys }
+}
+
+describe('first starts at once on an empty database', () => {
+  it('apply each migration once and make one admin key, printed by one instance', async () => {
+    const { results, migrations, adminKeys } = await startTogether(4)
+    expect(migrations).toEqual(['0001-billing', '0002-governance', '0003-shared-instances'])
+    expect(adminKeys).toHaveLength(1)
+    expect(results.filter((r) => r.created)).toHaveLength(1)
+    const printed = results.flatMap((r) => (r.printable ? [r.printable] : []))
+    expect(printed).toHaveLength(1)
+  })
+
+  it('with RWA_ADMIN_KEY make that one key, printed by none', async () => {
+    const preset = `rwa_live_${'B'.repeat(43)}`
+    const { results, adminKeys } = await startTogether(4, preset)
+    expect(adminKeys).toHaveLength(1)
+    expect(adminKeys[0]!.key_prefix).toBe(`${preset.slice(0, 12)}...`)
+    expect(results.every((r) => r.printable === null)).toBe(true)
+  })
+})

@@ -1,0 +1,95 @@
+import { createServer } from 'node:net'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { cliHome } from '../support/cli.js'
+import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/backends.js'
+
+/* `rwa server start` over PostgreSQL refuses to start, naming what is missing or unreachable. */
+
+const home = cliHome()
+afterAll(() => home.cleanup())
+let database: TestDatabase | undefined
+afterEach(async () => {
+  await database?.drop()
+  database = undefined
+})
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+describe('rwa server start over PostgreSQL', () => {
+  it('without a Redis URL: exit 2 naming RWA_REDIS_URL', async () => {
+    const run = await home.run(['server', 'start', '--port', '0'], {
+      env: { RWA_DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    })
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toMatch(/RWA_REDIS_URL \(--redis-url\): required with RWA_DATABASE_URL/)
+  })
+
+  it('with --db too: exit 2, a usage error', async () => {
+    const run = await home.run([
+      'server',
+      'start',
+      '--db',
+      'x.db',
+      '--database-url',
+      'postgres://postgres@127.0.0.1:5432/postgres',
+      '--redis-url',
+      TEST_REDIS_URL,
+    ])
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toMatch(/RWA_DB \(--db\)/)
+  })
+
+  it('Redis unreachable: exit 7 naming its URL, and nothing left running', async () => {
+    database = await createTestDatabase({ empty: true })
+    const redisUrl = `redis://127.0.0.1:${await closedPort()}`
+    const run = await home.run([
+      'server',
+      'start',
+      '--port',
+      '0',
+      '--database-url',
+      database.url,
+      '--redis-url',
+      redisUrl,
+    ])
+    expect(run.exitCode).toBe(7)
+    expect(run.stderr).toContain(`Redis at ${redisUrl}`)
+    expect(run.stderr).toMatch(/cannot be reached: connect ECONNREFUSED/)
+  })
+
+  it('PostgreSQL unreachable or its database missing: exit 7 naming the URL without its password', async () => {
+    const port = await closedPort()
+    const down = await home.run([
+      'server',
+      'start',
+      '--port',
+      '0',
+      '--database-url',
+      `postgres://rwa:hunter2@127.0.0.1:${port}/rwa`,
+      '--redis-url',
+      TEST_REDIS_URL,
+    ])
+    expect(down.exitCode).toBe(7)
+    expect(down.stderr).toContain(`PostgreSQL at postgres://rwa:***@127.0.0.1:${port}/rwa cannot be reached`)
+    expect(down.stderr).not.toContain('hunter2')
+    const missing = await home.run([
+      'server',
+      'start',
+      '--port',
+      '0',
+      '--database-url',
+      'postgres://postgres@127.0.0.1:5432/rwa_no_such_database',
+      '--redis-url',
+      TEST_REDIS_URL,
+    ])
+    expect(missing.exitCode).toBe(7)
+    expect(missing.stderr).toMatch(/database "rwa_no_such_database" does not exist/)
+  })
+})
