@@ -22,8 +22,13 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
   // One id for the run, in this process (the global teardown) and in every test worker.
   const runId = process.env.RWA_TEST_RUN_ID ?? randomBytes(4).toString('hex')
   process.env.RWA_TEST_RUN_ID = runId
-  const backends = await probeBackends()
-  if (!backends.ok) {
+  // Vitest evaluates this config more than once per run (once per project that extends it): probe and
+  // report once.
+  const memo = globalThis as { rwaBackends?: ReturnType<typeof probeBackends> }
+  const first = memo.rwaBackends === undefined
+  memo.rwaBackends ??= probeBackends()
+  const backends = await memo.rwaBackends
+  if (!backends.ok && first) {
     const line = `PostgreSQL half skipped: ${backends.problem}. Start PostgreSQL and Redis there, or point RWA_TEST_DATABASE_URL (a database to connect to, e.g. postgres://postgres@127.0.0.1:5432/postgres) and RWA_TEST_REDIS_URL (e.g. redis://127.0.0.1:6379/13) at them.`
     if (process.env.CI === 'true') throw new Error(`CI=true and ${line}`)
     console.log(line)
