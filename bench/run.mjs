@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { coldStart } from './lib/cold-start.mjs'
 import { loadRun } from './lib/load.mjs'
+import { BENCH_DATABASE_URL, BENCH_REDIS_URL, createDeployment, probe } from './lib/postgres.mjs'
 import { TASKSET, pinSelf, startServer } from './lib/processes.mjs'
 import { readProfile, summarizeProfile } from './lib/profile.mjs'
 import { printReport } from './lib/report.mjs'
@@ -32,7 +33,9 @@ const USAGE = `usage: npm run bench -- [options]
   --connections N    autocannon connections (default 50)
   --cli-runs N       runs per CLI cold-start figure (default 10)
   --only IDS         comma-separated scenario ids (their baselines are added); ids: ${SCENARIOS.map((s) => s.id).join(', ')}
-                     (subscription, a diagnostic of the authenticated path, runs only when named)
+                     (subscription, a diagnostic of the authenticated path, runs only when named;
+                     the *-pg1/*-pg2 scenarios need PostgreSQL at RWA_BENCH_DATABASE_URL, default
+                     ${BENCH_DATABASE_URL}, and Redis at RWA_BENCH_REDIS_URL, default ${BENCH_REDIS_URL})
   --profile          run the rwa server under node --cpu-prof and print its top frames
 Exits 1 if any request answered non-2xx or failed, or a scenario could not run.`
 
@@ -99,9 +102,11 @@ async function main() {
 
   const servers = {}
   const runs = Object.fromEntries(selected.map((s) => [s.id, { warmup: undefined, rounds: [] }]))
-  let state = { rows: BASELINE_ROWS, orgs: [] }
+  let state = { rows: BASELINE_ROWS, orgs: [], pgOrgs: [] }
   let cli
   let seeding
+  let pgSeeding
+  let deployment
   try {
     const needed = new Set(selected.map((s) => s.server))
     const start = (name, args) =>
@@ -131,11 +136,17 @@ async function main() {
       join(work, 'rwa.db'),
     ])
     if (!servers.rwa.adminKey) throw new Error('the rwa server printed no admin key')
+    if (needed.has('rwa-pg') || needed.has('rwa-pg2')) {
+      deployment = await startPostgresDeployment(servers, pinning, profileArgs)
+      if (deployment.skipped) {
+        for (const s of selected.filter((s) => s.postgres)) runs[s.id].skipped = deployment.skipped
+      }
+    }
 
     const governance = await governanceAvailable(servers.rwa)
     if (!governance) log('governance endpoints not available on this build: their scenarios are skipped')
-    let runnable = selected.filter((s) => !s.governance || governance)
-    for (const s of selected.filter((s) => !runnable.includes(s))) {
+    let runnable = selected.filter((s) => (!s.governance || governance) && !runs[s.id].skipped)
+    for (const s of selected.filter((s) => !runnable.includes(s) && !runs[s.id].skipped)) {
       runs[s.id].skipped = 'the /console/rwa endpoints are not in this build'
       failures.push(`${s.id}: skipped, governance endpoints missing`)
     }
@@ -154,6 +165,16 @@ async function main() {
           runnable = runnable.filter((s) => !s.auth)
         } else state = { ...state, orgs: seeding.orgs }
       }
+      if (scenario.postgres && !pgSeeding && runnable.includes(scenario)) {
+        const upperRate = runs.hello?.warmup?.rps ?? (await quickRate(servers.rwa))
+        const onPostgres = runnable.filter((s) => s.postgres)
+        pgSeeding = await seed(servers['rwa-pg'], upperRate, onPostgres, true).catch((error) => ({ error }))
+        if (pgSeeding.error) {
+          failures.push(`seeding PostgreSQL failed, its scenarios skipped: ${pgSeeding.error.message}`)
+          for (const s of onPostgres) runs[s.id].skipped = 'seeding failed'
+          runnable = runnable.filter((s) => !s.postgres)
+        } else state = { ...state, pgOrgs: pgSeeding.orgs }
+      }
       if (!runnable.includes(scenario)) continue
       runs[scenario.id].warmup = await measure(scenario, servers, state, plan.warmup)
       log(`warm-up ${scenario.id}: ${runs[scenario.id].warmup.rps} req/s`)
@@ -168,6 +189,9 @@ async function main() {
       }
     }
     if (seeding?.records) seeding.transfers_after = await transferTotals(servers.rwa.url, seeding.orgs)
+    if (pgSeeding?.records) {
+      pgSeeding.transfers_after = await transferTotals(servers['rwa-pg'].url, pgSeeding.orgs)
+    }
 
     cli = coldStarts(servers.rwa.url, work)
   } catch (error) {
@@ -179,6 +203,11 @@ async function main() {
         failures.push(`${server.name} server exited with ${how}:\n${server.stderr().slice(-2000)}`)
     }
     rmSync(work, { recursive: true, force: true })
+    if (deployment?.remove) {
+      await deployment
+        .remove()
+        .catch((error) => failures.push(`removing the bench database: ${error.message}`))
+    }
   }
 
   const report = {
@@ -198,11 +227,20 @@ async function main() {
     },
     plan,
     seeding: seeding?.orgs ? { ...seeding, orgs: undefined } : null,
+    postgres: deployment?.databaseUrl
+      ? {
+          database: 'a new database on RWA_BENCH_DATABASE_URL, dropped after the run',
+          redis: deployment.redisUrl,
+          seeding: pgSeeding?.orgs ? { ...pgSeeding, orgs: undefined } : null,
+        }
+      : deployment?.skipped
+        ? { skipped: deployment.skipped }
+        : null,
     scenarios: selected.map((s) => summarize(s, runs)),
     cli,
     failures: [...failures, ...non2xxFailures(runs)],
   }
-  if (flags.profile) report.profiles = profiles(profileDir, selected, runs)
+  if (flags.profile) report.profiles = profiles(profileDir, selected, runs, servers)
 
   mkdirSync(RESULTS, { recursive: true })
   writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`)
@@ -211,12 +249,74 @@ async function main() {
   process.exitCode = report.failures.length > 0 ? 1 : 0
 }
 
+/**
+ * Starts the PostgreSQL + Redis deployment: a new database and Redis prefix, instance A (which migrates
+ * the database and prints the admin key) on the servers' core, then instance B on the other core (on a
+ * 2-core machine, the load generator's). `servers['rwa-pg']` is A alone; `servers['rwa-pg2']` is A
+ * and B together, the load split between them. Without PostgreSQL or Redis the scenarios are skipped,
+ * and with CI=true that fails the run.
+ */
+async function startPostgresDeployment(servers, pinning, profileArgs) {
+  const reachable = await probe()
+  if (!reachable.ok) {
+    const skipped = `${reachable.problem}; set RWA_BENCH_DATABASE_URL and RWA_BENCH_REDIS_URL`
+    log(`postgres scenarios skipped: ${skipped}`)
+    if (process.env.CI === 'true') failures.push(`postgres scenarios could not run: ${skipped}`)
+    return { skipped }
+  }
+  const deployment = await createDeployment()
+  const args = [
+    'server',
+    'start',
+    '--port',
+    '0',
+    '--database-url',
+    deployment.databaseUrl,
+    '--redis-url',
+    deployment.redisUrl,
+  ]
+  const env = { NODE_ENV: 'production', RWA_REDIS_PREFIX: deployment.prefix }
+  try {
+    const a = await startServer({
+      name: 'rwa-pg',
+      args: [...profileArgs, RWA_BIN, ...args],
+      core: pinning?.server,
+      env,
+    })
+    servers['rwa-pg'] = a
+    const b = await startServer({ name: 'rwa-pg-b', args: [RWA_BIN, ...args], core: pinning?.load, env })
+    if (!a.adminKey || b.adminKey)
+      throw new Error('the first PostgreSQL instance should print the admin key, the second not')
+    servers['rwa-pg2'] = {
+      ...b,
+      name: 'rwa-pg2',
+      urls: [a.url, b.url],
+      pids: [a.pid, b.pid],
+      adminKey: a.adminKey,
+    }
+  } catch (error) {
+    await deployment.remove().catch(() => {})
+    throw error
+  }
+  log(`postgres deployment: ${servers['rwa-pg'].url} and ${servers['rwa-pg2'].url}`)
+  return deployment
+}
+
 /** The scenarios named by --only, with the baselines they need; all of them by default. */
 function selectScenarios(only) {
   if (!only) return SCENARIOS.filter((s) => !s.optional)
   const ids = new Set(only.split(',').map((id) => id.trim()))
   for (const id of ids) if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario ${id}`)
-  for (const s of SCENARIOS) if (ids.has(s.id) && s.baseline) ids.add(s.baseline)
+  // A baseline may itself have one (jurisdiction-pg1 → jurisdiction → select): add them all.
+  for (let added = true; added; ) {
+    added = false
+    for (const s of SCENARIOS) {
+      if (ids.has(s.id) && s.baseline && !ids.has(s.baseline)) {
+        ids.add(s.baseline)
+        added = true
+      }
+    }
+  }
   return SCENARIOS.filter((s) => ids.has(s.id))
 }
 
@@ -225,11 +325,11 @@ async function measure(scenario, servers, state, seconds) {
   const server = servers[scenario.server]
   const start = process.hrtime.bigint() / 1000n
   const run = await loadRun({
-    url: server.url,
+    urls: server.urls ?? [server.url],
     seconds,
     connections: plan.connections,
     request: scenario.request(state),
-    serverPid: server.pid,
+    serverPids: server.pids ?? [server.pid],
   })
   // When profiling: the span of this run on the monotonic clock, to cut the profile by scenario.
   const window = [Number(start), Number(process.hrtime.bigint() / 1000n)]
@@ -283,8 +383,13 @@ async function seed(rwa, upperRate, scenarios, governance) {
   await eachLimited(ids, 16, async (id) => orgs.push(await seedOrganization(rwa.url, rwa.adminKey, id)))
   orgs.sort((a, b) => a.orgId.localeCompare(b.orgId))
   if (governance) {
-    // Supply for every transfer the run can make: one unit each, at most `upperRate` a second.
-    const supply = Math.ceil(upperRate * (plan.warmup + plan.rounds * plan.duration)) + SEEDED_TRANSFERS + 1
+    // Supply for every transfer the run can make: one unit each, at most `upperRate` a second, in each
+    // scenario that transfers on this store.
+    const transferScenarios = Math.max(1, scenarios.filter((s) => s.transfers).length)
+    const supply =
+      Math.ceil(upperRate * transferScenarios * (plan.warmup + plan.rounds * plan.duration)) +
+      SEEDED_TRANSFERS +
+      1
     await eachLimited(orgs, 32, (org) =>
       seedGovernance(rwa.url, org, { supply, transfers: SEEDED_TRANSFERS }),
     )
@@ -382,7 +487,7 @@ function summarize(scenario, runs) {
     const perRound = rounds.map((r, i) => r.rps / base.rounds[i].rps)
     out.ratio_per_round = perRound.map(round2)
     out.ratio = round2(median(perRound))
-    out.target_met = out.ratio >= scenario.target
+    if (scenario.target !== undefined) out.target_met = out.ratio >= scenario.target
     // The same comparison by server CPU per request (baseline ÷ scenario): unlike req/s it does not
     // flatter a scenario whose baseline was held back by the load generator or the machine.
     const cpuPerRequest = (r) => (r.server_cpu * r.seconds) / r.requests
@@ -412,16 +517,25 @@ function non2xxFailures(runs) {
 }
 
 /**
- * The rwa server's CPU profile cut into one summary per rwa scenario: only the samples taken during its
- * measured rounds (not the warm-up, the seeding or the other scenarios).
+ * The rwa servers' CPU profiles cut into one summary per scenario: only the samples taken during its
+ * measured rounds (not the warm-up, the seeding or the other scenarios). The SQLite server's profile
+ * serves its scenarios; PostgreSQL instance A's serves the PostgreSQL ones (with two instances, the
+ * half of the load A answered).
  */
-function profiles(dir, selected, runs) {
+function profiles(dir, selected, runs, servers) {
   if (!existsSync(dir)) return []
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))
+  const serverOfPid = new Map([
+    [servers.rwa?.pid, ['rwa']],
+    [servers['rwa-pg']?.pid, ['rwa-pg', 'rwa-pg2']],
+  ])
   const out = []
   for (const file of files) {
+    // Node names profiles CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile.
+    const pid = Number(file.split('.')[3])
+    const names = serverOfPid.get(pid) ?? []
     const profile = readProfile(join(dir, file))
-    for (const s of selected.filter((s) => s.server === 'rwa' && runs[s.id].rounds.length > 0)) {
+    for (const s of selected.filter((s) => names.includes(s.server) && runs[s.id].rounds.length > 0)) {
       const windows = runs[s.id].rounds.map((r) => r.window)
       out.push({ file: join(dir, file), scenario: s.id, ...summarizeProfile(profile, { windows }) })
     }

@@ -8,41 +8,63 @@ import { cpuSeconds } from './processes.mjs'
  * Returns req/s, p50/p99 latency (ms, every response, measured here at full precision: autocannon's
  * own histogram has 1 ms resolution), status counts, and the CPU the server (`serverPid`) and this
  * process used per second of the run.
+ *
+ * With `urls` (several instances of one server, as behind a load balancer) the connections are split
+ * evenly among them, each instance loaded by its own autocannon at the same time, and the figures are
+ * the instances' together (`serverPids`: the CPU of them all).
  */
-export async function loadRun({ url, seconds, connections, request, serverPid }) {
+export async function loadRun({
+  url,
+  urls = [url],
+  seconds,
+  connections,
+  request,
+  serverPid,
+  serverPids = [serverPid],
+}) {
   const latencies = new LatencyLog()
-  const serverCpu0 = cpuSeconds(serverPid)
+  const serverCpu = () => serverPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
+  const serverCpu0 = serverCpu()
   const ownCpu0 = process.cpuUsage()
   const started = process.hrtime.bigint()
-  const instance = autocannon({
-    url,
-    connections,
-    duration: seconds,
-    // A slow response is a figure, not an error; a hung one is an error.
-    timeout: 10,
-    requests: [request],
-  })
-  instance.on('response', (_client, _status, _bytes, ms) => latencies.add(ms))
-  const result = await instance
+  const results = await Promise.all(
+    urls.map((target, i) => {
+      const instance = autocannon({
+        url: target,
+        // Split evenly; the first instances take the remainder.
+        connections: Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0),
+        duration: seconds,
+        // A slow response is a figure, not an error; a hung one is an error.
+        timeout: 10,
+        requests: [request],
+      })
+      instance.on('response', (_client, _status, _bytes, ms) => latencies.add(ms))
+      return instance
+    }),
+  )
   const wall = Number(process.hrtime.bigint() - started) / 1e9
   const own = process.cpuUsage(ownCpu0)
-  const statusCodes = Object.fromEntries(
-    Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]),
-  )
+  const sum = (pick) => results.reduce((n, r) => n + pick(r), 0)
+  const statusCodes = {}
+  for (const result of results) {
+    for (const [code, s] of Object.entries(result.statusCodeStats))
+      statusCodes[code] = (statusCodes[code] ?? 0) + s.count
+  }
+  const requests = sum((r) => r.requests.total)
   return {
     seconds: round(wall, 2),
-    requests: result.requests.total,
-    rps: round(result.requests.total / wall, 0),
+    requests,
+    rps: round(requests / wall, 0),
     p50_ms: round(latencies.percentile(50), 3),
     p99_ms: round(latencies.percentile(99), 3),
     max_ms: round(latencies.percentile(100), 3),
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
     status_codes: statusCodes,
     // Fraction of one core used during the run: near 1.0 for the server means it was the bottleneck;
-    // near 1.0 for the generator means the generator may have been.
-    server_cpu: round((cpuSeconds(serverPid) - serverCpu0) / wall, 2),
+    // near 1.0 for the generator means the generator may have been. Several instances: their sum.
+    server_cpu: round((serverCpu() - serverCpu0) / wall, 2),
     generator_cpu: round((own.user + own.system) / 1e6 / wall, 2),
   }
 }

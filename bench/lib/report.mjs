@@ -29,6 +29,16 @@ export function printReport(report) {
         `transfers at the end: ${s.transfers_after.total} (${s.transfers_after.approved} approved, ${s.transfers_after.rejected} rejected)`,
       )
   }
+  if (report.postgres?.seeding) {
+    const s = report.postgres.seeding
+    out(
+      `PostgreSQL + Redis (${report.postgres.redis}): a new database, seeded through instance A with ${s.org_count} organizations (${s.api_calls} calls in ${s.seconds} s)`,
+    )
+    if (s.transfers_after)
+      out(
+        `transfers there at the end: ${s.transfers_after.total} (${s.transfers_after.approved} approved, ${s.transfers_after.rejected} rejected)`,
+      )
+  } else if (report.postgres?.skipped) out(`PostgreSQL + Redis scenarios skipped: ${report.postgres.skipped}`)
   out()
   const rows = [
     [
@@ -107,6 +117,8 @@ export function printReport(report) {
   out('the load generator or the machine was). µs/req: server CPU time per request. ratio: req/s over the')
   out("baseline's, median of the rounds (the targets' measure). cpu ratio: baseline µs/req over the")
   out("scenario's: the same comparison, insensitive to a baseline held back by the load generator.")
+  out('PostgreSQL+Redis rows compare with the same request over SQLite; srv cpu and µs/req count the rwa')
+  out("process(es) only, not PostgreSQL's or Redis's own CPU.")
   if (report.failures.length) {
     out()
     out('FAILURES:')

@@ -1,4 +1,5 @@
-// The load scenarios: three bare baselines and the five rwa scenarios measured against them.
+// The load scenarios: three bare baselines, the five rwa scenarios measured against them, and the
+// authenticated read and the transfer POST again over PostgreSQL + Redis on one and on two instances.
 import { SOURCE, propertyData, transferBody } from './seed.mjs'
 
 /**
@@ -132,6 +133,7 @@ export const SCENARIOS = [
     governance: true,
     baseline: 'insert',
     target: 0.4,
+    transfers: true,
     request: ({ orgs }) => {
       let i = 0
       return {
@@ -192,3 +194,31 @@ export function baselineRow(i) {
     note: 'bare baseline row, padded to about three hundred bytes',
   }
 }
+
+/**
+ * The same request over PostgreSQL + Redis (`--database-url`, `--redis-url`): on one instance, or with
+ * the connections split over two instances of the same deployment, as behind a load balancer. Each is
+ * compared with its SQLite scenario in the same run, so the cost of the shared store and the gain of a
+ * second instance are ratios. They use organizations seeded in the PostgreSQL database.
+ */
+function onPostgres(id, instances) {
+  const base = SCENARIOS.find((s) => s.id === id)
+  return {
+    id: `${id}-pg${instances}`,
+    title: `${base.title}, PostgreSQL+Redis, ${instances === 1 ? '1 instance' : `${instances} instances`}`,
+    server: instances === 1 ? 'rwa-pg' : 'rwa-pg2',
+    auth: true,
+    governance: true,
+    postgres: true,
+    transfers: base.id === 'transfer-post',
+    baseline: id,
+    request: (state) => base.request({ ...state, orgs: state.pgOrgs }),
+  }
+}
+
+SCENARIOS.push(
+  onPostgres('jurisdiction', 1),
+  onPostgres('jurisdiction', 2),
+  onPostgres('transfer-post', 1),
+  onPostgres('transfer-post', 2),
+)
