@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { SERVER_SETTINGS } from '../../src/contract/server-settings.js'
-import { startServerProcess } from '../support/server-process.js'
+import { sqliteStorageAt, startServerProcess } from '../support/server-process.js'
 import { cliHome, startSandbox } from '../support/cli.js'
 
 /* `rwa server start` and `rwa sandbox` as a CI pipeline runs them. */
@@ -43,7 +43,7 @@ describe('rwa server start', () => {
       server.close()
     }
 
-    const started = await startServerProcess({ dbPath })
+    const started = await startServerProcess({ storage: sqliteStorageAt(dbPath) })
     try {
       expect(started.adminKey).toMatch(/^rwa_live_/)
       const keys = await home.run(['keys', 'list', '--json'], {
@@ -59,15 +59,15 @@ describe('rwa server start', () => {
   it('says so when RWA_ADMIN_KEY is ignored on an existing database, and not when it is the admin key', async () => {
     const dbPath = join(dir, 'preset', 'rwa.db')
     const preset = `rwa_live_${'p'.repeat(43)}`
-    const first = await startServerProcess({ dbPath, adminKey: preset })
+    const first = await startServerProcess({ storage: sqliteStorageAt(dbPath), adminKey: preset })
     await first.stop()
     expect(first.stderr()).not.toMatch(/admin API key|RWA_ADMIN_KEY/)
 
-    const same = await startServerProcess({ dbPath, adminKey: preset })
+    const same = await startServerProcess({ storage: sqliteStorageAt(dbPath), adminKey: preset })
     await same.stop()
     expect(same.stderr()).not.toMatch(/RWA_ADMIN_KEY is ignored/)
 
-    const other = await startServerProcess({ dbPath, adminKey: `rwa_live_${'q'.repeat(43)}` })
+    const other = await startServerProcess({ storage: sqliteStorageAt(dbPath), adminKey: `rwa_live_${'q'.repeat(43)}` })
     await other.stop()
     expect(other.stderr()).toContain(
       `RWA_ADMIN_KEY is ignored: the database ${dbPath} already has an admin key (RWA_ADMIN_KEY applies only to a new database)`,

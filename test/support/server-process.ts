@@ -47,6 +47,11 @@ export async function createServerStorage(dialect = TEST_DIALECT): Promise<Serve
   }
 }
 
+/** The SQLite file at `path` as storage (kept: the caller removes it). */
+export function sqliteStorageAt(path: string): ServerStorage {
+  return { dialect: 'sqlite', args: ['--db', path], env: {}, remove: async () => {} }
+}
+
 export interface ServerProcess {
   url: string
   adminKey: string
