@@ -105,6 +105,13 @@ describe('invalidations reach the other instance', () => {
       async () => (await b.get('/console/billing/keys', { key: second.api_key })).status === 401,
     )
     expect((await b.get('/console/billing/keys', { key: acme.key })).status).toBe(200)
+    // Stats read the shared database: the same through either instance.
+    for (const instance of [a, b]) {
+      expect((await instance.get('/console/billing/stats')).body).toMatchObject({
+        total_keys: 3,
+        active_keys: 2,
+      })
+    }
   })
 
   it("a tier changed on A shows in B's RateLimit-Limit within a second", async () => {

@@ -87,3 +87,55 @@ describe('holdings under any sequence of transfers', () => {
     )
   })
 })
+
+describe('amounts up to 2^53-1 (bigint on PostgreSQL)', () => {
+  let h: Harness
+  beforeAll(async () => {
+    h = await createHarness()
+  })
+  afterAll(() => h.close())
+
+  it('tokenizes and moves the largest supply the contract allows, exactly', async () => {
+    const max = Number.MAX_SAFE_INTEGER
+    const w = await buildWorld(h, h.adminKey)
+    const credential = await expectStatus(
+      h.post('/console/rwa/credentials', {
+        jurisdiction: 'US',
+        owner_did: OWNER,
+        property_data: { address: '2 Market St', type: 'commercial', value_usd: 1, title_deed: 'X-2' },
+      }),
+      201,
+    )
+    await expectStatus(
+      h.post('/console/rwa/attestations', {
+        jurisdiction: 'US',
+        subject_did: OWNER,
+        type: 'title_verification',
+        attester: 'Title Co',
+        credential_id: credential.credential_id,
+      }),
+      201,
+    )
+    const token = await expectStatus(
+      h.post('/console/rwa/tokenize', { credential_id: credential.credential_id, total_supply: max }),
+      201,
+    )
+    expect(token.total_supply).toBe(max)
+    const body = {
+      token_id: token.token_id,
+      from_jurisdiction: 'US',
+      to_jurisdiction: 'SG',
+      recipient_did: RECIPIENT,
+    }
+    expect(
+      (await expectStatus(h.post('/console/rwa/transfers', { ...body, amount: max - 1 }), 201)).status,
+    ).toBe('approved')
+    const after = await expectStatus(h.get(`/console/rwa/tokens/${token.token_id}`), 200)
+    expect(after.total_supply).toBe(max)
+    expect(after.holdings).toEqual([
+      { holder_did: RECIPIENT, jurisdiction: 'SG', amount: max - 1 },
+      { holder_did: OWNER, jurisdiction: 'US', amount: 1 },
+    ])
+    expect(w.tokenId).not.toBe(token.token_id)
+  })
+})
