@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { statuses, within } from '../support/concurrency.js'
 import { buildWorld, expectStatus, RECIPIENT, transferBody } from '../support/governance.js'
-import type { ApiCaller, TestResponse } from '../support/harness.js'
+import type { ApiCaller } from '../support/harness.js'
 import {
   clientOf,
   createServerStorage,
@@ -42,20 +43,6 @@ const printedKeys = (instances: ServerProcess[]) =>
 
 function splitAcross<T>(clients: ApiCaller[], n: number, send: (c: ApiCaller, i: number) => Promise<T>) {
   return Promise.all(Array.from({ length: n }, (_, i) => send(clients[i % clients.length]!, i)))
-}
-
-const statuses = (responses: TestResponse[]) => {
-  const counts: Record<number, number> = {}
-  for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1
-  return counts
-}
-
-async function within(ms: number, check: () => Promise<boolean>): Promise<void> {
-  const start = performance.now()
-  while (!(await check())) {
-    if (performance.now() - start > ms) throw new Error(`not within ${ms} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
 }
 
 describe('two server processes over one PostgreSQL and one Redis', () => {

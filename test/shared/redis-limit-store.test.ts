@@ -1,15 +1,15 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Limits } from '../../src/contract/limits.js'
 import { type Db, openPostgres } from '../../server/db/database.js'
 import { RateLimiter } from '../../server/limits/rate-limiter.js'
 import { connectRedis } from '../../server/redis/connection.js'
 import { RedisLimitStore } from '../../server/redis/limit-store.js'
+import type { Limits } from '../../src/contract/limits.js'
 import {
   createRedisPrefix,
   createTestDatabase,
-  type TestDatabase,
   TEST_REDIS_URL,
+  type TestDatabase,
 } from '../support/backends.js'
 
 /*

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RedisStateListener } from '../../server/redis/connection.js'
+import { within } from '../support/concurrency.js'
 import { createHarness, type Harness } from '../support/harness.js'
 import { type PrivateRedis, startPrivateRedis } from '../support/redis-server.js'
 
@@ -22,14 +23,6 @@ afterEach(async () => {
   await h.close()
   await redis.kill()
 })
-
-async function within(ms: number, check: () => boolean | Promise<boolean>): Promise<void> {
-  const start = performance.now()
-  while (!(await check())) {
-    if (performance.now() - start > ms) throw new Error(`not within ${ms} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 describe('Redis lost while running', () => {
   it('falls back to the in-memory limiter, says so once, returns to Redis, never a 5xx', async () => {

@@ -1,7 +1,7 @@
-import { createServer } from 'node:net'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { cliHome } from '../support/cli.js'
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../support/backends.js'
+import { cliHome } from '../support/cli.js'
+import { freePort } from '../support/redis-server.js'
 
 /* `rwa server start` over PostgreSQL refuses to start, naming what is missing or unreachable. */
 
@@ -12,15 +12,6 @@ afterEach(async () => {
   await database?.drop()
   database = undefined
 })
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 describe('rwa server start over PostgreSQL', () => {
   it('without a Redis URL: exit 2 naming RWA_REDIS_URL', async () => {
@@ -48,7 +39,7 @@ describe('rwa server start over PostgreSQL', () => {
 
   it('Redis unreachable: exit 7 naming its URL, and nothing left running', async () => {
     database = await createTestDatabase({ empty: true })
-    const redisUrl = `redis://127.0.0.1:${await closedPort()}`
+    const redisUrl = `redis://127.0.0.1:${await freePort()}`
     const run = await home.run([
       'server',
       'start',
@@ -65,7 +56,7 @@ describe('rwa server start over PostgreSQL', () => {
   })
 
   it('PostgreSQL unreachable or its database missing: exit 7 naming the URL without its password', async () => {
-    const port = await closedPort()
+    const port = await freePort()
     const down = await home.run([
       'server',
       'start',

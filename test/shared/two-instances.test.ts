@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { localInvalidationBus } from '../../server/invalidation.js'
+import { statuses, within } from '../support/concurrency.js'
 import {
+  buildWorld,
   expectStatus,
   OWNER,
   PROPERTY,
   RECIPIENT,
   transferBody,
   US,
-  buildWorld,
 } from '../support/governance.js'
 import { createHarness, type Harness, type TestInstance, type TestResponse } from '../support/harness.js'
 
@@ -28,22 +29,6 @@ afterEach(() => a.close())
 /** Sends `n` requests at once, alternating between the two instances. */
 function splitAcross<T>(n: number, send: (instance: TestInstance, i: number) => Promise<T>): Promise<T[]> {
   return Promise.all(Array.from({ length: n }, (_, i) => send(i % 2 === 0 ? a : b, i)))
-}
-
-const statuses = (responses: TestResponse[]) => {
-  const counts: Record<number, number> = {}
-  for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1
-  return counts
-}
-
-/** Polls `check` until it holds or `ms` of real time pass; returns how long it took. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-  const start = performance.now()
-  while (!(await check())) {
-    if (performance.now() - start > ms) throw new Error(`not within ${ms} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  return performance.now() - start
 }
 
 describe('limits shared across instances', () => {

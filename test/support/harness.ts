@@ -1,7 +1,6 @@
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Tier } from '../../src/contract/limits.js'
 import { createApp } from '../../server/app.js'
 import { ensureAdminKey } from '../../server/bootstrap.js'
 import { SHARED_CACHE_TTL_MS } from '../../server/caches/auth-cache.js'
@@ -12,6 +11,7 @@ import type { RedisStateListener } from '../../server/redis/connection.js'
 import { jsonLogger } from '../../server/logging/logger.js'
 import { ServerMetrics } from '../../server/metrics/metrics.js'
 import { connectSharedState, type SharedState } from '../../server/redis/shared-state.js'
+import type { Tier } from '../../src/contract/limits.js'
 import {
   createRedisPrefix,
   createTestDatabase,

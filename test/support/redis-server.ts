@@ -10,7 +10,8 @@ export interface PrivateRedis {
   restart(): Promise<void>
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on (free when this returns). */
+export async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }

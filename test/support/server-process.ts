@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { type ResultPromise, execa } from 'execa'
+import { execa, type ResultPromise } from 'execa'
 import { createRedisPrefix, createTestDatabase, TEST_DIALECT, TEST_REDIS_URL } from './backends.js'
 import { type ApiCaller, apiCaller } from './harness.js'
 import { assertNoSecretsInLog } from './log-check.js'
