@@ -35,7 +35,12 @@ async function startTogether(n: number, presetKey?: string) {
 describe('first starts at once on an empty database', () => {
   it('apply each migration once and make one admin key, printed by one instance', async () => {
     const { results, migrations, adminKeys } = await startTogether(4)
-    expect(migrations).toEqual(['0001-billing', '0002-governance', '0003-shared-instances'])
+    expect(migrations).toEqual([
+      '0001-billing',
+      '0002-governance',
+      '0004-token-governance',
+      '0005-shared-instances',
+    ])
     expect(adminKeys).toHaveLength(1)
     expect(results.filter((r) => r.created)).toHaveLength(1)
     const printed = results.flatMap((r) => (r.printable ? [r.printable] : []))

@@ -131,3 +131,18 @@ export const transferBody = (tokenId: string, amount = 100, extra: Record<string
   amount,
   ...extra,
 })
+
+/** Every event name of a token's governance history, oldest first, paged through the history endpoint. */
+export async function historyEvents(h: ApiCaller, tokenId: string, key = h.adminKey): Promise<string[]> {
+  const events: string[] = []
+  let cursor: string | undefined
+  do {
+    const page = await expectStatus(
+      h.get(`/console/rwa/tokens/${tokenId}/history`, { key, query: { limit: 500, cursor } }),
+      200,
+    )
+    events.push(...page.governance_history.map((e: { event: string }) => e.event))
+    cursor = page.next_cursor ?? undefined
+  } while (cursor)
+  return events
+}
