@@ -154,7 +154,7 @@ describe('concurrent writes through both instances', () => {
     const amounts = token.holdings.map((h: { amount: number }) => h.amount)
     expect(amounts.every((n: number) => n > 0)).toBe(true)
     expect(amounts.reduce((x: number, y: number) => x + y, 0)).toBe(1000)
-    expect(token.holdings).toEqual([{ holder_did: RECIPIENT, jurisdiction: 'SG', amount: 1000 }])
+    expect(token.holdings).toMatchObject([{ holder_did: RECIPIENT, jurisdiction: 'SG', amount: 1000 }])
     const history = await historyEvents(b, world.tokenId)
     expect(history.filter((e: string) => e === 'transfer_approved')).toHaveLength(approved.length)
     expect(history.filter((e: string) => e === 'transfer_rejected')).toHaveLength(rejected.length)
@@ -178,6 +178,30 @@ describe('concurrent writes through both instances', () => {
     const moved = token.holdings.find((h: { holder_did: string }) => h.holder_did === RECIPIENT)?.amount ?? 0
     expect(moved).toBe(approved * 10)
     expect(token.holdings.reduce((n: number, h: { amount: number }) => n + h.amount, 0)).toBe(1000)
+  })
+
+  it('agent freezes and transfers at once: no freeze is lost, frozen units stay within the holding', async () => {
+    const world = await buildWorld(a)
+    const responses = await splitAcross(30, (instance, i) =>
+      i % 3 === 0
+        ? instance.post(`/console/rwa/tokens/${world.tokenId}/freeze`, {
+            holder_did: OWNER,
+            jurisdiction: 'US',
+            amount: 30,
+            reason: 'court order',
+          })
+        : instance.post('/console/rwa/transfers', transferBody(world.tokenId, 40)),
+    )
+    expect(responses.every((r) => [200, 201, 409].includes(r.status))).toBe(true)
+    const freezes = responses.filter((_, i) => i % 3 === 0 && responses[i]!.status === 200).length
+    const token = (await b.get(`/console/rwa/tokens/${world.tokenId}`)).body
+    const owner = token.holdings.find((h: { holder_did: string }) => h.holder_did === OWNER)
+    expect(owner.frozen_amount).toBe(30 * freezes)
+    expect(owner.frozen_amount).toBeLessThanOrEqual(owner.amount)
+    expect(token.holdings.reduce((n: number, h: { amount: number }) => n + h.amount, 0)).toBe(1000)
+    const events = await historyEvents(a, world.tokenId)
+    expect(events.filter((e) => e === 'units_frozen')).toHaveLength(freezes)
+    expect([...a.loggedErrors, ...b.loggedErrors]).toEqual([])
   })
 
   it('duplicates: one success, the rest 409, never a 500', async () => {
