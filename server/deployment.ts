@@ -27,7 +27,11 @@ export interface Deployment {
 export async function openDeployment(
   config: ServerConfig,
   log: (line: string) => void,
-  options: { onQueryError?: (error: unknown) => void } = {},
+  options: {
+    onQueryError?: (error: unknown) => void
+    /** Told when a Redis-backed piece loses Redis (`limit` or `invalidations`), for the error metric. */
+    onRedisLost?: (operation: 'limit' | 'invalidations') => void
+  } = {},
 ): Promise<Deployment> {
   if (config.databaseUrl === undefined) {
     const db = await openDatabase(config.db, options)
@@ -41,7 +45,11 @@ export async function openDeployment(
   try {
     const shared = await connectSharedState(config.redisUrl!, db, {
       prefix: config.redisPrefix,
-      onState: logRedisState(log),
+      onState: (event) => {
+        logRedisState(log)(event)
+        if (event.state === 'lost')
+          options.onRedisLost?.(event.component === 'limits' ? 'limit' : 'invalidations')
+      },
     })
     return {
       kind: 'postgres',

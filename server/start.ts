@@ -85,6 +85,7 @@ export async function startServer(
     }
     deployment = await openDeployment(config, announce, {
       onQueryError: (error) => metrics.databaseError(error),
+      onRedisLost: (operation) => metrics.redisError(operation),
     })
     const { db } = deployment
     ctx = createAppContext({

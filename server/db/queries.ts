@@ -1,4 +1,4 @@
-import { type Selectable, type SelectQueryBuilder, sql, type Transaction } from 'kysely'
+import type { Selectable, SelectQueryBuilder, Transaction } from 'kysely'
 import type { Db } from './database.js'
 import { dialectOf } from './dialect.js'
 import type { Database } from './schema.js'
@@ -44,11 +44,6 @@ export function withLock<QB extends SelectQueryBuilder<any, any, any>>(
 ): QB {
   if (lock === undefined || dialectOf(db) !== 'postgres') return query
   return (lock === 'update' ? query.forUpdate() : query.forKeyShare()) as QB
-}
-
-/** Answers when the database does (a readiness check). */
-export async function pingDatabase(db: Db): Promise<void> {
-  await sql`select 1`.execute(db)
 }
 
 /** Tables whose rows belong to an organization (an `org_id` column). */

@@ -15,6 +15,8 @@ export const RWA_BIN = resolve(import.meta.dirname, '../../bin/rwa')
  */
 export interface ServerStorage {
   dialect: 'sqlite' | 'postgres'
+  /** The SQLite file (SQLite only). */
+  dbPath?: string
   /** The flags and variables that point `rwa server start` at it. */
   args: string[]
   env: Record<string, string>
@@ -41,6 +43,7 @@ export async function createServerStorage(dialect = TEST_DIALECT): Promise<Serve
   const dir = mkdtempSync(join(tmpdir(), 'rwa-proc-'))
   return {
     dialect,
+    dbPath: join(dir, 'rwa.db'),
     args: ['--db', join(dir, 'rwa.db')],
     env: {},
     remove: async () => rmSync(dir, { recursive: true, force: true }),
@@ -49,7 +52,7 @@ export async function createServerStorage(dialect = TEST_DIALECT): Promise<Serve
 
 /** The SQLite file at `path` as storage (kept: the caller removes it). */
 export function sqliteStorageAt(path: string): ServerStorage {
-  return { dialect: 'sqlite', args: ['--db', path], env: {}, remove: async () => {} }
+  return { dialect: 'sqlite', dbPath: path, args: ['--db', path], env: {}, remove: async () => {} }
 }
 
 export interface ServerProcess {
