@@ -39,7 +39,9 @@ async function startInstances(n: number, adminKey?: string): Promise<ServerProce
 
 /** The admin key whichever instance printed it (exactly one does on a new database). */
 const printedKeys = (instances: ServerProcess[]) =>
-  instances.flatMap((s) => [...(/admin API key \(shown once\): (\S+)/.exec(s.stderr())?.slice(1) ?? [])])
+  instances.flatMap((s) => [
+    ...(/admin API key \(shown once\): (rwa_live_[A-Za-z0-9_-]{43})/.exec(s.stderr())?.slice(1) ?? []),
+  ])
 
 function splitAcross<T>(clients: ApiCaller[], n: number, send: (c: ApiCaller, i: number) => Promise<T>) {
   return Promise.all(Array.from({ length: n }, (_, i) => send(clients[i % clients.length]!, i)))

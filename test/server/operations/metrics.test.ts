@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Harness, createHarness } from '../../support/harness.js'
 import { OWNER, RECIPIENT, buildWorld, transferBody } from '../../support/governance.js'
 import { Scrape } from '../../support/prometheus.js'
+import { TEST_DIALECT } from '../../support/backends.js'
 
 let h: Harness
 beforeEach(async () => {
@@ -146,11 +147,15 @@ describe('GET /metrics', () => {
   })
 
   it('counts failed database statements by code, and Redis errors through the hook', async () => {
-    await expect(sql`select * from no_such_table`.execute(h.ctx.db)).rejects.toThrow(/no such table/)
+    const postgres = TEST_DIALECT === 'postgres'
+    await expect(sql`select * from no_such_table`.execute(h.ctx.db)).rejects.toThrow(
+      postgres ? /relation "no_such_table" does not exist/ : /no such table/,
+    )
     h.ctx.metrics.redisError('limit')
     h.ctx.metrics.redisError('limit')
     const s = await scrape()
-    expect(s.value('rwa_database_errors_total', { code: 'SQLITE_ERROR' })).toBe(1)
+    // SQLite's result code, or PostgreSQL's SQLSTATE (42P01: undefined table).
+    expect(s.value('rwa_database_errors_total', { code: postgres ? '42P01' : 'SQLITE_ERROR' })).toBe(1)
     expect(s.value('rwa_redis_errors_total', { operation: 'limit' })).toBe(2)
   })
 
