@@ -7,7 +7,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.js'
 import { registerDocsPage } from './http/docs-page.js'
 import { OPENAPI_DOCUMENT, registerOpenApiComponents } from './http/openapi.js'
 import { illFormedInput } from './http/well-formed.js'
-import { observeRequests, requestIds } from './http/observe-requests.js'
+import { observeRequests, requestIds } from './operations/observe-requests.js'
 import { registerRoutes } from './routes.js'
 
 /** Request bodies above this are refused with 413 before they are read whole. */

@@ -1,0 +1,108 @@
+import { ERROR_STATUS, ERROR_TITLE, type ErrorCode, problemType } from '../../src/contract/errors.js'
+
+/*
+ * The standard refusals of the OpenAPI document: what each status means, the problem document it
+ * carries as an example, and the headers that come with it. `defineRoute` adds them to each route.
+ */
+
+export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` })
+
+/** Every response of the app carries its request id. */
+export const requestIdHeader = { 'X-Request-Id': headerRef('X-Request-Id') }
+
+/** Every response given after authentication carries these (the limit with less room left). */
+export const rateLimitHeaders = {
+  'RateLimit-Limit': headerRef('RateLimit-Limit'),
+  'RateLimit-Remaining': headerRef('RateLimit-Remaining'),
+  'RateLimit-Reset': headerRef('RateLimit-Reset'),
+}
+
+/** What each refusal means, and an example of its problem document. */
+const REFUSALS: Record<number, { description: string; code: ErrorCode; detail: string }> = {
+  400: {
+    description:
+      'invalid_request: a body, query or path field fails validation (each one in `errors`), or the body is not JSON',
+    code: 'invalid_request',
+    detail: 'Invalid body: name: Invalid input: expected string, received number',
+  },
+  401: {
+    description: 'unauthenticated: the API key is missing, malformed, unknown or revoked',
+    code: 'unauthenticated',
+    detail: 'Missing X-API-Key header: pass an API key (rwa_live_...)',
+  },
+  403: {
+    description:
+      "forbidden (the key may not act on that organization, or an admin-only call), plan_required (governance on the free tier without an active trial) or quota_exceeded (a tier's max_dids or max_skills)",
+    code: 'forbidden',
+    detail: 'This API key belongs to organization acme and cannot act on globex',
+  },
+  404: {
+    description: "not_found: no such record (another organization's ids included)",
+    code: 'not_found',
+    detail: 'No credential with id cred_01JD2N5X8Q4M7R2T9V3W6Y0Z1A',
+  },
+  409: {
+    description: 'conflict: a duplicate, already revoked, still in use, or more than the sender holds',
+    code: 'conflict',
+    detail: 'Jurisdiction US already exists',
+  },
+  413: {
+    description: 'payload_too_large: the body is over 1 MiB',
+    code: 'payload_too_large',
+    detail: 'Request body exceeds 1048576 bytes (1 MiB)',
+  },
+  415: {
+    description: 'unsupported_media_type: a body sent without `Content-Type: application/json`',
+    code: 'unsupported_media_type',
+    detail: 'Send the request body as JSON with Content-Type: application/json',
+  },
+  422: {
+    description: 'unprocessable: well-formed, but not allowed by the rules',
+    code: 'unprocessable',
+    detail: 'Jurisdiction SG does not accept PropertyOwnership credentials',
+  },
+  429: {
+    description:
+      'rate_limited: the per-minute or per-day limit is reached; retry after `Retry-After` seconds',
+    code: 'rate_limited',
+    detail:
+      'Rate limit of 60 requests per minute reached for organization acme; retry in 12 s or move to a higher tier',
+  },
+  503: {
+    description:
+      'unavailable: a service the request needs cannot be reached; retry after `Retry-After` seconds',
+    code: 'unavailable',
+    detail: "Stripe's API could not be reached to process evt_1QxYz; retry later",
+  },
+}
+
+/**
+ * A problem-details response, with the request id. On a limited route, after authentication (every
+ * status but 401, and 413, which is refused before the key is read) it carries the RateLimit headers;
+ * 429 and 503 also carry Retry-After.
+ */
+export function problemResponse(status: number, limited: boolean) {
+  const refusal = REFUSALS[status]
+  if (!refusal) throw new Error(`No standard refusal for status ${status}`)
+  const headers: Record<string, { $ref: string }> =
+    limited && status !== 401 && status !== 413 ? { ...rateLimitHeaders } : {}
+  if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After')
+  Object.assign(headers, requestIdHeader)
+  const example = {
+    type: problemType(refusal.code),
+    title: ERROR_TITLE[refusal.code],
+    status: ERROR_STATUS[refusal.code],
+    detail: refusal.detail,
+    code: refusal.code,
+    ...(status === 400
+      ? { errors: [{ path: 'name', message: 'Invalid input: expected string, received number' }] }
+      : {}),
+  }
+  return {
+    description: refusal.description,
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    content: {
+      'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example },
+    },
+  }
+}
