@@ -1,4 +1,3 @@
-import { Chalk, type ChalkInstance } from 'chalk'
 import { EXIT, ExitError } from './exit-error.js'
 
 /*
@@ -35,7 +34,7 @@ export type OutputMode = 'json' | 'quiet' | 'terminal' | 'tsv'
 
 /**
  * Whether to color: never with NO_COLOR (any value), TERM=dumb, `--no-color` or when stdout is not a
- * terminal. chalk alone ignores NO_COLOR, so the decision is made here.
+ * terminal.
  */
 export function colorEnabled(options: {
   color: boolean
@@ -45,6 +44,34 @@ export function colorEnabled(options: {
   if (!options.color || !options.isTTY) return false
   if (options.env.NO_COLOR !== undefined && options.env.NO_COLOR !== '') return false
   return options.env.TERM !== 'dumb'
+}
+
+/** The styles the CLI uses; each wraps a string in its ANSI escape, or returns it as it is. */
+export interface Style {
+  bold(text: string): string
+  dim(text: string): string
+  green(text: string): string
+  yellow(text: string): string
+  red(text: string): string
+}
+
+/**
+ * The styles, colored or plain. The ANSI codes of the 16 basic colors (what chalk's level 1 wrote):
+ * a few bytes of our own instead of loading chalk on every command (~25 ms of cold start).
+ */
+export function makeStyle(on: boolean): Style {
+  const wrap = (open: number, close: number) => {
+    if (!on) return (text: string) => text
+    const [o, c] = [`\x1b[${open}m`, `\x1b[${close}m`]
+    // As chalk did: an inner style that closes with the same code reopens this one, and each line is
+    // styled on its own (so a table cut into lines keeps its colors and never bleeds into the next).
+    return (text: string) => {
+      let styled = text.includes(c) ? text.replaceAll(c, c + o) : text
+      if (styled.includes('\n')) styled = styled.replace(/\r?\n/g, (eol) => `${c}${eol}${o}`)
+      return o + styled + c
+    }
+  }
+  return { bold: wrap(1, 22), dim: wrap(2, 22), green: wrap(32, 39), yellow: wrap(33, 39), red: wrap(31, 39) }
 }
 
 /** The width to fit: the terminal's columns, else `COLUMNS`, else 80; never below 20. */
@@ -209,8 +236,8 @@ export function fitRecord(fields: Array<[string, string]>, width: number): strin
 
 export class Output {
   readonly mode: OutputMode
-  /** A chalk whose level is 0 when color is off; use it for every styled string. */
-  readonly style: ChalkInstance
+  /** The styles, plain when color is off; use it for every styled string. */
+  readonly style: Style
   private readonly stdout: NodeJS.WriteStream
   private readonly stderr: NodeJS.WriteStream
   private readonly env: NodeJS.ProcessEnv
@@ -233,7 +260,7 @@ export class Output {
           ? 'terminal'
           : 'tsv'
     const on = colorEnabled({ color: options.color, env: this.env, isTTY: this.stdout.isTTY })
-    this.style = new Chalk({ level: on ? 1 : 0 })
+    this.style = makeStyle(on)
   }
 
   /** True with `--json`. */

@@ -27,7 +27,7 @@ export class ApiProblemError extends Error {
 export class ConnectionError extends Error {
   constructor(
     readonly url: string,
-    /** The network error code, e.g. `ECONNREFUSED` or `UND_ERR_HEADERS_TIMEOUT`. */
+    /** The network error code, e.g. `ECONNREFUSED`, or `HEADERS_TIMEOUT` when the server took longer than the client's timeout. */
     readonly reason: string,
     options?: { cause?: unknown },
   ) {

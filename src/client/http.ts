@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici'
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
+import type { Agent as HttpsAgent } from 'node:https'
 import type { z } from 'zod'
 import { type Problem, problemSchema } from '../contract/errors.js'
 import { ApiProblemError, ConnectionError, UnexpectedResponseError } from './errors.js'
@@ -51,6 +52,11 @@ export interface ApiResponse<T> {
   raw: unknown
 }
 
+/** The codes of a phase that took longer than `timeoutMs` (reported as `ConnectionError.reason`). */
+const CONNECT_TIMEOUT = 'CONNECT_TIMEOUT'
+const HEADERS_TIMEOUT = 'HEADERS_TIMEOUT'
+const BODY_TIMEOUT = 'BODY_TIMEOUT'
+
 // A call the server may have received must not be repeated unless repeating it changes nothing.
 const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE'])
 // Errors that mean no HTTP exchange happened (or it broke off): the server could not be reached.
@@ -63,29 +69,44 @@ const CONNECTION_CODES = new Set([
   'ENETUNREACH',
   'EPIPE',
   'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CLOSED',
+  CONNECT_TIMEOUT,
+  HEADERS_TIMEOUT,
+  BODY_TIMEOUT,
 ])
 // Refused or unresolvable: the request never left, so even a POST may be retried.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'])
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', CONNECT_TIMEOUT])
 
 const networkCode = (error: unknown): string | undefined => {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'string' && CONNECTION_CODES.has(code) ? code : undefined
 }
 
+/** A network error with a code of ours (the timeouts), like the `E...` codes of node:net. */
+function timeoutError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code })
+}
+
+/** One exchange as received: status, the headers the client reads, and the body as text. */
+interface Received {
+  status: number
+  text: string
+  retryAfter?: number
+  requestId?: string
+}
+
 /**
- * The transport of the rwa client: JSON over undici with an API key, timeouts, retries of idempotent
- * calls on connection errors, contract-schema parsing of success bodies and typed errors for the rest.
+ * The transport of the rwa client: JSON over node:http (node:https for an https URL) with an API key,
+ * timeouts, retries of idempotent calls on connection errors, contract-schema parsing of success
+ * bodies and typed errors for the rest. node:http rather than a fetch: it is part of Node's startup
+ * snapshot, so a CLI command pays ~2 ms to load it where the undici package cost ~70 ms and the first
+ * global `fetch` ~30 ms (see docs/performance.md, "CLI cold start").
  */
 export class HttpClient {
   readonly baseUrl: string
   private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'onRateLimitWait'>> &
     Pick<ClientOptions, 'apiKey' | 'onRateLimitWait'>
-  private readonly agent: Agent
+  private readonly https: boolean
+  private agent?: HttpAgent | HttpsAgent
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
@@ -96,7 +117,7 @@ export class HttpClient {
       rateLimitWaitSeconds: 0,
       ...options,
     })
-    this.agent = new Agent({ keepAliveTimeout: 1_000, connect: { timeout: this.options.timeoutMs } })
+    this.https = new URL(this.baseUrl).protocol === 'https:'
   }
 
   /** Performs one call and parses its success body with `spec.schema`. */
@@ -150,9 +171,10 @@ export class HttpClient {
     return { status, data: parsed.data, raw: json }
   }
 
-  /** Releases the connection pool; the client is unusable afterwards. */
+  /** Releases the connection pool (kept-alive sockets); a later call opens new connections. */
   async close(): Promise<void> {
-    await this.agent.close()
+    this.agent?.destroy()
+    this.agent = undefined
   }
 
   private urlOf(path: string, query: Query = {}): string {
@@ -163,31 +185,18 @@ export class HttpClient {
     return url.toString()
   }
 
-  private async send(
-    spec: CallSpec<z.ZodType>,
-    url: string,
-  ): Promise<{ status: number; text: string; retryAfter?: number; requestId?: string }> {
+  private async send(spec: CallSpec<z.ZodType>, url: string): Promise<Received> {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (this.options.apiKey !== undefined) headers['x-api-key'] = this.options.apiKey
-    if (spec.body !== undefined) headers['content-type'] = 'application/json'
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body)
+    const body = spec.body === undefined ? undefined : Buffer.from(JSON.stringify(spec.body))
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json'
+      headers['content-length'] = String(body.length)
+    }
 
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await request(url, {
-          method: spec.method,
-          headers,
-          body,
-          dispatcher: this.agent,
-          headersTimeout: this.options.timeoutMs,
-          bodyTimeout: this.options.timeoutMs,
-        })
-        const text = await response.body.text()
-        const retryAfterHeader = response.headers['retry-after']
-        const retryAfter = typeof retryAfterHeader === 'string' ? Number(retryAfterHeader) : undefined
-        const requestIdHeader = response.headers['x-request-id']
-        const requestId = typeof requestIdHeader === 'string' ? requestIdHeader : undefined
-        return { status: response.statusCode, text, retryAfter, requestId }
+        return await this.exchange(spec.method, url, headers, body)
       } catch (error) {
         const code = networkCode(error)
         if (!code) throw error
@@ -198,6 +207,80 @@ export class HttpClient {
         await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs * 2 ** attempt))
       }
     }
+  }
+
+  /**
+   * One request and its whole response. `timeoutMs` is allowed three times over, each phase on its
+   * own: to connect, then until the response headers, then until the end of the body.
+   */
+  private async exchange(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: Buffer | undefined,
+  ): Promise<Received> {
+    const request = this.https ? (await import('node:https')).request : httpRequest
+    const agent = await this.agentFor()
+    const timeoutMs = this.options.timeoutMs
+    return new Promise<Received>((resolve, reject) => {
+      let phase = CONNECT_TIMEOUT
+      let timer: NodeJS.Timeout | undefined
+      const arm = (code: string, what: string) => {
+        clearTimeout(timer)
+        phase = code
+        timer = setTimeout(() => {
+          // Settle first: destroying the request may also emit a 'socket hang up' (then ignored).
+          reject(timeoutError(code, `${what} took longer than ${timeoutMs} ms`))
+          req.destroy()
+        }, timeoutMs)
+      }
+      const fail = (error: Error) => {
+        clearTimeout(timer)
+        reject(error)
+      }
+      const req = request(url, { method, headers, agent }, (response: IncomingMessage) => {
+        arm(BODY_TIMEOUT, 'the response body')
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('error', fail)
+        response.on('aborted', () =>
+          fail(Object.assign(new Error('response aborted'), { code: 'ECONNRESET' })),
+        )
+        response.on('end', () => {
+          clearTimeout(timer)
+          const retryAfterHeader = response.headers['retry-after']
+          const requestIdHeader = response.headers['x-request-id']
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            retryAfter: typeof retryAfterHeader === 'string' ? Number(retryAfterHeader) : undefined,
+            requestId: typeof requestIdHeader === 'string' ? requestIdHeader : undefined,
+          })
+        })
+      })
+      req.on('error', fail)
+      arm(CONNECT_TIMEOUT, 'connecting')
+      const sent = () => {
+        if (phase === CONNECT_TIMEOUT) arm(HEADERS_TIMEOUT, 'the response headers')
+      }
+      // A kept-alive socket is connected already; a new one says so with 'connect' (or TLS's).
+      req.on('socket', (socket) => {
+        if (!socket.connecting) sent()
+        else socket.once(this.https ? 'secureConnect' : 'connect', sent)
+      })
+      req.end(body)
+    })
+  }
+
+  /** One keep-alive agent per client, so the calls of a command reuse their connection. */
+  private async agentFor(): Promise<HttpAgent | HttpsAgent> {
+    if (!this.agent) {
+      const Agent = this.https ? (await import('node:https')).Agent : HttpAgent
+      // An idle socket is closed after 1 s: well before a server's keep-alive timeout (Node's is 5 s), so a
+      // call never goes out on a socket the server is closing.
+      this.agent = new Agent({ keepAlive: true, timeout: 1_000 })
+    }
+    return this.agent
   }
 }
 

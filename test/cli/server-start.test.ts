@@ -67,7 +67,10 @@ describe('rwa server start', () => {
     await same.stop()
     expect(same.stderr()).not.toMatch(/RWA_ADMIN_KEY is ignored/)
 
-    const other = await startServerProcess({ storage: sqliteStorageAt(dbPath), adminKey: `rwa_live_${'q'.repeat(43)}` })
+    const other = await startServerProcess({
+      storage: sqliteStorageAt(dbPath),
+      adminKey: `rwa_live_${'q'.repeat(43)}`,
+    })
     await other.stop()
     expect(other.stderr()).toContain(
       `RWA_ADMIN_KEY is ignored: the database ${dbPath} already has an admin key (RWA_ADMIN_KEY applies only to a new database)`,

@@ -121,9 +121,43 @@ describe('HttpClient', () => {
     const client = createClient({ baseUrl: url, timeoutMs: 200, retries: 0 })
     const error = await client.http.call({ method: 'GET', path: '/', schema: okSchema }).catch((e) => e)
     expect(error).toBeInstanceOf(ConnectionError)
-    expect(error.reason).toBe('UND_ERR_HEADERS_TIMEOUT')
+    expect(error.reason).toBe('HEADERS_TIMEOUT')
     await client.close()
     server?.closeAllConnections()
+  })
+
+  it('times out a body that stops coming, and says which phase took too long', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.write('{"ok":')
+      // the rest never comes
+    })
+    const client = createClient({ baseUrl: url, timeoutMs: 200, retries: 0 })
+    const error = await client.http.call({ method: 'GET', path: '/', schema: okSchema }).catch((e) => e)
+    expect(error).toBeInstanceOf(ConnectionError)
+    expect(error.reason).toBe('BODY_TIMEOUT')
+    await client.close()
+    server?.closeAllConnections()
+  })
+
+  it('sends the calls of one client over one kept-alive connection, with the JSON body', async () => {
+    const sockets = new Set<unknown>()
+    const bodies: string[] = []
+    const url = await serve((req, res) => {
+      sockets.add(req.socket)
+      let body = ''
+      req.on('data', (chunk) => (body += chunk))
+      req.on('end', () => {
+        bodies.push(`${req.method} ${req.headers['content-type'] ?? '-'} ${body}`)
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
+      })
+    })
+    const client = createClient({ baseUrl: url })
+    await client.http.call({ method: 'GET', path: '/a', schema: okSchema })
+    await client.http.call({ method: 'POST', path: '/b', body: { n: 'é' }, schema: okSchema })
+    expect(sockets.size).toBe(1)
+    expect(bodies).toEqual(['GET - ', 'POST application/json {"n":"é"}'])
+    await client.close()
   })
 
   describe('on a 429', () => {
