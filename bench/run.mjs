@@ -11,7 +11,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { coldStart } from './lib/cold-start.mjs'
+import { coldStarts as measureColdStarts } from './lib/cold-start.mjs'
 import { loadRun } from './lib/load.mjs'
 import { BENCH_DATABASE_URL, BENCH_REDIS_URL, createDeployment, probe } from './lib/postgres.mjs'
 import { TASKSET, pinSelf, startServer } from './lib/processes.mjs'
@@ -33,7 +33,8 @@ const USAGE = `usage: npm run bench -- [options]
   --connections N    autocannon connections (default 50)
   --cli-runs N       runs per CLI cold-start figure (default 10)
   --only IDS         comma-separated scenario ids (their baselines are added); ids: ${SCENARIOS.map((s) => s.id).join(', ')}
-                     (subscription, a diagnostic of the authenticated path, runs only when named;
+                     (cli: the CLI cold starts alone, no load scenario; they run after any other scenario anyway;
+                     subscription, a diagnostic of the authenticated path, runs only when named;
                      the *-pg1/*-pg2 scenarios need PostgreSQL at RWA_BENCH_DATABASE_URL, default
                      ${BENCH_DATABASE_URL}, and Redis at RWA_BENCH_REDIS_URL, default ${BENCH_REDIS_URL})
   --profile          run the rwa server under node --cpu-prof and print its top frames
@@ -306,6 +307,8 @@ async function startPostgresDeployment(servers, pinning, profileArgs) {
 function selectScenarios(only) {
   if (!only) return SCENARIOS.filter((s) => !s.optional)
   const ids = new Set(only.split(',').map((id) => id.trim()))
+  // `cli` names the cold-start figures, which every run measures: alone it selects no load scenario.
+  ids.delete('cli')
   for (const id of ids) if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario ${id}`)
   // A baseline may itself have one (jurisdiction-pg1 → jurisdiction → select): add them all.
   for (let added = true; added; ) {
@@ -443,22 +446,31 @@ function coldStarts(url, work) {
   }
   delete env.RWA_API_KEY
   delete env.RWA_PROFILE
-  const figures = { node: { command: 'node -e 0', ...coldStart(['-e', '0'], { runs: plan.cliRuns, env }) } }
-  figures.help = { command: 'rwa --help', ...coldStart([RWA_BIN, '--help'], { runs: plan.cliRuns, env }) }
-  try {
-    figures.pricing = {
-      command: 'rwa pricing --json',
-      ...coldStart([RWA_BIN, 'pricing', '--json'], { runs: plan.cliRuns, env }),
-    }
-  } catch (error) {
-    figures.pricing = { command: 'rwa pricing --json', error: error.message }
-    failures.push(`cli: rwa pricing --json failed: ${error.message}`)
+  const cases = {
+    node: { command: 'node -e 0', args: ['-e', '0'] },
+    help: { command: 'rwa --help', args: [RWA_BIN, '--help'] },
+    pricing: { command: 'rwa pricing --json', args: [RWA_BIN, 'pricing', '--json'] },
   }
-  for (const figure of [figures.help, figures.pricing]) {
-    if (figure.median_ms !== undefined) figure.ratio = round2(figure.median_ms / figures.node.median_ms)
+  const measured = measureColdStarts(
+    Object.values(cases).map((c) => c.args),
+    { runs: plan.cliRuns, env },
+  )
+  const figures = Object.fromEntries(
+    Object.entries(cases).map(([name, c], i) => [name, { command: c.command, ...measured[i] }]),
+  )
+  for (const figure of Object.values(figures)) {
+    if (figure.error) failures.push(`cli: ${figure.command} failed: ${figure.error}`)
   }
-  figures.help.target = 2.0
-  figures.help.target_met = figures.help.ratio <= 2.0
+  // The targets of the performance issue: `rwa --help` ≤ 2 × and a remote call ≤ 2.5 × `node -e 0`.
+  for (const [figure, target] of [
+    [figures.help, 2.0],
+    [figures.pricing, 2.5],
+  ]) {
+    if (figure.median_ms === undefined || figures.node.median_ms === undefined) continue
+    figure.ratio = round2(figure.median_ms / figures.node.median_ms)
+    figure.target = target
+    figure.target_met = figure.ratio <= target
+  }
   return figures
 }
 

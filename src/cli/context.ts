@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
+import type { BillingClient } from '../client/billing.js'
+import type { HttpClient } from '../client/http.js'
 import type { RwaClient } from '../client/index.js'
 import { EXIT, ExitError } from './exit-error.js'
 import { CommandFailure, type FailureContext } from './failure.js'
@@ -197,7 +199,9 @@ export class CliContext {
   readonly waitMaxSeconds: number
   /** The body this command is sending, once built (see `bodyFrom`). */
   request?: RequestInput
+  private http?: HttpClient
   private client?: RwaClient
+  private billingClient?: BillingClient
   private connection?: Connection
 
   constructor(command: Command) {
@@ -228,6 +232,29 @@ export class CliContext {
 
   /** A client for the resolved connection. Without `public: true` an API key is required (exit 3). */
   async rwa(options: { public?: boolean } = {}): Promise<RwaClient> {
+    const http = await this.transport(options)
+    if (!this.client) {
+      const { clientOver } = await import('../client/index.js')
+      this.client = clientOver(http)
+    }
+    return this.client
+  }
+
+  /**
+   * The billing part of the client alone, for the billing commands: it loads neither the governance
+   * client nor the schemas of src/contract/rwa.ts (see docs/performance.md, "CLI cold start").
+   */
+  async billing(options: { public?: boolean } = {}): Promise<BillingClient> {
+    const http = await this.transport(options)
+    if (!this.billingClient) {
+      const { BillingClient } = await import('../client/billing.js')
+      this.billingClient = new BillingClient(http)
+    }
+    return this.billingClient
+  }
+
+  /** The transport every part of the client shares: one connection pool, closed by `close()`. */
+  private async transport(options: { public?: boolean }): Promise<HttpClient> {
     const connection = await this.resolveConnection()
     if (!options.public && !connection.apiKey) {
       throw new ExitError(
@@ -236,9 +263,9 @@ export class CliContext {
         'pass --api-key-file FILE, --api-key-stdin, set RWA_API_KEY, or save a profile with `rwa config set`',
       )
     }
-    if (!this.client) {
-      const { createClient } = await import('../client/index.js')
-      this.client = createClient({
+    if (!this.http) {
+      const { HttpClient } = await import('../client/http.js')
+      this.http = new HttpClient({
         baseUrl: connection.url,
         apiKey: connection.apiKey,
         rateLimitWaitSeconds: this.waitMaxSeconds,
@@ -248,11 +275,11 @@ export class CliContext {
           ),
       })
     }
-    return this.client
+    return this.http
   }
 
   async close(): Promise<void> {
-    await this.client?.close()
+    await this.http?.close()
   }
 }
 

@@ -25,7 +25,11 @@ export interface RwaClient {
 
 /** A client for one server and one API key. */
 export function createClient(options: ClientOptions): RwaClient {
-  const http = new HttpClient(options)
+  return clientOver(new HttpClient(options))
+}
+
+/** The whole client over a transport already made (the CLI makes it first, for its billing commands). */
+export function clientOver(http: HttpClient): RwaClient {
   return {
     baseUrl: http.baseUrl,
     http,

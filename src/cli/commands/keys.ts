@@ -19,8 +19,8 @@ export function create(options: CreateOptions, command: Command) {
       start_trial: options.trial,
     })
     await fillRequired(ctx, body, [{ path: 'name', flag: '--name', question: 'Name of the key' }])
-    const rwa = await ctx.rwa()
-    const { data, raw } = await rwa.billing.createKey(body as CreateKeyRequest)
+    const billing = await ctx.billing()
+    const { data, raw } = await billing.createKey(body as CreateKeyRequest)
     ctx.out.result(raw, () => {
       ctx.out.record([
         ['api_key', data.api_key],
@@ -40,8 +40,8 @@ export function create(options: CreateOptions, command: Command) {
 /** `rwa keys list`: masked keys of an organization. */
 export function list(options: { org?: string }, command: Command) {
   return withContext(command, async (ctx) => {
-    const rwa = await ctx.rwa()
-    const { data, raw } = await rwa.billing.listKeys(options.org)
+    const billing = await ctx.billing()
+    const { data, raw } = await billing.listKeys(options.org)
     ctx.out.result(
       raw,
       () => {
@@ -69,8 +69,8 @@ export function list(options: { org?: string }, command: Command) {
 export function revoke(keyId: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     await confirmDestructive(ctx, `revoke API key ${keyId}`, 'This cannot be undone.')
-    const rwa = await ctx.rwa()
-    const { data, raw } = await rwa.billing.revokeKey(keyId)
+    const billing = await ctx.billing()
+    const { data, raw } = await billing.revokeKey(keyId)
     ctx.out.result(raw, () => ctx.out.success(`revoked ${data.key_id}`), [data.key_id])
   })
 }

@@ -7,9 +7,9 @@ import { limitRows, orgOf } from './subscription.js'
 export function usage(options: { org?: string; days?: string }, command: Command) {
   return withContext(command, async (ctx) => {
     const days = parseInteger('--days', options.days)
-    const rwa = await ctx.rwa()
+    const billing = await ctx.billing()
     const org = await orgOf(ctx, options.org)
-    const { data, raw } = await rwa.billing.getUsage(org, days)
+    const { data, raw } = await billing.getUsage(org, days)
     ctx.out.result(raw, () => {
       ctx.out.record([
         ['org_id', data.org_id],
@@ -40,8 +40,8 @@ export function usage(options: { org?: string; days?: string }, command: Command
 /** `rwa pricing`: public, works without a key. */
 export function pricing(_options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
-    const rwa = await ctx.rwa({ public: true })
-    const { data, raw } = await rwa.billing.getPricing()
+    const billing = await ctx.billing({ public: true })
+    const { data, raw } = await billing.getPricing()
     ctx.out.result(
       raw,
       () => {
@@ -68,8 +68,8 @@ export function pricing(_options: unknown, command: Command) {
 /** `rwa stats` (admin). */
 export function stats(_options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
-    const rwa = await ctx.rwa()
-    const { data, raw } = await rwa.billing.getStats()
+    const billing = await ctx.billing()
+    const { data, raw } = await billing.getStats()
     ctx.out.result(raw, () =>
       ctx.out.record([
         ['total_keys', data.total_keys],

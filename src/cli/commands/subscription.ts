@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import type { RwaClient } from '../../client/index.js'
+import type { BillingClient } from '../../client/billing.js'
 import type { UpdateSubscriptionRequest } from '../../contract/billing.js'
 import { type Limits, tierSchema } from '../../contract/limits.js'
 import type { Cell } from '../output.js'
@@ -12,8 +12,8 @@ import { bodyFrom, fillRequired } from '../input.js'
  * The caller's own organization: the billing endpoints take an org id in the path, and a key lists
  * its own organization's keys, its own among them.
  */
-export async function callerOrg(rwa: RwaClient): Promise<string> {
-  const { data } = await rwa.billing.listKeys()
+export async function callerOrg(billing: BillingClient): Promise<string> {
+  const { data } = await billing.listKeys()
   const org = data.keys[0]?.org_id
   if (!org)
     throw new ExitError(EXIT.unexpected, 'could not tell the organization of this key', 'pass --org ORG')
@@ -22,7 +22,7 @@ export async function callerOrg(rwa: RwaClient): Promise<string> {
 
 /** `--org`, or the organization of the key in use. */
 export async function orgOf(ctx: CliContext, org: string | undefined): Promise<string> {
-  return org ?? callerOrg(await ctx.rwa())
+  return org ?? callerOrg(await ctx.billing())
 }
 
 /** The four limits as record rows. */
@@ -36,9 +36,9 @@ export const limitRows = (limits: Limits): Array<[string, Cell]> => [
 /** `rwa subscription get`. */
 export function get(orgArg: string | undefined, options: { org?: string }, command: Command) {
   return withContext(command, async (ctx) => {
-    const rwa = await ctx.rwa()
+    const billing = await ctx.billing()
     const org = await orgOf(ctx, orgArg ?? options.org)
-    const { data, raw } = await rwa.billing.getSubscription(org)
+    const { data, raw } = await billing.getSubscription(org)
     ctx.out.result(raw, () => {
       ctx.out.record([
         ['org_id', data.org_id],
@@ -85,8 +85,8 @@ export function set(options: SetOptions, command: Command) {
         `--tier must be one of ${tierSchema.options.join(', ')}, got ${JSON.stringify(body.tier)}`,
       )
     }
-    const rwa = await ctx.rwa()
-    const { data, raw } = await rwa.billing.updateSubscription(body as UpdateSubscriptionRequest)
+    const billing = await ctx.billing()
+    const { data, raw } = await billing.updateSubscription(body as UpdateSubscriptionRequest)
     ctx.out.result(raw, () => {
       ctx.out.record([['org_id', data.org_id], ['tier', data.tier], ...limitRows(data.limits)])
       ctx.out.success(`subscription of ${data.org_id} set to ${data.tier}`)
