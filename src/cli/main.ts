@@ -1,6 +1,5 @@
 import { Command, CommanderError } from 'commander'
 import { EXIT, ExitError } from './exit-error.js'
-import { describeFailure, isPromptClosed } from './failure.js'
 import { declareBilling } from './program/billing.js'
 import { declareGovernance } from './program/governance.js'
 import { declareLocal } from './program/local.js'
@@ -79,6 +78,8 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage
       return
     }
+    // Only a failure needs the code that words failures: `rwa --help` does not load it.
+    const { describeFailure, isPromptClosed } = await import('./failure.js')
     if (isPromptClosed(error)) {
       // Ctrl-C at a prompt: quiet, and the shell's convention for an interrupt (128 + SIGINT).
       process.exitCode = EXIT.interrupted
