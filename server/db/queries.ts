@@ -1,4 +1,5 @@
 import type { Selectable, SelectQueryBuilder, Transaction } from 'kysely'
+import { compiledOnce } from './compiled-query.js'
 import type { Db } from './database.js'
 import { dialectOf } from './dialect.js'
 import type { Database } from './schema.js'
@@ -54,20 +55,24 @@ type OwnedTable = {
 /**
  * A lookup of an organization's record by its id: another organization's row is never read, so its id
  * looks exactly like an unknown one. With `lock`, the row stays locked until the transaction ends.
+ * Compiled once per dialect and lock (`compiledOnce`): every read by id runs this.
  */
 export function ownedRecord<T extends OwnedTable>(table: T, idColumn: keyof Database[T] & string) {
-  return (
-    db: Executor,
-    orgId: string,
-    id: string,
-    lock?: RowLock,
-  ): Promise<Selectable<Database[T]> | undefined> =>
-    withLock(
-      db,
-      // biome-ignore lint/suspicious/noExplicitAny: kysely cannot type a table chosen by a type parameter.
-      (db as any).selectFrom(table).selectAll().where('org_id', '=', orgId).where(idColumn, '=', id),
-      lock,
-    ).executeTakeFirst()
+  type Row = Selectable<Database[T]>
+  const lookup = (lock: RowLock | undefined) =>
+    compiledOnce((db: Executor, orgId: string, id: string) =>
+      withLock(
+        db,
+        // biome-ignore lint/suspicious/noExplicitAny: kysely cannot type a table chosen by a type parameter.
+        (db as any).selectFrom(table).selectAll().where('org_id', '=', orgId).where(idColumn, '=', id),
+        lock,
+      ),
+    )
+  const lookups = { none: lookup(undefined), update: lookup('update'), 'key share': lookup('key share') }
+  return async (db: Executor, orgId: string, id: string, lock?: RowLock): Promise<Row | undefined> => {
+    const rows = await lookups[lock ?? 'none'](db, orgId, id)
+    return rows[0] as Row | undefined
+  }
 }
 
 /** The number of rows a filtered query matches. */
