@@ -64,13 +64,31 @@ export function undecodableParams(url: string, routePath: string): FieldError[] 
   })
 }
 
-/** What is not well-formed in the validated `data` of `target` (`json`, `query`, `param`) of a request. */
+/** Whether any string (or object key) in `value` holds a lone surrogate; allocates nothing. */
+function holdsLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value)
+  if (Array.isArray(value)) return value.some(holdsLoneSurrogate)
+  if (value !== null && typeof value === 'object') {
+    for (const key in value) {
+      if (LONE_SURROGATE.test(key) || holdsLoneSurrogate((value as Record<string, unknown>)[key])) return true
+    }
+  }
+  return false
+}
+
+/**
+ * What is not well-formed in the validated `data` of `target` (`json`, `query`, `param`) of a request.
+ * Runs on every request, so it first asks whether anything can be wrong: a URL without `%` has no
+ * percent-escape to decode, and the paths of ill-formed strings are only built when there is one.
+ */
 export function illFormedInput(target: string, data: unknown, c: Context): FieldError[] {
+  const url = c.req.url
   const fromUrl =
-    target === 'query'
-      ? undecodableQueryFields(c.req.url)
-      : target === 'param'
-        ? undecodableParams(c.req.url, c.req.routePath)
-        : []
+    !url.includes('%') || (target !== 'query' && target !== 'param')
+      ? []
+      : target === 'query'
+        ? undecodableQueryFields(url)
+        : undecodableParams(url, c.req.routePath)
+  if (!holdsLoneSurrogate(data)) return fromUrl
   return [...fromUrl, ...illFormedStrings(data)]
 }
