@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { answerHeaders } from './http/answer.js'
 import { bodyLimit } from './http/body-limit.js'
 import type { AppEnv } from './auth/principal.js'
 import type { AppContext } from './context.js'
@@ -33,7 +32,6 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   app.onError(errorHandler(ctx.logError))
   app.notFound(notFoundHandler)
   // First, so that every response, refusals and errors included, carries the request id and is logged.
-  app.use('*', answerHeaders())
   app.use('*', requestIds())
   app.use('*', observeRequests(ctx.logger, ctx.metrics))
   app.use(

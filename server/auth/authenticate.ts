@@ -3,7 +3,6 @@ import { API_KEY_PATTERN } from '../../src/contract/billing.js'
 import type { KnownKey } from '../caches/auth-cache.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
-import { addAnswerHeaders } from '../http/answer.js'
 import { entitlementOf } from '../limits/entitlement.js'
 import type { LimitDecision } from '../limits/rate-limiter.js'
 import { hashApiKey } from './api-keys.js'
@@ -12,8 +11,7 @@ import { trialExpiry } from './trial-expiry.js'
 
 /**
  * Authenticates `X-API-Key`, applies the organization's limits and meters the request. On success the
- * route sees `c.get('principal')`; every response from then on, refusals included, carries the RateLimit
- * headers.
+ * route sees `c.get('principal')`; every response, refusals included, carries the RateLimit headers.
  * In the steady state this reads nothing from the database: keys, organizations, windows and counters
  * are all in the app context's stores.
  */
@@ -39,7 +37,6 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
       )
     }
     ctx.meter.record(org.orgId, key.keyId, now)
-    addAnswerHeaders(c, rateLimitHeaders(decision))
     c.set('principal', {
       keyId: key.keyId,
       orgId: org.orgId,
@@ -48,6 +45,7 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
     })
 
     await next()
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) c.res.headers.set(name, value)
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { requestId } from 'hono/request-id'
 import { matchedRoutes } from 'hono/route'
 import type { AppEnv } from '../auth/principal.js'
-import { addAnswerHeaders } from '../http/answer.js'
 import type { Logger } from '../logging/logger.js'
 import type { ServerMetrics } from '../metrics/metrics.js'
 
@@ -12,15 +12,8 @@ export const UNMATCHED_ROUTE = 'unmatched'
  * `X-Request-Id` on every request and response: the caller's when it is 1–128 characters of letters,
  * digits, `_`, `-` or `=`, else a new UUID. Problem details and the request's log line carry it too.
  */
-export function requestIds(): MiddlewareHandler<AppEnv> {
-  return async function requestId(c, next) {
-    let id = c.req.header('x-request-id')
-    if (!id || id.length > 128 || /[^\w\-=]/.test(id)) id = crypto.randomUUID()
-    c.set('requestId', id)
-    addAnswerHeaders(c, { 'X-Request-Id': id })
-    await next()
-  }
-}
+export const requestIds = (): MiddlewareHandler<AppEnv> =>
+  requestId({ headerName: 'X-Request-Id', limitLength: 128 })
 
 /**
  * Logs one line per request and counts it in the metrics, once the response is ready: request id,
