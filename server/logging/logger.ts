@@ -1,5 +1,4 @@
 import { type DestinationStream, type Level, type Logger, type LoggerOptions, pino } from 'pino'
-import { LineWriter } from './line-writer.js'
 
 export type { Logger }
 
@@ -40,12 +39,13 @@ function isoTimeOfMillisecond(): () => string {
 
 /**
  * A JSON logger: `{"level":"info","time":"2026-…Z","pid":…,"hostname":…,…fields,"msg":…}` per line.
- * Lines to stderr are gathered per turn of the event loop and written together at its end, on the main
- * thread (`LineWriter`), so no request waits on a write and a busy server makes one write for many
- * lines.
+ * Lines to stderr are buffered and written asynchronously (pino's sonic-boom: the lines that arrive
+ * while a write is under way go out together in the next; flushed at exit), so no request waits on a
+ * write.
  */
 export function jsonLogger(settings: Omit<LogSettings, 'format'> = {}): Logger {
-  const destination = settings.destination ?? new LineWriter(process.stderr, MAX_BUFFERED_BYTES)
+  const destination =
+    settings.destination ?? pino.destination({ dest: 2, sync: false, maxLength: MAX_BUFFERED_BYTES })
   return pino(
     {
       level: settings.level ?? 'info',
