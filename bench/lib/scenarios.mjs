@@ -125,7 +125,7 @@ export const SCENARIOS = [
     auth: true,
     governance: true,
     baseline: 'insert',
-    target: 0.4,
+    target: 0.2,
     transfers: true,
     request: ({ orgs }) => {
       let i = 0
@@ -152,7 +152,7 @@ export const SCENARIOS = [
     auth: true,
     governance: true,
     baseline: 'insert',
-    target: 0.5,
+    target: 0.4,
     request: ({ orgs }) => {
       let i = 0
       return {
