@@ -1,10 +1,11 @@
 import { createPublicKey, type KeyObject } from 'node:crypto'
-import { CompactSign, calculateJwkThumbprint, SignJWT } from 'jose'
+import { calculateJwkThumbprint } from 'jose'
 import type { Jwks } from '../../src/contract/rwa.js'
 import { PROOF_JWS_TYPE } from '../../src/proof/verify.js'
 import type { Clock } from '../clock.js'
 import { isoTimestamp } from '../clock.js'
 import type { Db } from '../db/database.js'
+import { signCompactEdDsa } from './compact-jws.js'
 import { generateSigningKey, importPrivateKey, verificationMethodOf } from './did-key.js'
 import { findServiceKey, insertServiceKeyIfAbsent } from './queries.js'
 
@@ -48,13 +49,10 @@ export class SigningKeys {
     credential: { id: string; subject: string; issuedAt: number; [claim: string]: unknown },
   ): Promise<string> {
     const { id, subject, issuedAt, ...vc } = credential
-    return new SignJWT({ ...vc, id })
-      .setProtectedHeader({ alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOf(issuer.did) })
-      .setIssuer(issuer.did)
-      .setSubject(subject)
-      .setJti(id)
-      .setIssuedAt(Math.floor(issuedAt / 1000))
-      .sign(this.issuerKey(issuer.did, issuer.privateKey))
+    // The claims in the order jose's SignJWT wrote them (the credential, then iss, sub, jti, iat).
+    const claims = { ...vc, id, iss: issuer.did, sub: subject, jti: id, iat: Math.floor(issuedAt / 1000) }
+    const header = { alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOf(issuer.did) } as const
+    return signCompactEdDsa(header, JSON.stringify(claims), this.issuerKey(issuer.did, issuer.privateKey))
   }
 
   /**
@@ -68,10 +66,7 @@ export class SigningKeys {
   /** Signs the canonical bytes of a proof's facts with the service key: a compact EdDSA JWS. */
   async signProof(canonical: string): Promise<{ jws: string; kid: string }> {
     const { kid, key } = await this.service()
-    const jws = await new CompactSign(new TextEncoder().encode(canonical))
-      .setProtectedHeader({ alg: 'EdDSA', kid, typ: PROOF_JWS_TYPE })
-      .sign(key)
-    return { jws, kid }
+    return { jws: signCompactEdDsa({ alg: 'EdDSA', kid, typ: PROOF_JWS_TYPE }, canonical, key), kid }
   }
 
   /** The public JWKS of the service's proof key(s). */
