@@ -9,7 +9,11 @@ import { type KeyObject, sign } from 'node:crypto'
 const b64u = (data: string | Buffer): string => Buffer.from(data).toString('base64url')
 
 /** Signs `payload` (its exact bytes) under the protected `header` with an Ed25519 key: a compact JWS. */
-export function signCompactEdDsa(header: { alg: 'EdDSA' }, payload: string, key: KeyObject): string {
+export function signCompactEdDsa(
+  header: { alg: 'EdDSA'; [name: string]: unknown },
+  payload: string,
+  key: KeyObject,
+): string {
   const input = `${b64u(JSON.stringify(header))}.${b64u(payload)}`
   return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`
 }

@@ -3,6 +3,7 @@ import { billing } from './0001-billing.js'
 import { governance } from './0002-governance.js'
 import { tokenGovernance } from './0004-token-governance.js'
 import { sharedInstances } from './0005-shared-instances.js'
+import { leanWrites } from './0006-lean-writes.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-governance': governance,
   '0004-token-governance': tokenGovernance,
   '0005-shared-instances': sharedInstances,
+  '0006-lean-writes': leanWrites,
 }

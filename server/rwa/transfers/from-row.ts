@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely'
 import type { ComplianceDetails, Proof, Transfer, TransferSummary } from '../../../src/contract/rwa.js'
-import { proofFacts } from '../../../src/proof/verify.js'
+import { canonicalFacts, type ProofFacts, proofFacts } from '../../../src/proof/verify.js'
 import type { ProofsTable, TransfersTable } from '../../db/schema.js'
+import { attachPayload } from '../../signing/compact-jws.js'
 
 /** The API record of a stored transfer, with its evaluation's checks. */
 export function transferFromRow(row: Selectable<TransfersTable>): Transfer {
@@ -41,7 +42,44 @@ export function transferSummaryFromRow(row: Selectable<TransfersTable>): Transfe
   }
 }
 
-/** The stored canonical facts (keys sorted) back in the documented field order, plus the signature. */
-export function proofFromRow(row: Selectable<ProofsTable>): Proof {
-  return { ...proofFacts(JSON.parse(row.facts)), digest: row.digest, jws: row.jws, kid: row.kid }
+/**
+ * The facts a transfer's proof signs, from the transfer row: its ids, decision (the status), time,
+ * parties, amount, an agent's reason and the evaluation. A transfer's proof stores no facts of its own
+ * (migration 0006): they are exactly these.
+ */
+export function transferProofFacts(row: Selectable<TransfersTable>): ProofFacts {
+  return {
+    proof_id: row.proof_id,
+    transfer_id: row.transfer_id,
+    token_id: row.token_id,
+    decision: row.status as ProofFacts['decision'],
+    evaluated_at: row.created_at,
+    transfer: {
+      from_jurisdiction: row.from_jurisdiction,
+      to_jurisdiction: row.to_jurisdiction,
+      sender_did: row.sender_did,
+      recipient_did: row.recipient_did,
+      amount: Number(row.amount),
+    },
+    ...(row.reason !== null ? { reason: row.reason } : {}),
+    compliance_details: JSON.parse(row.compliance_details) as ComplianceDetails,
+  }
+}
+
+/**
+ * A stored proof as the API shows it: the canonical facts (stored, or rebuilt from its transfer) back
+ * in the documented field order, the digest, the JWS with its payload restored, and the key id.
+ */
+export function proofFromRow(row: Selectable<ProofsTable>, transfer?: Selectable<TransfersTable>): Proof {
+  let facts = row.facts
+  if (facts === null) {
+    if (transfer?.transfer_id !== row.transfer_id) throw new Error(`proof ${row.proof_id} needs its transfer`)
+    facts = canonicalFacts(transferProofFacts(transfer))
+  }
+  return {
+    ...proofFacts(JSON.parse(facts)),
+    digest: row.digest,
+    jws: attachPayload(row.jws, facts),
+    kid: row.kid,
+  }
 }

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto'
 import type { ComplianceDetails, ProofTransfer, Transfer, TransferStatus } from '../../../src/contract/rwa.js'
-import { canonicalFacts, type ProofFacts, proofDigest } from '../../../src/proof/verify.js'
+import { canonicalFacts, type ProofFacts } from '../../../src/proof/verify.js'
 import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
+import { detachPayload } from '../../signing/compact-jws.js'
 import { transferFromRow } from './from-row.js'
 import { insertProof, insertTransfer } from './queries.js'
 
@@ -10,12 +12,17 @@ import { insertProof, insertTransfer } from './queries.js'
  * Both run inside the caller's transaction, with the holdings and the token's history.
  */
 
-/** Signs the proof's canonical facts with the service key and stores it. */
+/**
+ * Signs the proof's canonical facts with the service key and stores it, each thing once: the JWS
+ * without its payload (the facts), and the facts themselves only when `factsOf` is `'proof'` — a
+ * transfer's proof leaves them to its transfer row, which holds every one of them.
+ */
 export async function storeProof(
   ctx: AppContext,
   trx: Executor,
   orgId: string,
   proof: ProofFacts,
+  factsOf: 'proof' | 'transfer' = 'proof',
 ): Promise<void> {
   const canonical = canonicalFacts(proof)
   const { jws, kid } = await ctx.signingKeys.signProof(canonical)
@@ -23,9 +30,9 @@ export async function storeProof(
     proof_id: proof.proof_id,
     org_id: orgId,
     transfer_id: proof.transfer_id ?? null,
-    facts: canonical,
-    digest: proofDigest(proof),
-    jws,
+    facts: factsOf === 'proof' ? canonical : null,
+    digest: createHash('sha256').update(canonical, 'utf8').digest('hex'),
+    jws: detachPayload(jws),
     kid,
   })
 }
@@ -46,16 +53,22 @@ export async function storeTransfer(
     now: string
   },
 ): Promise<Transfer> {
-  await storeProof(ctx, trx, record.orgId, {
-    proof_id: record.proofId,
-    transfer_id: record.transferId,
-    token_id: record.tokenId,
-    decision: record.status,
-    evaluated_at: record.now,
-    transfer: record.transfer,
-    ...(record.reason !== null ? { reason: record.reason } : {}),
-    compliance_details: record.compliance_details,
-  })
+  await storeProof(
+    ctx,
+    trx,
+    record.orgId,
+    {
+      proof_id: record.proofId,
+      transfer_id: record.transferId,
+      token_id: record.tokenId,
+      decision: record.status,
+      evaluated_at: record.now,
+      transfer: record.transfer,
+      ...(record.reason !== null ? { reason: record.reason } : {}),
+      compliance_details: record.compliance_details,
+    },
+    'transfer',
+  )
   const row = {
     transfer_id: record.transferId,
     org_id: record.orgId,

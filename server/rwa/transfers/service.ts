@@ -112,7 +112,7 @@ export async function getTransfer(
   const row = await ownedOr404(findTransfer(ctx.db, principal.orgId, id), 'transfer', id)
   const proof = await findProof(ctx.db, principal.orgId, row.proof_id)
   if (!proof) throw new Error(`transfer ${id} has no proof ${row.proof_id}`)
-  return { ...transferFromRow(row), proof: proofFromRow(proof) }
+  return { ...transferFromRow(row), proof: proofFromRow(proof, row) }
 }
 
 /** Transfers as summaries: the spec's three compliance fields, no checks (DESIGN §10). */
@@ -125,7 +125,13 @@ export async function listTransfers(
 }
 
 export async function getProof(ctx: AppContext, principal: Principal, id: string): Promise<Proof> {
-  return proofFromRow(await ownedOr404(findProof(ctx.db, principal.orgId, id), 'proof', id))
+  const proof = await ownedOr404(findProof(ctx.db, principal.orgId, id), 'proof', id)
+  // A transfer's proof keeps its facts in the transfer row (migration 0006).
+  const transfer =
+    proof.facts === null && proof.transfer_id !== null
+      ? await findTransfer(ctx.db, principal.orgId, proof.transfer_id)
+      : undefined
+  return proofFromRow(proof, transfer)
 }
 
 /** The public keys that verify proofs. */
