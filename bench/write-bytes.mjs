@@ -1,20 +1,25 @@
-// Bytes written per transfer: POSTs N transfers through the API of a fresh rwa server (SQLite) and
-// reports (1) the WAL bytes their commits wrote — every page a commit touches is written whole to the
-// WAL — and (2) what they added to the database file, per table and index (SQLite's dbstat).
+// What a write costs, one request at a time, on a fresh rwa server (SQLite) seeded with one
+// organization. Reports:
+// (1) the server's CPU per request (user + system, from /proc) over N transfer POSTs and N credential
+//     POSTs sent one after another — the load generator's and the machine's noise cannot queue up, so
+//     this compares builds better than req/s on a busy machine (it includes the WAL checkpoints);
+// (2) the WAL bytes the commits of N more transfers wrote — every page a commit touches is written
+//     whole to the WAL — and what they added to the database file, per table and index (dbstat).
 //
 //   npm run build && node bench/write-bytes.mjs [N]      (default N = 1000)
 //
-// While the transfers run, this process holds a read transaction open on its own connection, so no
-// checkpoint can restart the WAL: its growth is exactly the frames the N commits wrote.
+// During (2) this process holds a read transaction open on its own connection, so no checkpoint can
+// restart the WAL: its growth is exactly the frames the N commits wrote.
 
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { startServer } from './lib/processes.mjs'
-import { call, seedGovernance, seedOrganization, transferBody } from './lib/seed.mjs'
+import { cpuSeconds, startServer } from './lib/processes.mjs'
+import { call, propertyData, SOURCE, seedGovernance, seedOrganization, transferBody } from './lib/seed.mjs'
 
 const N = Number(process.argv[2] ?? 1000)
+const WARMUP = 200
 const RWA_BIN = new URL('../bin/rwa', import.meta.url).pathname
 const dir = mkdtempSync(join(tmpdir(), 'rwa-write-bytes-'))
 const file = join(dir, 'rwa.db')
@@ -38,14 +43,35 @@ try {
   let server = await start()
   const org = await seedOrganization(server.url, server.adminKey, 'org_bytes')
   await seedGovernance(server.url, org, { supply: 1_000_000, transfers: 20 })
+  const post = (path, body) => call(server.url, 'POST', path, { key: org.key, body })
+  const credential = (i) => ({
+    jurisdiction: SOURCE,
+    owner_did: `did:web:${org.orgId}:holder-${i % 16}`,
+    property_data: propertyData(i),
+  })
+  // Warm-up, not measured: the JIT compiles the paths first.
+  for (let i = 0; i < WARMUP; i++) await post('/console/rwa/credentials', credential(i))
+  for (let i = 0; i < WARMUP; i++) await post('/console/rwa/transfers', transferBody(org, 20 + i))
+  let cpu = cpuSeconds(server.pid)
+  for (let i = 0; i < N; i++) await post('/console/rwa/transfers', transferBody(org, 20 + WARMUP + i))
+  const transferCpu = cpuSeconds(server.pid) - cpu
+  cpu = cpuSeconds(server.pid)
+  for (let i = 0; i < N; i++) {
+    const owner_did = `did:web:${org.orgId}:holder-${i % 16}`
+    await post('/console/rwa/credentials', {
+      jurisdiction: SOURCE,
+      owner_did,
+      property_data: propertyData(i),
+    })
+  }
+  const credentialCpu = cpuSeconds(server.pid) - cpu
   const reader = new SQLite(file)
   reader.pragma('wal_checkpoint(TRUNCATE)')
   const before = sizes(reader)
   reader.prepare('begin').run()
   reader.prepare('select count(*) from transfers').get()
-  for (let i = 20; i < 20 + N; i++) {
-    await call(server.url, 'POST', '/console/rwa/transfers', { key: org.key, body: transferBody(org, i) })
-  }
+  for (let i = 20 + WARMUP + N; i < 20 + WARMUP + 2 * N; i++)
+    await post('/console/rwa/transfers', transferBody(org, i))
   const wal = statSync(`${file}-wal`).size
   reader.prepare('commit').run()
   reader.close()
@@ -55,6 +81,10 @@ try {
   const after = sizes(db)
   db.close()
 
+  const us = (seconds) => Math.round((seconds * 1e6) / N)
+  console.log(
+    `server CPU per request, one at a time: transfer POST ${us(transferCpu)} µs, credential POST ${us(credentialCpu)} µs`,
+  )
   console.log(`${N} transfers through the API (approved and rejected alternating)`)
   console.log(`WAL written by their commits: ${wal} bytes, ${Math.round(wal / N)} bytes per transfer`)
   console.log('growth of the database file per transfer, by table/index (pages; payload):')
