@@ -39,13 +39,19 @@ export const leanWrites: Migration = {
         from proofs p left join transfers t on t.transfer_id = p.transfer_id
         where p.proof_id > ${after} order by p.proof_id limit ${BATCH}`.execute(db)
       if (rows.length === 0) break
-      for (const row of rows) {
-        const facts = transferFacts(row) === row.facts ? null : row.facts
-        await sql`
-          insert into proofs_v6 (proof_id, org_id, transfer_id, facts, digest, jws, kid)
-          values (${row.proof_id}, ${row.org_id}, ${row.transfer_id}, ${facts}, ${row.digest},
-            ${detached(row.jws, row.facts)}, ${row.kid})`.execute(db)
-      }
+      const moved = rows.map((row) => ({
+        proof_id: row.proof_id,
+        org_id: row.org_id,
+        transfer_id: row.transfer_id,
+        facts: transferFacts(row) === row.facts ? null : row.facts,
+        digest: row.digest,
+        jws: detached(row.jws, row.facts),
+        kid: row.kid,
+      }))
+      await db
+        .insertInto('proofs_v6' as never)
+        .values(moved as never)
+        .execute()
       after = rows[rows.length - 1]!.proof_id
     }
     await db.schema.dropTable('proofs').execute()
@@ -53,7 +59,7 @@ export const leanWrites: Migration = {
   },
 }
 
-/** Proofs moved per round trip. */
+/** Proofs moved per round trip (one select, one multi-row insert of 7 values a row). */
 const BATCH = 500
 
 interface OldProof {
