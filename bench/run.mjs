@@ -17,6 +17,7 @@ import { BENCH_DATABASE_URL, BENCH_REDIS_URL, createDeployment, probe } from './
 import { TASKSET, pinSelf, startServer } from './lib/processes.mjs'
 import { readProfile, summarizeProfile } from './lib/profile.mjs'
 import { printReport } from './lib/report.mjs'
+import { DEFAULT_SIZES, printScale, runScale } from './lib/scale.mjs'
 import { SCENARIOS } from './lib/scenarios.mjs'
 import { call, eachLimited, seedGovernance, seedOrganization } from './lib/seed.mjs'
 import { median } from './lib/stats.mjs'
@@ -38,6 +39,14 @@ const USAGE = `usage: npm run bench -- [options]
                      the *-pg1/*-pg2 scenarios need PostgreSQL at RWA_BENCH_DATABASE_URL, default
                      ${BENCH_DATABASE_URL}, and Redis at RWA_BENCH_REDIS_URL, default ${BENCH_REDIS_URL})
   --profile          run the rwa server under node --cpu-prof and print its top frames
+  --scale            (or --only scale) only the scale scenario: one organization at 1k, 100k and 1M
+                     transfers, seeded directly into each server's SQLite file; POST transfer,
+                     authenticated read, token detail, a list page and a page deep in the cursor,
+                     at every size, interleaved; cost ratios 1M/1k (targets 1.3, list pages 2).
+                     Bursts of --scale-burst requests (default 750) under the per-minute limit;
+                     --rounds (default 3) rounds; --connections applies (default here 10)
+  --scale-sizes N,N  transfers per size (default ${DEFAULT_SIZES.join(',')})
+  --scale-burst N    requests per scenario, size and round (default 750)
 Exits 1 if any request answered non-2xx or failed, or a scenario could not run.`
 
 const { values: flags } = parseArgs({
@@ -46,10 +55,13 @@ const { values: flags } = parseArgs({
     rounds: { type: 'string' },
     duration: { type: 'string' },
     warmup: { type: 'string' },
-    connections: { type: 'string', default: '50' },
+    connections: { type: 'string' },
     'cli-runs': { type: 'string' },
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
+    'scale-sizes': { type: 'string' },
+    'scale-burst': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 })
@@ -69,6 +81,7 @@ const plan = Object.freeze({
   duration: positive('duration', flags.duration, flags.quick ? 3 : 10),
   rounds: Math.round(positive('rounds', flags.rounds, flags.quick ? 1 : 3)),
   connections: Math.round(positive('connections', flags.connections, 50)),
+  scaleConnections: Math.round(positive('connections', flags.connections, 10)),
   cliRuns: Math.round(positive('cli-runs', flags['cli-runs'], flags.quick ? 3 : 10)),
 })
 /** Transfers seeded per organization, so that every `limit=50` page is full from the first request. */
@@ -81,7 +94,8 @@ const LIMIT_HEADROOM = 0.8
 const failures = []
 const log = (line) => process.stderr.write(`bench: ${line}\n`)
 
-await main()
+if (flags.scale || flags.only?.split(',').some((id) => id.trim() === 'scale')) await scaleMain()
+else await main()
 
 async function main() {
   if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
@@ -248,6 +262,71 @@ async function main() {
   printReport(report)
   process.stdout.write(`\nwritten: bench/results/latest.json\n`)
   process.exitCode = report.failures.length > 0 ? 1 : 0
+}
+
+/** `--scale`: the scale scenario alone (bench/lib/scale.mjs), its table, and latest.json. */
+async function scaleMain() {
+  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` first (bin/rwa runs the compiled code)')
+  }
+  const cores = availableParallelism()
+  const pinning = TASKSET && cores >= 2 ? { server: 0, load: 1 } : undefined
+  if (pinning) pinSelf(pinning.load)
+  const sizes = flags['scale-sizes']
+    ? flags['scale-sizes'].split(',').map((n) => Math.round(positive('scale-sizes', n)))
+    : DEFAULT_SIZES
+  const work = mkdtempSync(join(tmpdir(), 'rwa-bench-scale-'))
+  const startedAt = new Date()
+  const loadStart = loadavg()
+  log(
+    `scale: sizes ${sizes.join(', ')}; pinning ${pinning ? JSON.stringify(pinning) : 'none'}; load ${fmtLoad(loadStart)}`,
+  )
+  let scale
+  try {
+    scale = await runScale({
+      root: ROOT,
+      rwaBin: RWA_BIN,
+      work,
+      core: pinning?.server,
+      sizes,
+      rounds: plan.rounds,
+      burst: Math.round(positive('scale-burst', flags['scale-burst'], 750)),
+      connections: plan.scaleConnections,
+      log,
+      failures,
+    })
+  } catch (error) {
+    failures.push(`scale aborted: ${error instanceof Error ? error.stack : String(error)}`)
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+  const report = {
+    date: startedAt.toISOString(),
+    finished: new Date().toISOString(),
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+    machine: {
+      cores,
+      cpu_model: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      pinning: pinning ?? null,
+    },
+    load_average: {
+      start: loadStart.map((v) => Math.round(v * 100) / 100),
+      end: loadavg().map((v) => Math.round(v * 100) / 100),
+    },
+    scale: scale ?? null,
+    failures,
+  }
+  mkdirSync(RESULTS, { recursive: true })
+  writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`)
+  process.stdout.write(
+    `\nrwa benchmark (scale) — ${report.date}\nmachine: ${cores} cores (${report.machine.cpu_model}), Node ${process.version}; load average ${report.load_average.start.join(' ')} → ${report.load_average.end.join(' ')}\n`,
+  )
+  if (scale) printScale(scale)
+  for (const failure of failures) process.stdout.write(`FAILED: ${failure}\n`)
+  process.stdout.write(`\nwritten: bench/results/latest.json\n`)
+  process.exitCode = failures.length > 0 ? 1 : 0
 }
 
 /**
