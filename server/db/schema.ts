@@ -15,6 +15,11 @@ import type {
   TransfersTable,
   ProofsTable,
 } from './governance-schema.js'
+import type {
+  TokenEventCountsTable,
+  TransferCountsTable,
+  TransferDailyVolumesTable,
+} from './counters-schema.js'
 
 /**
  * The tables, as kysely sees them. Timestamps are ISO 8601 strings in UTC and dates `YYYY-MM-DD`,
@@ -40,6 +45,9 @@ export interface Database {
   holder_freezes: HolderFreezesTable
   status_lists: StatusListsTable
   status_list_revocations: StatusListRevocationsTable
+  transfer_counts: TransferCountsTable
+  token_event_counts: TokenEventCountsTable
+  transfer_daily_volumes: TransferDailyVolumesTable
 }
 
 export interface OrganizationsTable {

@@ -41,6 +41,7 @@ describe('first starts at once on an empty database', () => {
       '0004-token-governance',
       '0005-shared-instances',
       '0006-lean-writes',
+      '0007-flat-costs',
     ])
     expect(adminKeys).toHaveLength(1)
     expect(results.filter((r) => r.created)).toHaveLength(1)

@@ -4,6 +4,7 @@ import { governance } from './0002-governance.js'
 import { tokenGovernance } from './0004-token-governance.js'
 import { sharedInstances } from './0005-shared-instances.js'
 import { leanWrites } from './0006-lean-writes.js'
+import { flatCosts } from './0007-flat-costs.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0004-token-governance': tokenGovernance,
   '0005-shared-instances': sharedInstances,
   '0006-lean-writes': leanWrites,
+  '0007-flat-costs': flatCosts,
 }

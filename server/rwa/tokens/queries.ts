@@ -1,7 +1,6 @@
 import type { Insertable } from 'kysely'
 import type { ListTokensQuery } from '../../../src/contract/rwa.js'
 import {
-  countOf,
   type Executor,
   ownedRecord,
   type Page,
@@ -60,8 +59,14 @@ export async function latestTokenEvents(db: Executor, tokenId: string, limit: nu
   return rows.reverse()
 }
 
-export function countTokenEvents(db: Executor, tokenId: string): Promise<number> {
-  return countOf(db.selectFrom('token_events').where('token_id', '=', tokenId))
+/** How many events a token's history holds (kept by insertTokenEvent). */
+export async function countTokenEvents(db: Executor, tokenId: string): Promise<number> {
+  const row = await db
+    .selectFrom('token_event_counts')
+    .select('n')
+    .where('token_id', '=', tokenId)
+    .executeTakeFirst()
+  return Number(row?.n ?? 0)
 }
 
 /** One page of a token's history, oldest first, after the event id `cursor`. */
@@ -71,7 +76,7 @@ export async function tokenEventsPage(
   query: { limit: number; cursor?: string | undefined },
 ): Promise<Page<TokenEventsTable>> {
   const base = db.selectFrom('token_events').where('token_id', '=', tokenId)
-  const total = await countOf(base)
+  const total = await countTokenEvents(db, tokenId)
   let rows = base.selectAll()
   if (query.cursor !== undefined) rows = rows.where('event_id', '>', query.cursor)
   const found = await rows
@@ -83,6 +88,14 @@ export async function tokenEventsPage(
   return { rows: page, total, next_cursor: more ? page.at(-1)!.event_id : null }
 }
 
+/** Appends an event and counts it, in the caller's transaction (an upsert that adds: no count is lost). */
 export async function insertTokenEvent(db: Executor, row: Insertable<TokenEventsTable>): Promise<void> {
   await db.insertInto('token_events').values(row).execute()
+  await db
+    .insertInto('token_event_counts')
+    .values({ token_id: row.token_id, n: 1 })
+    .onConflict((oc) =>
+      oc.column('token_id').doUpdateSet((eb) => ({ n: eb('token_event_counts.n', '+', 1) })),
+    )
+    .execute()
 }

@@ -9,7 +9,7 @@ import { rulesFromRow } from '../tokens/from-row.js'
 import { tokenOr404 } from '../tokens/service.js'
 import { activeTrustTouching } from '../trust/queries.js'
 import { KYC, type KycFacts, type TransferFacts } from './evaluate-transfer.js'
-import { approvedVolumeSince } from './queries.js'
+import { approvedVolumeOn } from './queries.js'
 
 /*
  * What the evaluations read from the database, gathered in the caller's transaction: the pure
@@ -85,12 +85,7 @@ export async function transferFacts(
       recipient_balance: await balanceOf(trx, token.token_id, recipient),
       target_holders: await holderCount(trx, token.token_id, to),
       recipient_holds_in_target: recipientInTarget.amount > 0,
-      sender_volume_today: await approvedVolumeSince(
-        trx,
-        token.token_id,
-        sender,
-        `${now.slice(0, 10)}T00:00:00.000Z`,
-      ),
+      sender_volume_today: await approvedVolumeOn(trx, token.token_id, sender, now.slice(0, 10)),
     },
     rules: rulesFromRow(token.rules),
     trust: trust.map((t) => ({ ...t, mutual: Number(t.mutual) === 1 })),

@@ -9,6 +9,7 @@ export const findTransfer = ownedRecord('transfers', 'transfer_id')
 
 export const findProof = ownedRecord('proofs', 'proof_id')
 
+/** A page of transfers, newest first; the exact total from the counters (countTransfers). */
 export function listTransfers(db: Executor, orgId: string, query: ListTransfersQuery) {
   let base = whereEqual(db.selectFrom('transfers').where('org_id', '=', orgId), {
     token_id: query.token_id,
@@ -16,31 +17,90 @@ export function listTransfers(db: Executor, orgId: string, query: ListTransfersQ
   })
   const j = query.jurisdiction
   if (j) base = base.where((eb) => eb.or([eb('from_jurisdiction', '=', j), eb('to_jurisdiction', '=', j)]))
-  return pageOf(base, 'transfer_id', query)
+  return pageOf(base, 'transfer_id', query, () => countTransfers(db, orgId, query))
 }
 
+/**
+ * How many transfers match a list's filters: the sum of the organization's counter rows (one per token,
+ * status and route) that the filters select. A transfer is in exactly one counter row, so a
+ * jurisdiction that is both its source and its target counts it once, as the list does.
+ */
+export async function countTransfers(
+  db: Executor,
+  orgId: string,
+  query: ListTransfersQuery,
+): Promise<number> {
+  let counts = whereEqual(db.selectFrom('transfer_counts').where('org_id', '=', orgId), {
+    token_id: query.token_id,
+    status: query.status,
+  })
+  const j = query.jurisdiction
+  if (j)
+    counts = counts.where((eb) => eb.or([eb('from_jurisdiction', '=', j), eb('to_jurisdiction', '=', j)]))
+  const row = await counts.select((eb) => eb.fn.sum<number>('n').as('n')).executeTakeFirst()
+  return Number(row?.n ?? 0)
+}
+
+/**
+ * Stores a transfer and, in the same transaction, counts it (transfer_counts) and, when approved, adds
+ * its units to the sender's volume of the day (transfer_daily_volumes). Upserts that add: concurrent
+ * writers never lose a count.
+ */
 export async function insertTransfer(db: Executor, row: Insertable<TransfersTable>): Promise<void> {
   await db.insertInto('transfers').values(row).execute()
+  await db
+    .insertInto('transfer_counts')
+    .values({
+      org_id: row.org_id,
+      token_id: row.token_id,
+      status: row.status,
+      from_jurisdiction: row.from_jurisdiction,
+      to_jurisdiction: row.to_jurisdiction,
+      n: 1,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['org_id', 'token_id', 'status', 'from_jurisdiction', 'to_jurisdiction'])
+        .doUpdateSet((eb) => ({ n: eb('transfer_counts.n', '+', eb.ref('excluded.n')) })),
+    )
+    .execute()
+  if (row.status === 'approved') {
+    await db
+      .insertInto('transfer_daily_volumes')
+      .values({
+        token_id: row.token_id,
+        sender_did: row.sender_did,
+        day: row.created_at.slice(0, 10),
+        volume: row.amount,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['token_id', 'sender_did', 'day'])
+          .doUpdateSet((eb) => ({
+            volume: eb('transfer_daily_volumes.volume', '+', eb.ref('excluded.volume')),
+          })),
+      )
+      .execute()
+  }
 }
 
 export async function insertProof(db: Executor, row: Insertable<ProofsTable>): Promise<void> {
   await db.insertInto('proofs').values(row).execute()
 }
 
-/** The sender's approved volume of a token since `since` (the start of a UTC day). */
-export async function approvedVolumeSince(
+/** The sender's approved volume of a token on a UTC day (`YYYY-MM-DD`), kept by insertTransfer. */
+export async function approvedVolumeOn(
   db: Executor,
   tokenId: string,
   senderDid: string,
-  since: string,
+  day: string,
 ): Promise<number> {
   const row = await db
-    .selectFrom('transfers')
-    .select((eb) => eb.fn.sum<number>('amount').as('volume'))
+    .selectFrom('transfer_daily_volumes')
+    .select('volume')
     .where('token_id', '=', tokenId)
     .where('sender_did', '=', senderDid)
-    .where('created_at', '>=', since)
-    .where('status', '=', 'approved')
+    .where('day', '=', day)
     .executeTakeFirst()
   return Number(row?.volume ?? 0)
 }
