@@ -9,15 +9,44 @@ export const findTransfer = ownedRecord('transfers', 'transfer_id')
 
 export const findProof = ownedRecord('proofs', 'proof_id')
 
-/** A page of transfers, newest first; the exact total from the counters (countTransfers). */
-export function listTransfers(db: Executor, orgId: string, query: ListTransfersQuery) {
-  let base = whereEqual(db.selectFrom('transfers').where('org_id', '=', orgId), {
-    token_id: query.token_id,
-    status: query.status,
-  })
+/**
+ * A page of transfers, newest first; the exact total from the counters (countTransfers). With a
+ * jurisdiction, the transfers from it and those to it are each read newest first through their own
+ * index (transfers_from_idx, transfers_to_idx), a page's worth of each, and merged (a transfer within
+ * the jurisdiction is in both and kept once): an `or` of the two would walk every transfer of the
+ * organization until it found a page of matches.
+ */
+export async function listTransfers(db: Executor, orgId: string, query: ListTransfersQuery) {
+  const filtered = () =>
+    whereEqual(db.selectFrom('transfers').where('org_id', '=', orgId), {
+      token_id: query.token_id,
+      status: query.status,
+    })
+  const total = () => countTransfers(db, orgId, query)
   const j = query.jurisdiction
-  if (j) base = base.where((eb) => eb.or([eb('from_jurisdiction', '=', j), eb('to_jurisdiction', '=', j)]))
-  return pageOf(base, 'transfer_id', query, () => countTransfers(db, orgId, query))
+  if (!j) return pageOf(filtered(), 'transfer_id', query, total)
+  const side = (column: 'from_jurisdiction' | 'to_jurisdiction') => {
+    let rows = filtered().where(column, '=', j)
+    if (query.cursor !== undefined) rows = rows.where('transfer_id', '<', query.cursor)
+    return db
+      .selectFrom(
+        rows
+          .selectAll()
+          .orderBy('transfer_id', 'desc')
+          .limit(query.limit + 1)
+          .as(column),
+      )
+      .selectAll()
+  }
+  const found = await db
+    .selectFrom(side('from_jurisdiction').union(side('to_jurisdiction')).as('matches'))
+    .selectAll()
+    .orderBy('transfer_id', 'desc')
+    .limit(query.limit + 1)
+    .execute()
+  const more = found.length > query.limit
+  const rows = more ? found.slice(0, query.limit) : found
+  return { rows, total: await total(), next_cursor: more ? rows.at(-1)!.transfer_id : null }
 }
 
 /**
@@ -74,11 +103,9 @@ export async function insertTransfer(db: Executor, row: Insertable<TransfersTabl
         volume: row.amount,
       })
       .onConflict((oc) =>
-        oc
-          .columns(['token_id', 'sender_did', 'day'])
-          .doUpdateSet((eb) => ({
-            volume: eb('transfer_daily_volumes.volume', '+', eb.ref('excluded.volume')),
-          })),
+        oc.columns(['token_id', 'sender_did', 'day']).doUpdateSet((eb) => ({
+          volume: eb('transfer_daily_volumes.volume', '+', eb.ref('excluded.volume')),
+        })),
       )
       .execute()
   }
