@@ -44,11 +44,19 @@ export function attestationsForTransfer(
       'issued_at',
       'valid_until',
     ])
-    .where('org_id', '=', orgId)
     .where((eb) => {
-      const title = eb.and([eb('credential_id', '=', credentialId), eb('type', '=', titleType)])
+      // org_id inside each branch, so that each is an index seek of its own (attestations_credential_idx,
+      // attestations_subject_idx) rather than a walk over every attestation of the organization.
+      const title = eb.and([
+        eb('org_id', '=', orgId),
+        eb('credential_id', '=', credentialId),
+        eb('type', '=', titleType),
+      ])
       if (personal.length === 0) return title
-      return eb.or([eb.and([eb('subject_did', '=', recipientDid), eb('type', 'in', personal)]), title])
+      return eb.or([
+        eb.and([eb('org_id', '=', orgId), eb('subject_did', '=', recipientDid), eb('type', 'in', personal)]),
+        title,
+      ])
     })
     .execute()
 }
