@@ -106,6 +106,13 @@ export async function runScale({
   failures,
 }) {
   const { IdFactory } = await import(pathToFileURL(join(root, 'dist/server/ids.js')).href)
+  // A transfer's proof stores no facts (migration 0006): they are rebuilt from the transfer row, the
+  // way the server does it, so the seeder signs exactly what the server will show.
+  const { transferProofFacts } = await import(
+    pathToFileURL(join(root, 'dist/server/rwa/transfers/from-row.js')).href
+  )
+  const { canonicalFacts } = await import(pathToFileURL(join(root, 'dist/src/proof/verify.js')).href)
+  const factsOfTransfer = (row) => canonicalFacts(transferProofFacts(row))
   const stores = []
   const servers = []
   try {
@@ -113,7 +120,7 @@ export async function runScale({
       const file = join(work, `scale-${size}.db`)
       const store = await createOrganization(rwaBin, file)
       const started = Date.now()
-      Object.assign(store, bulkSeed(file, store, size, IdFactory))
+      Object.assign(store, bulkSeed(file, store, size, IdFactory, factsOfTransfer))
       store.seed_seconds = Math.round((Date.now() - started) / 100) / 10
       store.file_mb = Math.round(fileBytes(file) / 1e5) / 10
       log(
@@ -218,7 +225,7 @@ async function createOrganization(rwaBin, file) {
  * write path stored them (every column as it is, whatever the schema holds): new ids and times, the
  * proof's canonical facts re-digested and re-signed, the history event of each, the holdings moved.
  */
-function bulkSeed(file, store, size, IdFactory) {
+function bulkSeed(file, store, size, IdFactory, factsOfTransfer) {
   const db = new Database(file)
   try {
     // The server is stopped: a rollback journal in memory for the one big transaction, WAL again after.
@@ -249,7 +256,7 @@ function bulkSeed(file, store, size, IdFactory) {
       format: 'der',
       type: 'pkcs8',
     })
-    const signer = proofSigner(templates[0].proof, privateKey)
+    const signer = proofSigner(templates[0], privateKey, factsOfTransfer)
     const insert = (table, row) =>
       db.prepare(
         `INSERT INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row)
@@ -284,7 +291,7 @@ function bulkSeed(file, store, size, IdFactory) {
         ])
         const transfer = rewrite(template.transfer, swap)
         const proof = rewrite(template.proof, swap)
-        Object.assign(proof, signer(proof.facts))
+        Object.assign(proof, signer(proof, transfer))
         statements.transfer.run(Object.values(transfer))
         statements.proof.run(Object.values(proof))
         statements.event.run(Object.values(rewrite(template.event, swap)))
@@ -326,24 +333,36 @@ function rewrite(row, swap) {
 }
 
 /**
- * Signs canonical facts the way the real proof was signed: the same protected header, the facts as
- * the payload, Ed25519 over `header.payload`; checked first against the real proof, so that a change
- * in how proofs are stored stops the seeding instead of writing proofs that do not verify.
+ * Signs a cloned proof the way the real proof was signed: the same protected header, Ed25519 over
+ * `header.payload` with the canonical facts as the payload. A transfer's proof stores no facts and its
+ * JWS detached (`header..signature`, migration 0006): its facts are rebuilt from the transfer row. A
+ * proof that stores its facts keeps them and its whole JWS. Checked first against the real proof, so
+ * that a change in how proofs are stored stops the seeding instead of writing proofs that do not verify.
  */
-function proofSigner(real, privateKey) {
+function proofSigner(template, privateKey, factsOfTransfer) {
+  const real = template.proof
   const [header, payload, signature] = real.jws.split('.')
+  const detached = real.facts === null
+  const factsOf = (proof, transfer) => (detached ? factsOfTransfer(transfer) : proof.facts)
   const digest = (facts) => createHash('sha256').update(facts, 'utf8').digest('hex')
-  if (real.digest !== digest(real.facts) || payload !== Buffer.from(real.facts).toString('base64url')) {
+  const realFacts = factsOf(real, template.transfer)
+  const realPayload = Buffer.from(realFacts).toString('base64url')
+  if (real.digest !== digest(realFacts) || payload !== (detached ? '' : realPayload)) {
     throw new Error(
       'the stored proof is not a JWS of its facts with their digest: update bench/lib/scale.mjs',
     )
   }
   const sig = (input) => sign(null, Buffer.from(input), privateKey).toString('base64url')
-  if (sig(`${header}.${payload}`) !== signature)
+  if (sig(`${header}.${realPayload}`) !== signature)
     throw new Error('the proof key does not reproduce the stored signature')
-  return (facts) => {
-    const body = `${header}.${Buffer.from(facts).toString('base64url')}`
-    return { digest: digest(facts), jws: `${body}.${sig(body)}` }
+  return (proof, transfer) => {
+    const facts = factsOf(proof, transfer)
+    const encoded = Buffer.from(facts).toString('base64url')
+    const signed = sig(`${header}.${encoded}`)
+    return {
+      digest: digest(facts),
+      jws: detached ? `${header}..${signed}` : `${header}.${encoded}.${signed}`,
+    }
   }
 }
 
