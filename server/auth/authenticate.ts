@@ -3,6 +3,7 @@ import { API_KEY_PATTERN } from '../../src/contract/billing.js'
 import type { KnownKey } from '../caches/auth-cache.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
+import { setAnswerHeaders } from '../http/answer-headers.js'
 import { entitlementOf } from '../limits/entitlement.js'
 import type { LimitDecision } from '../limits/rate-limiter.js'
 import { hashApiKey } from './api-keys.js'
@@ -45,7 +46,7 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
     })
 
     await next()
-    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) c.res.headers.set(name, value)
+    setAnswerHeaders(c, rateLimitHeaders(decision))
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { requestId } from 'hono/request-id'
 import { matchedRoutes } from 'hono/route'
 import type { AppEnv } from '../auth/principal.js'
+import { setAnswerHeaders } from '../http/answer-headers.js'
 import type { Logger } from '../logging/logger.js'
 import type { ServerMetrics } from '../metrics/metrics.js'
 
@@ -12,8 +12,18 @@ export const UNMATCHED_ROUTE = 'unmatched'
  * `X-Request-Id` on every request and response: the caller's when it is 1–128 characters of letters,
  * digits, `_`, `-` or `=`, else a new UUID. Problem details and the request's log line carry it too.
  */
-export const requestIds = (): MiddlewareHandler<AppEnv> =>
-  requestId({ headerName: 'X-Request-Id', limitLength: 128 })
+export function requestIds(): MiddlewareHandler<AppEnv> {
+  return async function requestId(c, next) {
+    let id = c.req.header('X-Request-Id')
+    if (id === undefined || !REQUEST_ID.test(id)) id = crypto.randomUUID()
+    c.set('requestId', id)
+    setAnswerHeaders(c, { 'X-Request-Id': id })
+    await next()
+  }
+}
+
+/** A caller's request id that is kept (as hono's request-id middleware with a 128-character limit). */
+const REQUEST_ID = /^[\w\-=]{1,128}$/
 
 /**
  * Logs one line per request and counts it in the metrics, once the response is ready: request id,

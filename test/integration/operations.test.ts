@@ -1,4 +1,5 @@
 import { unlinkSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Scrape } from '../support/prometheus.js'
 import { type ServerProcess, startServerProcess } from '../support/server-process.js'
@@ -12,6 +13,42 @@ afterEach(async () => {
 
 const get = (url: string, path: string, headers: Record<string, string> = {}) =>
   fetch(new URL(path, url), { headers })
+
+/** An answer's status and header lines as Node received them (names as sent, repeats kept). */
+function rawAnswer(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<{ status: number; lines: Array<[string, string]>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const req = httpRequest(
+      new URL(path, url),
+      { method, headers: payload ? { ...headers, 'content-type': 'application/json' } : headers },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => {
+          text += chunk
+        })
+        res.on('end', () => {
+          const lines: Array<[string, string]> = []
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            lines.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!])
+          resolve({ status: res.statusCode!, lines, text })
+        })
+      },
+    )
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
+
+/** The values of header `name` in an answer, however its name was cased. */
+const valuesOf = (lines: Array<[string, string]>, name: string) =>
+  lines.filter(([n]) => n.toLowerCase() === name.toLowerCase()).map(([, v]) => v)
 
 describe('operating the real server process', () => {
   it('is live and ready once migrations ran, and logs one JSON line per request with its id', async () => {
@@ -79,6 +116,53 @@ describe('operating the real server process', () => {
       expect((await get(server.url, '/healthz')).status).toBe(200)
     },
   )
+
+  // Behind Node these headers go on Node's response itself, not through hono's (server/http/answer-headers.ts):
+  // every kind of answer must still carry each exactly once.
+  it('puts X-Request-Id on every answer and the RateLimit headers on every answer after authentication, once each', async () => {
+    server = await startServerProcess()
+    const admin = { 'x-api-key': server.adminKey }
+    const created = await rawAnswer(server.url, 'POST', '/console/billing/keys', admin, {
+      org_id: 'acme',
+      name: 'acme-key',
+    })
+    expect(created.status).toBe(201)
+    const acme = { 'x-api-key': (JSON.parse(created.text) as { api_key: string }).api_key }
+
+    const answers = {
+      public: await rawAnswer(server.url, 'GET', '/console/billing/pricing', { 'X-Request-Id': 'mine-1' }),
+      unauthenticated: await rawAnswer(server.url, 'GET', '/console/billing/stats'),
+      found: await rawAnswer(server.url, 'GET', '/console/billing/usage/acme', acme),
+      notFound: await rawAnswer(server.url, 'DELETE', '/console/billing/keys/key_nope', acme),
+      invalid: await rawAnswer(server.url, 'POST', '/console/billing/keys', acme, { org_id: 'acme' }),
+      forbidden: await rawAnswer(server.url, 'GET', '/console/billing/stats', acme),
+    }
+    expect(Object.values(answers).map((a) => a.status)).toEqual([200, 401, 200, 404, 400, 403])
+    for (const [kind, answer] of Object.entries(answers)) {
+      const ids = valuesOf(answer.lines, 'x-request-id')
+      expect(ids, kind).toHaveLength(1)
+      if (answer.status >= 400) expect(JSON.parse(answer.text).request_id, kind).toBe(ids[0])
+      const limited = !['public', 'unauthenticated'].includes(kind)
+      for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
+        expect(valuesOf(answer.lines, name), `${kind} ${name}`).toHaveLength(limited ? 1 : 0)
+      }
+      expect(valuesOf(answer.lines, 'content-length'), kind).toEqual([String(Buffer.byteLength(answer.text))])
+    }
+    expect(valuesOf(answers.public.lines, 'x-request-id')).toEqual(['mine-1'])
+    expect(valuesOf(answers.found.lines, 'ratelimit-remaining')).toEqual(['59'])
+    expect(valuesOf(answers.forbidden.lines, 'ratelimit-remaining')).toEqual(['56'])
+
+    // The free tier's 60 a minute: the 61st is refused, with Retry-After beside the RateLimit headers.
+    let refused: Awaited<ReturnType<typeof rawAnswer>> | undefined
+    for (let i = 0; i < 60 && refused === undefined; i++) {
+      const answer = await rawAnswer(server.url, 'GET', '/console/billing/usage/acme', acme)
+      if (answer.status === 429) refused = answer
+    }
+    expect(refused?.status).toBe(429)
+    expect(valuesOf(refused!.lines, 'ratelimit-remaining')).toEqual(['0'])
+    expect(valuesOf(refused!.lines, 'retry-after')).toHaveLength(1)
+    expect(valuesOf(refused!.lines, 'x-request-id')).toHaveLength(1)
+  })
 
   it('answers 503 on /readyz from SIGTERM on while it drains and still serves, then stops', async () => {
     server = await startServerProcess({ env: { RWA_DRAIN_SECONDS: '60' } })
