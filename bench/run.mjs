@@ -129,6 +129,11 @@ async function main() {
         servers[name] = s
       })
     if (needed.has('hello')) await start('hello', [join(ROOT, 'bench/baselines/hello.mjs')])
+    for (const observe of ['hello', 'observed']) {
+      const name = `hono-${observe}`
+      const args = ['--observe', observe === 'hello' ? 'none' : 'all']
+      if (needed.has(name)) await start(name, [join(ROOT, 'bench/baselines/hono.mjs'), ...args])
+    }
     if (needed.has('select')) {
       await start('select', [
         join(ROOT, 'bench/baselines/point-select.mjs'),

@@ -1,5 +1,7 @@
 // The load scenarios: four bare baselines, the five rwa scenarios measured against them, and the
 // authenticated read and the transfer POST again over PostgreSQL + Redis on one and on two instances.
+// Two diagnostic steps between the bare hello and GET pricing, (a1) and (a2), split the framework's
+// and the request observation's share of pricing's cost (no target: they are not rwa's answers).
 import { SOURCE, propertyData, transferBody } from './seed.mjs'
 
 /**
@@ -14,6 +16,20 @@ export const SCENARIOS = [
     id: 'hello',
     title: '(a) bare node:http JSON hello',
     server: 'hello',
+    request: () => ({ method: 'GET', path: '/' }),
+  },
+  {
+    id: 'hono-hello',
+    title: "(a1) hello through Hono and rwa's Node server",
+    server: 'hono-hello',
+    baseline: 'hello',
+    request: () => ({ method: 'GET', path: '/' }),
+  },
+  {
+    id: 'hono-observed',
+    title: '(a2) (a1) + request id, log line, metrics',
+    server: 'hono-observed',
+    baseline: 'hello',
     request: () => ({ method: 'GET', path: '/' }),
   },
   {
