@@ -84,28 +84,32 @@ export async function forcedTransfer(
       recipient_did: input.to_did,
       amount: input.amount,
     }
-    const record = await storeTransfer(ctx, trx, {
-      orgId,
-      transferId,
-      proofId,
-      tokenId,
-      status: 'forced',
-      transfer,
-      compliance_details,
-      reason: input.reason,
-      now,
-    })
+    const record = await storeTransfer(
+      ctx,
+      trx,
+      {
+        orgId,
+        transferId,
+        proofId,
+        tokenId,
+        status: 'forced',
+        transfer,
+        compliance_details,
+        reason: input.reason,
+        now,
+      },
+      {
+        event: 'transfer_forced',
+        details: {
+          unfrozen_units_taken: unfrozenTaken,
+          frozen_units_taken: frozenTaken,
+          reason: input.reason,
+        },
+        actorKeyId: principal.keyId,
+      },
+    )
     await adjustHolding(trx, tokenId, input.from_did, input.from_jurisdiction, -input.amount, -frozenTaken)
     await adjustHolding(trx, tokenId, input.to_did, input.to_jurisdiction, input.amount)
-    await recordTokenEvent(ctx, trx, orgId, tokenId, 'transfer_forced', now, {
-      transfer_id: transferId,
-      proof_id: proofId,
-      ...transfer,
-      unfrozen_units_taken: unfrozenTaken,
-      frozen_units_taken: frozenTaken,
-      reason: input.reason,
-      actor_key_id: principal.keyId,
-    })
     return record
   })
   ctx.metrics.transferDecided(record.status)

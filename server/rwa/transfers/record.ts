@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto'
-import type { ComplianceDetails, ProofTransfer, Transfer, TransferStatus } from '../../../src/contract/rwa.js'
+import type {
+  ComplianceDetails,
+  GovernanceEvent,
+  ProofTransfer,
+  Transfer,
+  TransferStatus,
+} from '../../../src/contract/rwa.js'
 import { canonicalFacts, type ProofFacts } from '../../../src/proof/verify.js'
 import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
 import { detachPayload } from '../../signing/compact-jws.js'
+import { recordTokenEvent } from '../tokens/history.js'
 import { transferFromRow } from './from-row.js'
 import { insertProof, insertTransfer } from './queries.js'
 
@@ -37,7 +44,10 @@ export async function storeProof(
   })
 }
 
-/** Stores a transfer and its signed proof; returns the API record. */
+/**
+ * Stores a transfer, its signed proof and its event in the token's history (`transfer_id`, `proof_id`,
+ * the parties and amount, then `history.details`, then `actor_key_id`); returns the API record.
+ */
 export async function storeTransfer(
   ctx: AppContext,
   trx: Executor,
@@ -52,6 +62,7 @@ export async function storeTransfer(
     reason: string | null
     now: string
   },
+  history: { event: GovernanceEvent['event']; details: Record<string, unknown>; actorKeyId: string },
 ): Promise<Transfer> {
   await storeProof(
     ctx,
@@ -81,5 +92,12 @@ export async function storeTransfer(
     reason: record.reason,
   }
   await insertTransfer(trx, row)
+  await recordTokenEvent(ctx, trx, record.orgId, record.tokenId, history.event, record.now, {
+    transfer_id: record.transferId,
+    proof_id: record.proofId,
+    ...record.transfer,
+    ...history.details,
+    actor_key_id: history.actorKeyId,
+  })
   return transferFromRow(row)
 }

@@ -15,7 +15,6 @@ import type { AppContext } from '../../context.js'
 import { ApiError } from '../../errors.js'
 import { adjustHolding } from '../holdings/queries.js'
 import { listPage, ownedOr404 } from '../owned.js'
-import { recordTokenEvent } from '../tokens/history.js'
 import { evaluateTransfer } from './evaluate-transfer.js'
 import { transferFacts } from './facts.js'
 import { proofFromRow, transferFromRow, transferSummaryFromRow } from './from-row.js'
@@ -48,31 +47,25 @@ export async function requestTransfer(
     }
     const compliance_details = evaluateTransfer(facts)
     const status = compliance_details.all_satisfied ? 'approved' : 'rejected'
-    const record = await storeTransfer(ctx, trx, {
-      orgId,
-      transferId,
-      proofId,
-      tokenId: input.token_id,
-      status,
-      transfer,
-      compliance_details,
-      reason: null,
-      now,
-    })
     const failed = compliance_details.checks.filter((c) => !c.satisfied).map((c) => c.reason)
-    await recordTokenEvent(
+    const record = await storeTransfer(
       ctx,
       trx,
-      orgId,
-      input.token_id,
-      status === 'approved' ? 'transfer_approved' : 'transfer_rejected',
-      now,
       {
-        transfer_id: transferId,
-        proof_id: proofId,
-        ...transfer,
-        ...(failed.length > 0 ? { reasons: failed } : {}),
-        actor_key_id: principal.keyId,
+        orgId,
+        transferId,
+        proofId,
+        tokenId: input.token_id,
+        status,
+        transfer,
+        compliance_details,
+        reason: null,
+        now,
+      },
+      {
+        event: status === 'approved' ? 'transfer_approved' : 'transfer_rejected',
+        details: failed.length > 0 ? { reasons: failed } : {},
+        actorKeyId: principal.keyId,
       },
     )
     if (status === 'approved') {
