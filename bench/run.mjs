@@ -98,8 +98,8 @@ if (flags.scale || flags.only?.split(',').some((id) => id.trim() === 'scale')) a
 else await main()
 
 async function main() {
-  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
-    throw new Error('dist/ is missing: run `npm run build` first (bin/rwa runs the compiled code)')
+  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` first (bin/rwa runs the compiled, bundled code)')
   }
   const selected = selectScenarios(flags.only)
   // Two cores or more: servers on core 0, this load generator on core 1. On one core they share it.
@@ -271,8 +271,8 @@ async function main() {
 
 /** `--scale`: the scale scenario alone (bench/lib/scale.mjs), its table, and latest.json. */
 async function scaleMain() {
-  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) {
-    throw new Error('dist/ is missing: run `npm run build` first (bin/rwa runs the compiled code)')
+  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` first (bin/rwa runs the compiled, bundled code)')
   }
   const cores = availableParallelism()
   const pinning = TASKSET && cores >= 2 ? { server: 0, load: 1 } : undefined
