@@ -111,9 +111,10 @@ async function writeStatements(db) {
         amount: 1,
         status: 'approved',
         proof_id: 'prf_new',
-        compliance_details: '{}',
         created_at: `${DAY}T12:00:00.000Z`,
         reason: null,
+        compliance_summary: '{}',
+        compliance_checks: '[]',
       })
       await tokens.insertTokenEvent(capturing, {
         event_id: 'evt_new',
@@ -173,9 +174,9 @@ async function postgresPlans() {
     await db.executeQuery(
       CompiledQuery.raw(`
       insert into transfers (transfer_id, org_id, token_id, from_jurisdiction, to_jurisdiction, sender_did,
-        recipient_did, amount, status, proof_id, compliance_details, created_at)
+        recipient_did, amount, status, proof_id, compliance_summary, compliance_checks, created_at)
       select 'tx_' || lpad(i::text, 26, '0'), '${ORG}', '${TOKEN}', 'SRC', 'DST', 'did:a', 'did:b', 1,
-        case when i % 2 = 0 then 'approved' else 'rejected' end, 'prf_' || lpad(i::text, 26, '0'), '{}',
+        case when i % 2 = 0 then 'approved' else 'rejected' end, 'prf_' || lpad(i::text, 26, '0'), '{}', '[]',
         to_char(timestamp '2025-11-23' + i * interval '150 seconds', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
       from generate_series(1, 200000) i`),
     )

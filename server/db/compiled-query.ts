@@ -29,9 +29,10 @@ interface Compiled {
  */
 export function compiledOnce<Args extends unknown[], Row>(
   build: (db: Executor, ...args: Args) => Compilable<Row>,
+  /** How many arguments follow `db`; needed when `build` takes them as a rest parameter. */
+  arity = build.length - 1,
 ): (db: Executor, ...args: Args) => Promise<Row[]> {
   const byDialect = new Map<DialectName, Compiled>()
-  const arity = build.length - 1
   return async (db, ...args) => {
     const dialect = dialectOf(db)
     let compiled = byDialect.get(dialect)

@@ -163,10 +163,16 @@ export interface TransfersTable {
   amount: number
   status: string
   proof_id: string
-  compliance_details: string
   created_at: string
   /** Why an agent forced it (status `forced`); null otherwise. */
   reason: string | null
+  /**
+   * The evaluation's three summary fields as JSON (`source_requirements`, `target_requirements`,
+   * `all_satisfied`): all a list item shows of it (migration 0008).
+   */
+  compliance_summary: string
+  /** The evaluation's checks as JSON: the detail and the proof add them to the summary. */
+  compliance_checks: string
 }
 
 /**

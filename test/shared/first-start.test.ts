@@ -42,6 +42,7 @@ describe('first starts at once on an empty database', () => {
       '0005-shared-instances',
       '0006-lean-writes',
       '0007-flat-costs',
+      '0008-summary-columns',
     ])
     expect(adminKeys).toHaveLength(1)
     expect(results.filter((r) => r.created)).toHaveLength(1)

@@ -5,6 +5,7 @@ import { tokenGovernance } from './0004-token-governance.js'
 import { sharedInstances } from './0005-shared-instances.js'
 import { leanWrites } from './0006-lean-writes.js'
 import { flatCosts } from './0007-flat-costs.js'
+import { summaryColumns } from './0008-summary-columns.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0005-shared-instances': sharedInstances,
   '0006-lean-writes': leanWrites,
   '0007-flat-costs': flatCosts,
+  '0008-summary-columns': summaryColumns,
 }

@@ -1,5 +1,12 @@
 import type { Selectable } from 'kysely'
-import type { ComplianceDetails, Proof, Transfer, TransferSummary } from '../../../src/contract/rwa.js'
+import type {
+  ComplianceCheck,
+  ComplianceDetails,
+  ComplianceSummary,
+  Proof,
+  Transfer,
+  TransferSummary,
+} from '../../../src/contract/rwa.js'
 import { canonicalFacts, type ProofFacts, proofFacts } from '../../../src/proof/verify.js'
 import type { ProofsTable, TransfersTable } from '../../db/schema.js'
 import { attachPayload } from '../../signing/compact-jws.js'
@@ -10,7 +17,7 @@ export function transferFromRow(row: Selectable<TransfersTable>): Transfer {
     transfer_id: row.transfer_id,
     status: row.status as Transfer['status'],
     proof_id: row.proof_id,
-    compliance_details: JSON.parse(row.compliance_details) as ComplianceDetails,
+    compliance_details: complianceDetailsOf(row),
     token_id: row.token_id,
     from_jurisdiction: row.from_jurisdiction,
     to_jurisdiction: row.to_jurisdiction,
@@ -22,11 +29,40 @@ export function transferFromRow(row: Selectable<TransfersTable>): Transfer {
   }
 }
 
-/** A transfer as a list shows it: the spec's three compliance fields, no checks (DESIGN §10). */
-export function transferSummaryFromRow(row: Selectable<TransfersTable>): TransferSummary {
+/**
+ * The evaluation as the API shows it: the three summary fields, then the checks (the order the server
+ * has always written it in; migration 0008 stores the two parts apart).
+ */
+function complianceDetailsOf(row: Pick<TransfersTable, 'compliance_summary' | 'compliance_checks'>) {
   const { source_requirements, target_requirements, all_satisfied } = JSON.parse(
-    row.compliance_details,
-  ) as ComplianceDetails
+    row.compliance_summary,
+  ) as ComplianceSummary
+  const checks = JSON.parse(row.compliance_checks) as ComplianceCheck[]
+  return { source_requirements, target_requirements, all_satisfied, checks } satisfies ComplianceDetails
+}
+
+/** The columns a list item needs: every one but the checks and an agent's reason. */
+export const transferSummaryColumns = [
+  'transfer_id',
+  'status',
+  'proof_id',
+  'compliance_summary',
+  'token_id',
+  'from_jurisdiction',
+  'to_jurisdiction',
+  'sender_did',
+  'recipient_did',
+  'amount',
+  'created_at',
+] as const satisfies readonly (keyof TransfersTable)[]
+
+export type TransferSummaryRow = Pick<Selectable<TransfersTable>, (typeof transferSummaryColumns)[number]>
+
+/** A transfer as a list shows it: the spec's three compliance fields, no checks (DESIGN §10). */
+export function transferSummaryFromRow(row: TransferSummaryRow): TransferSummary {
+  const { source_requirements, target_requirements, all_satisfied } = JSON.parse(
+    row.compliance_summary,
+  ) as ComplianceSummary
   return {
     transfer_id: row.transfer_id,
     status: row.status as Transfer['status'],
@@ -62,7 +98,7 @@ export function transferProofFacts(row: Selectable<TransfersTable>): ProofFacts 
       amount: Number(row.amount),
     },
     ...(row.reason !== null ? { reason: row.reason } : {}),
-    compliance_details: JSON.parse(row.compliance_details) as ComplianceDetails,
+    compliance_details: complianceDetailsOf(row),
   }
 }
 

@@ -1,7 +1,9 @@
 import type { Insertable } from 'kysely'
+import { compiledOnce } from '../../db/compiled-query.js'
 import type { ListTransfersQuery } from '../../../src/contract/rwa.js'
-import { type Executor, ownedRecord, pageOf, whereEqual } from '../../db/queries.js'
+import { type Executor, ownedRecord, type Page, whereEqual } from '../../db/queries.js'
 import type { ProofsTable, TransfersTable } from '../../db/schema.js'
+import { type TransferSummaryRow, transferSummaryColumns } from './from-row.js'
 
 /** Every query of transfers and their proofs; each filters by org_id first. */
 
@@ -9,45 +11,83 @@ export const findTransfer = ownedRecord('transfers', 'transfer_id')
 
 export const findProof = ownedRecord('proofs', 'proof_id')
 
+/** A list's filters, in the order their values are passed to its compiled statements. */
+const FILTERS = ['token_id', 'status', 'jurisdiction'] as const
+type Filter = (typeof FILTERS)[number]
+
+/** The filters a query sets, and their values in the same order. */
+function filtersOf(query: Pick<ListTransfersQuery, Filter>): { names: Filter[]; values: string[] } {
+  const names = FILTERS.filter((name) => query[name] !== undefined && query[name] !== '')
+  return { names, values: names.map((name) => query[name]!) }
+}
+
 /**
- * A page of transfers, newest first; the exact total from the counters (countTransfers). With a
+ * A page of transfers as a list shows them (transferSummaryColumns: not the checks, the bulk of a
+ * row), newest first; the exact total from the counters (countTransfers). With a
  * jurisdiction, the transfers from it and those to it are each read newest first through their own
  * index (transfers_from_idx, transfers_to_idx), a page's worth of each, and merged (a transfer within
  * the jurisdiction is in both and kept once): an `or` of the two would walk every transfer of the
  * organization until it found a page of matches.
  */
-export async function listTransfers(db: Executor, orgId: string, query: ListTransfersQuery) {
-  const filtered = () =>
-    whereEqual(db.selectFrom('transfers').where('org_id', '=', orgId), {
-      token_id: query.token_id,
-      status: query.status,
-    })
-  const total = () => countTransfers(db, orgId, query)
-  const j = query.jurisdiction
-  if (!j) return pageOf(filtered(), 'transfer_id', query, total)
-  const side = (column: 'from_jurisdiction' | 'to_jurisdiction') => {
-    let rows = filtered().where(column, '=', j)
-    if (query.cursor !== undefined) rows = rows.where('transfer_id', '<', query.cursor)
-    return db
-      .selectFrom(
-        rows
-          .selectAll()
-          .orderBy('transfer_id', 'desc')
-          .limit(query.limit + 1)
-          .as(column),
-      )
-      .selectAll()
-  }
-  const found = await db
-    .selectFrom(side('from_jurisdiction').union(side('to_jurisdiction')).as('matches'))
-    .selectAll()
-    .orderBy('transfer_id', 'desc')
-    .limit(query.limit + 1)
-    .execute()
+export async function listTransfers(
+  db: Executor,
+  orgId: string,
+  query: ListTransfersQuery,
+): Promise<Page<TransferSummaryRow>> {
+  const total = await countTransfers(db, orgId, query)
+  const { names, values } = filtersOf(query)
+  const after = query.cursor !== undefined
+  const args = [orgId, ...values, ...(after ? [query.cursor] : []), query.limit + 1]
+  const found = await pageStatement(names, after)(db, ...args)
   const more = found.length > query.limit
   const rows = more ? found.slice(0, query.limit) : found
-  return { rows, total: await total(), next_cursor: more ? rows.at(-1)!.transfer_id : null }
+  return { rows, total, next_cursor: more ? rows.at(-1)!.transfer_id : null }
 }
+
+type Statement<Row> = (db: Executor, ...args: unknown[]) => Promise<Row[]>
+
+/**
+ * The page's statement for one shape of list (its filters, a cursor or not), compiled once
+ * (`compiledOnce`): kysely built and compiled the list's query on every request. Arguments: the
+ * organization, the filters' values (filtersOf), the cursor if any, the limit.
+ */
+const pageStatement = shaped((names: Filter[], after: boolean): Statement<TransferSummaryRow> => {
+  const build = (db: Executor, ...args: unknown[]) => {
+    const [orgId, ...rest] = args as [string, ...string[]]
+    const limit = rest.pop() as unknown as number
+    const cursor = after ? rest.pop() : undefined
+    const value = (name: Filter) => rest[names.indexOf(name)]
+    const filtered = () => {
+      let rows = whereEqual(db.selectFrom('transfers').where('org_id', '=', orgId), {
+        token_id: value('token_id'),
+        status: value('status'),
+      })
+      if (cursor !== undefined) rows = rows.where('transfer_id', '<', cursor)
+      return rows
+    }
+    const j = value('jurisdiction')
+    if (j === undefined) {
+      return filtered().select(transferSummaryColumns).orderBy('transfer_id', 'desc').limit(limit)
+    }
+    const side = (column: 'from_jurisdiction' | 'to_jurisdiction') =>
+      db
+        .selectFrom(
+          filtered()
+            .where(column, '=', j)
+            .select(transferSummaryColumns)
+            .orderBy('transfer_id', 'desc')
+            .limit(limit)
+            .as(column),
+        )
+        .selectAll()
+    return db
+      .selectFrom(side('from_jurisdiction').union(side('to_jurisdiction')).as('matches'))
+      .selectAll()
+      .orderBy('transfer_id', 'desc')
+      .limit(limit)
+  }
+  return compiledOnce(build, 1 + names.length + (after ? 1 : 0) + 1) as Statement<TransferSummaryRow>
+})
 
 /**
  * How many transfers match a list's filters: the sum of the organization's counter rows (one per token,
@@ -57,17 +97,44 @@ export async function listTransfers(db: Executor, orgId: string, query: ListTran
 export async function countTransfers(
   db: Executor,
   orgId: string,
-  query: ListTransfersQuery,
+  query: Pick<ListTransfersQuery, Filter>,
 ): Promise<number> {
-  let counts = whereEqual(db.selectFrom('transfer_counts').where('org_id', '=', orgId), {
-    token_id: query.token_id,
-    status: query.status,
-  })
-  const j = query.jurisdiction
-  if (j)
-    counts = counts.where((eb) => eb.or([eb('from_jurisdiction', '=', j), eb('to_jurisdiction', '=', j)]))
-  const row = await counts.select((eb) => eb.fn.sum<number>('n').as('n')).executeTakeFirst()
+  const { names, values } = filtersOf(query)
+  const [row] = await countStatement(names, false)(db, orgId, ...values)
   return Number(row?.n ?? 0)
+}
+
+/** The count's statement for one set of filters, compiled once; arguments as pageStatement's. */
+const countStatement = shaped((names: Filter[]): Statement<{ n: number | string | null }> => {
+  const build = (db: Executor, ...args: unknown[]) => {
+    const [orgId, ...rest] = args as [string, ...string[]]
+    const value = (name: Filter) => rest[names.indexOf(name)]
+    let counts = whereEqual(db.selectFrom('transfer_counts').where('org_id', '=', orgId), {
+      token_id: value('token_id'),
+      status: value('status'),
+    })
+    const j = value('jurisdiction')
+    if (j !== undefined)
+      counts = counts.where((eb) => eb.or([eb('from_jurisdiction', '=', j), eb('to_jurisdiction', '=', j)]))
+    return counts.select((eb) => eb.fn.sum<number>('n').as('n'))
+  }
+  return compiledOnce(build, 1 + names.length) as Statement<{ n: number | string | null }>
+})
+
+/** One statement per shape of query, made on its first use and kept (there are at most 16). */
+function shaped<Row>(
+  make: (names: Filter[], after: boolean) => Statement<Row>,
+): (names: Filter[], after: boolean) => Statement<Row> {
+  const made = new Map<string, Statement<Row>>()
+  return (names, after) => {
+    const key = `${names.join(',')}|${after}`
+    let statement = made.get(key)
+    if (statement === undefined) {
+      statement = make(names, after)
+      made.set(key, statement)
+    }
+    return statement
+  }
 }
 
 /**

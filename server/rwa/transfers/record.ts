@@ -80,6 +80,7 @@ export async function storeTransfer(
     },
     'transfer',
   )
+  const { source_requirements, target_requirements, all_satisfied, checks } = record.compliance_details
   const row = {
     transfer_id: record.transferId,
     org_id: record.orgId,
@@ -87,9 +88,11 @@ export async function storeTransfer(
     ...record.transfer,
     status: record.status,
     proof_id: record.proofId,
-    compliance_details: JSON.stringify(record.compliance_details),
     created_at: record.now,
     reason: record.reason,
+    // Apart, so that a list reads the summary without the checks (migration 0008).
+    compliance_summary: JSON.stringify({ source_requirements, target_requirements, all_satisfied }),
+    compliance_checks: JSON.stringify(checks),
   }
   await insertTransfer(trx, row)
   await recordTokenEvent(ctx, trx, record.orgId, record.tokenId, history.event, record.now, {
