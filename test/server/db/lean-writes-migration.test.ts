@@ -1,6 +1,4 @@
-import SQLite from 'better-sqlite3'
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
-import pg from 'pg'
+import { type Kysely, Migrator, sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { canonicalFacts, type ProofFacts } from '../../../src/proof/verify.js'
 import { migrations } from '../../../server/db/migrations/index.js'
@@ -8,7 +6,8 @@ import type { Database } from '../../../server/db/schema.js'
 import { proofFromRow } from '../../../server/rwa/transfers/from-row.js'
 import { signCompactEdDsa } from '../../../server/signing/compact-jws.js'
 import { generateSigningKey, importPrivateKey } from '../../../server/signing/did-key.js'
-import { createTestDatabase, TEST_DIALECT, type TestDatabase } from '../../support/backends.js'
+import { TEST_DIALECT } from '../../support/backends.js'
+import { openEmptyDatabase } from '../../support/empty-database.js'
 
 /*
  * Migration 0006 on data written before it: a transfer's proof drops the facts its transfer row holds
@@ -70,23 +69,15 @@ const factsOf = (row: ReturnType<typeof transferRow>): ProofFacts => ({
   compliance_details: compliance,
 })
 
-let db: Kysely<Database> | undefined
-let database: TestDatabase | undefined
+let opened: Awaited<ReturnType<typeof openEmptyDatabase>> | undefined
 afterEach(async () => {
-  await db?.destroy()
-  await database?.drop()
-  db = database = undefined
+  await opened?.close()
+  opened = undefined
 })
 
 async function openEmpty(): Promise<Kysely<Database>> {
-  if (TEST_DIALECT === 'postgres') {
-    database = await createTestDatabase({ empty: true })
-    const pool = new pg.Pool({ connectionString: database.url, max: 2 })
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  } else {
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) })
-  }
-  return db
+  opened = await openEmptyDatabase()
+  return opened.db
 }
 
 describe('migration 0006 (lean writes)', () => {

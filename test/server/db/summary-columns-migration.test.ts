@@ -1,6 +1,4 @@
-import SQLite from 'better-sqlite3'
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
-import pg from 'pg'
+import { type Kysely, Migrator, sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { migrations } from '../../../server/db/migrations/index.js'
 import type { Database } from '../../../server/db/schema.js'
@@ -12,7 +10,8 @@ import {
 import { countTransfers, listTransfers } from '../../../server/rwa/transfers/queries.js'
 import type { ComplianceDetails, Transfer, TransferSummary } from '../../../src/contract/rwa.js'
 import { canonicalFacts, type ProofFacts } from '../../../src/proof/verify.js'
-import { createTestDatabase, TEST_DIALECT, type TestDatabase } from '../../support/backends.js'
+import { TEST_DIALECT } from '../../support/backends.js'
+import { openEmptyDatabase } from '../../support/empty-database.js'
 
 /*
  * Migration 0008 on transfers written before it: `compliance_details` is split into the summary a list
@@ -114,23 +113,15 @@ const oldFacts = (row: OldRow): ProofFacts => ({
   compliance_details: JSON.parse(row.compliance_details),
 })
 
-let db: Kysely<Database> | undefined
-let database: TestDatabase | undefined
+let opened: Awaited<ReturnType<typeof openEmptyDatabase>> | undefined
 afterEach(async () => {
-  await db?.destroy()
-  await database?.drop()
-  db = database = undefined
+  await opened?.close()
+  opened = undefined
 })
 
 async function openEmpty(): Promise<Kysely<Database>> {
-  if (TEST_DIALECT === 'postgres') {
-    database = await createTestDatabase({ empty: true })
-    const pool = new pg.Pool({ connectionString: database.url, max: 2 })
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  } else {
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) })
-  }
-  return db
+  opened = await openEmptyDatabase()
+  return opened.db
 }
 
 describe('migration 0008 (summary columns)', () => {
