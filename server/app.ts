@@ -7,7 +7,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.js'
 import { registerDocsPage } from './http/docs-page.js'
 import { OPENAPI_DOCUMENT, registerOpenApiComponents } from './http/openapi.js'
 import { illFormedInput } from './http/well-formed.js'
-import { observeRequests, requestIds } from './operations/observe-requests.js'
+import { observeRequests } from './operations/observe-requests.js'
 import { registerRoutes } from './routes.js'
 
 /** Request bodies above this are refused with 413 before they are read whole. */
@@ -32,7 +32,6 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   app.onError(errorHandler(ctx.logError))
   app.notFound(notFoundHandler)
   // First, so that every response, refusals and errors included, carries the request id and is logged.
-  app.use('*', requestIds())
   app.use('*', observeRequests(ctx.logger, ctx.metrics))
   app.use(
     '*',

@@ -12,14 +12,13 @@ import { Hono } from 'hono'
 import { createHttpServer } from '../../dist/server/http/node-server.js'
 import { jsonLogger } from '../../dist/server/logging/logger.js'
 import { ServerMetrics } from '../../dist/server/metrics/metrics.js'
-import { observeRequests, requestIds } from '../../dist/server/operations/observe-requests.js'
+import { observeRequests } from '../../dist/server/operations/observe-requests.js'
 import { argument } from './serve.mjs'
 
 const observe = argument('observe')
 const logger = jsonLogger({ level: process.env.RWA_LOG_LEVEL ?? 'info' })
 const app = new Hono()
 if (observe === 'all') {
-  app.use('*', requestIds())
   app.use('*', observeRequests(logger, new ServerMetrics({ processMetrics: true })))
 } else if (observe !== 'none') throw new Error(`--observe all|none, not ${observe}`)
 app.get('/', (c) => c.json({ hello: 'world' }))
