@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
+import { afterEach } from 'vitest'
 import type { Database } from '../../server/db/schema.js'
 import { createTestDatabase, TEST_DIALECT } from './backends.js'
 
@@ -26,5 +27,21 @@ export async function openEmptyDatabase(): Promise<{ db: Kysely<Database>; close
       await db.destroy()
       await database.drop()
     },
+  }
+}
+
+/**
+ * For a test file: a function that opens an empty database for the running test, closed and dropped
+ * after it (registers the `afterEach`).
+ */
+export function emptyDatabasePerTest(): () => Promise<Kysely<Database>> {
+  let opened: Awaited<ReturnType<typeof openEmptyDatabase>> | undefined
+  afterEach(async () => {
+    await opened?.close()
+    opened = undefined
+  })
+  return async () => {
+    opened = await openEmptyDatabase()
+    return opened.db
   }
 }

@@ -1,5 +1,5 @@
 import { type Kysely, Migrator, sql } from 'kysely'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { canonicalFacts, type ProofFacts } from '../../../src/proof/verify.js'
 import { migrations } from '../../../server/db/migrations/index.js'
 import type { Database } from '../../../server/db/schema.js'
@@ -7,7 +7,7 @@ import { proofFromRow } from '../../../server/rwa/transfers/from-row.js'
 import { signCompactEdDsa } from '../../../server/signing/compact-jws.js'
 import { generateSigningKey, importPrivateKey } from '../../../server/signing/did-key.js'
 import { TEST_DIALECT } from '../../support/backends.js'
-import { openEmptyDatabase } from '../../support/empty-database.js'
+import { emptyDatabasePerTest } from '../../support/empty-database.js'
 
 /*
  * Migration 0006 on data written before it: a transfer's proof drops the facts its transfer row holds
@@ -69,16 +69,7 @@ const factsOf = (row: ReturnType<typeof transferRow>): ProofFacts => ({
   compliance_details: compliance,
 })
 
-let opened: Awaited<ReturnType<typeof openEmptyDatabase>> | undefined
-afterEach(async () => {
-  await opened?.close()
-  opened = undefined
-})
-
-async function openEmpty(): Promise<Kysely<Database>> {
-  opened = await openEmptyDatabase()
-  return opened.db
-}
+const openEmpty = emptyDatabasePerTest()
 
 describe('migration 0006 (lean writes)', () => {
   it('stores a transfer proof once and reads it back unchanged; keeps what it cannot rebuild', async () => {

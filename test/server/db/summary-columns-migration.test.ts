@@ -1,5 +1,5 @@
 import { type Kysely, Migrator, sql } from 'kysely'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { migrations } from '../../../server/db/migrations/index.js'
 import type { Database } from '../../../server/db/schema.js'
 import {
@@ -11,7 +11,7 @@ import { countTransfers, listTransfers } from '../../../server/rwa/transfers/que
 import type { ComplianceDetails, Transfer, TransferSummary } from '../../../src/contract/rwa.js'
 import { canonicalFacts, type ProofFacts } from '../../../src/proof/verify.js'
 import { TEST_DIALECT } from '../../support/backends.js'
-import { openEmptyDatabase } from '../../support/empty-database.js'
+import { emptyDatabasePerTest } from '../../support/empty-database.js'
 
 /*
  * Migration 0008 on transfers written before it: `compliance_details` is split into the summary a list
@@ -113,16 +113,7 @@ const oldFacts = (row: OldRow): ProofFacts => ({
   compliance_details: JSON.parse(row.compliance_details),
 })
 
-let opened: Awaited<ReturnType<typeof openEmptyDatabase>> | undefined
-afterEach(async () => {
-  await opened?.close()
-  opened = undefined
-})
-
-async function openEmpty(): Promise<Kysely<Database>> {
-  opened = await openEmptyDatabase()
-  return opened.db
-}
+const openEmpty = emptyDatabasePerTest()
 
 describe('migration 0008 (summary columns)', () => {
   it('splits each evaluation into summary and checks; every answer made from a row is unchanged', async () => {
