@@ -231,20 +231,7 @@ async function main() {
   }
 
   const report = {
-    date: startedAt.toISOString(),
-    finished: new Date().toISOString(),
-    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-    machine: {
-      cores,
-      cpu_model: cpus()[0]?.model ?? 'unknown',
-      node: process.version,
-      platform: `${process.platform} ${process.arch}`,
-      pinning: pinning ?? null,
-    },
-    load_average: {
-      start: loadStart.map((v) => Math.round(v * 100) / 100),
-      end: loadavg().map((v) => Math.round(v * 100) / 100),
-    },
+    ...runFacts(startedAt, cores, pinning, loadStart),
     plan,
     seeding: seeding?.orgs ? { ...seeding, orgs: undefined } : null,
     postgres: deployment?.databaseUrl
@@ -306,20 +293,7 @@ async function scaleMain() {
     rmSync(work, { recursive: true, force: true })
   }
   const report = {
-    date: startedAt.toISOString(),
-    finished: new Date().toISOString(),
-    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
-    machine: {
-      cores,
-      cpu_model: cpus()[0]?.model ?? 'unknown',
-      node: process.version,
-      platform: `${process.platform} ${process.arch}`,
-      pinning: pinning ?? null,
-    },
-    load_average: {
-      start: loadStart.map((v) => Math.round(v * 100) / 100),
-      end: loadavg().map((v) => Math.round(v * 100) / 100),
-    },
+    ...runFacts(startedAt, cores, pinning, loadStart),
     scale: scale ?? null,
     failures,
   }
@@ -385,6 +359,26 @@ async function startPostgresDeployment(servers, pinning, profileArgs) {
   }
   log(`postgres deployment: ${servers['rwa-pg'].url} and ${servers['rwa-pg2'].url}`)
   return deployment
+}
+
+/** What every report starts with: when, the command, the machine and its load before and after. */
+function runFacts(startedAt, cores, pinning, loadStart) {
+  return {
+    date: startedAt.toISOString(),
+    finished: new Date().toISOString(),
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    machine: {
+      cores,
+      cpu_model: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      pinning: pinning ?? null,
+    },
+    load_average: {
+      start: loadStart.map((v) => Math.round(v * 100) / 100),
+      end: loadavg().map((v) => Math.round(v * 100) / 100),
+    },
+  }
 }
 
 /** The scenarios named by --only, with the baselines they need; all of them by default. */
