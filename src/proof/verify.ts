@@ -46,7 +46,12 @@ export function canonicalFacts(facts: ProofFacts): string {
 
 /** Lower-case hex SHA-256 of the canonical JSON of the facts: a proof's `digest`. */
 export function proofDigest(facts: ProofFacts): string {
-  return createHash('sha256').update(canonicalFacts(facts), 'utf8').digest('hex')
+  return digestOfCanonical(canonicalFacts(facts))
+}
+
+/** `proofDigest` of facts already in canonical JSON (`canonicalFacts`), without canonicalizing again. */
+export function digestOfCanonical(canonical: string): string {
+  return createHash('sha256').update(canonical, 'utf8').digest('hex')
 }
 
 /** The outcome of `verifyProof`: valid, or the first reason it is not. */
@@ -70,8 +75,8 @@ export async function verifyProof(proof: Proof, jwks: Jwks): Promise<ProofVerifi
   } catch {
     return { valid: false, reason: 'the proof facts cannot be canonicalized' }
   }
-  const digest = createHash('sha256').update(canonical, 'utf8').digest('hex')
-  if (digest !== proof.digest) return { valid: false, reason: 'digest does not match the evaluated facts' }
+  if (digestOfCanonical(canonical) !== proof.digest)
+    return { valid: false, reason: 'digest does not match the evaluated facts' }
 
   let header: ReturnType<typeof decodeProtectedHeader>
   try {

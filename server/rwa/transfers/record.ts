@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type {
   ComplianceDetails,
   GovernanceEvent,
@@ -6,7 +5,7 @@ import type {
   Transfer,
   TransferStatus,
 } from '../../../src/contract/rwa.js'
-import { canonicalFacts, type ProofFacts } from '../../../src/proof/verify.js'
+import { canonicalFacts, digestOfCanonical, type ProofFacts } from '../../../src/proof/verify.js'
 import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
 import { detachPayload } from '../../signing/compact-jws.js'
@@ -38,7 +37,7 @@ export async function storeProof(
     org_id: orgId,
     transfer_id: proof.transfer_id ?? null,
     facts: factsOf === 'proof' ? canonical : null,
-    digest: createHash('sha256').update(canonical, 'utf8').digest('hex'),
+    digest: digestOfCanonical(canonical),
     jws: detachPayload(jws),
     kid,
   })
