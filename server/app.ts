@@ -38,7 +38,9 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
-        throw new ApiError('payload_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes (1 MiB)`)
+        throw new ApiError('payload_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes (1 MiB)`, {
+          context: { max_bytes: MAX_BODY_BYTES },
+        })
       },
     }),
   )

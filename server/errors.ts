@@ -6,24 +6,35 @@ import {
   type FieldError,
   type Problem,
   problemType,
+  REASONS,
+  type Reason,
 } from '../src/contract/errors.js'
 
+/** What a refusal is about: the ids and values a program needs, beside the prose of `detail`. */
+export type ProblemContext = Record<string, unknown>
+
 /**
- * The one error the service layer throws for an expected failure. It knows nothing of HTTP beyond the
- * code: the status comes from the contract's code table, and the error handler renders it as RFC 9457
- * problem details.
+ * The one error the service layer throws for an expected failure. It knows nothing of HTTP beyond its
+ * reason: the code and status follow from the contract's tables, and the error handler renders it as
+ * RFC 9457 problem details carrying `reason` and `context`.
  */
 export class ApiError extends Error {
+  readonly code: ErrorCode
   readonly status: number
 
   constructor(
-    readonly code: ErrorCode,
+    readonly reason: Reason,
     readonly detail: string,
-    readonly options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly options: {
+      context?: ProblemContext
+      errors?: FieldError[]
+      headers?: Record<string, string>
+    } = {},
   ) {
     super(detail)
     this.name = 'ApiError'
-    this.status = ERROR_STATUS[code]
+    this.code = REASONS[reason].code
+    this.status = ERROR_STATUS[this.code]
   }
 
   toProblem(): Problem {
@@ -33,6 +44,8 @@ export class ApiError extends Error {
       status: this.status,
       detail: this.detail,
       code: this.code,
+      reason: this.reason,
+      context: this.options.context ?? {},
     }
     if (this.options.errors) problem.errors = this.options.errors
     return problem
@@ -54,11 +67,24 @@ export function validationError(error: ZodError, where: string): ApiError {
 /** `invalid_request` naming each failing field of the body, query or path (`where`). */
 export function invalidFields(where: string, errors: FieldError[]): ApiError {
   const summary = errors.map((e) => `${e.path}: ${e.message}`).join('; ')
-  return new ApiError('invalid_request', `Invalid ${where}: ${summary}`, { errors })
+  return new ApiError('invalid_field', `Invalid ${where}: ${summary}`, { errors, context: { where } })
 }
 
-export const notFound = (what: string, id: string): ApiError =>
-  new ApiError('not_found', `No ${what} with id ${id}`)
+/** Kinds of record a 404 can be about: each has its reason `<kind>_not_found` and context `<kind>_id`. */
+export type RecordKind =
+  | 'jurisdiction'
+  | 'credential'
+  | 'attestation'
+  | 'token'
+  | 'transfer'
+  | 'proof'
+  | 'status_list'
+
+/** A 404 for an id the caller's organization does not have (another organization's looks the same). */
+export const notFound = (kind: RecordKind, id: string): ApiError =>
+  new ApiError(`${kind}_not_found`, `No ${kind.replace('_', ' ')} with id ${id}`, {
+    context: { [`${kind}_id`]: id },
+  })
 
 /** A service the server needs at start (PostgreSQL, Redis) cannot be reached; the message names its URL. */
 export class UnreachableError extends Error {

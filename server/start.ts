@@ -64,7 +64,7 @@ export async function startServer(
   const metrics = new ServerMetrics({ processMetrics: true })
 
   let serveRequest: (request: Request, env: unknown) => Response | Promise<Response> = () =>
-    new Response(JSON.stringify(new ApiError('unavailable', 'The server is starting').toProblem()), {
+    new Response(JSON.stringify(new ApiError('starting', 'The server is starting').toProblem()), {
       status: 503,
       headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
     })

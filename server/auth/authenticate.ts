@@ -24,7 +24,7 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
 
     const now = ctx.clock.now()
     let org = await ctx.authCache.org(key.orgId)
-    if (!org) throw new ApiError('unauthenticated', 'Unknown API key')
+    if (!org) throw new ApiError('key_unknown', 'Unknown API key')
     org = await settleEndedTrial(org, now)
     const entitlement = entitlementOf(org, now)
 
@@ -34,7 +34,15 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
       throw new ApiError(
         'rate_limited',
         `Rate limit of ${decision.limit} requests per ${decision.window} reached for organization ${org.orgId}; retry in ${decision.retryAfterSeconds} s or move to a higher tier`,
-        { headers: { ...rateLimitHeaders(decision), 'Retry-After': String(decision.retryAfterSeconds) } },
+        {
+          context: {
+            org_id: org.orgId,
+            window: decision.window,
+            limit: decision.limit,
+            retry_after_seconds: decision.retryAfterSeconds,
+          },
+          headers: { ...rateLimitHeaders(decision), 'Retry-After': String(decision.retryAfterSeconds) },
+        },
       )
     }
     ctx.meter.record(org.orgId, key.keyId, now)
@@ -52,14 +60,17 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
 
 /** The live key an `X-API-Key` header value names, or the 401 that refuses it. */
 export async function knownKeyOf(ctx: AppContext, apiKey: string | undefined): Promise<KnownKey> {
-  if (!apiKey)
-    throw new ApiError('unauthenticated', 'Missing X-API-Key header: pass an API key (rwa_live_...)')
+  if (!apiKey) throw new ApiError('key_missing', 'Missing X-API-Key header: pass an API key (rwa_live_...)')
   if (!API_KEY_PATTERN.test(apiKey)) {
-    throw new ApiError('unauthenticated', 'Malformed API key: expected rwa_live_ followed by 43 characters')
+    throw new ApiError('key_malformed', 'Malformed API key: expected rwa_live_ followed by 43 characters')
   }
   const key = await ctx.authCache.keyByHash(hashApiKey(apiKey))
-  if (!key) throw new ApiError('unauthenticated', 'Unknown API key')
-  if (key.revoked) throw new ApiError('unauthenticated', 'This API key has been revoked; create a new one')
+  if (!key) throw new ApiError('key_unknown', 'Unknown API key')
+  if (key.revoked) {
+    throw new ApiError('key_revoked', 'This API key has been revoked; create a new one', {
+      context: { key_id: key.keyId },
+    })
+  }
   return key
 }
 
@@ -70,7 +81,8 @@ export async function knownKeyOf(ctx: AppContext, apiKey: string | undefined): P
 export function adminKeyOnly(ctx: AppContext, what: string): MiddlewareHandler<AppEnv> {
   return async function requireAdminKey(c, next) {
     const key = await knownKeyOf(ctx, c.req.header('x-api-key'))
-    if (key.orgId !== ADMIN_ORG_ID) throw new ApiError('forbidden', `${what} requires the admin API key`)
+    if (key.orgId !== ADMIN_ORG_ID)
+      throw new ApiError('admin_key_required', `${what} requires the admin API key`)
     await next()
   }
 }

@@ -22,12 +22,13 @@ export type AppEnv = { Variables: { principal: Principal; requestId: string } }
 export function assertOrgAccess(principal: Principal, orgId: string): void {
   if (!principal.isAdmin && principal.orgId !== orgId) {
     throw new ApiError(
-      'forbidden',
+      'other_organization',
       `This API key belongs to organization ${principal.orgId} and cannot act on ${orgId}`,
+      { context: { org_id: orgId, key_org_id: principal.orgId } },
     )
   }
 }
 
 export function assertAdmin(principal: Principal, what: string): void {
-  if (!principal.isAdmin) throw new ApiError('forbidden', `${what} requires the admin API key`)
+  if (!principal.isAdmin) throw new ApiError('admin_key_required', `${what} requires the admin API key`)
 }

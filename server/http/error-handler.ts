@@ -1,7 +1,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { ErrorCode, Problem } from '../../src/contract/errors.js'
+import type { Problem, Reason } from '../../src/contract/errors.js'
 import { ApiError, constraintViolationOf } from '../errors.js'
 
 export const PROBLEM_JSON = 'application/problem+json'
@@ -22,12 +22,12 @@ export function problemResponse(c: Context, error: ApiError): Response {
   })
 }
 
-// What Hono's own exceptions (malformed JSON, wrong media type) mean in our code table.
-const HTTP_EXCEPTION_CODES: Record<number, ErrorCode> = {
-  400: 'invalid_request',
-  404: 'not_found',
+// What Hono's own exceptions (malformed JSON, wrong media type) mean in our reason table.
+const HTTP_EXCEPTION_REASONS: Record<number, Reason> = {
+  400: 'malformed_body',
+  404: 'route_not_found',
   413: 'payload_too_large',
-  415: 'unsupported_media_type',
+  415: 'json_required',
 }
 
 /**
@@ -39,24 +39,30 @@ export function errorHandler(logError: (message: string, error?: unknown) => voi
   return function handleError(error, c) {
     if (error instanceof ApiError) return problemResponse(c, error)
     if (error instanceof HTTPException) {
-      const code = HTTP_EXCEPTION_CODES[error.status]
-      if (code) {
+      const reason = HTTP_EXCEPTION_REASONS[error.status]
+      if (reason) {
         const detail =
-          code === 'unsupported_media_type'
+          reason === 'json_required'
             ? 'Send the request body as JSON with Content-Type: application/json'
             : error.message
-        return problemResponse(c, new ApiError(code, detail))
+        return problemResponse(c, new ApiError(reason, detail))
       }
     }
     // The services check what they can and lock where a check could be interleaved; a unique or foreign
     // key the database still refused means a concurrent request changed the same thing first.
     const violation = constraintViolationOf(error)
     if (violation) {
-      const detail =
+      const refusal =
         violation === 'unique'
-          ? 'A concurrent request created the same thing first; read it back before retrying'
-          : 'A concurrent request removed something this one refers to; read it back before retrying'
-      return problemResponse(c, new ApiError('conflict', detail))
+          ? new ApiError(
+              'concurrent_duplicate',
+              'A concurrent request created the same thing first; read it back before retrying',
+            )
+          : new ApiError(
+              'concurrent_removal',
+              'A concurrent request removed something this one refers to; read it back before retrying',
+            )
+      return problemResponse(c, refusal)
     }
     logError(`unexpected error on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}):`, error)
     return problemResponse(c, new ApiError('internal', 'Internal error; the server logged the details'))
@@ -64,4 +70,9 @@ export function errorHandler(logError: (message: string, error?: unknown) => voi
 }
 
 export const notFoundHandler: NotFoundHandler = (c) =>
-  problemResponse(c, new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}`))
+  problemResponse(
+    c,
+    new ApiError('route_not_found', `No route for ${c.req.method} ${c.req.path}`, {
+      context: { method: c.req.method, path: c.req.path },
+    }),
+  )

@@ -18,7 +18,7 @@ const problemBody = (error: ApiError): string => JSON.stringify(error.toProblem(
 /** The response for a request @hono/node-server could not turn into a Request. */
 function adapterRefusal(error: unknown, logError: (message: string, error?: unknown) => void): Response {
   if (error instanceof RequestError) {
-    const refusal = new ApiError('invalid_request', `Malformed request: ${error.message}`)
+    const refusal = new ApiError('malformed_body', `Malformed request: ${error.message}`)
     return new Response(problemBody(refusal), { status: 400, headers: { 'Content-Type': PROBLEM_JSON } })
   }
   // The app answers every error itself; reaching here is a bug.
@@ -42,7 +42,7 @@ function parserRefusal(error: NodeJS.ErrnoException, socket: Duplex & { bytesWri
     error.code === 'HPE_HEADER_OVERFLOW'
       ? 'Malformed request: the request headers exceed 16 KiB'
       : 'Malformed request: the request line or a header is not valid HTTP/1.1'
-  const body = problemBody(new ApiError('invalid_request', detail))
+  const body = problemBody(new ApiError('malformed_body', detail))
   socket.end(
     `HTTP/1.1 400 Bad Request\r\nContent-Type: ${PROBLEM_JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )

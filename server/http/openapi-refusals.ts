@@ -1,4 +1,10 @@
-import { ERROR_STATUS, ERROR_TITLE, type ErrorCode, problemType } from '../../src/contract/errors.js'
+import {
+  ERROR_STATUS,
+  ERROR_TITLE,
+  type ErrorCode,
+  problemType,
+  type Reason,
+} from '../../src/contract/errors.js'
 
 /*
  * The standard refusals of the OpenAPI document: what each status means, the problem document it
@@ -18,48 +24,71 @@ export const rateLimitHeaders = {
 }
 
 /** What each refusal means, and an example of its problem document. */
-const REFUSALS: Record<number, { description: string; code: ErrorCode; detail: string }> = {
+const REFUSALS: Record<
+  number,
+  { description: string; code: ErrorCode; detail: string; reason: Reason; context: Record<string, unknown> }
+> = {
   400: {
     description:
       'invalid_request: a body, query or path field fails validation (each one in `errors`), or the body is not JSON',
     code: 'invalid_request',
     detail: 'Invalid body: name: Invalid input: expected string, received number',
+    reason: 'invalid_field',
+    context: { where: 'body' },
   },
   401: {
     description: 'unauthenticated: the API key is missing, malformed, unknown or revoked',
     code: 'unauthenticated',
     detail: 'Missing X-API-Key header: pass an API key (rwa_live_...)',
+    reason: 'key_missing',
+    context: {},
   },
   403: {
     description:
       "forbidden (the key may not act on that organization, or an admin-only call), plan_required (governance on the free tier without an active trial) or quota_exceeded (a tier's max_dids or max_skills)",
     code: 'forbidden',
     detail: 'This API key belongs to organization acme and cannot act on globex',
+    reason: 'other_organization',
+    context: { org_id: 'globex', key_org_id: 'acme' },
   },
   404: {
     description: "not_found: no such record (another organization's ids included)",
     code: 'not_found',
     detail: 'No credential with id cred_01JD2N5X8Q4M7R2T9V3W6Y0Z1A',
+    reason: 'credential_not_found',
+    context: { credential_id: 'cred_01JD2N5X8Q4M7R2T9V3W6Y0Z1A' },
   },
   409: {
     description: 'conflict: a duplicate, already revoked, still in use, or more than the sender holds',
     code: 'conflict',
     detail: 'Jurisdiction US already exists',
+    reason: 'jurisdiction_exists',
+    context: { jurisdiction_id: 'US' },
   },
   413: {
     description: 'payload_too_large: the body is over 1 MiB',
     code: 'payload_too_large',
     detail: 'Request body exceeds 1048576 bytes (1 MiB)',
+    reason: 'payload_too_large',
+    context: { max_bytes: 1048576 },
   },
   415: {
     description: 'unsupported_media_type: a body sent without `Content-Type: application/json`',
     code: 'unsupported_media_type',
     detail: 'Send the request body as JSON with Content-Type: application/json',
+    reason: 'json_required',
+    context: {},
   },
   422: {
     description: 'unprocessable: well-formed, but not allowed by the rules',
     code: 'unprocessable',
     detail: 'Jurisdiction SG does not accept PropertyOwnership credentials',
+    reason: 'credential_type_not_accepted',
+    context: {
+      jurisdiction_id: 'SG',
+      credential_type: 'PropertyOwnership',
+      accepted: ['RegulatoryAttestation'],
+    },
   },
   429: {
     description:
@@ -67,12 +96,16 @@ const REFUSALS: Record<number, { description: string; code: ErrorCode; detail: s
     code: 'rate_limited',
     detail:
       'Rate limit of 60 requests per minute reached for organization acme; retry in 12 s or move to a higher tier',
+    reason: 'rate_limited',
+    context: { org_id: 'acme', window: 'minute', limit: 60, retry_after_seconds: 12 },
   },
   503: {
     description:
       'unavailable: a service the request needs cannot be reached; retry after `Retry-After` seconds',
     code: 'unavailable',
     detail: "Stripe's API could not be reached to process evt_1QxYz; retry later",
+    reason: 'payment_provider_unreachable',
+    context: { event_id: 'evt_1QxYz' },
   },
 }
 
@@ -94,6 +127,8 @@ export function problemResponse(status: number, limited: boolean) {
     status: ERROR_STATUS[refusal.code],
     detail: refusal.detail,
     code: refusal.code,
+    reason: refusal.reason,
+    context: refusal.context,
     ...(status === 400
       ? { errors: [{ path: 'name', message: 'Invalid input: expected string, received number' }] }
       : {}),

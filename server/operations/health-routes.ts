@@ -49,6 +49,8 @@ const readyz = defineRoute({
             status: 503,
             detail: 'Not ready: migrations (pending: 0002-governance)',
             code: 'unavailable',
+            reason: 'not_ready',
+            context: { failing: ['migrations'] },
             request_id: '6f1c2b9e-3d4a-4c57-9a1e-2b8f0c7d5e31',
             checks: [
               { name: 'database', ready: true },
@@ -79,7 +81,12 @@ export function registerHealthRoutes(app: OpenAPIHono<AppEnv>, ctx: AppContext):
       }) as never
     }
     const reasons = failing.map((check) => `${check.name} (${check.detail})`).join('; ')
-    const problem = problemOf(c, new ApiError('unavailable', `Not ready: ${reasons}`))
+    const problem = problemOf(
+      c,
+      new ApiError('not_ready', `Not ready: ${reasons}`, {
+        context: { failing: failing.map((check) => check.name) },
+      }),
+    )
     return c.body(JSON.stringify({ ...problem, checks }), 503, {
       'Content-Type': PROBLEM_JSON,
       ...NO_STORE,

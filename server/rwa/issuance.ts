@@ -19,8 +19,9 @@ export function assertAccepts(
   const accepted = JSON.parse(row.credential_types) as string[]
   if (!accepted.includes(type)) {
     throw new ApiError(
-      'unprocessable',
+      'credential_type_not_accepted',
       `Jurisdiction ${row.jurisdiction_id} does not accept ${type} credentials (it accepts: ${accepted.join(', ') || 'none'}); add ${type} to its credential_types with PUT /console/rwa/jurisdictions/${row.jurisdiction_id}`,
+      { context: { jurisdiction_id: row.jurisdiction_id, credential_type: type, accepted } },
     )
   }
 }
@@ -36,7 +37,8 @@ export interface IssuanceTimes {
 export function issuanceTimes(ctx: AppContext, validUntil: string | undefined, what: string): IssuanceTimes {
   const nowMs = ctx.clock.now()
   if (validUntil !== undefined && Date.parse(validUntil) <= nowMs) {
-    throw new ApiError('unprocessable', `valid_until of the ${what} must be in the future`, {
+    throw new ApiError('valid_until_not_future', `valid_until of the ${what} must be in the future`, {
+      context: { valid_until: validUntil },
       errors: [{ path: 'valid_until', message: 'must be in the future' }],
     })
   }

@@ -1,5 +1,5 @@
 import type { Page } from '../db/queries.js'
-import { notFound } from '../errors.js'
+import { notFound, type RecordKind } from '../errors.js'
 
 /*
  * What every governance aggregate does the same way: answer 404 for a record the caller's
@@ -7,7 +7,7 @@ import { notFound } from '../errors.js'
  */
 
 /** The record `found` resolves to, or a 404 naming what was looked for (another org's id included). */
-export async function ownedOr404<T>(found: Promise<T | undefined>, what: string, id: string): Promise<T> {
+export async function ownedOr404<T>(found: Promise<T | undefined>, what: RecordKind, id: string): Promise<T> {
   const row = await found
   if (row === undefined) throw notFound(what, id)
   return row

@@ -1,9 +1,13 @@
-import type { ErrorCode, FieldError, Problem } from '../contract/errors.js'
+import type { ErrorCode, FieldError, Problem, Reason } from '../contract/errors.js'
 
 /** The server answered with RFC 9457 problem details (any 4xx or 5xx from the rwa API). */
 export class ApiProblemError extends Error {
   readonly status: number
   readonly code: ErrorCode
+  /** The stable reason of the refusal (docs/errors.md): what a program branches on. */
+  readonly reason: Reason
+  /** The ids and values the refusal is about. */
+  readonly context: Record<string, unknown>
   readonly detail: string
   readonly errors: FieldError[]
 
@@ -18,6 +22,8 @@ export class ApiProblemError extends Error {
     this.name = 'ApiProblemError'
     this.status = problem.status
     this.code = problem.code
+    this.reason = problem.reason
+    this.context = problem.context
     this.detail = problem.detail
     this.errors = problem.errors ?? []
   }

@@ -38,6 +38,161 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   unavailable: 'Service unavailable',
 }
 
+/**
+ * Every refusal's stable reason: what a program branches on (the CLI's hints and exit codes, a
+ * client's retry logic), while `detail` is prose for people and may change. Each reason belongs to one
+ * code, so it also fixes the HTTP status. `when` says when it happens; docs/errors.md is generated from
+ * this table (`npm run docs:reasons` checks it in the suite). A route declares the reasons its own
+ * rules give (`refusals` in its declaration); the ones that follow from its access and body are added
+ * for it (`standardReasons` in ./operation.ts).
+ */
+export const REASONS = {
+  // 400
+  invalid_field: {
+    code: 'invalid_request',
+    when: 'A body, query or path value fails its schema; `errors` names each field and `context.where` says which part',
+  },
+  malformed_body: {
+    code: 'invalid_request',
+    when: 'The body is not JSON, or the request itself is malformed',
+  },
+  invalid_cursor: { code: 'invalid_request', when: 'The `cursor` is not one this list returned' },
+  missing_signature: {
+    code: 'invalid_request',
+    when: 'A payment-provider event without its signature header',
+  },
+  signature_invalid: {
+    code: 'invalid_request',
+    when: 'A payment-provider event whose signature does not verify (or is outside the tolerance)',
+  },
+  // 401
+  key_missing: { code: 'unauthenticated', when: 'No `X-API-Key` header' },
+  key_malformed: {
+    code: 'unauthenticated',
+    when: 'The key does not have the format `rwa_live_` + 43 characters',
+  },
+  key_unknown: { code: 'unauthenticated', when: 'No key with that value exists' },
+  key_revoked: { code: 'unauthenticated', when: 'The key was revoked' },
+  // 403
+  other_organization: {
+    code: 'forbidden',
+    when: 'A member key names another organization (`context.org_id`)',
+  },
+  admin_key_required: { code: 'forbidden', when: 'The operation is for the admin key only' },
+  plan_required: {
+    code: 'plan_required',
+    when: 'A governance call by an organization on the free tier with no active trial',
+  },
+  max_dids: { code: 'quota_exceeded', when: "A credential would add a DID past the tier's `max_dids`" },
+  // 404
+  route_not_found: { code: 'not_found', when: 'No operation has that method and path' },
+  organization_not_found: { code: 'not_found', when: 'No organization of that id has a record yet' },
+  key_not_found: { code: 'not_found', when: "No API key of that id in the caller's organization" },
+  jurisdiction_not_found: {
+    code: 'not_found',
+    when: "No jurisdiction of that id in the caller's organization",
+  },
+  trust_not_found: { code: 'not_found', when: 'No active trust relation between the two jurisdictions' },
+  credential_not_found: { code: 'not_found', when: "No credential of that id in the caller's organization" },
+  attestation_not_found: {
+    code: 'not_found',
+    when: "No attestation of that id in the caller's organization",
+  },
+  token_not_found: { code: 'not_found', when: "No token of that id in the caller's organization" },
+  transfer_not_found: { code: 'not_found', when: "No transfer of that id in the caller's organization" },
+  proof_not_found: { code: 'not_found', when: "No proof of that id in the caller's organization" },
+  status_list_not_found: { code: 'not_found', when: 'No status list of that id' },
+  holding_not_found: { code: 'not_found', when: 'The holder holds none of the token in that jurisdiction' },
+  payment_webhook_disabled: {
+    code: 'not_found',
+    when: 'The payment webhook is called on a server running the local payment provider',
+  },
+  // 409
+  key_already_revoked: { code: 'conflict', when: 'The key is revoked already (revocation is permanent)' },
+  last_admin_key: { code: 'conflict', when: 'Revoking the last active admin key' },
+  jurisdiction_exists: { code: 'conflict', when: 'A jurisdiction with that id is already registered' },
+  jurisdiction_in_use: {
+    code: 'conflict',
+    when: 'Removing a jurisdiction that credentials, attestations, tokens or active trust still refer to (`context` counts them)',
+  },
+  trust_exists: {
+    code: 'conflict',
+    when: 'Trust between the two jurisdictions is already active (`context.trust_id`)',
+  },
+  credential_already_revoked: { code: 'conflict', when: 'The credential is revoked already' },
+  credential_revoked: { code: 'conflict', when: 'Tokenizing a revoked credential' },
+  credential_expired: { code: 'conflict', when: 'Tokenizing a credential past its `valid_until`' },
+  credential_already_tokenized: {
+    code: 'conflict',
+    when: 'The credential is tokenized already (`context.token_id`)',
+  },
+  token_frozen: {
+    code: 'conflict',
+    when: 'Pausing or unpausing a token frozen for good by its revoked credential',
+  },
+  token_already_paused: { code: 'conflict', when: 'Pausing a paused token' },
+  token_not_paused: { code: 'conflict', when: 'Unpausing a token that is not paused' },
+  holder_already_frozen: { code: 'conflict', when: 'Freezing a holder frozen already' },
+  holder_not_frozen: { code: 'conflict', when: 'Unfreezing a holder that is not frozen' },
+  frozen_units_exceed_holding: {
+    code: 'conflict',
+    when: 'Freezing more units than the holding has unfrozen',
+  },
+  frozen_units_insufficient: { code: 'conflict', when: 'Unfreezing more units than are frozen' },
+  insufficient_holding: {
+    code: 'conflict',
+    when: 'Moving more units than the sender holds in that jurisdiction (nothing is recorded)',
+  },
+  nothing_to_recover: { code: 'conflict', when: 'Recovering an identity that holds none of the token' },
+  concurrent_duplicate: { code: 'conflict', when: 'A concurrent request created the same thing first' },
+  concurrent_removal: { code: 'conflict', when: 'A concurrent request removed something this one refers to' },
+  // 413, 415
+  payload_too_large: { code: 'payload_too_large', when: 'The body is over 1 MiB' },
+  json_required: {
+    code: 'unsupported_media_type',
+    when: 'A body sent with a Content-Type other than `application/json`',
+  },
+  // 422
+  credential_type_not_accepted: {
+    code: 'unprocessable',
+    when: 'The jurisdiction does not accept that credential type (`context.accepted`)',
+  },
+  valid_until_not_future: { code: 'unprocessable', when: '`valid_until` is not in the future' },
+  unknown_requirement: {
+    code: 'unprocessable',
+    when: "An attestation's `type` is neither a known requirement nor one a jurisdiction lists",
+  },
+  recipient_not_kyc: {
+    code: 'unprocessable',
+    when: 'A forced transfer or recovery whose recipient holds no valid `kyc` attestation recognised where the units go',
+  },
+  admin_not_billed: {
+    code: 'unprocessable',
+    when: 'A subscription change for the operator organization `admin`',
+  },
+  // 429
+  rate_limited: {
+    code: 'rate_limited',
+    when: "The organization's per-minute or per-day limit is reached (`context.window`, `context.limit`); `Retry-After` says when to retry",
+  },
+  // 500, 503
+  internal: { code: 'internal', when: 'A bug: the server logged the details under the request id' },
+  starting: { code: 'unavailable', when: 'The server is still starting' },
+  not_ready: { code: 'unavailable', when: '`/readyz`: a check failed (`checks` names it)' },
+  payment_provider_unreachable: {
+    code: 'unavailable',
+    when: "The payment provider's API could not be reached to process an event; it will redeliver",
+  },
+} as const satisfies Record<string, { code: ErrorCode; when: string }>
+
+export type Reason = keyof typeof REASONS
+
+export const reasonSchema = z
+  .enum(Object.keys(REASONS) as [Reason, ...Reason[]])
+  .describe(
+    'Stable machine-readable reason of the refusal (docs/errors.md lists each); branch on it, not on `detail`',
+  )
+
 /** The `type` URI of a problem document for a code. */
 export const problemType = (code: ErrorCode): string => `urn:rwa:problem:${code}`
 
@@ -53,6 +208,10 @@ export const problemSchema = z.object({
   status: z.number().int(),
   detail: z.string(),
   code: errorCodeSchema,
+  reason: reasonSchema,
+  context: z
+    .record(z.string(), z.unknown())
+    .describe('The ids and values the refusal is about, e.g. `{ "token_id": "tok_..." }`; `{}` when none'),
   errors: z.array(fieldErrorSchema).optional(),
   request_id: z
     .string()

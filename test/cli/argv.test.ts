@@ -222,6 +222,8 @@ describe('failure -> exit code', () => {
       status,
       detail: `the ${code} detail`,
       code: code as never,
+      reason: 'internal',
+      context: {},
       errors,
     })
   it.each([

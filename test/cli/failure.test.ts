@@ -7,7 +7,11 @@ import { ExitError } from '../../src/cli/exit-error.js'
 import { CommandFailure, describeFailure, type FailureContext, inCliTerms } from '../../src/cli/failure.js'
 import { ApiProblemError } from '../../src/client/errors.js'
 import type { ErrorCode, FieldError } from '../../src/contract/errors.js'
-import { ERROR_STATUS, problemType } from '../../src/contract/errors.js'
+import { ERROR_STATUS, problemType, REASONS, type Reason } from '../../src/contract/errors.js'
+
+/** The first reason of a code: enough for tests that only look at the code. */
+const reasonOfCode = (code: ErrorCode): Reason =>
+  (Object.keys(REASONS) as Reason[]).find((reason) => REASONS[reason].code === code)!
 
 /*
  * What a CLI user reads when the API refuses: each case the issue named, in CLI terms. The details
@@ -22,6 +26,8 @@ const problem = (code: ErrorCode, detail: string, errors?: FieldError[], retryAf
       status: ERROR_STATUS[code],
       detail,
       code,
+      reason: reasonOfCode(code),
+      context: {},
       ...(errors ? { errors } : {}),
     },
     retryAfter,

@@ -76,6 +76,8 @@ describe('HttpClient', () => {
           status: 400,
           detail: 'Invalid body: name: Too small',
           code: 'invalid_request',
+          reason: 'invalid_field',
+          context: { where: 'body' },
           errors: [{ path: 'name', message: 'Too small' }],
         }),
       )
@@ -86,6 +88,8 @@ describe('HttpClient', () => {
     expect(error).toMatchObject({
       status: 400,
       code: 'invalid_request',
+      reason: 'invalid_field',
+      context: { where: 'body' },
       errors: [{ path: 'name', message: 'Too small' }],
     })
     await client.close()
@@ -169,6 +173,8 @@ describe('HttpClient', () => {
           status: 429,
           detail: 'Rate limit of 60 requests per minute reached for organization acme; retry in 1 s',
           code: 'rate_limited',
+          reason: 'rate_limited',
+          context: { window: 'minute', limit: 60 },
         }),
       )
 

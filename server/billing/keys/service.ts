@@ -97,19 +97,22 @@ export async function revokeKey(
 ): Promise<RevokeKeyResponse> {
   const now = ctx.clock.now()
   const alreadyRevoked = () =>
-    new ApiError('conflict', `API key ${keyId} is already revoked; revocation is permanent`)
+    new ApiError('key_already_revoked', `API key ${keyId} is already revoked; revocation is permanent`, {
+      context: { key_id: keyId },
+    })
   await ctx.db.transaction().execute(async (trx) => {
     const row = await findKeyRow(trx, keyId)
     if (!row || (!principal.isAdmin && row.org_id !== principal.orgId)) {
-      throw new ApiError('not_found', `No API key with id ${keyId}`)
+      throw new ApiError('key_not_found', `No API key with id ${keyId}`, { context: { key_id: keyId } })
     }
     if (row.revoked_at !== null) throw alreadyRevoked()
     // Two admin keys revoked at once on two instances must not both pass the last-key check.
     await lockOrganization(trx, row.org_id)
     if (row.org_id === ADMIN_ORG_ID && (await countActiveKeys(trx, ADMIN_ORG_ID)) <= 1) {
       throw new ApiError(
-        'conflict',
+        'last_admin_key',
         'This is the last active admin key; create another admin key before revoking it',
+        { context: { key_id: keyId } },
       )
     }
     if (!(await markKeyRevoked(trx, keyId, isoTimestamp(now)))) throw alreadyRevoked()

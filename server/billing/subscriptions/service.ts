@@ -50,8 +50,9 @@ export async function organizationOr404(ctx: AppContext, orgId: string): Promise
   const org = await ctx.authCache.org(orgId)
   if (!org)
     throw new ApiError(
-      'not_found',
+      'organization_not_found',
       `No organization ${orgId}: create a key for it first (POST /console/billing/keys)`,
+      { context: { org_id: orgId } },
     )
   return org
 }
@@ -152,8 +153,9 @@ export async function updateSubscription(
   assertAdmin(principal, 'Updating a subscription')
   if (input.org_id === ADMIN_ORG_ID) {
     throw new ApiError(
-      'unprocessable',
+      'admin_not_billed',
       'The operator organization admin is not billed: its enterprise tier is fixed',
+      { context: { org_id: input.org_id } },
     )
   }
   const start = new Date(ctx.clock.now())

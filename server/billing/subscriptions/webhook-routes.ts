@@ -70,26 +70,27 @@ export function registerStripeWebhook(app: OpenAPIHono<AppEnv>, ctx: AppContext)
     const webhook = ctx.payments.name === 'stripe' ? ctx.payments.webhook : null
     if (!webhook) {
       throw new ApiError(
-        'not_found',
+        'payment_webhook_disabled',
         'Stripe webhooks are disabled: the server runs with RWA_PAYMENT_PROVIDER=local',
       )
     }
     const contentType = c.req.header('content-type')
     if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) {
-      throw new ApiError(
-        'unsupported_media_type',
-        'Stripe sends its events as Content-Type: application/json',
-      )
+      throw new ApiError('json_required', 'Stripe sends its events as Content-Type: application/json')
     }
     const signature = c.req.header(webhook.signatureHeader)
-    if (!signature) throw new ApiError('invalid_request', `Missing ${webhook.signatureHeader} header`)
+    if (!signature) {
+      throw new ApiError('missing_signature', `Missing ${webhook.signatureHeader} header`, {
+        context: { header: webhook.signatureHeader },
+      })
+    }
     const rawBody = await c.req.text()
 
     let event: { id: string; type: string }
     try {
       event = webhook.verify(rawBody, signature, ctx.clock.now())
     } catch (error) {
-      if (error instanceof WebhookRejectedError) throw new ApiError('invalid_request', error.detail)
+      if (error instanceof WebhookRejectedError) throw new ApiError('signature_invalid', error.detail)
       if (error instanceof ZodError) throw validationError(error, 'body')
       throw error
     }
@@ -105,9 +106,9 @@ export function registerStripeWebhook(app: OpenAPIHono<AppEnv>, ctx: AppContext)
           error,
         )
         throw new ApiError(
-          'unavailable',
+          'payment_provider_unreachable',
           `Stripe's API could not be reached to process ${event.id}; retry later`,
-          { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
+          { context: { event_id: event.id }, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
         )
       }
       throw error

@@ -33,9 +33,12 @@ export async function submitAttestation(
     const known = await requirementNamesOf(trx, orgId)
     if (!(KNOWN_REQUIREMENTS as readonly string[]).includes(input.type) && !known.has(input.type)) {
       throw new ApiError(
-        'unprocessable',
+        'unknown_requirement',
         `Attestation type ${input.type} is not a requirement: use one of ${[...new Set([...KNOWN_REQUIREMENTS, ...known])].join(', ')}, or list it in a jurisdiction's transfer_requirements first`,
-        { errors: [{ path: 'type', message: 'unknown requirement name' }] },
+        {
+          context: { type: input.type, known: [...new Set([...KNOWN_REQUIREMENTS, ...known])] },
+          errors: [{ path: 'type', message: 'unknown requirement name' }],
+        },
       )
     }
     if (input.credential_id) await credentialOr404(trx, orgId, input.credential_id)

@@ -61,8 +61,9 @@ export async function issueCredential(
       const max = principal.entitlement.limits.max_dids
       if (max !== 'unlimited' && (await countDids(trx, orgId)) >= max) {
         throw new ApiError(
-          'quota_exceeded',
+          'max_dids',
           `Organization ${orgId} has reached its limit of ${max} DIDs (max_dids); ${input.owner_did} would be a new one. Issue to a known owner DID or move to a higher tier`,
+          { context: { org_id: orgId, max_dids: max, owner_did: input.owner_did } },
         )
       }
       await insertDid(trx, orgId, input.owner_did, now)
@@ -133,7 +134,13 @@ export async function revokeCredential(
     const row = await credentialOr404(trx, principal.orgId, id)
     const alreadyRevoked = async () => {
       const current = await credentialOr404(trx, principal.orgId, id)
-      return new ApiError('conflict', `Credential ${id} was already revoked at ${current.revoked_at}`)
+      return new ApiError(
+        'credential_already_revoked',
+        `Credential ${id} was already revoked at ${current.revoked_at}`,
+        {
+          context: { credential_id: id, revoked_at: current.revoked_at },
+        },
+      )
     }
     if (row.status === 'revoked') throw await alreadyRevoked()
     // Conditional: of two concurrent revocations, one changes the row and the other is a 409.

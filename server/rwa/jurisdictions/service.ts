@@ -55,7 +55,9 @@ export async function registerJurisdiction(
     updated_at: now,
   }
   const duplicate = () =>
-    new ApiError('conflict', `Jurisdiction ${input.jurisdiction_id} is already registered`)
+    new ApiError('jurisdiction_exists', `Jurisdiction ${input.jurisdiction_id} is already registered`, {
+      context: { jurisdiction_id: input.jurisdiction_id },
+    })
   await ctx.db
     .transaction()
     .execute(async (trx) => {
@@ -132,7 +134,13 @@ export async function removeJurisdiction(
       const hint = permanent
         ? '; credentials, attestations and tokens keep a jurisdiction for good (they are its audit trail), so it cannot be removed'
         : '; revoke its trust relations first'
-      throw new ApiError('conflict', `Jurisdiction ${id} is still in use by ${uses.join(', ')}${hint}`)
+      throw new ApiError(
+        'jurisdiction_in_use',
+        `Jurisdiction ${id} is still in use by ${uses.join(', ')}${hint}`,
+        {
+          context: { jurisdiction_id: id, ...usage },
+        },
+      )
     }
     await deleteJurisdiction(trx, principal.orgId, id)
   })

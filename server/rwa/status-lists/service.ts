@@ -112,7 +112,7 @@ export async function statusListCredential(
   ifNoneMatch: string | undefined,
 ): Promise<{ etag: string; jwt: string | null }> {
   const list = await findStatusList(ctx.db, listId)
-  if (!list) throw notFound('status list', listId)
+  if (!list) throw notFound('status_list', listId)
   const etag = statusListEtag(ctx, list)
   if (ifNoneMatch?.split(',').some((t) => t.trim() === etag)) return { etag, jwt: null }
   const jurisdiction = await findJurisdiction(ctx.db, list.org_id, list.jurisdiction_id)

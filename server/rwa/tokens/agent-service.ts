@@ -42,12 +42,19 @@ export async function setPaused(
     const token = await tokenOr404(trx, principal.orgId, id, 'update')
     if (token.status === 'frozen') {
       throw new ApiError(
-        'conflict',
+        'token_frozen',
         `Token ${id} is frozen because its credential ${token.credential_id} was revoked; it can be neither paused nor unpaused`,
+        { context: { token_id: id, credential_id: token.credential_id } },
       )
     }
-    if (paused && token.status === 'paused') throw new ApiError('conflict', `Token ${id} is already paused`)
-    if (!paused && token.status !== 'paused') throw new ApiError('conflict', `Token ${id} is not paused`)
+    if (paused && token.status === 'paused') {
+      throw new ApiError('token_already_paused', `Token ${id} is already paused`, {
+        context: { token_id: id },
+      })
+    }
+    if (!paused && token.status !== 'paused') {
+      throw new ApiError('token_not_paused', `Token ${id} is not paused`, { context: { token_id: id } })
+    }
     await setTokenStatus(trx, id, paused ? 'paused' : 'active')
     await recordTokenEvent(ctx, trx, principal.orgId, id, paused ? 'token_paused' : 'token_unpaused', now, {
       reason: input.reason ?? null,
@@ -76,8 +83,15 @@ export async function setFrozen(
     const details: Record<string, unknown> = { holder_did: holder }
     if (amount === undefined || jurisdiction === undefined) {
       const isFrozen = (await frozenAmong(trx, id, [holder])).has(holder)
-      if (freeze && isFrozen) throw new ApiError('conflict', `${holder} is already frozen for token ${id}`)
-      if (!freeze && !isFrozen) throw new ApiError('conflict', `${holder} is not frozen for token ${id}`)
+      const context = { token_id: id, holder_did: holder }
+      if (freeze && isFrozen) {
+        throw new ApiError('holder_already_frozen', `${holder} is already frozen for token ${id}`, {
+          context,
+        })
+      }
+      if (!freeze && !isFrozen) {
+        throw new ApiError('holder_not_frozen', `${holder} is not frozen for token ${id}`, { context })
+      }
       if (freeze)
         await insertHolderFreeze(trx, {
           token_id: id,
@@ -90,7 +104,9 @@ export async function setFrozen(
       const where = `${holder}'s holding of ${id} in ${jurisdiction}`
       const holding = await holdingOf(trx, id, holder, jurisdiction)
       if (holding.amount === 0) {
-        throw new ApiError('not_found', `${holder} holds none of token ${id} in ${jurisdiction}`)
+        throw new ApiError('holding_not_found', `${holder} holds none of token ${id} in ${jurisdiction}`, {
+          context: { token_id: id, holder_did: holder, jurisdiction },
+        })
       }
       const next = freeze ? freezeUnits(holding, amount, where) : unfreezeUnits(holding, amount, where)
       await setFrozenAmount(trx, id, holder, jurisdiction, next.frozen_amount)

@@ -15,8 +15,9 @@ export function freezeUnits(holding: HoldingUnits, units: number, where: string)
   const frozen = holding.frozen_amount + units
   if (frozen > holding.amount) {
     throw new ApiError(
-      'conflict',
+      'frozen_units_exceed_holding',
       `Cannot freeze ${units} more units of ${where}: it holds ${holding.amount}, of which ${holding.frozen_amount} are frozen already (at most ${holding.amount - holding.frozen_amount} more can be frozen)`,
+      { context: { amount: holding.amount, frozen_amount: holding.frozen_amount, requested: units } },
     )
   }
   return { amount: holding.amount, frozen_amount: frozen }
@@ -26,8 +27,9 @@ export function freezeUnits(holding: HoldingUnits, units: number, where: string)
 export function unfreezeUnits(holding: HoldingUnits, units: number, where: string): HoldingUnits {
   if (units > holding.frozen_amount) {
     throw new ApiError(
-      'conflict',
+      'frozen_units_insufficient',
       `Cannot unfreeze ${units} units of ${where}: only ${holding.frozen_amount} are frozen`,
+      { context: { frozen_amount: holding.frozen_amount, requested: units } },
     )
   }
   return { amount: holding.amount, frozen_amount: holding.frozen_amount - units }

@@ -60,7 +60,11 @@ export async function tokenize(
   const now = isoTimestamp(nowMs)
   const tokenId = ctx.ids.next('tok')
   const alreadyTokenized = (tokenIdOfIt: string) =>
-    new ApiError('conflict', `Credential ${input.credential_id} is already tokenized as ${tokenIdOfIt}`)
+    new ApiError(
+      'credential_already_tokenized',
+      `Credential ${input.credential_id} is already tokenized as ${tokenIdOfIt}`,
+      { context: { credential_id: input.credential_id, token_id: tokenIdOfIt } },
+    )
   return ctx.db
     .transaction()
     .execute(async (trx) => {
@@ -68,14 +72,16 @@ export async function tokenize(
       const credential = await credentialOr404(trx, orgId, input.credential_id, 'update')
       if (credential.status === 'revoked') {
         throw new ApiError(
-          'conflict',
+          'credential_revoked',
           `Credential ${credential.credential_id} is revoked and cannot be tokenized`,
+          { context: { credential_id: credential.credential_id } },
         )
       }
       if (credential.valid_until !== null && Date.parse(credential.valid_until) <= nowMs) {
         throw new ApiError(
-          'conflict',
+          'credential_expired',
           `Credential ${credential.credential_id} expired at ${credential.valid_until} and cannot be tokenized`,
+          { context: { credential_id: credential.credential_id, valid_until: credential.valid_until } },
         )
       }
       const existing = await findTokenByCredential(trx, credential.credential_id)
@@ -173,7 +179,7 @@ function decodeHoldingsCursor(cursor: string | undefined): [string, string] | un
       return value as [string, string]
     }
   } catch {}
-  throw new ApiError('invalid_request', 'Invalid query: cursor: not a cursor this list returned', {
+  throw new ApiError('invalid_cursor', 'Invalid query: cursor: not a cursor this list returned', {
     errors: [{ path: 'cursor', message: 'not a cursor this list returned' }],
   })
 }

@@ -34,12 +34,18 @@ import { storeProof, storeTransfer } from './record.js'
  */
 
 /** Refuses (422) an agent operation whose recipient's `kyc` is not recognised where it must be. */
-function assertKyc(details: ComplianceDetails, who: string): void {
+function assertKyc(details: ComplianceDetails, who: string, did: string): void {
   if (details.all_satisfied) return
   const failed = details.checks.filter((c) => !c.satisfied).map((c) => c.reason)
   throw new ApiError(
-    'unprocessable',
-    `${who} must hold a valid kyc attestation recognised by each jurisdiction the units go to: ${failed.join('; ')}`,
+    'recipient_not_kyc',
+    `${who} ${did} must hold a valid kyc attestation recognised by each jurisdiction the units go to: ${failed.join('; ')}`,
+    {
+      context: {
+        did,
+        jurisdictions: details.checks.filter((c) => !c.satisfied).map((c) => c.jurisdiction),
+      },
+    },
   )
 }
 
@@ -67,14 +73,23 @@ export async function forcedTransfer(
     const holding = await holdingOf(trx, tokenId, input.from_did, input.from_jurisdiction)
     if (input.amount > holding.amount) {
       throw new ApiError(
-        'conflict',
+        'insufficient_holding',
         `Insufficient holding: ${input.from_did} holds ${holding.amount} of ${tokenId} in ${input.from_jurisdiction}, fewer than the ${input.amount} to move`,
+        {
+          context: {
+            token_id: tokenId,
+            holder_did: input.from_did,
+            jurisdiction: input.from_jurisdiction,
+            held: holding.amount,
+            requested: input.amount,
+          },
+        },
       )
     }
     const compliance_details = evaluateKyc(
       await kycFacts(trx, orgId, token.credential_id, input.to_did, [input.to_jurisdiction], now),
     )
-    assertKyc(compliance_details, `The recipient ${input.to_did}`)
+    assertKyc(compliance_details, 'The recipient', input.to_did)
 
     const { unfrozenTaken, frozenTaken } = takeUnits(holding, input.amount)
     const transfer = {
@@ -136,15 +151,16 @@ export async function recover(
     const lost = await holdingsOfHolder(trx, tokenId, input.lost_did)
     if (lost.length === 0) {
       throw new ApiError(
-        'conflict',
+        'nothing_to_recover',
         `${input.lost_did} holds none of token ${tokenId}: there is nothing to recover`,
+        { context: { token_id: tokenId, lost_did: input.lost_did } },
       )
     }
     const jurisdictions = lost.map((h) => h.jurisdiction)
     const compliance_details = evaluateKyc(
       await kycFacts(trx, orgId, token.credential_id, input.new_did, jurisdictions, now),
     )
-    assertKyc(compliance_details, `The new identity ${input.new_did}`)
+    assertKyc(compliance_details, 'The new identity', input.new_did)
 
     const frozen = await frozenAmong(trx, tokenId, [input.lost_did, input.new_did])
     const holderFrozen = frozen.has(input.lost_did) || frozen.has(input.new_did)

@@ -41,8 +41,17 @@ export async function requestTransfer(
     const held = facts.ledger.sender_holding.amount
     if (input.amount > held) {
       throw new ApiError(
-        'conflict',
+        'insufficient_holding',
         `Insufficient holding: ${transfer.sender_did} holds ${held} of ${input.token_id} in ${transfer.from_jurisdiction}, fewer than the ${input.amount} requested`,
+        {
+          context: {
+            token_id: input.token_id,
+            holder_did: transfer.sender_did,
+            jurisdiction: transfer.from_jurisdiction,
+            held,
+            requested: input.amount,
+          },
+        },
       )
     }
     const compliance_details = evaluateTransfer(facts)

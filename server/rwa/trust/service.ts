@@ -45,8 +45,16 @@ export async function establishTrust(
       ? 'mutual'
       : `one-way from ${existing.from_jurisdiction} to ${existing.to_jurisdiction}`
     throw new ApiError(
-      'conflict',
+      'trust_exists',
       `Trust between ${input.from_jurisdiction} and ${input.to_jurisdiction} already exists (${existing.trust_id}, ${shape}); revoke it first to change it`,
+      {
+        context: {
+          trust_id: existing.trust_id,
+          from_jurisdiction: existing.from_jurisdiction,
+          to_jurisdiction: existing.to_jurisdiction,
+          mutual: existing.mutual === 1,
+        },
+      },
     )
   }
   await ctx.db
@@ -62,8 +70,9 @@ export async function establishTrust(
       if (constraintViolationOf(error) !== 'unique') throw error
       await refuseExisting(ctx.db)
       throw new ApiError(
-        'conflict',
+        'trust_exists',
         `Trust between ${input.from_jurisdiction} and ${input.to_jurisdiction} already exists`,
+        { context: { from_jurisdiction: input.from_jurisdiction, to_jurisdiction: input.to_jurisdiction } },
       )
     })
   return trustFromRow(row)
@@ -89,14 +98,16 @@ export async function revokeTrust(
         ? ` (there is one from ${row.from_jurisdiction} to ${row.to_jurisdiction}: ${row.trust_id})`
         : ''
       throw new ApiError(
-        'not_found',
+        'trust_not_found',
         `No active trust from ${pair.from_jurisdiction} to ${pair.to_jurisdiction}${other}`,
+        { context: { ...pair, ...(row ? { other_trust_id: row.trust_id } : {}) } },
       )
     }
     if (!(await markTrustRevoked(trx, row.trust_id, revoked_at))) {
       throw new ApiError(
-        'not_found',
+        'trust_not_found',
         `No active trust from ${pair.from_jurisdiction} to ${pair.to_jurisdiction}: ${row.trust_id} was revoked just now`,
+        { context: { ...pair, trust_id: row.trust_id } },
       )
     }
     return {
