@@ -1,56 +1,96 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
-import { authenticate } from './auth/authenticate.js'
+import type { MiddlewareHandler } from 'hono'
+import type { Access, OperationSpec } from '../src/contract/operation.js'
+import { ROUTES, type Routes } from '../src/contract/routes.js'
+import { adminKeyOnly, authenticate } from './auth/authenticate.js'
 import type { AppEnv } from './auth/principal.js'
-import { registerKeyRoutes } from './billing/keys/routes.js'
-import { registerPricingRoute } from './billing/pricing/routes.js'
-import { registerReportRoutes } from './billing/reports/routes.js'
-import { registerSubscriptionRoutes } from './billing/subscriptions/routes.js'
-import { registerStripeWebhook } from './billing/subscriptions/webhook-routes.js'
+import { requireGovernance } from './auth/require-governance.js'
+import { keyHandlers } from './billing/keys/routes.js'
+import { pricingHandlers } from './billing/pricing/routes.js'
+import { reportHandlers } from './billing/reports/routes.js'
+import { subscriptionHandlers } from './billing/subscriptions/routes.js'
+import { stripeWebhookHandlers } from './billing/subscriptions/webhook-routes.js'
 import type { AppContext } from './context.js'
-import { registerHealthRoutes } from './operations/health-routes.js'
-import { registerMetricsRoute } from './operations/metrics-routes.js'
-import { registerAttestationRoutes } from './rwa/attestations/routes.js'
-import { registerCredentialRoutes } from './rwa/credentials/routes.js'
-import { registerJurisdictionRoutes } from './rwa/jurisdictions/routes.js'
-import { governanceGuard } from './rwa/routing.js'
-import { registerStatusListRoutes } from './rwa/status-lists/routes.js'
-import { registerTokenAgentRoutes } from './rwa/tokens/agent-routes.js'
-import { registerTokenRoutes } from './rwa/tokens/routes.js'
-import { registerTransferAgentRoutes } from './rwa/transfers/agent-routes.js'
-import { registerProofKeysRoute, registerTransferRoutes } from './rwa/transfers/routes.js'
-import { registerTrustRoutes } from './rwa/trust/routes.js'
+import type { Handler, Handlers } from './handler.js'
+import { routeOf } from './http/openapi.js'
+import { healthHandlers } from './operations/health-routes.js'
+import { metricsHandlers } from './operations/metrics-routes.js'
+import { attestationHandlers } from './rwa/attestations/routes.js'
+import { credentialHandlers } from './rwa/credentials/routes.js'
+import { jurisdictionHandlers } from './rwa/jurisdictions/routes.js'
+import { statusListHandlers } from './rwa/status-lists/routes.js'
+import { tokenAgentHandlers } from './rwa/tokens/agent-routes.js'
+import { tokenHandlers } from './rwa/tokens/routes.js'
+import { transferAgentHandlers } from './rwa/transfers/agent-routes.js'
+import { transferHandlers } from './rwa/transfers/routes.js'
+import { trustHandlers } from './rwa/trust/routes.js'
 
 /**
- * Every endpoint of the API, by area: the table of contents. Each area's routes file holds its
- * operations (schemas from src/contract) and hands the work to its service.
+ * The handler of every declared operation (src/contract/routes.ts), from each aggregate's `routes.ts`:
+ * an operation declared without a handler, or a handler for no operation, does not compile.
+ */
+const HANDLERS: Handlers<Routes> = {
+  ...pricingHandlers,
+  ...keyHandlers,
+  ...subscriptionHandlers,
+  ...reportHandlers,
+  ...stripeWebhookHandlers,
+  ...statusListHandlers,
+  ...trustHandlers,
+  ...jurisdictionHandlers,
+  ...credentialHandlers,
+  ...attestationHandlers,
+  ...tokenHandlers,
+  ...tokenAgentHandlers,
+  ...transferHandlers,
+  ...transferAgentHandlers,
+  ...healthHandlers,
+  ...metricsHandlers,
+}
+
+/** The middleware an operation's `access` names, run before its input is validated. */
+function accessMiddleware(ctx: AppContext): (operation: OperationSpec) => MiddlewareHandler<AppEnv>[] {
+  const auth = authenticate(ctx)
+  const byAccess: Record<Exclude<Access, 'admin'>, MiddlewareHandler<AppEnv>[]> = {
+    public: [],
+    key: [auth],
+    governance: [auth, requireGovernance(ctx)],
+  }
+  return (operation) =>
+    operation.access === 'admin'
+      ? [adminKeyOnly(ctx, `${operation.method.toUpperCase()} ${operation.path}`)]
+      : byAccess[operation.access]
+}
+
+/**
+ * Binds every operation of the table, in its order (the routing order), to its handler: the access
+ * middleware from its declaration, its input validated by its schemas, its answer with its status.
  */
 export function registerRoutes(app: OpenAPIHono<AppEnv>, ctx: AppContext): void {
-  const auth = authenticate(ctx)
+  const middlewareOf = accessMiddleware(ctx)
+  for (const [operationId, operation] of Object.entries(ROUTES) as Array<[keyof Routes, OperationSpec]>) {
+    bindOperation(app, ctx, operation, HANDLERS[operationId] as Handler<OperationSpec>, middlewareOf(operation))
+  }
+}
 
-  // Billing (/console/billing/): pricing is public; everything else takes an API key.
-  registerPricingRoute(app)
-  registerKeyRoutes(app, ctx, auth)
-  registerSubscriptionRoutes(app, ctx, auth)
-  registerReportRoutes(app, ctx, auth)
-
-  // Governance (/console/rwa/): the proof keys and status lists are public; everything else needs a
-  // key and a plan.
-  const guard = governanceGuard(ctx, auth)
-  registerProofKeysRoute(app, ctx)
-  registerStatusListRoutes(app, ctx)
-  registerTrustRoutes(app, ctx, guard) // before /jurisdictions/{id}, which would take `trust` as an id
-  registerJurisdictionRoutes(app, ctx, guard)
-  registerCredentialRoutes(app, ctx, guard)
-  registerAttestationRoutes(app, ctx, guard)
-  registerTokenRoutes(app, ctx, guard)
-  registerTokenAgentRoutes(app, ctx, guard)
-  registerTransferRoutes(app, ctx, guard)
-  registerTransferAgentRoutes(app, ctx, guard)
-
-  // The payment provider's signed webhook: public, authenticated by its signature.
-  registerStripeWebhook(app, ctx)
-
-  // Operations: probes for load balancers (public, never rate limited) and metrics (admin key).
-  registerHealthRoutes(app, ctx)
-  registerMetricsRoute(app, ctx)
+function bindOperation(
+  app: OpenAPIHono<AppEnv>,
+  ctx: AppContext,
+  operation: OperationSpec,
+  handler: Handler<OperationSpec>,
+  middleware: MiddlewareHandler<AppEnv>[],
+): void {
+  const { status } = operation.response
+  // An optional body sent absent (or with another content type) is not parsed: it reads as `{}`.
+  const bodyOf = operation.body?.required === false ? (body: unknown) => body ?? {} : (body: unknown) => body
+  app.openapi({ ...routeOf(operation), middleware }, async (c) => {
+    const answer = await handler(ctx, {
+      params: c.req.valid('param' as never),
+      query: c.req.valid('query' as never),
+      body: bodyOf(c.req.valid('json' as never)),
+      principal: c.get('principal'),
+      c,
+    } as never)
+    return (answer instanceof Response ? answer : c.json(answer as object, status)) as never
+  })
 }

@@ -1,15 +1,15 @@
 import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi'
 import type { Env } from 'hono'
-import { type ZodType, z } from 'zod'
-import { problemSchema } from '../../src/contract/errors.js'
+import { z } from 'zod'
+import { ERROR_STATUS, problemSchema, REASONS, type Reason } from '../../src/contract/errors.js'
+import { type BodySpec, type OperationSpec, standardReasons } from '../../src/contract/operation.js'
 import { problemResponse, rateLimitHeaders, requestIdHeader } from './openapi-refusals.js'
 
 /*
- * The OpenAPI side of every route. `defineRoute` takes what is particular to an operation (its
- * schemas, its main answer, the refusals its rules can produce) and adds what follows from whether it
- * takes an API key and a body: the security requirement, the RateLimit headers, and the standard
- * refusals (400; 401/429 with a key; 403 for governance; 413/415 with a body). A route added later
- * gets all of it by saying `access` and `request`.
+ * The OpenAPI side of every operation. `routeOf` takes an operation's declaration (src/contract/*-routes.ts)
+ * and adds what follows from whether it takes an API key and a body: the security requirement, the
+ * RateLimit headers, and the refusals (400; 401/429 with a key; 403 for governance and admin; 413/415
+ * with a body; those its own reasons give), each listing the reasons it can carry.
  */
 
 /** What the served document says of the API as a whole; the paths and components come from the routes. */
@@ -42,83 +42,91 @@ export const OPENAPI_DOCUMENT = {
   ],
 }
 
-/** The OpenAPI tag of what operators and load balancers call: the probes and the metrics. */
-export const operationsTags = ['operations']
-
 /** Name of the API-key security scheme in `components.securitySchemes`. */
 export const API_KEY_SCHEME = 'ApiKey'
-
-/**
- * Who may call an operation: anyone (`public`), any valid API key (`key`: authentication, limits and
- * metering), a key of an organization with a paid tier or an active trial (`governance`), or the admin
- * key alone, neither limited nor metered (`admin`: operators' tools such as a metrics scraper).
- */
-export type Access = 'public' | 'key' | 'governance' | 'admin'
-
-/** Refusals a route declares because its own rules produce them; the standard ones are added for it. */
-export type RouteRefusal = 403 | 404 | 409 | 422 | 503
-
-/** A required JSON request body validated by `schema`, with an example for the document. */
-export const jsonBody = <T extends ZodType>(schema: T, example: z.input<T>) =>
-  ({ content: { 'application/json': { schema, example } }, required: true }) as const
-
-/** An optional JSON request body (absent, or sent with another content type, it reads as `{}`). */
-export const optionalJsonBody = <T extends ZodType>(schema: T, example: z.input<T>) =>
-  ({ content: { 'application/json': { schema, example } }, required: false }) as const
-
-/** A JSON response documented by `schema`, with an example of the body. */
-export const jsonResponse = <T extends ZodType>(schema: T, description: string, example: z.output<T>) =>
-  ({ content: { 'application/json': { schema, example } }, description }) as const
-
-/** What a route says about itself; `defineRoute` adds the rest. */
-export type RouteSpec = Omit<RouteConfig, 'security' | 'operationId'> & {
-  /** A stable name for generated clients, e.g. `createKey`. */
-  operationId: string
-  access: Access
-  /** Refusals the route's rules can produce beyond the standard ones (e.g. 404 for an unknown id). */
-  refusals?: readonly RouteRefusal[]
-}
 
 /** A query with no parameters: unknown ones are refused like unknown body fields. */
 const noQuery = z.strictObject({})
 
+/** The statuses and reasons a refusal of the operation can carry, by status. */
+export function refusalsByStatus(operation: OperationSpec): Map<number, Reason[]> {
+  const byStatus = new Map<number, Reason[]>()
+  for (const reason of [...standardReasons(operation), ...(operation.refusals ?? [])]) {
+    const status = ERROR_STATUS[REASONS[reason].code]
+    const reasons = byStatus.get(status) ?? []
+    if (!reasons.includes(reason)) reasons.push(reason)
+    byStatus.set(status, reasons)
+  }
+  return byStatus
+}
+
 /**
- * An OpenAPI route with everything that follows from its `access` and `request`: the API-key security
- * requirement (none for public routes), RateLimit headers on every answer given after authentication,
- * and the standard refusals. A route without a query schema refuses any query parameter (400).
+ * The OpenAPI route of a declared operation, with everything that follows from its `access` and body:
+ * the API-key security requirement (none for public routes), RateLimit headers on every answer given
+ * after authentication, and the refusals its reasons give, each listing its reasons (`x-reasons`). A
+ * route without a query schema refuses any query parameter (400).
  */
-export function defineRoute<const S extends RouteSpec>(spec: S) {
-  const { access, refusals = [], ...route } = spec
-  const request = { ...route.request, query: route.request?.query ?? noQuery }
+export function routeOf(operation: OperationSpec) {
+  const { access, response, otherResponses = {}, body } = operation
   const keyed = access !== 'public'
   // Limits and metering apply to `key` and `governance`: their answers carry the RateLimit headers.
   const limited = access === 'key' || access === 'governance'
-  const statuses = new Set<number>([400, ...refusals])
-  if (keyed) statuses.add(401)
-  if (limited) statuses.add(429)
-  if (access === 'governance' || access === 'admin') statuses.add(403)
-  if (route.request?.body) statuses.add(413).add(415)
-
-  const main = Object.fromEntries(
-    Object.entries(route.responses).map(([status, response]) => [
-      status,
-      '$ref' in response
-        ? response
-        : {
-            ...response,
-            headers: { ...(limited ? rateLimitHeaders : {}), ...requestIdHeader, ...response.headers },
-          },
-    ]),
-  )
+  const withHeaders = <R extends object>(answer: R) => ({
+    ...answer,
+    headers: { ...(limited ? rateLimitHeaders : {}), ...requestIdHeader },
+  })
+  const main: Record<number, object> = {
+    [response.status]: withHeaders({
+      content: {
+        [response.mediaType ?? 'application/json']: { schema: response.schema, example: response.example },
+      },
+      description: response.description,
+    }),
+  }
+  for (const [status, other] of Object.entries(otherResponses)) main[Number(status)] = withHeaders(other)
+  const refusals = refusalsByStatus(operation)
   const standard = Object.fromEntries(
-    [...statuses].sort().map((status) => [status, problemResponse(status, limited)]),
+    [...refusals.keys()]
+      .sort()
+      .map((status) => [status, { ...problemResponse(status, limited), 'x-reasons': refusals.get(status) }]),
   )
+  const request: Record<string, unknown> = {}
+  if (operation.params) request.params = operation.params
+  request.query = operation.query ?? noQuery
+  if (body) request.body = { content: { 'application/json': requestContent(body) }, required: body.required }
   return createRoute({
-    ...route,
+    method: operation.method,
+    path: operation.path,
+    operationId: operation.operationId,
+    tags: [...operation.tags],
+    summary: operation.summary,
+    ...(operation.description === undefined ? {} : { description: operation.description }),
+    ...(operation.headers === undefined
+      ? {}
+      : {
+          parameters: operation.headers.map((header) => ({
+            name: header.name,
+            in: 'header' as const,
+            required: header.required,
+            description: header.description,
+            schema: { type: 'string' as const },
+            ...(header.example === undefined ? {} : { example: header.example }),
+          })),
+        }),
     request,
     security: keyed ? [{ [API_KEY_SCHEME]: [] }] : [],
     responses: { ...standard, ...main },
-  }) as unknown as S & { getRoutingPath(): string }
+  } as RouteConfig)
+}
+
+/**
+ * A body's media type object. A raw body (read as text by its handler) is documented from the JSON
+ * Schema of its zod schema, with unknown fields allowed, so nothing validates it before the handler.
+ */
+function requestContent(body: BodySpec) {
+  if (!body.raw) return { schema: body.schema, example: body.example }
+  const { $schema: _, ...json } = z.toJSONSchema(body.schema, { io: 'input' })
+  return { schema: { ...json, additionalProperties: true } as { type: 'object' }, example: body.example }
 }
 
 const integerHeader = (description: string) => ({

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { stripeEventSchema } from '../../src/contract/billing.js'
 
 /*
  * The parts of Stripe's JSON objects this service reads, as zod schemas. A webhook payload is shaped by
@@ -75,13 +76,7 @@ export const stripeCustomerSchema = z.object({
 })
 
 /** The envelope of every webhook event. `data.object` is parsed per event type. */
-export const stripeEventSchema = z.object({
-  id: z.string().min(1).max(255),
-  object: z.literal('event'),
-  type: z.string().min(1).max(255),
-  created: unixSeconds,
-  data: z.object({ object: z.record(z.string(), z.unknown()) }),
-})
+export { stripeEventSchema }
 export type StripeEvent = z.infer<typeof stripeEventSchema>
 
 /** The id of an expandable reference. */

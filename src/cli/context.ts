@@ -247,8 +247,8 @@ export class CliContext {
   async billing(options: { public?: boolean } = {}): Promise<BillingClient> {
     const http = await this.transport(options)
     if (!this.billingClient) {
-      const { BillingClient } = await import('../client/billing.js')
-      this.billingClient = new BillingClient(http)
+      const { billingClientOver } = await import('../client/billing.js')
+      this.billingClient = billingClientOver(http)
     }
     return this.billingClient
   }

@@ -112,7 +112,7 @@ export async function seedDemo(rwa: RwaClient): Promise<DemoSeed> {
   const changes = await executePlan(plan)
   const office = changes.find((c) => c.kind === 'credential' && c.name.endsWith('TX-TRAVIS-2019-004417'))!
   const gov = rwa.governance
-  const existing = (await gov.listTokens({ owner_did: 'did:web:acme:alice' })).data.tokens.find(
+  const existing = (await gov.listTokens({ query: { owner_did: 'did:web:acme:alice' } })).data.tokens.find(
     (t) => t.credential_id === office.id,
   )
   if (existing)
@@ -123,15 +123,19 @@ export async function seedDemo(rwa: RwaClient): Promise<DemoSeed> {
       rejected_transfer_id: null,
     }
 
-  const token = (await gov.tokenize({ credential_id: office.id!, total_supply: 1000, symbol: 'ATX600' })).data
+  const token = (
+    await gov.tokenize({ body: { credential_id: office.id!, total_supply: 1000, symbol: 'ATX600' } })
+  ).data
   const transfer = async (recipient_did: string, amount: number): Promise<Transfer> =>
     (
       await gov.requestTransfer({
-        token_id: token.token_id,
-        from_jurisdiction: 'US',
-        to_jurisdiction: 'SG',
-        recipient_did,
-        amount,
+        body: {
+          token_id: token.token_id,
+          from_jurisdiction: 'US',
+          to_jurisdiction: 'SG',
+          recipient_did,
+          amount,
+        },
       })
     ).data
   // Bob has kyc and aml (US) and investor_qualification (SG): approved. Carol has only kyc: rejected.

@@ -181,9 +181,12 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
   const plan: Plan = []
 
   const existingJurisdictions = new Map(
-    (await all<Jurisdiction>((cursor) => gov.listJurisdictions({ limit: 500, cursor }), 'jurisdictions')).map(
-      (j) => [j.jurisdiction_id, j],
-    ),
+    (
+      await all<Jurisdiction>(
+        (cursor) => gov.listJurisdictions({ query: { limit: 500, cursor } }),
+        'jurisdictions',
+      )
+    ).map((j) => [j.jurisdiction_id, j]),
   )
   for (const entry of manifest.jurisdictions) {
     const current = existingJurisdictions.get(entry.jurisdiction_id)
@@ -195,7 +198,7 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
         name: jurisdiction_id,
         id: null,
         run: async () => {
-          await gov.registerJurisdiction(entry)
+          await gov.registerJurisdiction({ body: entry })
           return jurisdiction_id
         },
       })
@@ -215,7 +218,7 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
         ? {
             fields,
             run: async () => {
-              await gov.updateJurisdiction(jurisdiction_id, config)
+              await gov.updateJurisdiction({ params: { id: jurisdiction_id }, body: config })
               return jurisdiction_id
             },
           }
@@ -224,7 +227,7 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
   }
 
   const activeTrust = await all<TrustRelation>(
-    (cursor) => gov.listTrust({ status: 'active', limit: 500, cursor }),
+    (cursor) => gov.listTrust({ query: { status: 'active', limit: 500, cursor } }),
     'trust_relations',
   )
   for (const entry of manifest.trust) {
@@ -247,10 +250,12 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
       run: async () => {
         if (sameEnds)
           await gov.revokeTrust({
-            from_jurisdiction: entry.from_jurisdiction,
-            to_jurisdiction: entry.to_jurisdiction,
+            query: {
+              from_jurisdiction: entry.from_jurisdiction,
+              to_jurisdiction: entry.to_jurisdiction,
+            },
           })
-        return (await gov.establishTrust(entry)).data.trust_id
+        return (await gov.establishTrust({ body: entry })).data.trust_id
       },
     })
   }
@@ -263,11 +268,13 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
           await all<Credential>(
             (cursor) =>
               gov.listCredentials({
-                jurisdiction: request.jurisdiction,
-                owner_did: request.owner_did,
-                status: 'active',
-                limit: 500,
-                cursor,
+                query: {
+                  jurisdiction: request.jurisdiction,
+                  owner_did: request.owner_did,
+                  status: 'active',
+                  limit: 500,
+                  cursor,
+                },
               }),
             'credentials',
           )
@@ -305,7 +312,7 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
       name,
       id: null,
       ref,
-      run: async () => (await gov.issueCredential(request)).data.credential_id,
+      run: async () => (await gov.issueCredential({ body: request })).data.credential_id,
     })
   }
 
@@ -324,11 +331,13 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
             await all<Attestation>(
               (cursor) =>
                 gov.listAttestations({
-                  jurisdiction: request.jurisdiction,
-                  subject_did: request.subject_did,
-                  type: request.type,
-                  limit: 500,
-                  cursor,
+                  query: {
+                    jurisdiction: request.jurisdiction,
+                    subject_did: request.subject_did,
+                    type: request.type,
+                    limit: 500,
+                    cursor,
+                  },
                 }),
               'attestations',
             )
@@ -354,7 +363,7 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
           ...request,
           ...(resolved ? { credential_id: resolved } : {}),
         })
-        return (await gov.submitAttestation(body)).data.attestation_id
+        return (await gov.submitAttestation({ body: body })).data.attestation_id
       },
     })
   }
@@ -384,7 +393,7 @@ async function planTokens(
 ): Promise<void> {
   if (manifest.tokens.length === 0) return
   const gov = rwa.governance
-  const tokens = await all<Token>((cursor) => gov.listTokens({ limit: 500, cursor }), 'tokens')
+  const tokens = await all<Token>((cursor) => gov.listTokens({ query: { limit: 500, cursor } }), 'tokens')
   for (const entry of manifest.tokens) {
     const credentialId =
       entry.credential !== undefined ? credentialIdOfRef.get(entry.credential) : entry.credential_id
@@ -405,8 +414,9 @@ async function planTokens(
             total_supply: entry.total_supply,
             symbol: entry.symbol,
           })
-          const { token_id } = (await gov.tokenize(body)).data
-          if (!sameRules(rules, wantedRules(undefined))) await gov.setTokenRules(token_id, rules)
+          const { token_id } = (await gov.tokenize({ body: body })).data
+          if (!sameRules(rules, wantedRules(undefined)))
+            await gov.setTokenRules({ params: { id: token_id }, body: rules })
           return token_id
         },
       })
@@ -430,7 +440,10 @@ async function planTokens(
         ? {
             fields: ['rules'],
             run: async () => {
-              await gov.setTokenRules(existing.token_id, { ...rules, reason: 'rwa apply' })
+              await gov.setTokenRules({
+                params: { id: existing.token_id },
+                body: { ...rules, reason: 'rwa apply' },
+              })
               return existing.token_id
             },
           }

@@ -43,6 +43,8 @@ export interface CallSpec<S extends z.ZodType> {
   query?: Query
   body?: unknown
   schema: S
+  /** The success body is text (a VC-JWT, metrics), parsed as is rather than as JSON. */
+  text?: boolean
 }
 
 /** A successful response: `data` parsed by the contract schema, `raw` the JSON exactly as the server sent it. */
@@ -126,6 +128,7 @@ export class HttpClient {
     let waited = 0
     for (;;) {
       const { status, text, retryAfter, requestId } = await this.send(spec, url)
+      if (status < 400 && spec.text) return this.parse(spec, status, text, text, requestId)
       const json = parseJson(text)
       if (status < 400) return this.parse(spec, status, text, json, requestId)
       const problem = problemSchema.safeParse(json)

@@ -1,19 +1,26 @@
 /**
  * The typed rwa HTTP client. It knows the base URL, the API key, timeouts and retries; nothing about
- * the terminal. Responses are parsed with the src/contract schemas; errors are typed.
+ * the terminal. Every operation of the route tables (src/contract/*-routes.ts) is a method named by its
+ * operationId, taking `{ params, query, body }` as its declaration says; responses are parsed with the
+ * contract schemas; errors are typed.
  *
  * @example
  * const rwa = createClient({ baseUrl: 'http://127.0.0.1:4600', apiKey })
  * const { data } = await rwa.billing.listKeys()
+ * const token = await rwa.governance.getToken({ params: { id: 'tok_...' } })
  * await rwa.close()
  */
-import { BillingClient } from './billing.js'
-import { GovernanceClient } from './governance.js'
+import { rwaRoutes } from '../contract/rwa-routes.js'
+import { type BillingClient, billingClientOver } from './billing.js'
 import { type ClientOptions, HttpClient } from './http.js'
+import { type OperationClient, operationClient } from './operations.js'
 
 export * from './errors.js'
 export type { ApiResponse, ClientOptions, Query } from './http.js'
-export { BillingClient, GovernanceClient, HttpClient }
+export { callOperation, type OperationClient, operationClient } from './operations.js'
+export { type BillingClient, billingClientOver, HttpClient }
+/** The governance operations under `/console/rwa/`, the JWKS and the status lists included. */
+export type GovernanceClient = OperationClient<typeof rwaRoutes>
 
 export interface RwaClient {
   readonly baseUrl: string
@@ -33,8 +40,8 @@ export function clientOver(http: HttpClient): RwaClient {
   return {
     baseUrl: http.baseUrl,
     http,
-    billing: new BillingClient(http),
-    governance: new GovernanceClient(http),
+    billing: billingClientOver(http),
+    governance: operationClient(http, rwaRoutes),
     close: () => http.close(),
   }
 }

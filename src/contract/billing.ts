@@ -153,6 +153,18 @@ export const statsResponseSchema = z.object({
 })
 
 // ── Payment-provider webhook ────────────────────────────────────────────────
+/**
+ * The envelope of a Stripe event as the webhook reads it (the route reads the raw body: the signature
+ * covers its exact bytes). Stripe's other event fields are ignored; `data.object` is read per type.
+ */
+export const stripeEventSchema = z.object({
+  id: z.string().min(1).max(255),
+  object: z.literal('event'),
+  type: z.string().min(1).max(255),
+  created: z.number().int().nonnegative(),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+})
+
 /** The acknowledgement of a webhook event: what was done with it. */
 export const webhookAckSchema = z.object({
   received: z.literal(true),

@@ -1,17 +1,4 @@
-import type {
-  ApiKeyRecord,
-  CreateKeyRequest,
-  CreateKeyResponse,
-  ListKeysResponse,
-  RevokeKeyResponse,
-  StatsResponse,
-  SubscriptionResponse,
-  UpdateSubscriptionRequest,
-  UpdateSubscriptionResponse,
-  UsageResponse,
-  WebhookAck,
-} from './billing.js'
-import { TIER_LIMITS } from './limits.js'
+import { AT, LATER, KEY_ID } from './billing-examples.js'
 import {
   type Attestation,
   type CanTransferResponse,
@@ -47,10 +34,6 @@ import {
  * Redocly's lint of the served document.
  */
 
-const AT = '2026-11-22T10:15:00.000Z'
-const LATER = '2026-11-22T10:20:00.000Z'
-const TRIAL_ENDS = '2026-12-06T10:15:00.000Z'
-const KEY_ID = 'key_01M80QDRFAQSS9ZK6YPFRFRQA8'
 const CREDENTIAL_ID = 'cred_01M8420DESXZV8X28W2ZQWTKA9'
 const KYC_ID = 'att_01M8420DEYWPM74A7PQK1HJXRN'
 const TITLE_ID = 'att_01M8420DF35H44SQ7AGYH3ZC2H'
@@ -65,119 +48,6 @@ const BOB = 'did:web:acme:bob'
 const VC_JWT =
   'eyJhbGciOiJFZERTQSIsInR5cCI6InZjK2p3dCJ9.eyJpc3MiOiJkaWQ6a2V5Ono2TWtwODVpWUU2RjFBRmN2Mk1HYnpydUZqZzNnaURTQnJZVkI3RnMxTnFDQ1JWRCJ9.ns70Oxag1stHCwlaJCv7nBjUDc4mrSJNdPeCgzebL72QJwtasXyvbuFBhlT15IzRrKFYwNwLIZTMNq9k86SpCg'
 const PROOF_KID = 'VmR6U-ZVK8mFnWxGJsgPbR8Q7qgOS9_3_whifyApDJA'
-
-// ── Billing ─────────────────────────────────────────────────────────────────
-
-export const createKeyRequestExample: CreateKeyRequest = { org_id: 'acme', name: 'ci', start_trial: true }
-
-/** The key as a listing shows it: masked, with its use and revocation. */
-const keyRecordExample: ApiKeyRecord = {
-  key_id: KEY_ID,
-  key_prefix: 'rwa_live_j39...',
-  org_id: 'acme',
-  tier: 'free',
-  name: 'ci',
-  created_at: AT,
-  last_used_at: LATER,
-  revoked: false,
-  trial_ends_at: TRIAL_ENDS,
-}
-
-export const createKeyResponseExample: CreateKeyResponse = {
-  ...(({ last_used_at: _, revoked: __, ...created }) => created)(keyRecordExample),
-  api_key: 'rwa_live_j39R8cYfohUf4z_PNVzFfULZsurLzWGtmQRnsWlSDgk',
-  warning: 'Store this API key now: it is shown only once and cannot be retrieved again.',
-}
-
-export const listKeysResponseExample: ListKeysResponse = { keys: [keyRecordExample], total: 1 }
-
-export const revokeKeyResponseExample: RevokeKeyResponse = { status: 'revoked', key_id: KEY_ID }
-
-export const subscriptionResponseExample: SubscriptionResponse = {
-  org_id: 'acme',
-  tier: 'pro',
-  status: 'active',
-  limits: TIER_LIMITS.pro,
-  trial_ends_at: TRIAL_ENDS,
-  subscription: {
-    payment_subscription_id: 'sub_1QxYzA2eZvKYlo2C',
-    payment_customer_id: 'cus_R4nD0mCu5t0m3r',
-    payment_price_id: 'price_1QxPro99Monthly',
-    current_period_start: '2026-11-22',
-    current_period_end: '2026-12-22',
-    cancel_at_period_end: false,
-  },
-}
-
-export const updateSubscriptionRequestExample: UpdateSubscriptionRequest = {
-  org_id: 'acme',
-  tier: 'pro',
-  payment_subscription_id: 'sub_1QxYzA2eZvKYlo2C',
-  payment_customer_id: 'cus_R4nD0mCu5t0m3r',
-  payment_price_id: 'price_1QxPro99Monthly',
-}
-
-export const updateSubscriptionResponseExample: UpdateSubscriptionResponse = {
-  status: 'updated',
-  org_id: 'acme',
-  tier: 'pro',
-  limits: TIER_LIMITS.pro,
-}
-
-export const usageResponseExample: UsageResponse = {
-  org_id: 'acme',
-  tier: 'free',
-  limits: TIER_LIMITS.pro,
-  trial_ends_at: TRIAL_ENDS,
-  totals: { total_requests: 13, total_dids_created: 1, total_skills_registered: 0 },
-  daily_usage: [
-    { date: '2026-11-20', request_count: 0, dids_created: 0, skills_registered: 0 },
-    { date: '2026-11-21', request_count: 0, dids_created: 0, skills_registered: 0 },
-    { date: '2026-11-22', request_count: 13, dids_created: 1, skills_registered: 0 },
-  ],
-}
-
-export const statsResponseExample: StatsResponse = {
-  total_keys: 12,
-  active_keys: 10,
-  by_tier: { free: 4, pro: 5, enterprise: 1 },
-}
-
-/** A Stripe event as its webhook delivers it (abridged: Stripe sends the whole subscription object). */
-export const stripeEventExample = {
-  id: 'evt_1QxYzB2eZvKYlo2Cq8J3',
-  object: 'event',
-  type: 'customer.subscription.created',
-  created: 1795342500,
-  api_version: '2025-03-31.basil',
-  data: {
-    object: {
-      id: 'sub_1QxYzA2eZvKYlo2C',
-      object: 'subscription',
-      status: 'active',
-      customer: 'cus_R4nD0mCu5t0m3r',
-      metadata: { org_id: 'acme' },
-      cancel_at_period_end: false,
-      items: {
-        data: [
-          {
-            price: { id: 'price_1QxPro99Monthly' },
-            current_period_start: 1795342500,
-            current_period_end: 1797934500,
-          },
-        ],
-      },
-    },
-  },
-}
-
-export const webhookAckExample: WebhookAck = {
-  received: true,
-  event_id: 'evt_1QxYzB2eZvKYlo2Cq8J3',
-  outcome: 'applied',
-  org_id: 'acme',
-  detail: null,
-}
 
 // ── Governance ──────────────────────────────────────────────────────────────
 

@@ -1,14 +1,7 @@
-import type { OpenAPIHono } from '@hono/zod-openapi'
-import { ZodError, z } from 'zod'
-import { webhookAckSchema } from '../../../src/contract/billing.js'
-import { stripeEventExample, webhookAckExample } from '../../../src/contract/examples.js'
-import type { AppEnv } from '../../auth/principal.js'
-import type { AppContext } from '../../context.js'
+import { ZodError } from 'zod'
 import { ApiError, validationError } from '../../errors.js'
-import { defineRoute, jsonResponse } from '../../http/openapi.js'
+import type { SomeHandlers } from '../../handler.js'
 import { PaymentProviderUnavailableError, WebhookRejectedError } from '../../payments/provider.js'
-import { stripeEventSchema } from '../../payments/stripe-objects.js'
-import { billingTags } from '../routing.js'
 import { receivePaymentEvent } from './service.js'
 
 /** How long the provider is asked to wait before redelivering an event that could not be processed. */
@@ -17,56 +10,12 @@ const RETRY_AFTER_SECONDS = 60
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i
 
 /**
- * The signed Stripe event, documented from the schema its envelope is parsed with (the route itself
- * reads the raw body: the signature covers its exact bytes). Stripe's other event fields are ignored.
+ * `POST /console/billing/webhooks/stripe`. It takes no API key: the signature is the authentication,
+ * checked over the raw body before anything is parsed or stored. A refused event stores nothing; when
+ * the provider's API is needed and cannot be reached the answer is 503, so it redelivers.
  */
-const { $schema: _, ...stripeEventJson } = z.toJSONSchema(stripeEventSchema, { io: 'input' })
-const stripeEventJsonSchema = { ...stripeEventJson, additionalProperties: true } as { type: 'object' }
-
-const stripeWebhook = defineRoute({
-  method: 'post',
-  path: '/console/billing/webhooks/stripe',
-  operationId: 'receiveStripeEvent',
-  access: 'public',
-  tags: billingTags,
-  summary: "Stripe's signed webhook (public; verified by Stripe-Signature)",
-  description:
-    'Receives Stripe events, verifies `Stripe-Signature` over the raw body with RWA_STRIPE_WEBHOOK_SECRET ' +
-    '(300 s tolerance), and applies subscription changes, creating the organization named by `metadata.org_id` ' +
-    'if nothing named it before. Enabled with RWA_PAYMENT_PROVIDER=stripe (404 otherwise).',
-  parameters: [
-    {
-      name: 'Stripe-Signature',
-      in: 'header',
-      required: true,
-      description: "Stripe's signature of the raw body: `t=<unix seconds>,v1=<hex HMAC-SHA256>`",
-      schema: { type: 'string' },
-      example: 't=1795342500,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
-    },
-  ],
-  request: {
-    body: {
-      content: { 'application/json': { schema: stripeEventJsonSchema, example: stripeEventExample } },
-      required: true,
-    },
-  },
-  responses: {
-    200: jsonResponse(
-      webhookAckSchema,
-      'Event received (applied, skipped, duplicate or ignored)',
-      webhookAckExample,
-    ),
-  },
-  refusals: [404, 503],
-})
-
-/**
- * Registers `POST /console/billing/webhooks/stripe`. It takes no API key: the signature is the
- * authentication, checked over the raw body before anything is parsed or stored. A refused event stores
- * nothing; when the provider's API is needed and cannot be reached the answer is 503, so it redelivers.
- */
-export function registerStripeWebhook(app: OpenAPIHono<AppEnv>, ctx: AppContext): void {
-  app.openapi(stripeWebhook, async (c) => {
+export const stripeWebhookHandlers = {
+  receiveStripeEvent: async (ctx, { c }) => {
     const webhook = ctx.payments.name === 'stripe' ? ctx.payments.webhook : null
     if (!webhook) {
       throw new ApiError(
@@ -97,7 +46,7 @@ export function registerStripeWebhook(app: OpenAPIHono<AppEnv>, ctx: AppContext)
 
     try {
       const outcome = await receivePaymentEvent(ctx, webhook, event)
-      return c.json({ received: true as const, event_id: event.id, ...outcome }, 200)
+      return { received: true as const, event_id: event.id, ...outcome }
     } catch (error) {
       if (error instanceof ZodError) throw validationError(error, 'data.object')
       if (error instanceof PaymentProviderUnavailableError) {
@@ -113,5 +62,5 @@ export function registerStripeWebhook(app: OpenAPIHono<AppEnv>, ctx: AppContext)
       }
       throw error
     }
-  })
-}
+  },
+} satisfies SomeHandlers

@@ -12,7 +12,7 @@ import type { Executor } from '../../db/queries.js'
 import { notFound } from '../../errors.js'
 import { VC_CONTEXT } from '../issuance.js'
 import { findJurisdiction } from '../jurisdictions/queries.js'
-import { RWA_BASE } from '../routing.js'
+import { RWA_BASE } from '../../../src/contract/rwa-routes.js'
 import { permute } from './permutation.js'
 import {
   findStatusList,

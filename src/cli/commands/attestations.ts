@@ -37,7 +37,7 @@ export function list(options: ListOptions, command: Command) {
       type: options.type,
     }
     const listing = await fetchListing(ctx, 'attestations', options, (page) =>
-      rwa.governance.listAttestations({ ...filters, ...page }),
+      rwa.governance.listAttestations({ query: { ...filters, ...page } }),
     )
     ctx.out.result(
       listing.raw,
@@ -62,7 +62,7 @@ export function list(options: ListOptions, command: Command) {
 
 export function get(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).governance.getAttestation(id)
+    const { data, raw } = await (await ctx.rwa()).governance.getAttestation({ params: { id: id } })
     ctx.out.result(raw, () => showAttestation(ctx, data), [data.attestation_id])
   })
 }
@@ -95,9 +95,9 @@ export function submit(options: SubmitOptions, command: Command) {
       { path: 'type', flag: '--type', question: 'Requirement it satisfies (e.g. kyc)' },
       { path: 'attester', flag: '--attester', question: 'Attester (who performed the check)' },
     ])
-    const { data, raw } = await (await ctx.rwa()).governance.submitAttestation(
-      body as SubmitAttestationRequest,
-    )
+    const { data, raw } = await (await ctx.rwa()).governance.submitAttestation({
+      body: body as SubmitAttestationRequest,
+    })
     ctx.out.result(raw, () => {
       showAttestation(ctx, data)
       ctx.out.success(`submitted attestation ${data.attestation_id}`)

@@ -50,7 +50,7 @@ export function list(options: ListOptions, command: Command) {
       status: options.status as ListCredentialsQuery['status'],
     }
     const listing = await fetchListing(ctx, 'credentials', options, (page) =>
-      rwa.governance.listCredentials({ ...filters, ...page }),
+      rwa.governance.listCredentials({ query: { ...filters, ...page } }),
     )
     ctx.out.result(
       listing.raw,
@@ -75,7 +75,7 @@ export function list(options: ListOptions, command: Command) {
 
 export function get(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).governance.getCredential(id)
+    const { data, raw } = await (await ctx.rwa()).governance.getCredential({ params: { id: id } })
     ctx.out.result(raw, () => showCredential(ctx, data), [data.credential_id])
   })
 }
@@ -115,7 +115,9 @@ export function issue(options: IssueOptions, command: Command) {
       },
       { path: 'property_data.title_deed', flag: '--title-deed', question: 'Title deed reference' },
     ])
-    const { data, raw } = await (await ctx.rwa()).governance.issueCredential(body as IssueCredentialRequest)
+    const { data, raw } = await (await ctx.rwa()).governance.issueCredential({
+      body: body as IssueCredentialRequest,
+    })
     ctx.out.result(raw, () => {
       showCredential(ctx, data)
       ctx.out.success(`issued credential ${data.credential_id}`)
@@ -131,7 +133,10 @@ export function revoke(id: string, options: { reason?: string }, command: Comman
       'Tokens backed by it can no longer be transferred.',
     )
     const body = options.reason ? { reason: options.reason } : {}
-    const { data, raw } = await (await ctx.rwa()).governance.revokeCredential(id, body)
+    const { data, raw } = await (await ctx.rwa()).governance.revokeCredential({
+      params: { id: id },
+      body: body,
+    })
     ctx.out.result(raw, () => ctx.out.success(`revoked credential ${data.credential_id}`), [
       data.credential_id,
     ])
@@ -171,8 +176,8 @@ export function verify(source: string, _options: unknown, command: Command) {
     if (isId) {
       const gov = (await ctx.rwa()).governance
       const { data } = source.startsWith('cred_')
-        ? await gov.getCredential(source)
-        : await gov.getAttestation(source)
+        ? await gov.getCredential({ params: { id: source } })
+        : await gov.getAttestation({ params: { id: source } })
       input = { vcJwt: data.vc_jwt, record: data }
     } else input = await vcFromInput(source, ctx)
 
@@ -263,7 +268,9 @@ export function status(source: string, _options: unknown, command: Command) {
     if (source !== '-' && /^(cred|att)_/.test(source) && !existsSync(source)) {
       const gov = (await ctx.rwa()).governance
       vcJwt = (
-        source.startsWith('cred_') ? await gov.getCredential(source) : await gov.getAttestation(source)
+        source.startsWith('cred_')
+          ? await gov.getCredential({ params: { id: source } })
+          : await gov.getAttestation({ params: { id: source } })
       ).data.vc_jwt
     } else {
       const text = (await readInputFile(source, ctx)).trim()

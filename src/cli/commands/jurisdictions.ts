@@ -45,7 +45,7 @@ export function list(options: PageOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const rwa = await ctx.rwa()
     const listing = await fetchListing(ctx, 'jurisdictions', options, (page) =>
-      rwa.governance.listJurisdictions(page),
+      rwa.governance.listJurisdictions({ query: page }),
     )
     ctx.out.result(
       listing.raw,
@@ -69,7 +69,7 @@ export function list(options: PageOptions, command: Command) {
 
 export function get(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).governance.getJurisdiction(id)
+    const { data, raw } = await (await ctx.rwa()).governance.getJurisdiction({ params: { id: id } })
     ctx.out.result(raw, () => showJurisdiction(ctx, data), [data.jurisdiction_id])
   })
 }
@@ -82,9 +82,9 @@ export function register(options: JurisdictionFlags & { id?: string }, command: 
       { path: 'name', flag: '--name', question: 'Display name' },
       { path: 'regulatory_body', flag: '--regulatory-body', question: 'Regulator' },
     ])
-    const { data, raw } = await (await ctx.rwa()).governance.registerJurisdiction(
-      body as RegisterJurisdictionRequest,
-    )
+    const { data, raw } = await (await ctx.rwa()).governance.registerJurisdiction({
+      body: body as RegisterJurisdictionRequest,
+    })
     ctx.out.result(raw, () => {
       showJurisdiction(ctx, data)
       ctx.out.success(`registered jurisdiction ${data.jurisdiction_id}`)
@@ -101,7 +101,7 @@ export function update(id: string, options: JurisdictionFlags, command: Command)
     const rwa = await ctx.rwa()
     let base: Record<string, unknown> = {}
     if (!options.file) {
-      const { data: current } = await rwa.governance.getJurisdiction(id)
+      const { data: current } = await rwa.governance.getJurisdiction({ params: { id: id } })
       base = {
         name: current.name,
         regulatory_body: current.regulatory_body,
@@ -112,7 +112,10 @@ export function update(id: string, options: JurisdictionFlags, command: Command)
     }
     const given = await bodyFrom(ctx, options.file, configFlags(options))
     const body = { ...base, ...given }
-    const { data, raw } = await rwa.governance.updateJurisdiction(id, body as UpdateJurisdictionRequest)
+    const { data, raw } = await rwa.governance.updateJurisdiction({
+      params: { id: id },
+      body: body as UpdateJurisdictionRequest,
+    })
     ctx.out.result(raw, () => {
       showJurisdiction(ctx, data)
       ctx.out.success(`updated jurisdiction ${data.jurisdiction_id}`)
@@ -123,7 +126,7 @@ export function update(id: string, options: JurisdictionFlags, command: Command)
 export function remove(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     await confirmDestructive(ctx, `remove jurisdiction ${id}`)
-    const { data, raw } = await (await ctx.rwa()).governance.removeJurisdiction(id)
+    const { data, raw } = await (await ctx.rwa()).governance.removeJurisdiction({ params: { id: id } })
     ctx.out.result(raw, () => ctx.out.success(`removed jurisdiction ${data.jurisdiction_id}`), [
       data.jurisdiction_id,
     ])

@@ -20,7 +20,7 @@ export function create(options: CreateOptions, command: Command) {
     })
     await fillRequired(ctx, body, [{ path: 'name', flag: '--name', question: 'Name of the key' }])
     const billing = await ctx.billing()
-    const { data, raw } = await billing.createKey(body as CreateKeyRequest)
+    const { data, raw } = await billing.createKey({ body: body as CreateKeyRequest })
     ctx.out.result(raw, () => {
       ctx.out.record([
         ['api_key', data.api_key],
@@ -41,7 +41,7 @@ export function create(options: CreateOptions, command: Command) {
 export function list(options: { org?: string }, command: Command) {
   return withContext(command, async (ctx) => {
     const billing = await ctx.billing()
-    const { data, raw } = await billing.listKeys(options.org)
+    const { data, raw } = await billing.listKeys({ query: { org_id: options.org } })
     ctx.out.result(
       raw,
       () => {
@@ -70,7 +70,7 @@ export function revoke(keyId: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     await confirmDestructive(ctx, `revoke API key ${keyId}`, 'This cannot be undone.')
     const billing = await ctx.billing()
-    const { data, raw } = await billing.revokeKey(keyId)
+    const { data, raw } = await billing.revokeKey({ params: { key_id: keyId } })
     ctx.out.result(raw, () => ctx.out.success(`revoked ${data.key_id}`), [data.key_id])
   })
 }

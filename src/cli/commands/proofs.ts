@@ -40,7 +40,7 @@ function showProof(ctx: CliContext, p: Proof): void {
 
 export function get(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).governance.getProof(id)
+    const { data, raw } = await (await ctx.rwa()).governance.getProof({ params: { id: id } })
     ctx.out.result(raw, () => showProof(ctx, data), [data.proof_id])
   })
 }
@@ -67,7 +67,7 @@ async function proofFromInput(source: string, ctx: CliContext): Promise<Proof> {
 /** `rwa proofs jwks`: the service's public key set, as JSON, to save for offline verification. */
 export function jwks(_options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa({ public: true })).governance.getJwks()
+    const { data, raw } = await (await ctx.rwa({ public: true })).governance.getProofKeys()
     // The key set is a document to save, so it prints as JSON in every mode but --quiet (its kids).
     ctx.out.result(
       raw,
@@ -110,7 +110,7 @@ export function verify(source: string, options: { jwks?: string }, command: Comm
     }
     const byId = source !== '-' && /^prf_/.test(source) && !existsSync(source)
     const proof = byId
-      ? (await (await ctx.rwa()).governance.getProof(source)).data
+      ? (await (await ctx.rwa()).governance.getProof({ params: { id: source } })).data
       : await proofFromInput(source, ctx)
     let keys: Jwks
     let keysFrom: string
@@ -119,7 +119,7 @@ export function verify(source: string, options: { jwks?: string }, command: Comm
       keysFrom = options.jwks === '-' ? 'stdin' : options.jwks
     } else {
       const rwa = await ctx.rwa({ public: true })
-      keys = (await rwa.governance.getJwks()).data
+      keys = (await rwa.governance.getProofKeys()).data
       keysFrom = rwa.baseUrl
     }
     const result = await verifyProof(proof, keys)

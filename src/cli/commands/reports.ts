@@ -9,7 +9,7 @@ export function usage(options: { org?: string; days?: string }, command: Command
     const days = parseInteger('--days', options.days)
     const billing = await ctx.billing()
     const org = await orgOf(ctx, options.org)
-    const { data, raw } = await billing.getUsage(org, days)
+    const { data, raw } = await billing.getUsage({ params: { org_id: org }, query: { days: days } })
     ctx.out.result(raw, () => {
       ctx.out.record([
         ['org_id', data.org_id],

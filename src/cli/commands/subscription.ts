@@ -38,7 +38,7 @@ export function get(orgArg: string | undefined, options: { org?: string }, comma
   return withContext(command, async (ctx) => {
     const billing = await ctx.billing()
     const org = await orgOf(ctx, orgArg ?? options.org)
-    const { data, raw } = await billing.getSubscription(org)
+    const { data, raw } = await billing.getSubscription({ params: { org_id: org } })
     ctx.out.result(raw, () => {
       ctx.out.record([
         ['org_id', data.org_id],
@@ -86,7 +86,7 @@ export function set(options: SetOptions, command: Command) {
       )
     }
     const billing = await ctx.billing()
-    const { data, raw } = await billing.updateSubscription(body as UpdateSubscriptionRequest)
+    const { data, raw } = await billing.updateSubscription({ body: body as UpdateSubscriptionRequest })
     ctx.out.result(raw, () => {
       ctx.out.record([['org_id', data.org_id], ['tier', data.tier], ...limitRows(data.limits)])
       ctx.out.success(`subscription of ${data.org_id} set to ${data.tier}`)

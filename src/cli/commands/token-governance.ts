@@ -58,7 +58,7 @@ export function showRules(ctx: CliContext, rules: TokenRules): void {
 export function pause(id: string, options: { reason?: string }, command: Command) {
   return withContext(command, async (ctx) => {
     const body = options.reason ? { reason: options.reason } : {}
-    const { data, raw } = await (await ctx.rwa()).governance.pauseToken(id, body)
+    const { data, raw } = await (await ctx.rwa()).governance.pauseToken({ params: { id: id }, body: body })
     ctx.out.result(raw, () =>
       ctx.out.success(`paused ${data.token_id}: every transfer is refused until unpaused`),
     )
@@ -68,7 +68,7 @@ export function pause(id: string, options: { reason?: string }, command: Command
 export function unpause(id: string, options: { reason?: string }, command: Command) {
   return withContext(command, async (ctx) => {
     const body = options.reason ? { reason: options.reason } : {}
-    const { data, raw } = await (await ctx.rwa()).governance.unpauseToken(id, body)
+    const { data, raw } = await (await ctx.rwa()).governance.unpauseToken({ params: { id: id }, body: body })
     ctx.out.result(raw, () => ctx.out.success(`unpaused ${data.token_id}: status ${data.status}`))
   })
 }
@@ -97,8 +97,8 @@ function freezeCommand(freeze: boolean) {
       }
       const gov = (await ctx.rwa()).governance
       const { data, raw } = freeze
-        ? await gov.freeze(id, body as FreezeRequest)
-        : await gov.unfreeze(id, body as FreezeRequest)
+        ? await gov.freezeHolder({ params: { id: id }, body: body as FreezeRequest })
+        : await gov.unfreezeHolder({ params: { id: id }, body: body as FreezeRequest })
       ctx.out.result(raw, () => {
         showFreezeState(ctx, data)
         const what =
@@ -131,7 +131,7 @@ export function holdings(
     const gov = (await ctx.rwa()).governance
     const filters = { holder_did: options.holderDid, jurisdiction: options.jurisdiction }
     const listing = await fetchListing(ctx, 'holdings', options, (page) =>
-      gov.listHoldings(id, { ...filters, ...page }),
+      gov.listHoldings({ params: { id: id }, query: { ...filters, ...page } }),
     )
     ctx.out.result(listing.raw, () => {
       showHoldings(ctx, listing.items)
@@ -180,7 +180,10 @@ export function forceTransfer(id: string, options: ForcedOptions, command: Comma
       `force the transfer of ${body.amount} units of ${id} from ${body.from_did} to ${body.to_did}`,
       'It bypasses every requirement, rule, freeze and pause.',
     )
-    const { data, raw } = await (await ctx.rwa()).governance.forcedTransfer(id, body as ForcedTransferRequest)
+    const { data, raw } = await (await ctx.rwa()).governance.forcedTransfer({
+      params: { id: id },
+      body: body as ForcedTransferRequest,
+    })
     ctx.out.result(raw, () => {
       ctx.out.record([
         ['transfer_id', data.transfer_id],
@@ -215,7 +218,10 @@ export function recover(
       { path: 'reason', flag: '--reason', question: 'Reason' },
     ])
     await confirmDestructive(ctx, `move every holding of ${body.lost_did} in ${id} to ${body.new_did}`)
-    const { data, raw } = await (await ctx.rwa()).governance.recover(id, body as RecoverRequest)
+    const { data, raw } = await (await ctx.rwa()).governance.recoverIdentity({
+      params: { id: id },
+      body: body as RecoverRequest,
+    })
     ctx.out.result(raw, () => {
       showHoldings(ctx, data.moved)
       ctx.out.success(`recovered ${data.lost_did} as ${data.new_did}; proof ${data.proof_id}`)
@@ -279,12 +285,12 @@ export function setRules(id: string, options: RulesOptions, command: Command) {
     let body: Record<string, unknown>
     if (options.file) body = await bodyFrom(ctx, options.file, {})
     else {
-      body = { ...(await gov.getToken(id)).data.rules }
+      body = { ...(await gov.getToken({ params: { id: id } })).data.rules }
       for (const [name, value] of Object.entries(given)) if (value !== undefined) body[name] = value
       for (const name of cleared) body[name] = null
     }
     if (options.reason) body.reason = options.reason
-    const { data, raw } = await gov.setTokenRules(id, body as SetTokenRulesRequest)
+    const { data, raw } = await gov.setTokenRules({ params: { id: id }, body: body as SetTokenRulesRequest })
     ctx.out.result(raw, () => {
       showRules(ctx, data.rules)
       ctx.out.success(`rules of ${data.token_id} updated`)
@@ -294,7 +300,7 @@ export function setRules(id: string, options: RulesOptions, command: Command) {
 
 export function getRules(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
-    const { data } = await (await ctx.rwa()).governance.getToken(id)
+    const { data } = await (await ctx.rwa()).governance.getToken({ params: { id: id } })
     ctx.out.result(data.rules, () => showRules(ctx, data.rules))
   })
 }
@@ -321,7 +327,7 @@ export function history(id: string, options: PageOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const gov = (await ctx.rwa()).governance
     const listing = await fetchListing(ctx, 'governance_history', options, (page) =>
-      gov.tokenHistory(id, page),
+      gov.getTokenHistory({ params: { id: id }, query: page }),
     )
     ctx.out.result(listing.raw, () => {
       showHistory(ctx, listing.items)

@@ -32,7 +32,7 @@ export function list(
       status: options.status as ListTokensQuery['status'],
     }
     const listing = await fetchListing(ctx, 'tokens', options, (page) =>
-      rwa.governance.listTokens({ ...filters, ...page }),
+      rwa.governance.listTokens({ query: { ...filters, ...page } }),
     )
     ctx.out.result(
       listing.raw,
@@ -57,7 +57,7 @@ export function list(
 
 export function get(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).governance.getToken(id)
+    const { data, raw } = await (await ctx.rwa()).governance.getToken({ params: { id: id } })
     ctx.out.result(raw, () => {
       showToken(ctx, data)
       showRules(ctx, data.rules)
@@ -90,7 +90,7 @@ export function create(
         parse: (a) => parseInteger('total supply', a),
       },
     ])
-    const { data, raw } = await (await ctx.rwa()).governance.tokenize(body as TokenizeRequest)
+    const { data, raw } = await (await ctx.rwa()).governance.tokenize({ body: body as TokenizeRequest })
     ctx.out.result(raw, () => {
       showToken(ctx, data)
       ctx.out.success(`tokenized ${data.credential_id} as ${data.token_id}`)

@@ -58,7 +58,7 @@ export function list(
       jurisdiction: options.jurisdiction,
     }
     const listing = await fetchListing(ctx, 'transfers', options, (page) =>
-      rwa.governance.listTransfers({ ...filters, ...page }),
+      rwa.governance.listTransfers({ query: { ...filters, ...page } }),
     )
     ctx.out.result(
       listing.raw,
@@ -84,7 +84,7 @@ export function list(
 
 export function get(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).governance.getTransfer(id)
+    const { data, raw } = await (await ctx.rwa()).governance.getTransfer({ params: { id: id } })
     ctx.out.result(raw, () => showTransfer(ctx, data, data.proof), [data.transfer_id])
   })
 }
@@ -122,7 +122,9 @@ export function request(options: RequestOptions, command: Command) {
         parse: (a) => parseInteger('amount', a),
       },
     ])
-    const { data, raw } = await (await ctx.rwa()).governance.requestTransfer(body as RequestTransferRequest)
+    const { data, raw } = await (await ctx.rwa()).governance.requestTransfer({
+      body: body as RequestTransferRequest,
+    })
     ctx.out.result(raw, () => showTransfer(ctx, data), [data.transfer_id])
     if (data.status === 'rejected') {
       const failed = data.compliance_details.checks.filter((c) => !c.satisfied)
@@ -163,7 +165,10 @@ export function check(options: RequestOptions, command: Command) {
       },
     ])
     const { token_id, ...query } = body as RequestTransferRequest
-    const { data, raw } = await (await ctx.rwa()).governance.canTransfer(token_id, query)
+    const { data, raw } = await (await ctx.rwa()).governance.canTransfer({
+      params: { id: token_id },
+      query: query,
+    })
     ctx.out.result(raw, () => showChecks(ctx, data.compliance_details))
     if (!data.allowed) {
       const failed = data.compliance_details.checks.filter((c) => !c.satisfied)

@@ -27,7 +27,7 @@ export function list(options: PageOptions & { status?: string; jurisdiction?: st
       jurisdiction: options.jurisdiction,
     }
     const listing = await fetchListing(ctx, 'trust_relations', options, (page) =>
-      rwa.governance.listTrust({ ...filters, ...page }),
+      rwa.governance.listTrust({ query: { ...filters, ...page } }),
     )
     ctx.out.result(
       listing.raw,
@@ -57,7 +57,9 @@ export function establish(
       { path: 'from_jurisdiction', flag: '--from', question: 'From jurisdiction (source)' },
       { path: 'to_jurisdiction', flag: '--to', question: 'To jurisdiction (target)' },
     ])
-    const { data, raw } = await (await ctx.rwa()).governance.establishTrust(body as EstablishTrustRequest)
+    const { data, raw } = await (await ctx.rwa()).governance.establishTrust({
+      body: body as EstablishTrustRequest,
+    })
     ctx.out.result(raw, () => {
       showTrust(ctx, data)
       ctx.out.success(`trust established: ${arrow(data)}`)
@@ -76,7 +78,7 @@ export function revoke(options: { from?: string; to?: string }, command: Command
       { path: 'to_jurisdiction', flag: '--to', question: 'To jurisdiction (target)' },
     ])
     await confirmDestructive(ctx, `revoke trust ${pair.from_jurisdiction} -> ${pair.to_jurisdiction}`)
-    const { data, raw } = await (await ctx.rwa()).governance.revokeTrust(pair as TrustPair)
+    const { data, raw } = await (await ctx.rwa()).governance.revokeTrust({ query: pair as TrustPair })
     ctx.out.result(raw, () => ctx.out.success(`trust revoked: ${arrow(data)} (${data.trust_id})`), [
       data.trust_id,
     ])

@@ -65,8 +65,10 @@ describe('POST /console/billing/keys', () => {
     const res = await h.post('/console/billing/keys', { org_id: 'globex', name: 'x' }, { key: acme.key })
     expect(res.status).toBe(403)
     expect(res.body.code).toBe('forbidden')
-    // Nothing was created: the organization has no record, so no keys to list.
-    expect((await h.get('/console/billing/keys', { query: { org_id: 'globex' } })).status).toBe(404)
+    expect(res.body.reason).toBe('other_organization')
+    // Nothing was created: the organization has no keys to list.
+    const listed = await h.get('/console/billing/keys', { query: { org_id: 'globex' } })
+    expect(listed.body).toEqual({ keys: [], total: 0 })
   })
 
   it.each([
@@ -140,10 +142,10 @@ describe('GET /console/billing/keys', () => {
     expect(res.body.keys[0].tier).toBe('pro')
   })
 
-  it('answers 404 for an organization that does not exist', async () => {
+  it('answers an empty list for an organization nothing has named yet, like its usage (§8)', async () => {
     const res = await h.get('/console/billing/keys', { query: { org_id: 'nobody' } })
-    expect(res.status).toBe(404)
-    expect(res.body.code).toBe('not_found')
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ keys: [], total: 0 })
   })
 })
 

@@ -1,24 +1,8 @@
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../auth/principal.js'
+import type { AppEnv } from './principal.js'
 import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
-
-/** Where every governance path starts. */
-export const RWA_BASE = '/console/rwa'
-
-/** The OpenAPI tag of governance operations. */
-export const rwaTags = ['governance']
-
-/** The middleware of every guarded governance route: the API key, then the plan. */
-export interface Guard {
-  middleware: MiddlewareHandler<AppEnv>[]
-}
-
-/** The guard of governance routes: `auth` (key, limits, metering), then `requireGovernance`. */
-export const governanceGuard = (ctx: AppContext, auth: MiddlewareHandler<AppEnv>): Guard => ({
-  middleware: [auth, requireGovernance(ctx)],
-})
 
 /**
  * Governance needs an organization on Pro or Enterprise, or in its active trial. Runs after `auth`,
@@ -36,6 +20,12 @@ export function requireGovernance(ctx: AppContext): MiddlewareHandler<AppEnv> {
       throw new ApiError(
         'plan_required',
         `Governance endpoints need the Pro or Enterprise tier or an active trial; organization ${orgId} is on the free tier. To get access, ${trial} to Pro or Enterprise (see GET /console/billing/pricing)`,
+        {
+          context: {
+            org_id: orgId,
+            trial_ends_at: org?.trialEndsAt == null ? null : isoTimestamp(org.trialEndsAt),
+          },
+        },
       )
     }
     await next()

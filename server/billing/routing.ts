@@ -1,2 +1,0 @@
-/** The OpenAPI tag of billing operations. */
-export const billingTags = ['billing']

@@ -1,0 +1,178 @@
+import type { z } from 'zod'
+import type { Reason } from './errors.js'
+
+/*
+ * One declaration per operation. Each area's route table (`billing-routes.ts`, `rwa-routes.ts`,
+ * `operations-routes.ts`) declares its operations once, with everything a reader, the server, the client,
+ * the OpenAPI document and the docs need: operationId, method, path, schemas, examples, who may call it
+ * and the refusal reasons its rules give. The server binds one handler to each declaration and derives
+ * the access middleware from `access` (server/http/bind.ts); the client is one generic call over the
+ * tables (src/client/call.ts); the OpenAPI document is derived from them (server/http/openapi.ts).
+ * Nothing here imports a server or HTTP library, so the CLI bundles it.
+ */
+
+/**
+ * Who may call an operation: anyone (`public`), any valid API key (`key`: authentication, limits and
+ * metering), a key of an organization with a paid tier or an active trial (`governance`), or the admin
+ * key alone, neither limited nor metered (`admin`: operators' tools such as a metrics scraper).
+ */
+export type Access = 'public' | 'key' | 'governance' | 'admin'
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete'
+
+/** A JSON request body: its schema, an example for the document, and whether it may be left out. */
+export interface BodySpec<S extends z.ZodType = z.ZodType> {
+  schema: S
+  example: unknown
+  /** False: absent (or sent with another content type) it reads as `{}`. */
+  required: boolean
+  /**
+   * The handler reads the body as text itself (a signature covers its exact bytes): the schema only
+   * documents it, with unknown fields allowed, and nothing validates it before the handler.
+   */
+  raw?: boolean
+}
+
+/** The answer an operation gives when it succeeds. */
+export interface ResponseSpec<S extends z.ZodType = z.ZodType> {
+  status: 200 | 201 | 202
+  schema: S
+  description: string
+  example: unknown
+  /** `application/json` unless said otherwise (a status list is `application/vc+jwt`). */
+  mediaType?: string
+}
+
+/** A header the operation reads, documented as an OpenAPI parameter. */
+export interface HeaderParameter {
+  name: string
+  required: boolean
+  description: string
+  example?: string
+}
+
+/** Another documented answer (a 304, or a 503 with a body of its own), as an OpenAPI response object. */
+export interface OtherResponse {
+  description: string
+  content?: Record<string, { schema: z.ZodType; example?: unknown }>
+}
+
+/** What an operation's declaration says; `defineOperation` keeps its literal types. */
+export interface OperationSpec {
+  /** A stable name for clients and the CLI, e.g. `createKey`. */
+  operationId: string
+  method: HttpMethod
+  /** The path with `{name}` parameters, e.g. `/console/rwa/tokens/{id}`. */
+  path: string
+  access: Access
+  tags: readonly string[]
+  summary: string
+  description?: string
+  params?: z.ZodType
+  /** Absent: any query parameter is refused, like an unknown body field. */
+  query?: z.ZodType
+  body?: BodySpec
+  headers?: readonly HeaderParameter[]
+  response: ResponseSpec
+  otherResponses?: Readonly<Record<number, OtherResponse>>
+  /**
+   * The reasons the operation's own rules can refuse with (each fixes a status: 404, 409, 422, ...).
+   * Those that follow from `access` and `body` (401s, 429, 400, 413, 415, the plan) are added for it.
+   */
+  refusals?: readonly Reason[]
+}
+
+/** Declares an operation, keeping the literal types of its schemas for the server and the client. */
+export const defineOperation = <const O extends OperationSpec>(operation: O): O => operation
+
+/** A required JSON request body validated by `schema`, with an example for the document. */
+export const jsonBody = <S extends z.ZodType>(
+  schema: S,
+  example: z.input<S>,
+): BodySpec<S> & { required: true } => ({
+  schema,
+  example,
+  required: true,
+})
+
+/** An optional JSON request body (absent, or sent with another content type, it reads as `{}`). */
+export const optionalJsonBody = <S extends z.ZodType>(
+  schema: S,
+  example: z.input<S>,
+): BodySpec<S> & { required: false } => ({
+  schema,
+  example,
+  required: false,
+})
+
+/** A JSON answer documented by `schema`, with an example of the body. */
+export const jsonResponse = <S extends z.ZodType, St extends 200 | 201 | 202>(
+  status: St,
+  schema: S,
+  description: string,
+  example: z.output<S>,
+): ResponseSpec<S> & { status: St } => ({ status, schema, description, example })
+
+/** A table of operations, keyed by operationId. */
+export type OperationTable = Readonly<Record<string, OperationSpec>>
+
+type InputPart<O, K extends 'params' | 'query', Out extends boolean> = O extends {
+  [P in K]: infer S extends z.ZodType
+}
+  ? Out extends true
+    ? z.output<S>
+    : z.input<S>
+  : undefined
+
+type BodyPart<O, Out extends boolean> = O extends { body: infer B extends BodySpec }
+  ? Out extends true
+    ? z.output<B['schema']>
+    : z.input<B['schema']>
+  : undefined
+
+/** A part of the input: absent when not declared, optional when everything in it is. */
+type Part<K extends string, T> = [T] extends [undefined] ? {} : {} extends T ? { [P in K]?: T } : { [P in K]: T }
+
+/** An optional body may be left out. */
+type BodyInput<O> = O extends { body: { required: false } }
+  ? { body?: BodyPart<O, false> }
+  : Part<'body', BodyPart<O, false>>
+
+/** What a client sends: the path parameters, the query and the body, as the schemas take them. */
+export type OperationInput<O extends OperationSpec> = Part<'params', InputPart<O, 'params', false>> &
+  Part<'query', InputPart<O, 'query', false>> &
+  BodyInput<O>
+
+/** What a handler receives: the same, as the schemas parsed them. */
+export type ParsedInput<O extends OperationSpec> = {
+  params: InputPart<O, 'params', true>
+  query: InputPart<O, 'query', true>
+  body: BodyPart<O, true>
+}
+
+/** The success body of an operation, as its response schema describes it. */
+export type OperationOutput<O extends OperationSpec> = z.output<O['response']['schema']>
+
+/** Fills the `{name}` parameters of a path template. */
+export function pathOf(template: string, params: Record<string, unknown> | undefined): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params?.[name]
+    if (value === undefined) throw new Error(`${template}: missing path parameter ${name}`)
+    return encodeURIComponent(String(value))
+  })
+}
+
+/**
+ * The reasons every operation of its kind can refuse with, whatever its own rules: a value that fails
+ * its schema; with a body, a body that is not JSON, too large or of another media type; with a key, the
+ * key's refusals, and with limits the rate limit; the plan for governance; the admin key for admin.
+ */
+export function standardReasons(operation: Pick<OperationSpec, 'access' | 'body'>): Reason[] {
+  const reasons: Reason[] = ['invalid_field']
+  if (operation.body) reasons.push('malformed_body', 'payload_too_large', 'json_required')
+  if (operation.access !== 'public') reasons.push('key_missing', 'key_malformed', 'key_unknown', 'key_revoked')
+  if (operation.access === 'key' || operation.access === 'governance') reasons.push('rate_limited')
+  if (operation.access === 'governance') reasons.push('plan_required')
+  if (operation.access === 'admin') reasons.push('admin_key_required')
+  return reasons
+}

@@ -1,0 +1,18 @@
+import { billingRoutes, paymentProviderRoutes } from './billing-routes.js'
+import { operationsRoutes } from './operations-routes.js'
+import { rwaRoutes } from './rwa-routes.js'
+
+/**
+ * Every operation of the API, keyed by operationId: the table of contents. The order is the routing
+ * order (a literal path segment before a `{parameter}` of the same position) and the order of the
+ * OpenAPI document.
+ */
+export const ROUTES = {
+  ...billingRoutes,
+  ...rwaRoutes,
+  ...paymentProviderRoutes,
+  ...operationsRoutes,
+} as const
+
+export type Routes = typeof ROUTES
+export type OperationId = keyof Routes
