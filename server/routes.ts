@@ -69,7 +69,13 @@ function accessMiddleware(ctx: AppContext): (operation: OperationSpec) => Middle
 export function registerRoutes(app: OpenAPIHono<AppEnv>, ctx: AppContext): void {
   const middlewareOf = accessMiddleware(ctx)
   for (const [operationId, operation] of Object.entries(ROUTES) as Array<[keyof Routes, OperationSpec]>) {
-    bindOperation(app, ctx, operation, HANDLERS[operationId] as Handler<OperationSpec>, middlewareOf(operation))
+    bindOperation(
+      app,
+      ctx,
+      operation,
+      HANDLERS[operationId] as Handler<OperationSpec>,
+      middlewareOf(operation),
+    )
   }
 }
 

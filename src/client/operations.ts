@@ -1,9 +1,4 @@
-import type {
-  OperationInput,
-  OperationOutput,
-  OperationSpec,
-  OperationTable,
-} from '../contract/operation.js'
+import type { OperationInput, OperationOutput, OperationSpec, OperationTable } from '../contract/operation.js'
 import { pathOf } from '../contract/operation.js'
 import type { ApiResponse, HttpClient, Query } from './http.js'
 
@@ -13,9 +8,10 @@ import type { ApiResponse, HttpClient, Query } from './http.js'
  */
 
 /** One operation as a method: what it takes (path parameters, query, body) and its parsed answer. */
-export type OperationMethod<O extends OperationSpec> = {} extends OperationInput<O>
-  ? (input?: OperationInput<O>) => Promise<ApiResponse<OperationOutput<O>>>
-  : (input: OperationInput<O>) => Promise<ApiResponse<OperationOutput<O>>>
+export type OperationMethod<O extends OperationSpec> =
+  Record<never, never> extends OperationInput<O>
+    ? (input?: OperationInput<O>) => Promise<ApiResponse<OperationOutput<O>>>
+    : (input: OperationInput<O>) => Promise<ApiResponse<OperationOutput<O>>>
 
 /** Every operation of a table as a method named by its operationId. */
 export type OperationClient<T extends OperationTable> = { [K in keyof T]: OperationMethod<T[K]> }

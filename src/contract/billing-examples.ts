@@ -138,4 +138,3 @@ export const webhookAckExample: WebhookAck = {
   org_id: 'acme',
   detail: null,
 }
-

@@ -109,7 +109,12 @@ export const billingRoutes = {
     description:
       'Records the tier (and the payment details) of an organization, creating the organization if nothing named it before. The operator organization `admin` is not billed (422).',
     body: jsonBody(updateSubscriptionRequestSchema, updateSubscriptionRequestExample),
-    response: jsonResponse(200, updateSubscriptionResponseSchema, 'Updated', updateSubscriptionResponseExample),
+    response: jsonResponse(
+      200,
+      updateSubscriptionResponseSchema,
+      'Updated',
+      updateSubscriptionResponseExample,
+    ),
     refusals: ['admin_key_required', 'admin_not_billed'],
   }),
   getUsage: defineOperation({

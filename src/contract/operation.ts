@@ -130,8 +130,15 @@ type BodyPart<O, Out extends boolean> = O extends { body: infer B extends BodySp
     : z.input<B['schema']>
   : undefined
 
+/** No fields. */
+type Empty = Record<never, never>
+
 /** A part of the input: absent when not declared, optional when everything in it is. */
-type Part<K extends string, T> = [T] extends [undefined] ? {} : {} extends T ? { [P in K]?: T } : { [P in K]: T }
+type Part<K extends string, T> = [T] extends [undefined]
+  ? Empty
+  : Empty extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T }
 
 /** An optional body may be left out. */
 type BodyInput<O> = O extends { body: { required: false } }
@@ -170,7 +177,8 @@ export function pathOf(template: string, params: Record<string, unknown> | undef
 export function standardReasons(operation: Pick<OperationSpec, 'access' | 'body'>): Reason[] {
   const reasons: Reason[] = ['invalid_field']
   if (operation.body) reasons.push('malformed_body', 'payload_too_large', 'json_required')
-  if (operation.access !== 'public') reasons.push('key_missing', 'key_malformed', 'key_unknown', 'key_revoked')
+  if (operation.access !== 'public')
+    reasons.push('key_missing', 'key_malformed', 'key_unknown', 'key_revoked')
   if (operation.access === 'key' || operation.access === 'governance') reasons.push('rate_limited')
   if (operation.access === 'governance') reasons.push('plan_required')
   if (operation.access === 'admin') reasons.push('admin_key_required')

@@ -258,7 +258,12 @@ export const rwaRoutes = {
     summary: 'Issue a property credential (a VC-JWT signed by the jurisdiction)',
     body: jsonBody(issueCredentialRequestSchema, issueCredentialRequestExample),
     response: jsonResponse(201, credentialSchema, 'Issued', credentialExample),
-    refusals: ['jurisdiction_not_found', 'credential_type_not_accepted', 'valid_until_not_future', 'max_dids'],
+    refusals: [
+      'jurisdiction_not_found',
+      'credential_type_not_accepted',
+      'valid_until_not_future',
+      'max_dids',
+    ],
   }),
   getCredential: defineOperation({
     ...governance,
@@ -441,8 +446,18 @@ export const rwaRoutes = {
     summary: 'Freeze a holder (no amount: can neither send nor receive) or an amount of one holding',
     params: tokenParamsSchema,
     body: jsonBody(freezeRequestSchema, freezeRequestExample),
-    response: jsonResponse(200, freezeStateSchema, "The holder's freeze and holdings now", freezeStateExample),
-    refusals: ['token_not_found', 'holding_not_found', 'holder_already_frozen', 'frozen_units_exceed_holding'],
+    response: jsonResponse(
+      200,
+      freezeStateSchema,
+      "The holder's freeze and holdings now",
+      freezeStateExample,
+    ),
+    refusals: [
+      'token_not_found',
+      'holding_not_found',
+      'holder_already_frozen',
+      'frozen_units_exceed_holding',
+    ],
   }),
   unfreezeHolder: defineOperation({
     ...governance,
@@ -452,7 +467,12 @@ export const rwaRoutes = {
     summary: 'Unfreeze a holder, or an amount of frozen units of one holding',
     params: tokenParamsSchema,
     body: jsonBody(freezeRequestSchema, freezeRequestExample),
-    response: jsonResponse(200, freezeStateSchema, "The holder's freeze and holdings now", freezeStateExample),
+    response: jsonResponse(
+      200,
+      freezeStateSchema,
+      "The holder's freeze and holdings now",
+      freezeStateExample,
+    ),
     refusals: ['token_not_found', 'holding_not_found', 'holder_not_frozen', 'frozen_units_insufficient'],
   }),
 
@@ -528,7 +548,12 @@ export const rwaRoutes = {
     summary: "Move a lost identity's holdings and freezes to a new DID that holds kyc where they are",
     params: tokenParamsSchema,
     body: jsonBody(recoverRequestSchema, recoverRequestExample),
-    response: jsonResponse(200, recoveryResultSchema, 'Recovered, with a signed proof', recoveryResultExample),
+    response: jsonResponse(
+      200,
+      recoveryResultSchema,
+      'Recovered, with a signed proof',
+      recoveryResultExample,
+    ),
     refusals: ['token_not_found', 'nothing_to_recover', 'recipient_not_kyc'],
   }),
   canTransfer: defineOperation({

@@ -1,11 +1,16 @@
 import type { Insertable } from 'kysely'
 import type { ListCredentialsQuery } from '../../../src/contract/rwa.js'
-import { countOf, type Executor, ownedRecord, pageOf, whereEqual } from '../../db/queries.js'
+import { countOf, type Executor, ownedRecord, pageOf, type RowLock, whereEqual } from '../../db/queries.js'
 import type { CredentialsTable } from '../../db/schema.js'
+import { ownedOr404 } from '../owned.js'
 
 /** Every query of credentials and of the DIDs they introduce; each filters by org_id first. */
 
 export const findCredential = ownedRecord('credentials', 'credential_id')
+
+/** The credential of that id in the organization, or a 404 (another organization's id looks the same). */
+export const credentialOr404 = (db: Executor, orgId: string, id: string, lock?: RowLock) =>
+  ownedOr404(findCredential(db, orgId, id, lock), 'credential', id)
 
 export function listCredentials(db: Executor, orgId: string, query: ListCredentialsQuery) {
   const base = whereEqual(db.selectFrom('credentials').where('org_id', '=', orgId), {
@@ -34,6 +39,20 @@ export async function markCredentialRevoked(
     .where('status', '=', 'active')
     .executeTakeFirst()
   return Number(result.numUpdatedRows) > 0
+}
+
+/**
+ * Freezes the token a revoked credential backs, if there is one, and returns its id. The update takes
+ * the token's row lock: a transfer of it in flight finishes first (or waits and then sees it frozen).
+ */
+export async function freezeTokenBackedBy(db: Executor, credentialId: string): Promise<string | undefined> {
+  const row = await db
+    .updateTable('tokens')
+    .set({ status: 'frozen' })
+    .where('credential_id', '=', credentialId)
+    .returning('token_id')
+    .executeTakeFirst()
+  return row?.token_id
 }
 
 export async function isKnownDid(db: Executor, orgId: string, did: string): Promise<boolean> {

@@ -9,29 +9,27 @@ import {
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp, utcDate } from '../../clock.js'
 import type { AppContext } from '../../context.js'
-import type { Executor, RowLock } from '../../db/queries.js'
 import { ApiError } from '../../errors.js'
 import { addUsage } from '../../metering/queries.js'
 import { lockOrganization } from '../../organizations/queries.js'
 import { assertAccepts, issuanceTimes, signIssued } from '../issuance.js'
-import { jurisdictionOr404 } from '../jurisdictions/service.js'
-import { listPage, ownedOr404 } from '../owned.js'
+import { jurisdictionOr404 } from '../jurisdictions/queries.js'
+import { listPage, } from '../owned.js'
 import { assignStatusEntry, revokeStatusEntry } from '../status-lists/service.js'
-import { freezeTokenOfRevokedCredential } from '../tokens/history.js'
+import { recordTokenEvent } from '../history/history.js'
 import { credentialFromRow } from './from-row.js'
 import {
   countDids,
-  findCredential,
   insertCredential,
   insertDid,
   isKnownDid,
   listCredentials as listCredentialRows,
   markCredentialRevoked,
+  credentialOr404,
+  freezeTokenBackedBy,
 } from './queries.js'
 
 /** The stored credential, or 404 (locked until the transaction ends, with `lock`). */
-export const credentialOr404 = (db: Executor, orgId: string, id: string, lock?: RowLock) =>
-  ownedOr404(findCredential(db, orgId, id, lock), 'credential', id)
 
 /**
  * Issues a property credential signed by the jurisdiction's key. An owner DID new to the organization
@@ -148,11 +146,16 @@ export async function revokeCredential(
     if (row.status_list_id !== null && row.status_list_index !== null) {
       await revokeStatusEntry(trx, row.status_list_id, Number(row.status_list_index), now)
     }
-    await freezeTokenOfRevokedCredential(ctx, trx, principal.orgId, id, {
-      reason,
-      at: now,
-      actorKeyId: principal.keyId,
-    })
+    // A revoked credential freezes the token it backs, with an event in the token's history.
+    const tokenId = await freezeTokenBackedBy(trx, id)
+    if (tokenId !== undefined) {
+      await recordTokenEvent(ctx, trx, principal.orgId, tokenId, 'credential_revoked', now, {
+        credential_id: id,
+        reason,
+        token_status: 'frozen',
+        actor_key_id: principal.keyId,
+      })
+    }
     return credentialFromRow({ ...row, status: 'revoked', revoked_at: now, revocation_reason: reason })
   })
 }

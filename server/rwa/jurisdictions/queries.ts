@@ -9,10 +9,19 @@ import {
   withLock,
 } from '../../db/queries.js'
 import type { JurisdictionsTable } from '../../db/schema.js'
+import { ownedOr404 } from '../owned.js'
 
 /** Every query of jurisdictions; each filters by org_id first. */
 
 export const findJurisdiction = ownedRecord('jurisdictions', 'jurisdiction_id')
+
+/**
+ * The jurisdiction of that id in the organization (with its signing key), or a 404. A write that refers
+ * to it takes `key share`, so a concurrent removal waits for it (and then sees it in use) or goes first
+ * (and this is a 404).
+ */
+export const jurisdictionOr404 = (db: Executor, orgId: string, id: string, lock?: RowLock) =>
+  ownedOr404(findJurisdiction(db, orgId, id, lock), 'jurisdiction', id)
 
 export function findJurisdictions(db: Executor, orgId: string, ids: string[], lock?: RowLock) {
   return withLock(

@@ -9,28 +9,21 @@ import type {
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
-import type { Executor, RowLock } from '../../db/queries.js'
 import { ApiError, constraintViolationOf } from '../../errors.js'
 import { generateSigningKey } from '../../signing/did-key.js'
-import { listPage, ownedOr404 } from '../owned.js'
+import { listPage, } from '../owned.js'
 import { jurisdictionFromRow } from './from-row.js'
 import {
   deleteJurisdiction,
   findJurisdiction,
   insertJurisdiction,
+  jurisdictionOr404,
   jurisdictionUsage,
   listJurisdictions as listJurisdictionRows,
   updateJurisdiction as updateJurisdictionRow,
 } from './queries.js'
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
-
-/**
- * The stored jurisdiction (with its signing key), or 404. A write that refers to it takes `key share`,
- * so a concurrent removal waits for it (and then sees it in use) or goes first (and this is a 404).
- */
-export const jurisdictionOr404 = (db: Executor, orgId: string, id: string, lock?: RowLock) =>
-  ownedOr404(findJurisdiction(db, orgId, id, lock), 'jurisdiction', id)
 
 /** Registers a jurisdiction with a new Ed25519 key; its issuer_did is that key's did:key. */
 export async function registerJurisdiction(

@@ -17,10 +17,11 @@ import {
   setFrozenAmount,
 } from '../holdings/queries.js'
 import { holdingFromRow } from './from-row.js'
-import { recordTokenEvent } from './history.js'
+import { recordTokenEvent } from '../history/history.js'
 import { freezeUnits, unfreezeUnits } from './ledger.js'
 import { setTokenStatus } from './queries.js'
-import { tokenDetail, tokenOr404 } from './service.js'
+import { tokenOr404 } from './queries.js'
+import { tokenDetail } from './service.js'
 
 /*
  * The token agent's operations that move no units (T-REX: pause, unpause, setAddressFrozen,

@@ -1,19 +1,16 @@
 import type { Insertable } from 'kysely'
 import type { ListTokensQuery } from '../../../src/contract/rwa.js'
-import {
-  type Executor,
-  ownedRecord,
-  type Page,
-  pageOf,
-  type RowLock,
-  whereEqual,
-  withLock,
-} from '../../db/queries.js'
-import type { TokenEventsTable, TokensTable } from '../../db/schema.js'
+import { type Executor, ownedRecord, pageOf, type RowLock, whereEqual, withLock } from '../../db/queries.js'
+import type { TokensTable } from '../../db/schema.js'
+import { ownedOr404 } from '../owned.js'
 
-/** Every query of tokens and their history (holdings and freezes: ../holdings/queries.ts). */
+/** Every query of tokens (their history: ../history/queries.ts; holdings and freezes: ../holdings/queries.ts). */
 
 export const findToken = ownedRecord('tokens', 'token_id')
+
+/** The token of that id in the organization, or a 404 (another organization's id looks the same). */
+export const tokenOr404 = (db: Executor, orgId: string, id: string, lock?: RowLock) =>
+  ownedOr404(findToken(db, orgId, id, lock), 'token', id)
 
 /** The token backed by a credential (credential ids are unique across organizations). */
 export function findTokenByCredential(db: Executor, credentialId: string, lock?: RowLock) {
@@ -43,59 +40,4 @@ export async function setTokenStatus(db: Executor, tokenId: string, status: stri
 
 export async function setTokenRules(db: Executor, tokenId: string, rules: string): Promise<void> {
   await db.updateTable('tokens').set({ rules }).where('token_id', '=', tokenId).execute()
-}
-
-// ── History ─────────────────────────────────────────────────────────────────
-
-/** The latest `limit` events of a token, oldest first among them. */
-export async function latestTokenEvents(db: Executor, tokenId: string, limit: number) {
-  const rows = await db
-    .selectFrom('token_events')
-    .selectAll()
-    .where('token_id', '=', tokenId)
-    .orderBy('event_id', 'desc')
-    .limit(limit)
-    .execute()
-  return rows.reverse()
-}
-
-/** How many events a token's history holds (kept by insertTokenEvent). */
-export async function countTokenEvents(db: Executor, tokenId: string): Promise<number> {
-  const row = await db
-    .selectFrom('token_event_counts')
-    .select('n')
-    .where('token_id', '=', tokenId)
-    .executeTakeFirst()
-  return Number(row?.n ?? 0)
-}
-
-/** One page of a token's history, oldest first, after the event id `cursor`. */
-export async function tokenEventsPage(
-  db: Executor,
-  tokenId: string,
-  query: { limit: number; cursor?: string | undefined },
-): Promise<Page<TokenEventsTable>> {
-  const base = db.selectFrom('token_events').where('token_id', '=', tokenId)
-  const total = await countTokenEvents(db, tokenId)
-  let rows = base.selectAll()
-  if (query.cursor !== undefined) rows = rows.where('event_id', '>', query.cursor)
-  const found = await rows
-    .orderBy('event_id', 'asc')
-    .limit(query.limit + 1)
-    .execute()
-  const more = found.length > query.limit
-  const page = more ? found.slice(0, query.limit) : found
-  return { rows: page, total, next_cursor: more ? page.at(-1)!.event_id : null }
-}
-
-/** Appends an event and counts it, in the caller's transaction (an upsert that adds: no count is lost). */
-export async function insertTokenEvent(db: Executor, row: Insertable<TokenEventsTable>): Promise<void> {
-  await db.insertInto('token_events').values(row).execute()
-  await db
-    .insertInto('token_event_counts')
-    .values({ token_id: row.token_id, n: 1 })
-    .onConflict((oc) =>
-      oc.column('token_id').doUpdateSet((eb) => ({ n: eb('token_event_counts.n', '+', 1) })),
-    )
-    .execute()
 }

@@ -14,9 +14,9 @@ import {
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
-import type { Executor, RowLock } from '../../db/queries.js'
+import type { Executor, } from '../../db/queries.js'
 import { ApiError, constraintViolationOf } from '../../errors.js'
-import { credentialOr404 } from '../credentials/service.js'
+import { credentialOr404 } from '../credentials/queries.js'
 import {
   frozenAmong,
   frozenHolders,
@@ -24,7 +24,8 @@ import {
   insertHolding,
   listHoldings as listHoldingRows,
 } from '../holdings/queries.js'
-import { ownedOr404 } from '../owned.js'
+import { recordTokenEvent } from '../history/history.js'
+import { countTokenEvents, latestTokenEvents, tokenEventsPage } from '../history/queries.js'
 import {
   eventFromRow,
   frozenKey,
@@ -33,21 +34,13 @@ import {
   tokenDetailFromRow,
   tokenFromRow,
 } from './from-row.js'
-import { recordTokenEvent } from './history.js'
 import {
-  countTokenEvents,
-  findToken,
   findTokenByCredential,
   insertToken,
-  latestTokenEvents,
   listTokens as listTokenRows,
   setTokenRules,
-  tokenEventsPage,
+  tokenOr404,
 } from './queries.js'
-
-/** The stored token, or 404 (locked until the transaction ends, with `lock`). */
-export const tokenOr404 = (db: Executor, orgId: string, id: string, lock?: RowLock) =>
-  ownedOr404(findToken(db, orgId, id, lock), 'token', id)
 
 /** Tokenizes an active credential, once: the whole supply starts with the owner in its jurisdiction. */
 export async function tokenize(

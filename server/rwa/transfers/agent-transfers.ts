@@ -19,9 +19,9 @@ import {
   holdingsOfHolder,
   insertHolderFreeze,
 } from '../holdings/queries.js'
-import { recordTokenEvent } from '../tokens/history.js'
+import { recordTokenEvent } from '../history/history.js'
 import { takeUnits } from '../tokens/ledger.js'
-import { tokenOr404 } from '../tokens/service.js'
+import { tokenOr404 } from '../tokens/queries.js'
 import { evaluateKyc } from './evaluate-transfer.js'
 import { jurisdictionsOr404, kycFacts } from './facts.js'
 import { storeProof, storeTransfer } from './record.js'

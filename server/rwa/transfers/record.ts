@@ -9,7 +9,7 @@ import { canonicalFacts, digestOfCanonical, type ProofFacts } from '../../../src
 import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
 import { detachPayload } from '../../signing/compact-jws.js'
-import { recordTokenEvent } from '../tokens/history.js'
+import { recordTokenEvent } from '../history/history.js'
 import { transferFromRow } from './from-row.js'
 import { insertProof, insertTransfer } from './queries.js'
 

@@ -11,7 +11,7 @@ import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
 import { ApiError, constraintViolationOf } from '../../errors.js'
-import { jurisdictionOr404 } from '../jurisdictions/service.js'
+import { jurisdictionOr404 } from '../jurisdictions/queries.js'
 import { listPage } from '../owned.js'
 import { trustFromRow } from './from-row.js'
 import {

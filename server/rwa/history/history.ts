@@ -1,7 +1,7 @@
 import type { GovernanceEvent } from '../../../src/contract/rwa.js'
 import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
-import { findTokenByCredential, insertTokenEvent, setTokenStatus } from './queries.js'
+import { insertTokenEvent } from './queries.js'
 
 /*
  * A token's governance history: every change to a token is recorded as an event in the same
@@ -29,24 +29,4 @@ export async function recordTokenEvent(
   }
   await insertTokenEvent(db, row)
   return row
-}
-
-/** A revoked credential freezes the token it backs, if any, with an event in the token's history. */
-export async function freezeTokenOfRevokedCredential(
-  ctx: AppContext,
-  db: Executor,
-  orgId: string,
-  credentialId: string,
-  revocation: { reason: string | null; at: string; actorKeyId: string },
-): Promise<void> {
-  // The token's lock: a transfer of it in flight finishes first (or waits and then sees it frozen).
-  const token = await findTokenByCredential(db, credentialId, 'update')
-  if (!token) return
-  await setTokenStatus(db, token.token_id, 'frozen')
-  await recordTokenEvent(ctx, db, orgId, token.token_id, 'credential_revoked', revocation.at, {
-    credential_id: credentialId,
-    reason: revocation.reason,
-    token_status: 'frozen',
-    actor_key_id: revocation.actorKeyId,
-  })
 }
