@@ -1,5 +1,11 @@
+import canonicalizeModule from 'canonicalize'
 import { type Kysely, type Migration, sql } from 'kysely'
-import { canonicalFacts, type ProofFacts } from '../../../src/proof/verify.js'
+
+// A migration imports no live code: what it needs of the proof format is copied here as it was when
+// it was written (RFC 8785 canonical JSON of the facts of a version-1 transfer proof), so a later
+// change of the format cannot change what this migration does.
+const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).default ??
+  canonicalizeModule) as (input: unknown) => string | undefined
 
 /**
  * Writes that store each thing once, and index only what a query reads (issue 11):
@@ -87,11 +93,11 @@ interface OldProof {
 /** The canonical facts a transfer row holds (as the server builds them since 0006), or null. */
 function transferFacts(row: OldProof): string | null {
   if (row.transfer_id === null || row.token_id === null || row.t_proof_id !== row.proof_id) return null
-  const facts: ProofFacts = {
+  const facts = {
     proof_id: row.proof_id,
     transfer_id: row.transfer_id,
     token_id: row.token_id,
-    decision: row.status as ProofFacts['decision'],
+    decision: row.status,
     evaluated_at: row.created_at,
     transfer: {
       from_jurisdiction: row.from_jurisdiction,
@@ -103,7 +109,7 @@ function transferFacts(row: OldProof): string | null {
     ...(row.reason !== null ? { reason: row.reason } : {}),
     compliance_details: JSON.parse(row.compliance_details),
   }
-  return canonicalFacts(facts)
+  return canonicalize(facts) ?? null
 }
 
 /** The JWS without its payload when the payload is exactly the facts; otherwise whole. */
