@@ -97,7 +97,13 @@ describe('POST /console/rwa/credentials', () => {
       JSON.stringify({ ...payload, credentialSubject: { id: 'did:web:evil:mallory' } }),
     ).toString('base64url')
     await expect(compactVerify(`${head}.${forged}.${sig}`, await keyFromDid(c.issuer_did))).rejects.toThrow()
-    expect(body).toBeTruthy()
+    // The forgery differs from the genuine token in its payload alone, and the genuine one verifies.
+    expect(forged).not.toBe(body)
+    await expect(
+      compactVerify(`${head}.${body}.${sig}`, await keyFromDid(c.issuer_did)),
+    ).resolves.toMatchObject({
+      protectedHeader: { alg: 'EdDSA', typ: 'vc+jwt' },
+    })
   })
 
   it('answers 404 for an unknown jurisdiction and 422 when it does not accept PropertyOwnership', async () => {

@@ -192,7 +192,10 @@ describe('verifying with the library any verifier can use', () => {
     await expect(
       verifyVcJwt(`${head}.${forged}.${sig}`, resolver, { policies: { format: false } }),
     ).rejects.toThrow()
-    expect(body).toBeDefined()
+    // The forgery differs from the genuine credential in its payload alone, and the genuine one verifies.
+    expect(forged).not.toBe(body)
+    const genuine = await verifyVcJwt(`${head}.${body}.${sig}`, resolver, { policies: { format: false } })
+    expect(genuine.issuer).toBe(c.issuer_did)
   })
 })
 
