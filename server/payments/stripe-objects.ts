@@ -50,7 +50,6 @@ export const stripeCheckoutSessionSchema = z.object({
   customer: refSchema.nullish(),
   subscription: z.union([z.string().min(1), stripeSubscriptionSchema]).nullish(),
 })
-export type StripeCheckoutSession = z.infer<typeof stripeCheckoutSessionSchema>
 
 /** An invoice (`invoice.paid`, `invoice.payment_failed`). */
 export const stripeInvoiceSchema = z.object({
@@ -65,7 +64,6 @@ export const stripeInvoiceSchema = z.object({
     })
     .nullish(),
 })
-export type StripeInvoice = z.infer<typeof stripeInvoiceSchema>
 
 /** A customer, for the `org_id` in its metadata. */
 export const stripeCustomerSchema = z.object({

@@ -20,7 +20,5 @@ export const readinessSchema = z.object({
 /** `GET /readyz` when it may not: problem details (503 `unavailable`) naming each check that failed. */
 export const notReadySchema = problemSchema.extend({ checks: z.array(readinessCheckSchema) })
 
-export type Health = z.infer<typeof healthSchema>
 export type ReadinessCheckResult = z.infer<typeof readinessCheckSchema>
 export type Readiness = z.infer<typeof readinessSchema>
-export type NotReady = z.infer<typeof notReadySchema>

@@ -15,4 +15,3 @@ export const ROUTES = {
 } as const
 
 export type Routes = typeof ROUTES
-export type OperationId = keyof Routes

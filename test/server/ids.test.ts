@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ManualClock } from '../../server/clock.js'
+import { ManualClock } from '../support/clock.js'
 import { IdFactory } from '../../server/ids.js'
 
 describe('IdFactory', () => {

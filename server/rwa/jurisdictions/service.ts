@@ -11,7 +11,7 @@ import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import { ApiError, constraintViolationOf } from '../../errors.js'
 import { generateSigningKey } from '../../signing/did-key.js'
-import { listPage, } from '../owned.js'
+import { listPage } from '../owned.js'
 import { jurisdictionFromRow } from './from-row.js'
 import {
   deleteJurisdiction,

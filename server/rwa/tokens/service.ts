@@ -14,7 +14,7 @@ import {
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
-import type { Executor, } from '../../db/queries.js'
+import type { Executor } from '../../db/queries.js'
 import { ApiError, constraintViolationOf } from '../../errors.js'
 import { credentialOr404 } from '../credentials/queries.js'
 import {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DAY_MS, ManualClock } from '../../../server/clock.js'
+import { DAY_MS } from '../../../server/clock.js'
+import { ManualClock } from '../../support/clock.js'
 import {
   activeSubscriptionCached,
   InMemoryPaymentAnswerCache,
