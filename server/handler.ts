@@ -17,8 +17,10 @@ import type { AppContext } from './context.js'
  * must set headers of its own, a whole Response.
  */
 
-/** The caller, for operations that take a key and set one; nothing for public and admin-only ones. */
-type PrincipalOf<O extends OperationSpec> = O['access'] extends 'key' | 'governance' ? Principal : undefined
+/** The caller, for operations that authenticate a key; nothing for public and operator ones. */
+type PrincipalOf<O extends OperationSpec> = O['access'] extends 'key' | 'admin' | 'governance'
+  ? Principal
+  : undefined
 
 export type HandlerInput<O extends OperationSpec> = ParsedInput<O> & {
   principal: PrincipalOf<O>

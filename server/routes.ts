@@ -2,7 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import type { Access, OperationSpec } from '../src/contract/operation.js'
 import { ROUTES, type Routes } from '../src/contract/routes.js'
-import { adminKeyOnly, authenticate } from './auth/authenticate.js'
+import { adminKeyOnly, authenticate, requireAdminKey } from './auth/authenticate.js'
 import type { AppEnv } from './auth/principal.js'
 import { requireGovernance } from './auth/require-governance.js'
 import { keyHandlers } from './billing/keys/routes.js'
@@ -51,15 +51,18 @@ const HANDLERS: Handlers<Routes> = {
 /** The middleware an operation's `access` names, run before its input is validated. */
 function accessMiddleware(ctx: AppContext): (operation: OperationSpec) => MiddlewareHandler<AppEnv>[] {
   const auth = authenticate(ctx)
-  const byAccess: Record<Exclude<Access, 'admin'>, MiddlewareHandler<AppEnv>[]> = {
-    public: [],
-    key: [auth],
-    governance: [auth, requireGovernance(ctx)],
+  const governance = [auth, requireGovernance(ctx)]
+  return (operation) => {
+    const what = `${operation.method.toUpperCase()} ${operation.path}`
+    const byAccess: Record<Access, () => MiddlewareHandler<AppEnv>[]> = {
+      public: () => [],
+      key: () => [auth],
+      admin: () => [auth, requireAdminKey(what)],
+      governance: () => governance,
+      operator: () => [adminKeyOnly(ctx, what)],
+    }
+    return byAccess[operation.access]()
   }
-  return (operation) =>
-    operation.access === 'admin'
-      ? [adminKeyOnly(ctx, `${operation.method.toUpperCase()} ${operation.path}`)]
-      : byAccess[operation.access]
 }
 
 /**

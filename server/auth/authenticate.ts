@@ -87,6 +87,16 @@ export function adminKeyOnly(ctx: AppContext, what: string): MiddlewareHandler<A
   }
 }
 
+/** Admits the admin key alone, after `authenticate` (so limited and metered like any key). */
+export function requireAdminKey(what: string): MiddlewareHandler<AppEnv> {
+  return async function requireAdmin(c, next) {
+    if (!c.get('principal').isAdmin) {
+      throw new ApiError('admin_key_required', `${what} requires the admin API key`)
+    }
+    await next()
+  }
+}
+
 function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
   return {
     'RateLimit-Limit': String(decision.limit),

@@ -28,7 +28,3 @@ export function assertOrgAccess(principal: Principal, orgId: string): void {
     )
   }
 }
-
-export function assertAdmin(principal: Principal, what: string): void {
-  if (!principal.isAdmin) throw new ApiError('admin_key_required', `${what} requires the admin API key`)
-}

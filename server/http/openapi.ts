@@ -2,7 +2,12 @@ import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-opena
 import type { Env } from 'hono'
 import { z } from 'zod'
 import { ERROR_STATUS, problemSchema, REASONS, type Reason } from '../../src/contract/errors.js'
-import { type BodySpec, type OperationSpec, standardReasons } from '../../src/contract/operation.js'
+import {
+  type BodySpec,
+  isLimited,
+  type OperationSpec,
+  standardReasons,
+} from '../../src/contract/operation.js'
 import { problemResponse, rateLimitHeaders, requestIdHeader } from './openapi-refusals.js'
 
 /*
@@ -69,8 +74,8 @@ export function refusalsByStatus(operation: OperationSpec): Map<number, Reason[]
 export function routeOf(operation: OperationSpec) {
   const { access, response, otherResponses = {}, body } = operation
   const keyed = access !== 'public'
-  // Limits and metering apply to `key` and `governance`: their answers carry the RateLimit headers.
-  const limited = access === 'key' || access === 'governance'
+  // Limits and metering apply to `key`, `admin` and `governance`: their answers carry the RateLimit headers.
+  const limited = isLimited(access)
   const withHeaders = <R extends object>(answer: R) => ({
     ...answer,
     headers: { ...(limited ? rateLimitHeaders : {}), ...requestIdHeader },

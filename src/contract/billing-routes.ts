@@ -103,7 +103,7 @@ export const billingRoutes = {
     operationId: 'updateSubscription',
     method: 'post',
     path: '/console/billing/subscription',
-    access: 'key',
+    access: 'admin',
     tags: billingTags,
     summary: 'Update the subscription tier of an organization (admin)',
     description:
@@ -115,7 +115,7 @@ export const billingRoutes = {
       'Updated',
       updateSubscriptionResponseExample,
     ),
-    refusals: ['admin_key_required', 'admin_not_billed'],
+    refusals: ['admin_not_billed'],
   }),
   getUsage: defineOperation({
     operationId: 'getUsage',
@@ -134,11 +134,10 @@ export const billingRoutes = {
     operationId: 'getStats',
     method: 'get',
     path: '/console/billing/stats',
-    access: 'key',
+    access: 'admin',
     tags: billingTags,
     summary: 'Get the billing overview (admin)',
     response: jsonResponse(200, statsResponseSchema, 'Key statistics', statsResponseExample),
-    refusals: ['admin_key_required'],
   }),
 } as const
 

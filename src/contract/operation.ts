@@ -12,11 +12,16 @@ import type { Reason } from './errors.js'
  */
 
 /**
- * Who may call an operation: anyone (`public`), any valid API key (`key`: authentication, limits and
- * metering), a key of an organization with a paid tier or an active trial (`governance`), or the admin
- * key alone, neither limited nor metered (`admin`: operators' tools such as a metrics scraper).
+ * Who may call an operation: anyone (`public`); any valid API key (`key`: authentication, limits and
+ * metering); the admin key (`admin`: authenticated, limited and metered like any key); a key of an
+ * organization with a paid tier or an active trial (`governance`); or the admin key alone, neither
+ * limited nor metered (`operator`: operators' tools such as a metrics scraper).
  */
-export type Access = 'public' | 'key' | 'governance' | 'admin'
+export type Access = 'public' | 'key' | 'admin' | 'governance' | 'operator'
+
+/** Access that authenticates the key, applies the organization's limits and meters the request. */
+export const isLimited = (access: Access): boolean =>
+  access === 'key' || access === 'admin' || access === 'governance'
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete'
 
@@ -172,15 +177,16 @@ export function pathOf(template: string, params: Record<string, unknown> | undef
 /**
  * The reasons every operation of its kind can refuse with, whatever its own rules: a value that fails
  * its schema; with a body, a body that is not JSON, too large or of another media type; with a key, the
- * key's refusals, and with limits the rate limit; the plan for governance; the admin key for admin.
+ * key's refusals, and with limits the rate limit; the plan for governance; the admin key for admin and
+ * operator.
  */
 export function standardReasons(operation: Pick<OperationSpec, 'access' | 'body'>): Reason[] {
   const reasons: Reason[] = ['invalid_field']
   if (operation.body) reasons.push('malformed_body', 'payload_too_large', 'json_required')
   if (operation.access !== 'public')
     reasons.push('key_missing', 'key_malformed', 'key_unknown', 'key_revoked')
-  if (operation.access === 'key' || operation.access === 'governance') reasons.push('rate_limited')
+  if (isLimited(operation.access)) reasons.push('rate_limited')
   if (operation.access === 'governance') reasons.push('plan_required')
-  if (operation.access === 'admin') reasons.push('admin_key_required')
+  if (operation.access === 'admin' || operation.access === 'operator') reasons.push('admin_key_required')
   return reasons
 }

@@ -69,7 +69,7 @@ export const operationsRoutes = {
     operationId: 'getMetrics',
     method: 'get',
     path: '/metrics',
-    access: 'admin',
+    access: 'operator',
     tags: operationsTags,
     summary: 'Prometheus metrics (admin key; not rate limited or metered)',
     description:

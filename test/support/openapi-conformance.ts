@@ -4,7 +4,8 @@ import addFormats from 'ajv-formats'
 /*
  * Checks a live response against the served OpenAPI document: the operation declares its status, the
  * content type is one it declares, the body matches that media type's schema (JSON Schema 2020-12, as
- * OpenAPI 3.1 uses), and every header it declares required is present and matches its schema. The
+ * OpenAPI 3.1 uses), a refusal's `reason` is one the operation declares for its status (`x-reasons`,
+ * from the route table), and every header it declares required is present and matches its schema. The
  * test harness runs every response of the HTTP suite through it.
  */
 
@@ -99,6 +100,16 @@ export class OpenApiConformance {
       }
       const validate = this.validator(`${name} ${contentType}`, schema)
       if (!validate(body)) problems.push(`body: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}`)
+      // A refusal carries a reason its operation declares for that status (`x-reasons`).
+      const reason = (body as { reason?: unknown } | null)?.reason
+      const declaredReasons: string[] | undefined = answer['x-reasons']
+      if (response.status >= 400 && typeof reason === 'string' && declaredReasons !== undefined) {
+        if (!declaredReasons.includes(reason)) {
+          problems.push(
+            `reason ${reason} is not one the operation declares for ${response.status} (${declaredReasons.join(', ')})`,
+          )
+        }
+      }
     }
     return { kind: 'checked', operation: name, problems }
   }
