@@ -42,7 +42,7 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
  * Every refusal's stable reason: what a program branches on (the CLI's hints and exit codes, a
  * client's retry logic), while `detail` is prose for people and may change. Each reason belongs to one
  * code, so it also fixes the HTTP status. `when` says when it happens; docs/errors.md is generated from
- * this table (`npm run docs:reasons` checks it in the suite). A route declares the reasons its own
+ * this table (test/contract/errors-doc.test.ts keeps it so). A route declares the reasons its own
  * rules give (`refusals` in its declaration); the ones that follow from its access and body are added
  * for it (`standardReasons` in ./operation.ts).
  */
