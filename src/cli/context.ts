@@ -4,8 +4,9 @@ import type { BillingClient } from '../client/billing.js'
 import type { HttpClient } from '../client/http.js'
 import type { RwaClient } from '../client/index.js'
 import { EXIT, ExitError } from './exit-error.js'
-import { CommandFailure, type FailureContext } from './failure.js'
-import { Output } from './output.js'
+import { CommandFailure, type FailureContext } from './command-failure.js'
+import { flagsOf } from './flags/flag.js'
+import { Output, plural } from './output.js'
 import { PROFILE_NAME, type Profile, profilesPath, readProfiles } from './profiles.js'
 
 /** Where the CLI talks to when nothing says otherwise: the local server's default address. */
@@ -191,13 +192,15 @@ export interface RequestInput {
 
 /** Everything a command action needs: output, input mode, and (lazily) a client. */
 export class CliContext {
+  /** The command that runs: its flag table (`flagsOf`) builds the request. */
+  readonly command: Command
   readonly options: GlobalOptions
   readonly out: Output
   /** Prompts are allowed: stdin and stdout are terminals and `--no-input` was not given. */
   readonly interactive: boolean
   /** Seconds `--wait` may spend waiting out rate limits (0 without `--wait`). */
   readonly waitMaxSeconds: number
-  /** The body this command is sending, once built (see `bodyFrom`). */
+  /** The body (or query) this command is sending, once built (see `requestFrom`). */
   request?: RequestInput
   private http?: HttpClient
   private client?: RwaClient
@@ -205,6 +208,7 @@ export class CliContext {
   private connection?: Connection
 
   constructor(command: Command) {
+    this.command = command
     this.options = command.optsWithGlobals<GlobalOptions>()
     this.out = new Output({
       json: this.options.json === true,
@@ -271,7 +275,7 @@ export class CliContext {
         rateLimitWaitSeconds: this.waitMaxSeconds,
         onRateLimitWait: ({ seconds, waitedSeconds, problem }) =>
           this.out.warn(
-            `${problem.detail.replace(/;.*$/, '')}; waiting ${seconds} s before retrying (--wait: ${waitedSeconds} of ${this.waitMaxSeconds} s used)`,
+            `${rateLimitReached(problem.context)}; waiting ${seconds} s before retrying (--wait: ${waitedSeconds} of ${this.waitMaxSeconds} s used)`,
           ),
       })
     }
@@ -281,6 +285,13 @@ export class CliContext {
   async close(): Promise<void> {
     await this.http?.close()
   }
+}
+
+/** Which limit a 429 reached, from its context: `rate limit of 60 requests per minute reached ...`. */
+export function rateLimitReached(context: Record<string, unknown>): string {
+  const { limit, window, org_id: org } = context
+  if (typeof limit !== 'number' || typeof window !== 'string') return 'rate limit reached'
+  return `rate limit of ${plural(limit, 'request')} per ${window} reached${typeof org === 'string' ? ` for organization ${org}` : ''}`
 }
 
 /** `--wait-max SECONDS`: a whole number of seconds, default 120. */
@@ -307,9 +318,9 @@ export function commandPath(command: Command): string {
 export function failureContext(command: Command, ctx?: CliContext): FailureContext {
   return {
     command: commandPath(command),
+    fields: flagsOf(command),
     args: command.args,
     argumentNames: command.registeredArguments.map((a) => a.name()),
-    flags: command.options.map((o) => o.long).filter((f): f is string => typeof f === 'string'),
     flagValues: Object.fromEntries(
       command.options
         .filter((o) => o.long && command.getOptionValue(o.attributeName()) !== undefined)

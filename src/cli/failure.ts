@@ -1,15 +1,25 @@
 import { ApiProblemError, ConnectionError, UnexpectedResponseError } from '../client/errors.js'
-import type { ErrorCode, FieldError } from '../contract/errors.js'
+import type { ErrorCode, FieldError, Reason } from '../contract/errors.js'
+import { CommandFailure, type FailureContext } from './command-failure.js'
 import { EXIT, ExitError } from './exit-error.js'
+import { longOf } from './flags/flag.js'
 
 /*
- * Failures in CLI terms. The server's `detail` is written for every client (curl included); here it is
- * said the CLI way: a refused field is named by the flag that gave it, with an example value; an
- * endpoint the detail names becomes the `rwa` command that calls it; and the hint fits the command
- * that ran and the case at hand.
+ * Failures in CLI terms, from what a refusal says to programs: its `code`, its `reason` (one of
+ * REASONS in src/contract/errors.ts) and its `context` (the ids and values involved). The `detail` is
+ * prose for people: it is shown as the message, and nothing here reads it, so rewording it on the
+ * server changes no hint, exit code or flag named (test/cli/failure.test.ts holds that).
+ *
+ * - A refused field (`errors`) is named by the flag that gave it, from the command's flag table, with
+ *   the value as typed and an example; a field from `--file` is named as such, a path id by its
+ *   argument.
+ * - The hint is the reason's: it names the `rwa` command that shows or changes what the refusal is
+ *   about, from the context's ids, and never repeats the message. A reason without a hint of its own
+ *   gets its code's.
+ * - The exit code is the code's (`EXIT_OF_CODE`), or the reason's where it differs (`EXIT_OF_REASON`).
  */
 
-/** The exit code of each API error code (see `rwa --help`). */
+/** The exit code of each API error code (see `rwa --help` and docs/cli.md). */
 export const EXIT_OF_CODE: Record<ErrorCode, number> = {
   invalid_request: EXIT.usage,
   payload_too_large: EXIT.usage,
@@ -26,6 +36,15 @@ export const EXIT_OF_CODE: Record<ErrorCode, number> = {
   unavailable: EXIT.unreachable,
 }
 
+/**
+ * Reasons whose exit code is not their code's. A path no operation has is not a record that does not
+ * exist: exit 4 would tell a script `rwa tokens get X || create` to create; it is the `--url` (or the
+ * server's version) that is wrong, a usage error.
+ */
+export const EXIT_OF_REASON: Partial<Record<Reason, number>> = {
+  route_not_found: EXIT.usage,
+}
+
 /** What main() prints and the code it exits with, for any error a command throws. */
 export interface Failure {
   code: number
@@ -35,88 +54,29 @@ export interface Failure {
   details?: string
 }
 
-/** What a failure message may use of the command that failed. */
-export interface FailureContext {
-  /** The command as typed after `rwa`, e.g. `transfers request`. */
-  command: string
-  /** Its positional arguments, and their names (`credential_id`). */
-  args: string[]
-  argumentNames: string[]
-  /** The long flags the command accepts (its own, not the global ones). */
-  flags: string[]
-  /** The values given to those flags. */
-  flagValues?: Record<string, unknown>
-  /** The body it sent, and which fields of it came from flags or from `--file`. */
-  request?: { body: Record<string, unknown>; fromFlags: Set<string>; file?: string }
-  /** With `--wait`: how many seconds it was allowed to wait. */
-  waitMaxSeconds?: number
+export { CommandFailure, type FailureContext }
+
+/** A problem's context value at `key` as text, or `fallback` (a placeholder the user fills in). */
+function text(problem: ApiProblemError, key: string, fallback: string): string {
+  const value = problem.context[key]
+  return typeof value === 'string' && value !== '' ? word(value) : fallback
 }
 
-/** A failure of a command action, with the context to describe it (thrown by `withContext`). */
-export class CommandFailure extends Error {
-  constructor(
-    readonly error: unknown,
-    readonly context: FailureContext,
-  ) {
-    super(error instanceof Error ? error.message : String(error))
-    this.name = 'CommandFailure'
-  }
+/** A value as one shell word: as it is when it needs no quoting, else single-quoted. */
+const word = (value: string): string =>
+  /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`
+
+const count = (problem: ApiProblemError, key: string): number => {
+  const value = problem.context[key]
+  return typeof value === 'number' ? value : 0
 }
 
-/** Flags whose name is not the field's name with `_` as `-`. */
-const FLAG_OF_FIELD: Record<string, string> = {
-  from_jurisdiction: '--from',
-  to_jurisdiction: '--to',
-  jurisdiction_id: '--id',
-  org_id: '--org',
-  start_trial: '--trial',
-}
-
-/** An example value for each flag that expects a format, shown when the message has none. */
-export const FLAG_EXAMPLES: Record<string, string> = {
-  '--recipient-did': 'did:web:acme:bob',
-  '--sender-did': 'did:web:acme:alice',
-  '--owner-did': 'did:web:acme:alice',
-  '--subject-did': 'did:web:acme:bob',
-  '--valid-until': '2027-06-30T00:00:00Z',
-  '--total-supply': '1000',
-  '--amount': '250',
-  '--value-usd': '2500000',
-  '--id': 'US',
-  '--jurisdiction': 'US',
-  '--from': 'US',
-  '--to': 'SG',
-  '--symbol': 'ATX',
-  '--credential-id': 'cred_01JD3Q8ZK2W9...',
-  '--token-id': 'tok_01JD3Q8ZK2W9...',
-  '--type': 'kyc',
-  '--transfer-requirements': 'kyc,aml',
-  '--credential-types': 'PropertyOwnership,RegulatoryAttestation',
-  '--org': 'acme',
-  '--tier': 'pro',
-  '--days': '30',
-  '--limit': '50',
-}
-
-/** The flag (or `<argument>`) of the command that gave a refused field, if one did. */
-function flagOfField(path: string, context: FailureContext): string | undefined {
-  if (context.request?.body && !context.request.fromFlags.has(path) && hasPath(context.request.body, path))
-    return undefined
-  const last = path.split('.').at(-1)!
-  const flag = FLAG_OF_FIELD[last] ?? `--${last.replaceAll('_', '-')}`
-  if (context.flags.includes(flag)) return flag
-  // A path parameter is the command's one argument (`rwa credentials get <credential_id>`).
-  if (path === 'id' && context.argumentNames.length === 1) return `<${context.argumentNames[0]}>`
-  return undefined
-}
-
-function hasPath(body: Record<string, unknown>, path: string): boolean {
-  let value: unknown = body
-  for (const key of path.split('.')) {
-    if (!value || typeof value !== 'object' || !(key in value)) return false
-    value = (value as Record<string, unknown>)[key]
-  }
-  return true
+/** The value given for a field, as typed: bare when it reads as a number, else quoted. */
+function typed(value: unknown): string {
+  const shown = Array.isArray(value) ? value.join(',') : value
+  if (typeof shown === 'string')
+    return /^[-+]?\d[\d.]*(e[-+]?\d+)?$/i.test(shown) ? shown : JSON.stringify(shown)
+  return JSON.stringify(shown)
 }
 
 function valueAt(body: Record<string, unknown> | undefined, path: string): unknown {
@@ -128,21 +88,39 @@ function valueAt(body: Record<string, unknown> | undefined, path: string): unkno
   return value
 }
 
+/** The name a refused field goes by on this command line, the value it was given, an example. */
+function nameOfField(
+  path: string,
+  where: unknown,
+  context: FailureContext,
+): { name: string; given?: string; example?: string } {
+  const request = context.request
+  const inBody = request !== undefined && valueAt(request.body, path) !== undefined
+  if (request?.file !== undefined && inBody && !request.fromFlags.has(path) && where !== 'path') {
+    return { name: `${path} (from --file ${request.file})`, given: typed(valueAt(request.body, path)) }
+  }
+  const flag = context.fields.find((f) => f.field === path)
+  const flagGiven = flag !== undefined && context.flagValues?.[longOf(flag)] !== undefined
+  // A path parameter the command took as its one argument (`rwa credentials get <credential_id>`).
+  if (!flagGiven && where === 'path' && context.argumentNames.length === 1 && context.args[0] !== undefined) {
+    return { name: `<${context.argumentNames[0]}>`, given: JSON.stringify(context.args[0]) }
+  }
+  const given = flagGiven
+    ? typed(context.flagValues?.[longOf(flag)])
+    : inBody
+      ? typed(valueAt(request?.body, path))
+      : undefined
+  if (flag) return { name: longOf(flag), given, example: flag.example && `${longOf(flag)} ${flag.example}` }
+  return { name: path, given }
+}
+
 /** One refused field in CLI terms: `--recipient-did: expected a DID, e.g. did:web:acme:alice (got "bob")`. */
-function describeField(path: string, messages: string[], context: FailureContext): string {
-  const flag = flagOfField(path, context)
-  const given =
-    flag?.startsWith('<') === true
-      ? context.args[0]
-      : (valueAt(context.request?.body, path) ?? (flag ? context.flagValues?.[flag] : undefined))
-  const got = given === undefined ? [] : [`got ${JSON.stringify(given)}`]
-  const example = flag && FLAG_EXAMPLES[flag] && !messages.some((m) => m.includes('e.g.'))
-  const notes = [...got, ...(example ? [`e.g. ${flag} ${FLAG_EXAMPLES[flag]}`] : [])]
-  const name =
-    flag ??
-    (context.request?.file !== undefined && hasPath(context.request.body, path)
-      ? `${path} (from --file ${context.request.file})`
-      : path)
+function describeField(path: string, messages: string[], where: unknown, context: FailureContext): string {
+  const { name, given, example } = nameOfField(path, where, context)
+  const notes = [
+    ...(given === undefined ? [] : [`got ${given}`]),
+    ...(example && !messages.some((m) => m.includes('e.g.')) ? [`e.g. ${example}`] : []),
+  ]
   return `${name}: ${messages.join('; ')}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`
 }
 
@@ -157,182 +135,195 @@ function fieldsOf(errors: FieldError[]): Array<[string, string[]]> {
   return [...byPath]
 }
 
-/**
- * Endpoints a `detail` may name, and the `rwa` command that calls each: a CLI user is told the command.
- * The server's wording stays what it is for curl users.
- */
-const COMMAND_OF_ENDPOINT: Array<[RegExp, (match: RegExpExecArray, detail: string) => string]> = [
-  [/POST \/console\/billing\/keys with start_trial: true/, () => '`rwa keys create --trial --name NAME`'],
-  [
-    /POST \/console\/billing\/keys/,
-    (_, detail) => {
-      const org = /No organization (\S+?):/.exec(detail)?.[1]
-      return `\`rwa keys create ${org ? `--org ${org} ` : ''}--name NAME\``
-    },
-  ],
-  [/GET \/console\/billing\/pricing/, () => '`rwa pricing`'],
-  [
-    /PUT \/console\/rwa\/jurisdictions\/([A-Za-z0-9_-]+)/,
-    (match, detail) => {
-      const refused = /does not accept (\S+) credentials \(it accepts: ([^)]*)\)/.exec(detail)
-      const accepted = refused?.[2] === 'none' ? [] : (refused?.[2]?.split(', ') ?? [])
-      const types = refused ? ` --credential-types ${[...accepted, refused[1]].join(',')}` : ''
-      return `\`rwa jurisdictions update ${match[1]}${types}\``
-    },
-  ],
-]
-
-/** `detail` with every endpoint it names replaced by the command that calls it. */
-export function inCliTerms(detail: string): string {
-  let text = detail
-  for (const [pattern, command] of COMMAND_OF_ENDPOINT) {
-    const match = pattern.exec(text)
-    if (match) text = text.replace(pattern, command(match, detail))
-  }
-  return text
+/** The message: each refused field in CLI terms when the problem names fields, else its `detail`. */
+function messageOf(problem: ApiProblemError, context: FailureContext): string {
+  const fields = fieldsOf(problem.errors)
+  if (fields.length === 0) return problem.detail
+  const lines = fields.map(([path, messages]) =>
+    describeField(path, messages, problem.context.where, context),
+  )
+  return lines.length === 1 ? lines[0]! : `${lines.length} values were refused:\n  ${lines.join('\n  ')}`
 }
 
-/** What shows the things of the kind a 404 names. */
-const LIST_OF_KIND: Array<[RegExp, string]> = [
-  [/^No jurisdiction/, '`rwa jurisdictions list` shows what exists'],
-  [/^No credential/, '`rwa credentials list` shows what exists'],
-  [/^No attestation/, '`rwa attestations list` shows what exists'],
-  [/^No token/, '`rwa tokens list` shows what exists'],
-  [/^No transfer/, '`rwa transfers list` shows what exists'],
-  [/^No proof/, "`rwa transfers list` shows each transfer's proof_id"],
-  [/^No API key/, '`rwa keys list` shows what exists'],
-]
+/** A hint: what to run next. `null` says the reason has none (not even its code's). */
+type Hint = (problem: ApiProblemError, context: FailureContext) => string | null
 
-/** Command groups with a `get ID` subcommand. */
-const GETTABLE = new Set(['jurisdictions', 'credentials', 'attestations', 'tokens', 'transfers', 'proofs'])
+/** The `rwa` command that lists what a `<kind>_not_found` names. */
+const listOf =
+  (group: string): Hint =>
+  () =>
+    `\`rwa ${group} list\` shows what exists`
 
-type Hint = (problem: ApiProblemError, context: FailureContext) => string | undefined
-
-/** What to do about a 409, by command: each names the command that shows or changes the state. */
-const CONFLICT_HINTS: Record<string, Hint> = {
-  'keys revoke': (p) =>
-    /last active admin key/.test(p.detail)
-      ? 'create another admin key first: `rwa keys create --org admin --name NAME`'
-      : '`rwa keys list` shows each key and whether it is revoked; `rwa keys create --name NAME` makes a new one',
-  'jurisdictions register': (_, c) => {
-    const id = String(valueAt(c.request?.body, 'jurisdiction_id') ?? 'ID')
-    return `\`rwa jurisdictions get ${id}\` shows it; \`rwa jurisdictions update ${id}\` changes it`
-  },
-  'jurisdictions remove': (p, c) => {
-    const id = c.args[0] ?? 'ID'
-    if (/credential|attestation|token/.test(p.detail)) {
-      return `credentials, attestations and tokens keep a jurisdiction for good (they are its audit trail), so ${id} cannot be removed; \`rwa jurisdictions update ${id}\` changes its requirements instead`
-    }
-    return `\`rwa trust list --jurisdiction ${id} --status active\` lists them; \`rwa trust revoke --from A --to B --yes\` revokes one`
-  },
-  'trust establish': (_, c) => {
-    const from = String(valueAt(c.request?.body, 'from_jurisdiction') ?? 'A')
-    const to = String(valueAt(c.request?.body, 'to_jurisdiction') ?? 'B')
-    return `\`rwa trust list --jurisdiction ${from}\` shows it; to change it, \`rwa trust revoke --from ${from} --to ${to} --yes\` first`
-  },
-  'credentials revoke': (_, c) => `\`rwa credentials get ${c.args[0] ?? 'ID'}\` shows when and why`,
-  'tokens create': (p, c) => {
-    const token = /already tokenized as (\S+)/.exec(p.detail)?.[1]
-    if (token) return `\`rwa tokens get ${token}\` shows it`
-    return `\`rwa credentials get ${String(valueAt(c.request?.body, 'credential_id') ?? 'ID')}\` shows the credential; only an active one can be tokenized`
-  },
-  'transfers request': (_, c) =>
-    `\`rwa tokens get ${String(valueAt(c.request?.body, 'token_id') ?? 'ID')}\` lists who holds how much where`,
-}
-
-function rateLimitHint(problem: ApiProblemError, context: FailureContext | undefined): string {
+const rateLimited: Hint = (problem, context) => {
   const tiers = '`rwa pricing` lists the limits of each tier'
-  if (context?.waitMaxSeconds && problem.retryAfterSeconds !== undefined) {
-    return `the next slot is ${problem.retryAfterSeconds} s away, more than --wait-max ${context.waitMaxSeconds} allows: raise --wait-max, or see ${tiers.replace(' lists', ' for')}`
+  const retryAfter = problem.retryAfterSeconds ?? (count(problem, 'retry_after_seconds') || undefined)
+  if (context.waitMaxSeconds && retryAfter !== undefined) {
+    return `the next slot is ${retryAfter} s away, more than --wait-max ${context.waitMaxSeconds} allows: raise --wait-max, or see ${tiers.replace(' lists', ' for')}`
   }
   return `add --wait to wait for it and retry (up to --wait-max seconds, default 120); ${tiers}`
 }
 
-/** The hint for an API error: specific to the command and the case where it can be, else per code. */
-function hintOf(problem: ApiProblemError, context: FailureContext | undefined): string | undefined {
-  const command = context?.command ?? ''
-  const group = command.split(' ')[0] ?? ''
-  switch (problem.code) {
-    case 'invalid_request':
-      return command
-        ? `\`rwa ${command} --help\` lists its flags and arguments`
-        : 'check the values named above'
-    case 'unprocessable':
-      if (/is not a requirement/.test(problem.detail))
-        return 'a jurisdiction lists its requirements: `rwa jurisdictions update ID --transfer-requirements kyc,aml,...`'
-      if (/does not accept/.test(problem.detail)) {
-        const id = /^Jurisdiction (\S+) does not accept/.exec(problem.detail)?.[1] ?? 'ID'
-        return `\`rwa jurisdictions get ${id}\` shows what it accepts and requires`
-      }
-      return 'the request is well-formed but the governance rules refuse it (docs/governance.md)'
-    case 'unauthenticated':
-      if (/revoked/.test(problem.detail))
-        return 'use another key of the organization, or have one created: `rwa keys create --org ORG --name NAME` (admin key)'
-      return 'check the API key: --api-key-file, --api-key-stdin, RWA_API_KEY, or `rwa config show` for the profile in use'
-    case 'forbidden':
-      if (/requires the admin API key/.test(problem.detail))
-        return 'use the admin key: printed once when the server first started (or set with RWA_ADMIN_KEY)'
-      return "this key acts on its own organization only: drop --org, or use that organization's key"
-    case 'plan_required':
-      return "`rwa subscription get` shows the organization's tier and trial"
-    case 'quota_exceeded':
-      return '`rwa usage` shows what is used; `rwa pricing` lists the quotas of each tier'
-    case 'rate_limited':
-      return rateLimitHint(problem, context)
-    case 'not_found': {
-      if (/^No route for/.test(problem.detail))
-        return 'is --url (or RWA_URL) the base URL of an rwa server? `rwa config show` shows the one in use'
-      if (/^No active trust/.test(problem.detail))
-        return '`rwa trust list --status active` lists the trust in force'
-      if (/^No organization/.test(problem.detail))
-        return 'an organization exists once its first key is created'
-      const list = LIST_OF_KIND.find(([pattern]) => pattern.test(problem.detail))?.[1]
-      if (list) return list
-      return `\`rwa ${group || '<group>'} list\` shows what exists`
-    }
-    case 'conflict': {
-      const specific = context && CONFLICT_HINTS[command]?.(problem, context)
-      if (specific) return specific
-      if (GETTABLE.has(group) && context?.args[0])
-        return `\`rwa ${group} get ${context.args[0]}\` shows its current state`
-      return `\`rwa ${group || '<group>'} list\` shows the current state`
-    }
-    case 'payload_too_large':
-      return 'request bodies are limited to 1 MiB'
-    case 'internal':
-      return 'the server logged the details; retry, and report it if it persists'
-    case 'unavailable':
-      return 'the server cannot reach a service it needs; retry later (its log says which)'
-    default:
-      return undefined
-  }
+const tokenOf = (problem: ApiProblemError, context: FailureContext): string =>
+  text(problem, 'token_id', context.args[0] ? word(context.args[0]) : 'TOKEN')
+
+/** The hint of each reason that has one of its own; keyed by reason, fed by the context. */
+const HINTS: Partial<Record<Reason, Hint>> = {
+  invalid_cursor: () =>
+    "give --cursor the next_cursor a page's footer printed, or leave it out to start over",
+  // 401
+  key_missing: () =>
+    'pass --api-key-file FILE or --api-key-stdin, set RWA_API_KEY, or save a profile with `rwa config set`',
+  key_malformed: () => '`rwa config show` shows which key is in use and where it comes from',
+  key_unknown: () =>
+    '`rwa config show` shows which key is in use and where it comes from; is --url the server that issued it?',
+  key_revoked: () =>
+    "use another key of the organization, or have one created: `rwa keys create --name NAME` with an owner's or the admin key",
+  // 403
+  other_organization: (p) =>
+    `drop --org, or use a key of ${text(p, 'org_id', 'that organization')} (or the admin key)`,
+  admin_key_required: () =>
+    'use the admin key: printed once when the server first started (or set with RWA_ADMIN_KEY)',
+  plan_required: (p) => {
+    const org = text(p, 'org_id', 'ORG')
+    const trialEnded = typeof p.context.trial_ends_at === 'string'
+    return trialEnded
+      ? `its trial ended at ${p.context.trial_ends_at}: \`rwa pricing\` lists the tiers; \`rwa subscription get ${org}\` shows its subscription`
+      : `start its trial: \`rwa keys create --org ${org} --trial --name NAME\`; or subscribe: \`rwa pricing\` lists the tiers`
+  },
+  max_dids: () => '`rwa usage` shows what is used; `rwa pricing` lists the quotas of each tier',
+  // 404
+  route_not_found: () =>
+    'is --url (or RWA_URL) the base URL of an rwa server, of a version that has this command? `rwa config show` shows the one in use',
+  organization_not_found: (p) =>
+    `\`rwa keys create --org ${text(p, 'org_id', 'ORG')} --name NAME\` (admin key) makes its first key, which creates it`,
+  key_not_found: () => '`rwa keys list` shows the keys of the organization',
+  jurisdiction_not_found: listOf('jurisdictions'),
+  credential_not_found: listOf('credentials'),
+  attestation_not_found: listOf('attestations'),
+  token_not_found: listOf('tokens'),
+  transfer_not_found: listOf('transfers'),
+  proof_not_found: () => "`rwa transfers list` shows each transfer's proof_id",
+  trust_not_found: (p) =>
+    `\`rwa trust list --jurisdiction ${text(p, 'from_jurisdiction', 'ID')} --status active\` lists the trust in force`,
+  holding_not_found: (p, c) =>
+    `\`rwa tokens holdings ${tokenOf(p, c)} --holder-did ${text(p, 'holder_did', 'DID')}\` lists its holdings`,
+  // 409
+  key_already_revoked: () =>
+    '`rwa keys list` shows each key and whether it is revoked; `rwa keys create --name NAME` makes a new one',
+  last_admin_key: () => 'create another admin key first: `rwa keys create --org admin --name NAME`',
+  jurisdiction_exists: (p) => {
+    const id = text(p, 'jurisdiction_id', 'ID')
+    return `\`rwa jurisdictions get ${id}\` shows it; \`rwa jurisdictions update ${id}\` changes it`
+  },
+  jurisdiction_in_use: (p) => {
+    const id = text(p, 'jurisdiction_id', 'ID')
+    const kept = ['credentials', 'attestations', 'tokens', 'holdings'].some((k) => count(p, k) > 0)
+    // Records keep their jurisdiction for good (the message says so); trust can be revoked.
+    if (kept) return `\`rwa jurisdictions update ${id}\` changes its requirements instead`
+    return `\`rwa trust list --jurisdiction ${id} --status active\` lists the trust; \`rwa trust revoke --from A --to B --yes\` revokes each`
+  },
+  trust_exists: (p) => {
+    const from = text(p, 'from_jurisdiction', 'A')
+    const to = text(p, 'to_jurisdiction', 'B')
+    return `\`rwa trust list --jurisdiction ${from} --status active\` shows it; \`rwa trust revoke --from ${from} --to ${to} --yes\` revokes it`
+  },
+  credential_already_revoked: (p, c) =>
+    `\`rwa credentials get ${text(p, 'credential_id', c.args[0] ?? 'ID')}\` shows the revocation and its reason`,
+  credential_revoked: (p) =>
+    `\`rwa credentials get ${text(p, 'credential_id', 'ID')}\` shows why; \`rwa credentials list --status active\` lists those that can be`,
+  credential_expired: (p) =>
+    `\`rwa credentials get ${text(p, 'credential_id', 'ID')}\` shows its validity; \`rwa credentials issue\` issues a new one`,
+  credential_already_tokenized: (p) => `\`rwa tokens get ${text(p, 'token_id', 'ID')}\` shows it`,
+  token_frozen: (p) => `\`rwa credentials get ${text(p, 'credential_id', 'ID')}\` shows the revocation`,
+  token_already_paused: (p, c) => `\`rwa tokens get ${tokenOf(p, c)}\` shows its status`,
+  token_not_paused: (p, c) => `\`rwa tokens get ${tokenOf(p, c)}\` shows its status`,
+  holder_already_frozen: (p, c) =>
+    `\`rwa tokens holdings ${tokenOf(p, c)} --holder-did ${text(p, 'holder_did', 'DID')}\` shows its freezes`,
+  holder_not_frozen: (p, c) =>
+    `\`rwa tokens holdings ${tokenOf(p, c)} --holder-did ${text(p, 'holder_did', 'DID')}\` shows its freezes`,
+  frozen_units_exceed_holding: (p, c) =>
+    `\`rwa tokens holdings ${tokenOf(p, c)}\` shows each holding's frozen units`,
+  frozen_units_insufficient: (p, c) =>
+    `\`rwa tokens holdings ${tokenOf(p, c)}\` shows each holding's frozen units`,
+  insufficient_holding: (p, c) =>
+    `\`rwa tokens holdings ${tokenOf(p, c)} --holder-did ${text(p, 'holder_did', 'DID')}\` shows how much it holds where`,
+  nothing_to_recover: (p, c) => `\`rwa tokens holdings ${tokenOf(p, c)}\` lists who holds it`,
+  // 422
+  credential_type_not_accepted: (p) => {
+    const id = text(p, 'jurisdiction_id', 'ID')
+    const accepted = Array.isArray(p.context.accepted) ? p.context.accepted.map(String) : []
+    const type = typeof p.context.credential_type === 'string' ? [p.context.credential_type] : []
+    return `\`rwa jurisdictions update ${id} --credential-types ${word([...accepted, ...type].join(',') || 'TYPE')}\` adds it`
+  },
+  unknown_requirement: (p) => {
+    const known = Array.isArray(p.context.known) ? p.context.known.map(String).join(', ') : ''
+    return `${known ? `requirements known here: ${known}; ` : ''}a jurisdiction adds its own with \`rwa jurisdictions update ID --transfer-requirements ...\``
+  },
+  recipient_not_kyc: (p) => {
+    const where = Array.isArray(p.context.jurisdictions) ? p.context.jurisdictions.map(String) : []
+    return `\`rwa attestations submit --jurisdiction ${word(where[0] ?? 'ID')} --subject-did ${text(p, 'did', 'DID')} --type kyc --attester NAME\` records one`
+  },
+  admin_not_billed: () => null,
+  // 429
+  rate_limited: rateLimited,
+  // 503
+  starting: () => 'retry in a moment',
 }
 
-/** The one-line message of an API error, in CLI terms (several refused fields take a line each). */
-function messageOf(problem: ApiProblemError, context: FailureContext | undefined): string {
-  const fields = fieldsOf(problem.errors)
-  const ctx: FailureContext = context ?? { command: '', args: [], argumentNames: [], flags: [] }
-  if (problem.code === 'invalid_request' && fields.length > 0) {
-    const lines = fields.map(([path, messages]) => describeField(path, messages, ctx))
-    return lines.length === 1 ? lines[0]! : `${lines.length} values were refused:\n  ${lines.join('\n  ')}`
-  }
-  const detail = inCliTerms(problem.detail)
-  if (fields.length === 0) return detail
-  const named = fields.map(([path, messages]) => describeField(path, messages, ctx))
-  return `${detail} (${named.join('; ')})`
+/** Command groups with a `get ID` subcommand. */
+const GETTABLE = new Set(['jurisdictions', 'credentials', 'attestations', 'tokens', 'transfers', 'proofs'])
+
+/** The hint of a code, for a reason without one of its own. */
+const CODE_HINTS: Record<ErrorCode, Hint> = {
+  invalid_request: (_, c) => (c.command ? `\`rwa ${c.command} --help\` lists its flags and arguments` : null),
+  payload_too_large: () => null,
+  unsupported_media_type: () => null,
+  unprocessable: (p) => `docs/errors.md says when ${p.reason} happens`,
+  unauthenticated: () => '`rwa config show` shows which key is in use and where it comes from',
+  forbidden: () => '`rwa config show` shows which key is in use; use one that may do this',
+  plan_required: HINTS.plan_required!,
+  quota_exceeded: () => '`rwa usage` shows what is used; `rwa pricing` lists the quotas of each tier',
+  not_found: (_, c) => `\`rwa ${c.command.split(' ')[0] || '<group>'} list\` shows what exists`,
+  conflict: (_, c) => {
+    const group = c.command.split(' ')[0] || '<group>'
+    if (GETTABLE.has(group) && c.args[0])
+      return `\`rwa ${group} get ${word(c.args[0])}\` shows its current state`
+    return `\`rwa ${group} list\` shows the current state`
+  },
+  rate_limited: rateLimited,
+  internal: () => 'retry; if it persists, report it with the request id (--verbose shows it)',
+  unavailable: () => "retry later; the server's log says which service it cannot reach",
+}
+
+const NO_CONTEXT: FailureContext = { command: '', fields: [], args: [], argumentNames: [] }
+
+/** The hint for an API error: its reason's, else its code's. */
+function hintOf(problem: ApiProblemError, context: FailureContext): string | undefined {
+  const hint = HINTS[problem.reason] ?? CODE_HINTS[problem.code]
+  return hint(problem, context) ?? undefined
+}
+
+/** What --verbose adds: the request id, the reason and context, and the whole problem document. */
+function detailsOf(problem: ApiProblemError): string {
+  return [
+    ...(problem.requestId === undefined ? [] : [`request id: ${problem.requestId}`]),
+    `reason: ${problem.reason}`,
+    `context: ${JSON.stringify(problem.context)}`,
+    JSON.stringify(problem.problem, null, 2),
+  ].join('\n')
 }
 
 /** Turns any thrown value into a message, a hint and an exit code. */
 export function describeFailure(thrown: unknown): Failure {
-  const context = thrown instanceof CommandFailure ? thrown.context : undefined
+  const context = thrown instanceof CommandFailure ? thrown.context : NO_CONTEXT
   const error = thrown instanceof CommandFailure ? thrown.error : thrown
   if (error instanceof ExitError) return { code: error.code, message: error.message, hint: error.hint }
   if (error instanceof ApiProblemError) {
     return {
-      code: EXIT_OF_CODE[error.code],
+      code: EXIT_OF_REASON[error.reason] ?? EXIT_OF_CODE[error.code],
       message: messageOf(error, context),
       hint: hintOf(error, context),
-      details: withRequestId(error.requestId, JSON.stringify(error.problem, null, 2)),
+      details: detailsOf(error),
     }
   }
   if (error instanceof ConnectionError) {

@@ -1,16 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { type CliContext, readStdin } from './context.js'
 import { EXIT, ExitError } from './exit-error.js'
-
-/** A field a request needs: where it goes in the body, the flag that gives it, the question asked for it. */
-export interface RequiredField {
-  /** Dotted path in the body, e.g. `property_data.value_usd`. */
-  path: string
-  flag: string
-  question: string
-  /** Turns a typed answer into the body's value (numbers, lists); the flag's own parser does the same. */
-  parse?: (answer: string) => unknown
-}
+import { attributeOf, type Flag, type FlagTable, flagsOf, longOf } from './flags/flag.js'
 
 const getPath = (body: Record<string, unknown>, path: string): unknown =>
   path
@@ -31,56 +22,76 @@ function setPath(body: Record<string, unknown>, path: string, value: unknown): v
   target[keys.at(-1)!] = value
 }
 
-/**
- * The request body: the `--file FILE|-` JSON object if given, with every flag that was given set over
- * it (keys are dotted body paths; undefined values are skipped).
- */
-export async function bodyFrom(
-  ctx: CliContext,
-  file: string | undefined,
-  flags: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const body = file ? await readJsonBody(file, ctx) : {}
-  const fromFlags = new Set<string>()
-  for (const [path, value] of Object.entries(flags)) {
-    if (value === undefined) continue
-    setPath(body, path, value)
-    fromFlags.add(path)
-  }
-  // Kept so that a field the server refuses is named by its flag (or as coming from --file).
-  ctx.request = { body, fromFlags, ...(file ? { file } : {}) }
-  return body
+/** The value of `flag` in commander's options, parsed by the flag's parser (undefined when not given). */
+function flagValue(flag: Flag, options: Record<string, unknown>): unknown {
+  const given = options[attributeOf(flag)]
+  if (given === undefined) return undefined
+  if (typeof given === 'boolean' || !flag.parse) return given
+  return flag.parse(given as string | string[], longOf(flag))
 }
 
 /**
- * Fills missing required fields of `body`: on a terminal by asking (inquirer, loaded only then);
- * otherwise, or with `--no-input`, fails with exit 2 listing every missing flag at once.
+ * The request a command sends, from the flag table it was declared with (`declareFlags`): the
+ * `--file FILE|-` JSON object if given, with every flag given set over it; then each required field
+ * still missing (a flag with a `prompt`) is asked for on a terminal (inquirer, loaded only then) or,
+ * elsewhere and with `--no-input`, the command fails with exit 2 naming every missing flag at once.
+ * Serves bodies and queries alike.
  */
-export async function fillRequired(
+export async function requestFrom(
   ctx: CliContext,
-  body: Record<string, unknown>,
-  fields: RequiredField[],
-): Promise<void> {
-  const missing = fields.filter((f) => {
-    const v = getPath(body, f.path)
-    return v === undefined || v === null || v === ''
+  options: Record<string, unknown> & { file?: string },
+): Promise<Record<string, unknown>> {
+  const table = flagsOf(ctx.command)
+  const file = typeof options.file === 'string' ? options.file : undefined
+  const body = file ? await readJsonBody(file, ctx) : {}
+  const fromFlags = new Set<string>()
+  for (const flag of table) {
+    const value = flagValue(flag, options)
+    if (value === undefined) continue
+    setPath(body, flag.field, value)
+    fromFlags.add(flag.field)
+  }
+  // Kept so that a field the server refuses is named by its flag (or as coming from --file).
+  ctx.request = { body, fromFlags, ...(file ? { file } : {}) }
+  await fillRequired(ctx, body, table)
+  return body
+}
+
+/** Asks for (or fails naming) every required field of `table` that `body` lacks. */
+async function fillRequired(ctx: CliContext, body: Record<string, unknown>, table: FlagTable): Promise<void> {
+  const missing = table.filter((f) => {
+    const v = getPath(body, f.field)
+    return f.prompt !== undefined && (v === undefined || v === null || v === '')
   })
   if (missing.length === 0) return
   if (!ctx.interactive) {
     throw new ExitError(
       EXIT.usage,
-      `missing required ${missing.length === 1 ? 'flag' : 'flags'}: ${missing.map((f) => f.flag).join(', ')}`,
+      `missing required ${missing.length === 1 ? 'flag' : 'flags'}: ${missing.map(longOf).join(', ')}`,
       ctx.options.input === false
         ? 'give them as flags (--no-input turns off prompts)'
         : 'give them as flags, or in --file; prompts only appear when stdin and stdout are terminals',
     )
   }
   const { input } = await import('@inquirer/prompts')
-  for (const field of missing) {
-    const answer = await input({ message: field.question, required: true })
-    setPath(body, field.path, field.parse ? field.parse(answer) : answer)
+  for (const flag of missing) {
+    const parse = (answer: string) => (flag.parse ? flag.parse(answer, longOf(flag)) : answer)
+    const answer = await input({
+      message: flag.prompt!,
+      required: true,
+      // A bad answer is asked again, with the flag's own message.
+      validate: (text) => {
+        try {
+          parse(text)
+          return true
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error)
+        }
+      },
+    })
+    setPath(body, flag.field, parse(answer))
     // An answer stands for its flag in error messages.
-    ctx.request?.fromFlags.add(field.path)
+    ctx.request?.fromFlags.add(flag.field)
   }
 }
 
@@ -133,31 +144,4 @@ export async function readJsonBody(path: string, ctx: CliContext): Promise<Recor
     throw new ExitError(EXIT.usage, `${path === '-' ? 'stdin' : path} must hold a JSON object`)
   }
   return value as Record<string, unknown>
-}
-
-/** A whole number flag, or exit 2 naming the flag. */
-export function parseInteger(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  if (!/^-?\d+$/.test(value.trim()))
-    throw new ExitError(EXIT.usage, `${flag} must be a whole number, got ${JSON.stringify(value)}`)
-  return Number(value)
-}
-
-/** A number flag (decimals allowed), or exit 2 naming the flag. */
-export function parseNumber(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  const n = Number(value)
-  if (value.trim() === '' || !Number.isFinite(n))
-    throw new ExitError(EXIT.usage, `${flag} must be a number, got ${JSON.stringify(value)}`)
-  return n
-}
-
-/** A comma-separated (or repeated) list flag. */
-export function parseList(values: string[] | string | undefined): string[] | undefined {
-  if (values === undefined) return undefined
-  const all = Array.isArray(values) ? values : [values]
-  return all
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '')
 }

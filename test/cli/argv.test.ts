@@ -6,10 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiProblemError, ConnectionError } from '../../src/client/errors.js'
 import { resolveConnection } from '../../src/cli/context.js'
 import { ExitError } from '../../src/cli/exit-error.js'
-import { describeFailure } from '../../src/cli/failure.js'
+import { CommandFailure, describeFailure } from '../../src/cli/failure.js'
 import { buildProgram } from '../../src/cli/main.js'
 import { colorEnabled } from '../../src/cli/output.js'
-import { problemType } from '../../src/contract/errors.js'
+import { ERROR_STATUS, problemType, REASONS, type Reason } from '../../src/contract/errors.js'
 
 /** Parses argv with the real program, capturing the leaf command's arguments and merged options. */
 async function parse(
@@ -215,39 +215,45 @@ describe('color decision', () => {
 })
 
 describe('failure -> exit code', () => {
-  const problem = (code: string, status: number, errors?: Array<{ path: string; message: string }>) =>
-    new ApiProblemError({
-      type: problemType(code as never),
+  const problem = (reason: Reason, errors?: Array<{ path: string; message: string }>) => {
+    const code = REASONS[reason].code
+    return new ApiProblemError({
+      type: problemType(code),
       title: code,
-      status,
-      detail: `the ${code} detail`,
-      code: code as never,
-      reason: 'internal',
+      status: ERROR_STATUS[code],
+      detail: `the ${reason} detail`,
+      code,
+      reason,
       context: {},
       errors,
     })
+  }
   it.each([
-    ['invalid_request', 400, 2],
-    ['unprocessable', 422, 2],
-    ['unauthenticated', 401, 3],
-    ['forbidden', 403, 3],
-    ['plan_required', 403, 3],
-    ['not_found', 404, 4],
-    ['conflict', 409, 5],
-    ['quota_exceeded', 403, 5],
-    ['rate_limited', 429, 5],
-    ['internal', 500, 1],
-  ])('%s (%i) exits %i with the detail and a hint', (code, status, exit) => {
-    const failure = describeFailure(problem(code, status))
+    ['invalid_field', 2],
+    ['credential_type_not_accepted', 2],
+    ['key_unknown', 3],
+    ['other_organization', 3],
+    ['plan_required', 3],
+    ['token_not_found', 4],
+    ['route_not_found', 2],
+    ['jurisdiction_exists', 5],
+    ['max_dids', 5],
+    ['rate_limited', 5],
+    ['internal', 1],
+    ['starting', 7],
+  ] as const)('%s exits %i with the detail and a hint', (reason, exit) => {
+    const failure = describeFailure(
+      new CommandFailure(problem(reason), { command: 'tokens get', fields: [], args: [], argumentNames: [] }),
+    )
     expect(failure.code).toBe(exit)
-    expect(failure.message).toBe(`the ${code} detail`)
+    expect(failure.message).toBe(`the ${reason} detail`)
     expect(failure.hint).toBeTruthy()
   })
   it('names the failing fields of a validation error', () => {
     const failure = describeFailure(
-      problem('invalid_request', 400, [{ path: 'property_data.value_usd', message: 'Too small' }]),
+      problem('invalid_field', [{ path: 'property_data.value_usd', message: 'Too small' }]),
     )
-    expect(failure.message).toContain('property_data.value_usd: Too small')
+    expect(failure.message).toBe('property_data.value_usd: Too small')
   })
   it('cannot reach the server: 7; anything else: 1', () => {
     expect(describeFailure(new ConnectionError('http://x', 'ECONNREFUSED')).code).toBe(7)

@@ -200,13 +200,20 @@ describe('exit codes and failure messages', () => {
     expect(run.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/)
   })
 
-  it('--verbose adds the full problem document', async () => {
+  it('--verbose adds the reason, the context and the full problem document', async () => {
     const run = await shared.home.run(['keys', 'revoke', 'key_nope', '--yes', '--verbose'], {
       env: as(shared.server.adminKey),
     })
     expect(run.exitCode).toBe(4)
-    const problem = JSON.parse(run.stderr.slice(run.stderr.indexOf('{')))
-    expect(problem).toMatchObject({ status: 404, code: 'not_found', type: 'urn:rwa:problem:not_found' })
+    expect(run.stderr).toMatch(/^reason: key_not_found$/m)
+    expect(run.stderr).toMatch(/^context: \{"key_id":"key_nope"\}$/m)
+    const problem = JSON.parse(run.stderr.slice(run.stderr.indexOf('\n{') + 1))
+    expect(problem).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      reason: 'key_not_found',
+      type: 'urn:rwa:problem:not_found',
+    })
   })
 })
 

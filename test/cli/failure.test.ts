@@ -3,66 +3,98 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { checkServerUrl, readApiKeyFile } from '../../src/cli/context.js'
-import { ExitError } from '../../src/cli/exit-error.js'
-import { CommandFailure, describeFailure, type FailureContext, inCliTerms } from '../../src/cli/failure.js'
+import { EXIT, ExitError } from '../../src/cli/exit-error.js'
+import {
+  CommandFailure,
+  describeFailure,
+  EXIT_OF_CODE,
+  EXIT_OF_REASON,
+  type FailureContext,
+} from '../../src/cli/failure.js'
+import { USAGE } from '../../src/cli/flags/billing.js'
+import { CREDENTIALS, TOKENS, TRANSFERS } from '../../src/cli/flags/governance.js'
 import { ApiProblemError } from '../../src/client/errors.js'
-import type { ErrorCode, FieldError } from '../../src/contract/errors.js'
+import type { FieldError } from '../../src/contract/errors.js'
 import { ERROR_STATUS, problemType, REASONS, type Reason } from '../../src/contract/errors.js'
 
-/** The first reason of a code: enough for tests that only look at the code. */
-const reasonOfCode = (code: ErrorCode): Reason =>
-  (Object.keys(REASONS) as Reason[]).find((reason) => REASONS[reason].code === code)!
-
 /*
- * What a CLI user reads when the API refuses: each case the issue named, in CLI terms. The details
- * below are the server's own wording (copied from server/), so a change there shows up here.
+ * What a CLI user reads when the API refuses. The CLI reads a refusal's code, reason and context, never
+ * its detail: the detail is the message, and rewording it changes nothing else.
  */
 
-const problem = (code: ErrorCode, detail: string, errors?: FieldError[], retryAfter?: number) =>
-  new ApiProblemError(
+const problem = (
+  reason: Reason,
+  options: {
+    detail?: string
+    context?: Record<string, unknown>
+    errors?: FieldError[]
+    retryAfter?: number
+    requestId?: string
+  } = {},
+) => {
+  const code = REASONS[reason].code
+  return new ApiProblemError(
     {
       type: problemType(code),
       title: code,
       status: ERROR_STATUS[code],
-      detail,
+      detail: options.detail ?? `the ${reason} detail`,
       code,
-      reason: reasonOfCode(code),
-      context: {},
-      ...(errors ? { errors } : {}),
+      reason,
+      context: options.context ?? {},
+      ...(options.errors ? { errors: options.errors } : {}),
     },
-    retryAfter,
+    options.retryAfter,
+    options.requestId,
   )
+}
 
 const context = (over: Partial<FailureContext> = {}): FailureContext => ({
   command: '',
+  fields: [],
   args: [],
   argumentNames: [],
-  flags: [],
   ...over,
 })
 
-const failing = (error: unknown, ctx: Partial<FailureContext>) =>
+const failing = (error: unknown, ctx: Partial<FailureContext> = {}) =>
   describeFailure(new CommandFailure(error, context(ctx)))
 
-describe('a 400 names the flag that gave the refused field', () => {
-  const transferFlags = [
-    '--token-id',
-    '--from',
-    '--to',
-    '--recipient-did',
-    '--amount',
-    '--sender-did',
-    '--file',
-  ]
+/** A context with every id and value a refusal's hint may read, so each hint has what it needs. */
+const RICH_CONTEXT = {
+  org_id: 'acme',
+  key_id: 'key_1',
+  jurisdiction_id: 'US',
+  from_jurisdiction: 'US',
+  to_jurisdiction: 'SG',
+  trust_id: 'trust_1',
+  credential_id: 'cred_1',
+  token_id: 'tok_1',
+  holder_did: 'did:web:acme:bob',
+  did: 'did:web:acme:bob',
+  jurisdictions: ['SG'],
+  credential_type: 'PropertyOwnership',
+  accepted: ['RegulatoryAttestation'],
+  known: ['kyc', 'aml'],
+  credentials: 1,
+  trust: 1,
+  window: 'minute',
+  limit: 60,
+  retry_after_seconds: 42,
+  where: 'body',
+}
 
-  it('--recipient-did, with the value given and an example; the hint names the command', () => {
+describe('a refused field is named by the flag of the command table that gave it', () => {
+  const invalid = (errors: FieldError[], where = 'body') =>
+    problem('invalid_field', { detail: 'Invalid body: ...', errors, context: { where } })
+
+  it('--recipient-did, with the value as typed and an example; the hint names the command', () => {
     const failure = failing(
-      problem('invalid_request', 'Invalid body: recipient_did: expected a DID, e.g. did:web:acme:alice', [
-        { path: 'recipient_did', message: 'expected a DID, e.g. did:web:acme:alice' },
-      ]),
+      invalid([{ path: 'recipient_did', message: 'expected a DID, e.g. did:web:acme:alice' }]),
       {
         command: 'transfers request',
-        flags: transferFlags,
+        fields: TRANSFERS.request,
+        flagValues: { '--recipient-did': 'bob', '--amount': '1' },
         request: {
           body: { recipient_did: 'bob', amount: 1 },
           fromFlags: new Set(['recipient_did', 'amount']),
@@ -76,13 +108,14 @@ describe('a 400 names the flag that gave the refused field', () => {
 
   it('a flag that differs from its field (--from), and an example where the message has none', () => {
     const failure = failing(
-      problem('invalid_request', 'Invalid body', [
+      invalid([
         { path: 'from_jurisdiction', message: 'expected a short code' },
         { path: 'amount', message: 'Too small: expected number to be >0' },
       ]),
       {
         command: 'transfers request',
-        flags: transferFlags,
+        fields: TRANSFERS.request,
+        flagValues: { '--from': 'u s', '--amount': '-1' },
         request: {
           body: { from_jurisdiction: 'u s', amount: -1 },
           fromFlags: new Set(['from_jurisdiction', 'amount']),
@@ -94,123 +127,284 @@ describe('a 400 names the flag that gave the refused field', () => {
     )
   })
 
-  it('a field that came from --file is named as such, a query flag by its value, a path id by its argument', () => {
-    const fromFile = failing(
-      problem('invalid_request', 'x', [{ path: 'owner_did', message: 'expected a DID' }]),
-      {
-        command: 'credentials issue',
-        flags: ['--owner-did', '--file'],
-        request: { body: { owner_did: 'alice' }, fromFlags: new Set(), file: 'cred.json' },
+  it('a nested field (--value-usd), a field from --file, a query flag, a path id by its argument', () => {
+    const nested = failing(invalid([{ path: 'property_data.value_usd', message: 'Too small' }]), {
+      command: 'credentials issue',
+      fields: CREDENTIALS.issue,
+      flagValues: { '--value-usd': '-5' },
+      request: {
+        body: { property_data: { value_usd: -5 } },
+        fromFlags: new Set(['property_data.value_usd']),
       },
-    )
+    })
+    expect(nested.message).toBe('--value-usd: Too small (got -5; e.g. --value-usd 2500000)')
+
+    const fromFile = failing(invalid([{ path: 'owner_did', message: 'expected a DID' }]), {
+      command: 'credentials issue',
+      fields: CREDENTIALS.issue,
+      request: { body: { owner_did: 'alice' }, fromFlags: new Set(), file: 'cred.json' },
+    })
     expect(fromFile.message).toBe('owner_did (from --file cred.json): expected a DID (got "alice")')
 
-    const query = failing(problem('invalid_request', 'x', [{ path: 'days', message: 'Too big' }]), {
+    const query = failing(invalid([{ path: 'days', message: 'Too big' }], 'query'), {
       command: 'usage',
-      flags: ['--org', '--days'],
+      fields: USAGE,
       flagValues: { '--days': '9999' },
     })
-    expect(query.message).toBe('--days: Too big (got "9999"; e.g. --days 30)')
+    expect(query.message).toBe('--days: Too big (got 9999; e.g. --days 30)')
 
-    const path = failing(
-      problem('invalid_request', 'x', [{ path: 'id', message: 'expected an id starting with "cred_"' }]),
-      {
-        command: 'credentials get',
-        args: ['xyz'],
-        argumentNames: ['credential_id'],
-      },
-    )
+    const path = failing(invalid([{ path: 'id', message: 'expected an id starting with "cred_"' }], 'path'), {
+      command: 'credentials get',
+      args: ['xyz'],
+      argumentNames: ['credential_id'],
+    })
     expect(path.message).toBe('<credential_id>: expected an id starting with "cred_" (got "xyz")')
   })
-})
 
-describe('messages speak of rwa commands, not endpoints', () => {
-  it('plan_required tells to start the trial with `rwa keys create --trial`', () => {
-    const detail =
-      'Governance endpoints need the Pro or Enterprise tier or an active trial; organization acme is on the free tier. To get access, start its 14-day trial (POST /console/billing/keys with start_trial: true) or subscribe to Pro or Enterprise (see GET /console/billing/pricing)'
-    const failure = failing(problem('plan_required', detail), { command: 'jurisdictions list' })
-    expect(failure.code).toBe(3)
-    expect(failure.message).toContain('start its 14-day trial (`rwa keys create --trial --name NAME`)')
-    expect(failure.message).toContain('(see `rwa pricing`)')
-    expect(failure.message).not.toMatch(/\/console\//)
-    expect(failure.hint).toMatch(/`rwa subscription get`/)
-  })
-
-  it('an unknown organization names `rwa keys create --org`', () => {
-    expect(inCliTerms('No organization acme: create a key for it first (POST /console/billing/keys)')).toBe(
-      'No organization acme: create a key for it first (`rwa keys create --org acme --name NAME`)',
-    )
-  })
-
-  it('a credential type a jurisdiction does not accept names the update that adds it', () => {
-    expect(
-      inCliTerms(
-        'Jurisdiction XX does not accept PropertyOwnership credentials (it accepts: RegulatoryAttestation); add PropertyOwnership to its credential_types with PUT /console/rwa/jurisdictions/XX',
-      ),
-    ).toBe(
-      'Jurisdiction XX does not accept PropertyOwnership credentials (it accepts: RegulatoryAttestation); add PropertyOwnership to its credential_types with `rwa jurisdictions update XX --credential-types RegulatoryAttestation,PropertyOwnership`',
-    )
-  })
-})
-
-describe('hints fit their case', () => {
-  it('jurisdictions remove: only trust in the way → how to revoke it; credentials in the way → it stays', () => {
-    const trustOnly = failing(
-      problem(
-        'conflict',
-        'Jurisdiction SG is still in use by 1 active trust relation; revoke its trust relations first',
-      ),
-      { command: 'jurisdictions remove', args: ['SG'] },
-    )
-    expect(trustOnly.hint).toBe(
-      '`rwa trust list --jurisdiction SG --status active` lists them; `rwa trust revoke --from A --to B --yes` revokes one',
-    )
-    const kept = failing(
-      problem(
-        'conflict',
-        'Jurisdiction US is still in use by 1 credential, 1 active trust relation; credentials, attestations and tokens keep a jurisdiction for good (they are its audit trail), so it cannot be removed',
-      ),
-      { command: 'jurisdictions remove', args: ['US'] },
-    )
-    expect(kept.hint).not.toMatch(/revoke/)
-    expect(kept.hint).toMatch(/`rwa jurisdictions update US`/)
-  })
-
-  it('a second keys revoke points at `rwa keys list`, never at a `keys get` that does not exist', () => {
+  it('a refusal of another code that names a field names its flag too (valid_until_not_future)', () => {
     const failure = failing(
-      problem('conflict', 'API key key_1 is already revoked; revocation is permanent'),
+      problem('valid_until_not_future', {
+        errors: [{ path: 'valid_until', message: 'must be in the future' }],
+        context: { valid_until: '2020-01-01T00:00:00Z' },
+      }),
       {
-        command: 'keys revoke',
-        args: ['key_1'],
+        command: 'credentials issue',
+        fields: CREDENTIALS.issue,
+        flagValues: { '--valid-until': '2020-01-01T00:00:00Z' },
       },
     )
-    expect(failure.code).toBe(5)
-    expect(failure.hint).toMatch(/`rwa keys list`/)
-    expect(failure.hint).not.toMatch(/get/)
+    expect(failure.code).toBe(2)
+    expect(failure.message).toBe(
+      '--valid-until: must be in the future (got "2020-01-01T00:00:00Z"; e.g. --valid-until 2027-06-30T00:00:00Z)',
+    )
   })
+})
 
-  it('a 404 names the list command of the kind it names', () => {
-    expect(
-      failing(problem('not_found', 'No token with id tok_x'), { command: 'transfers request' }).hint,
-    ).toBe('`rwa tokens list` shows what exists')
-    expect(
-      failing(problem('not_found', 'No route for GET /console/console/x'), { command: 'pricing' }).hint,
-    ).toMatch(/--url/)
+describe('hints are keyed by reason and filled from the context', () => {
+  const cases: Array<[string, ApiProblemError, Partial<FailureContext>, string | RegExp]> = [
+    [
+      'an already tokenized credential names its token',
+      problem('credential_already_tokenized', { context: { credential_id: 'cred_1', token_id: 'tok_9' } }),
+      { command: 'tokens create' },
+      '`rwa tokens get tok_9` shows it',
+    ],
+    [
+      'a jurisdiction held only by trust: how to list and revoke the trust',
+      problem('jurisdiction_in_use', {
+        context: { jurisdiction_id: 'SG', credentials: 0, attestations: 0, tokens: 0, holdings: 0, trust: 1 },
+      }),
+      { command: 'jurisdictions remove', args: ['SG'] },
+      '`rwa trust list --jurisdiction SG --status active` lists the trust; `rwa trust revoke --from A --to B --yes` revokes each',
+    ],
+    [
+      'a jurisdiction its credentials keep: update it instead (the message says why it stays)',
+      problem('jurisdiction_in_use', {
+        context: { jurisdiction_id: 'US', credentials: 1, attestations: 0, tokens: 0, holdings: 0, trust: 1 },
+      }),
+      { command: 'jurisdictions remove', args: ['US'] },
+      '`rwa jurisdictions update US` changes its requirements instead',
+    ],
+    [
+      'no active trust: the trust in force from that jurisdiction',
+      problem('trust_not_found', { context: { from_jurisdiction: 'US', to_jurisdiction: 'SG' } }),
+      { command: 'trust revoke' },
+      '`rwa trust list --jurisdiction US --status active` lists the trust in force',
+    ],
+    [
+      'the last admin key: create another first',
+      problem('last_admin_key', { context: { key_id: 'key_1' } }),
+      { command: 'keys revoke', args: ['key_1'] },
+      'create another admin key first: `rwa keys create --org admin --name NAME`',
+    ],
+    [
+      'a second revoke of a key points at `rwa keys list`, never at a `keys get` that does not exist',
+      problem('key_already_revoked', { context: { key_id: 'key_1' } }),
+      { command: 'keys revoke', args: ['key_1'] },
+      /^`rwa keys list` shows each key/,
+    ],
+    [
+      'plan required without a trial yet: start it, for that organization',
+      problem('plan_required', { context: { org_id: 'acme', trial_ends_at: null } }),
+      { command: 'jurisdictions list' },
+      'start its trial: `rwa keys create --org acme --trial --name NAME`; or subscribe: `rwa pricing` lists the tiers',
+    ],
+    [
+      'plan required after a trial: when it ended, and the tiers',
+      problem('plan_required', { context: { org_id: 'acme', trial_ends_at: '2026-01-15T00:00:00.000Z' } }),
+      { command: 'jurisdictions list' },
+      'its trial ended at 2026-01-15T00:00:00.000Z: `rwa pricing` lists the tiers; `rwa subscription get acme` shows its subscription',
+    ],
+    [
+      'a record of each kind not found: the list of that kind, whatever the command',
+      problem('token_not_found', { context: { token_id: 'tok_x' } }),
+      { command: 'transfers request' },
+      '`rwa tokens list` shows what exists',
+    ],
+    [
+      'a proof not found: where proof ids are listed',
+      problem('proof_not_found', { context: { proof_id: 'prf_x' } }),
+      { command: 'proofs get' },
+      "`rwa transfers list` shows each transfer's proof_id",
+    ],
+    [
+      'no route: the --url',
+      problem('route_not_found', { context: { method: 'GET', path: '/console/console/x' } }),
+      { command: 'pricing' },
+      /^is --url \(or RWA_URL\) the base URL of an rwa server/,
+    ],
+    [
+      "more units than held: the holder's holdings of that token",
+      problem('insufficient_holding', {
+        context: { token_id: 'tok_1', holder_did: 'did:web:acme:alice', jurisdiction: 'US', held: 5 },
+      }),
+      { command: 'transfers request' },
+      '`rwa tokens holdings tok_1 --holder-did did:web:acme:alice` shows how much it holds where',
+    ],
+    [
+      'freezing more units than held: the token is the argument when the context has none',
+      problem('frozen_units_exceed_holding', { context: { amount: 5, frozen_amount: 5, requested: 1 } }),
+      { command: 'tokens freeze', args: ['tok_7'], argumentNames: ['token_id'], fields: TOKENS.freeze },
+      "`rwa tokens holdings tok_7` shows each holding's frozen units",
+    ],
+    [
+      'a credential type not accepted: the update that adds it to what is accepted',
+      problem('credential_type_not_accepted', {
+        context: {
+          jurisdiction_id: 'XX',
+          credential_type: 'PropertyOwnership',
+          accepted: ['RegulatoryAttestation'],
+        },
+      }),
+      { command: 'credentials issue' },
+      '`rwa jurisdictions update XX --credential-types RegulatoryAttestation,PropertyOwnership` adds it',
+    ],
+    [
+      'an unknown requirement: those known here, from the context',
+      problem('unknown_requirement', { context: { type: 'kyb', known: ['kyc', 'aml'] } }),
+      { command: 'attestations submit' },
+      /^requirements known here: kyc, aml; /,
+    ],
+    [
+      'a recipient without kyc: the attestation that would give it',
+      problem('recipient_not_kyc', { context: { did: 'did:web:acme:carol', jurisdictions: ['SG'] } }),
+      { command: 'tokens force-transfer' },
+      '`rwa attestations submit --jurisdiction SG --subject-did did:web:acme:carol --type kyc --attester NAME` records one',
+    ],
+    [
+      "a key of another organization: drop --org, or that organization's key",
+      problem('other_organization', { context: { org_id: 'globex', key_org_id: 'acme' } }),
+      { command: 'keys list' },
+      'drop --org, or use a key of globex (or the admin key)',
+    ],
+    [
+      'a value with spaces in a suggested command is quoted for the shell',
+      problem('organization_not_found', { context: { org_id: 'acme corp' } }),
+      { command: 'subscription set' },
+      "`rwa keys create --org 'acme corp' --name NAME` (admin key) makes its first key, which creates it",
+    ],
+  ]
+  it.each(cases)('%s', (_, refusal, ctx, hint) => {
+    const failure = failing(refusal, ctx)
+    if (typeof hint === 'string') expect(failure.hint).toBe(hint)
+    else expect(failure.hint).toMatch(hint)
   })
 
   it('a 429 says what the message does not: --wait, and how long --wait-max allows', () => {
-    const detail =
-      'Rate limit of 60 requests per minute reached for organization acme; retry in 42 s or move to a higher tier'
-    const plain = failing(problem('rate_limited', detail, undefined, 42), { command: 'keys list' })
-    expect(plain.code).toBe(5)
-    expect(plain.message).toBe(detail)
-    expect(plain.hint).toMatch(/--wait/)
-    expect(plain.hint).not.toMatch(/retry in/)
-    const waited = failing(problem('rate_limited', detail, undefined, 42), {
-      command: 'keys list',
-      waitMaxSeconds: 5,
+    const refusal = problem('rate_limited', {
+      context: { org_id: 'acme', window: 'minute', limit: 60, retry_after_seconds: 42 },
+      retryAfter: 42,
     })
+    const plain = failing(refusal, { command: 'keys list' })
+    expect(plain.code).toBe(5)
+    expect(plain.hint).toMatch(/^add --wait /)
+    const waited = failing(refusal, { command: 'keys list', waitMaxSeconds: 5 })
     expect(waited.hint).toMatch(/42 s away, more than --wait-max 5/)
+    // Without the header, the context's retry_after_seconds serves.
+    const fromContext = problem('rate_limited', { context: { retry_after_seconds: 17 } })
+    expect(failing(fromContext, { command: 'keys list', waitMaxSeconds: 5 }).hint).toMatch(/17 s away/)
+  })
+
+  it('503 never says "report it"; 500 does, with the request id', () => {
+    for (const reason of ['starting', 'not_ready', 'payment_provider_unreachable'] as const) {
+      const failure = failing(problem(reason), { command: 'keys list' })
+      expect(failure.code, reason).toBe(7)
+      expect(failure.hint ?? '', reason).not.toMatch(/report/)
+    }
+    expect(failing(problem('internal')).hint).toMatch(/report it with the request id/)
+  })
+})
+
+describe('a refusal reworded on the server changes nothing but the sentence', () => {
+  const reasons = Object.keys(REASONS) as Reason[]
+
+  it.each(reasons)('%s: the same hint, exit code and verbose context under any detail', (reason) => {
+    const ctx: Partial<FailureContext> = {
+      command: 'transfers request',
+      fields: TRANSFERS.request,
+      args: [],
+      flagValues: { '--amount': '5' },
+      request: { body: { amount: 5 }, fromFlags: new Set(['amount']) },
+      waitMaxSeconds: 1,
+    }
+    const first = failing(problem(reason, { detail: 'First wording of it.', context: RICH_CONTEXT }), ctx)
+    const second = failing(
+      problem(reason, {
+        detail: 'Quite different words: No token with id tok_x; already tokenized as tok_y; revoked',
+        context: RICH_CONTEXT,
+      }),
+      ctx,
+    )
+    expect(first.message).toBe('First wording of it.')
+    expect(second.message).toBe(
+      'Quite different words: No token with id tok_x; already tokenized as tok_y; revoked',
+    )
+    expect(second.code).toBe(first.code)
+    expect(second.hint).toBe(first.hint)
+    const verbose = (details: string | undefined) =>
+      details?.split('\n').filter((l) => !l.includes('"detail"'))
+    expect(verbose(second.details)).toEqual(verbose(first.details))
+  })
+
+  it('refused fields are named the same whatever the detail says', () => {
+    const errors = [{ path: 'amount', message: 'Too small: expected number to be >0' }]
+    const ctx: Partial<FailureContext> = {
+      command: 'transfers request',
+      fields: TRANSFERS.request,
+      flagValues: { '--amount': '0' },
+      request: { body: { amount: 0 }, fromFlags: new Set(['amount']) },
+    }
+    const first = failing(problem('invalid_field', { detail: 'Invalid body: amount: ...', errors }), ctx)
+    const second = failing(problem('invalid_field', { detail: 'Whatever the server says now', errors }), ctx)
+    expect(second.message).toBe(first.message)
+    expect(second.hint).toBe(first.hint)
+    expect(second.code).toBe(first.code)
+  })
+
+  it("every reason has an exit code: its code's, or its own where that differs", () => {
+    for (const reason of reasons) {
+      const failure = failing(problem(reason, { context: RICH_CONTEXT }), {
+        command: 'tokens get',
+        args: ['tok_1'],
+      })
+      expect(failure.code, reason).toBe(EXIT_OF_REASON[reason] ?? EXIT_OF_CODE[REASONS[reason].code])
+    }
+    expect(failing(problem('route_not_found')).code).toBe(EXIT.usage)
+    expect(failing(problem('token_not_found')).code).toBe(EXIT.notFound)
+  })
+
+  it('--verbose shows the request id, the reason and the context', () => {
+    const failure = failing(
+      problem('credential_already_tokenized', {
+        context: { credential_id: 'cred_1', token_id: 'tok_9' },
+        requestId: 'req_1',
+      }),
+    )
+    const lines = failure.details!.split('\n')
+    expect(lines.slice(0, 3)).toEqual([
+      'request id: req_1',
+      'reason: credential_already_tokenized',
+      'context: {"credential_id":"cred_1","token_id":"tok_9"}',
+    ])
   })
 })
 

@@ -55,6 +55,15 @@ describe('piped output', () => {
     expect(lines).toContain('frameworks\t')
   })
 
+  it('a footer counts in the right number: 1 of 1 jurisdiction, 0 of 0 tokens', async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'pipe-plural')
+    await register(key, 'US')
+    const one = await shared.home.run(['jurisdictions', 'list'], { env: as(key) })
+    expect(one.stderr).toBe('1 of 1 jurisdiction')
+    const none = await shared.home.run(['tokens', 'list'], { env: as(key) })
+    expect(none.stderr).toBe('0 of 0 tokens')
+  })
+
   it('-q prints ids one a line, ready for xargs', async () => {
     const key = await newOrg(shared.server.url, shared.server.adminKey, 'pipe-quiet')
     for (const id of ['AA', 'BB', 'CC']) await register(key, id)
@@ -206,8 +215,9 @@ describe('hints fit the case and name an rwa command', () => {
     )
     const plan = await shared.home.run(['jurisdictions', 'list'], { env: as(free.api_key) })
     expect(plan.exitCode).toBe(3)
-    expect(plan.stderr).toMatch(/start its 14-day trial \(`rwa keys create --trial --name NAME`\)/)
-    expect(plan.stderr).not.toMatch(/\/console\//)
+    expect(plan.stderr).toMatch(
+      /^hint: start its trial: `rwa keys create --org pipe-free --trial --name NAME`/m,
+    )
   })
 })
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { readInputFile } from '../input.js'
+import { plural } from '../output.js'
 import { type Change, executePlan, parseManifest, planManifest, summarize } from '../manifest.js'
 
 const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '±', unchanged: '=' }
@@ -47,7 +48,9 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
         () => {
           showChanges(ctx, changes)
           if (pending === 0)
-            ctx.out.success(`nothing to change: all ${changes.length} resources are up to date`)
+            ctx.out.success(
+              `nothing to change: ${changes.length === 1 ? 'the one resource is' : `all ${changes.length} resources are`} up to date`,
+            )
           else
             ctx.out.info(
               `dry run: would create ${summary.create}, update ${summary.update}, replace ${summary.replace}; ${summary.unchanged} unchanged. Nothing was changed.`,
@@ -60,7 +63,8 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
 
     let applied = 0
     const changes = await executePlan(plan, (change) => {
-      if (change.action !== 'unchanged') ctx.out.progress(`applied ${++applied} of ${pending} changes…`)
+      if (change.action !== 'unchanged')
+        ctx.out.progress(`applied ${++applied} of ${plural(pending, 'change')}…`)
     }).finally(() => ctx.out.progressDone())
     const summary = summarize(changes)
     ctx.out.result(

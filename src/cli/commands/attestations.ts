@@ -1,8 +1,8 @@
 import type { Command } from 'commander'
-import type { Attestation, SubmitAttestationRequest } from '../../contract/rwa.js'
+import type { Attestation, ListAttestationsQuery, SubmitAttestationRequest } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
-import { bodyFrom, fillRequired } from '../input.js'
+import { requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 function showAttestation(ctx: CliContext, a: Attestation): void {
@@ -20,24 +20,11 @@ function showAttestation(ctx: CliContext, a: Attestation): void {
   ])
 }
 
-interface ListOptions extends PageOptions {
-  jurisdiction?: string
-  credentialId?: string
-  subjectDid?: string
-  type?: string
-}
-
-export function list(options: ListOptions, command: Command) {
+export function list(options: PageOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const rwa = await ctx.rwa()
-    const filters = {
-      jurisdiction: options.jurisdiction,
-      credential_id: options.credentialId,
-      subject_did: options.subjectDid,
-      type: options.type,
-    }
-    const listing = await fetchListing(ctx, 'attestations', options, (page) =>
-      rwa.governance.listAttestations({ query: { ...filters, ...page } }),
+    const listing = await fetchListing(ctx, 'attestations', options, (query) =>
+      rwa.governance.listAttestations({ query: query as ListAttestationsQuery }),
     )
     ctx.out.result(
       listing.raw,
@@ -53,7 +40,7 @@ export function list(options: ListOptions, command: Command) {
             a.valid_until,
           ]),
         )
-        listFooter(ctx, listing, 'attestations')
+        listFooter(ctx, listing)
       },
       listing.items.map((a) => a.attestation_id),
     )
@@ -67,34 +54,9 @@ export function get(id: string, _options: unknown, command: Command) {
   })
 }
 
-interface SubmitOptions {
-  jurisdiction?: string
-  subjectDid?: string
-  type?: string
-  attester?: string
-  credentialId?: string
-  evidence?: string
-  validUntil?: string
-  file?: string
-}
-
-export function submit(options: SubmitOptions, command: Command) {
+export function submit(options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = await bodyFrom(ctx, options.file, {
-      jurisdiction: options.jurisdiction,
-      subject_did: options.subjectDid,
-      type: options.type,
-      attester: options.attester,
-      credential_id: options.credentialId,
-      evidence: options.evidence,
-      valid_until: options.validUntil,
-    })
-    await fillRequired(ctx, body, [
-      { path: 'jurisdiction', flag: '--jurisdiction', question: 'Issuing jurisdiction' },
-      { path: 'subject_did', flag: '--subject-did', question: 'Subject DID' },
-      { path: 'type', flag: '--type', question: 'Requirement it satisfies (e.g. kyc)' },
-      { path: 'attester', flag: '--attester', question: 'Attester (who performed the check)' },
-    ])
+    const body = await requestFrom(ctx, options)
     const { data, raw } = await (await ctx.rwa()).governance.submitAttestation({
       body: body as SubmitAttestationRequest,
     })

@@ -6,14 +6,7 @@ import { withContext } from '../context.js'
 import { checkRevocation } from '../../proof/status-list.js'
 import { type VcRecord, verifyCredential } from '../../proof/verify-credential.js'
 import { EXIT, ExitError } from '../exit-error.js'
-import {
-  bodyFrom,
-  confirmDestructive,
-  fillRequired,
-  parseJsonInput,
-  parseNumber,
-  readInputFile,
-} from '../input.js'
+import { confirmDestructive, parseJsonInput, readInputFile, requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 function showCredential(ctx: CliContext, c: Credential): void {
@@ -35,22 +28,11 @@ function showCredential(ctx: CliContext, c: Credential): void {
   ])
 }
 
-interface ListOptions extends PageOptions {
-  jurisdiction?: string
-  ownerDid?: string
-  status?: string
-}
-
-export function list(options: ListOptions, command: Command) {
+export function list(options: PageOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const rwa = await ctx.rwa()
-    const filters = {
-      jurisdiction: options.jurisdiction,
-      owner_did: options.ownerDid,
-      status: options.status as ListCredentialsQuery['status'],
-    }
-    const listing = await fetchListing(ctx, 'credentials', options, (page) =>
-      rwa.governance.listCredentials({ query: { ...filters, ...page } }),
+    const listing = await fetchListing(ctx, 'credentials', options, (query) =>
+      rwa.governance.listCredentials({ query: query as ListCredentialsQuery }),
     )
     ctx.out.result(
       listing.raw,
@@ -66,7 +48,7 @@ export function list(options: ListOptions, command: Command) {
             c.status,
           ]),
         )
-        listFooter(ctx, listing, 'credentials')
+        listFooter(ctx, listing)
       },
       listing.items.map((c) => c.credential_id),
     )
@@ -80,41 +62,9 @@ export function get(id: string, _options: unknown, command: Command) {
   })
 }
 
-interface IssueOptions {
-  jurisdiction?: string
-  ownerDid?: string
-  address?: string
-  type?: string
-  valueUsd?: string
-  titleDeed?: string
-  validUntil?: string
-  file?: string
-}
-
-export function issue(options: IssueOptions, command: Command) {
+export function issue(options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = await bodyFrom(ctx, options.file, {
-      jurisdiction: options.jurisdiction,
-      owner_did: options.ownerDid,
-      'property_data.address': options.address,
-      'property_data.type': options.type,
-      'property_data.value_usd': parseNumber('--value-usd', options.valueUsd),
-      'property_data.title_deed': options.titleDeed,
-      valid_until: options.validUntil,
-    })
-    await fillRequired(ctx, body, [
-      { path: 'jurisdiction', flag: '--jurisdiction', question: 'Issuing jurisdiction' },
-      { path: 'owner_did', flag: '--owner-did', question: 'Owner DID (did:<method>:<organization>:<owner>)' },
-      { path: 'property_data.address', flag: '--address', question: 'Property address' },
-      { path: 'property_data.type', flag: '--type', question: 'Property type (e.g. commercial)' },
-      {
-        path: 'property_data.value_usd',
-        flag: '--value-usd',
-        question: 'Value in USD',
-        parse: (a) => parseNumber('value', a),
-      },
-      { path: 'property_data.title_deed', flag: '--title-deed', question: 'Title deed reference' },
-    ])
+    const body = await requestFrom(ctx, options)
     const { data, raw } = await (await ctx.rwa()).governance.issueCredential({
       body: body as IssueCredentialRequest,
     })
@@ -125,14 +75,14 @@ export function issue(options: IssueOptions, command: Command) {
   })
 }
 
-export function revoke(id: string, options: { reason?: string }, command: Command) {
+export function revoke(id: string, options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
+    const body = await requestFrom(ctx, options)
     await confirmDestructive(
       ctx,
       `revoke credential ${id}`,
       'Tokens backed by it can no longer be transferred.',
     )
-    const body = options.reason ? { reason: options.reason } : {}
     const { data, raw } = await (await ctx.rwa()).governance.revokeCredential({
       params: { id: id },
       body: body,

@@ -6,25 +6,11 @@ import type {
 } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
-import { bodyFrom, confirmDestructive, fillRequired, parseList } from '../input.js'
+import { confirmDestructive, requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
-interface JurisdictionFlags {
-  name?: string
-  regulatoryBody?: string
-  frameworks?: string[]
-  credentialTypes?: string[]
-  transferRequirements?: string[]
-  file?: string
-}
-
-const configFlags = (o: JurisdictionFlags) => ({
-  name: o.name,
-  regulatory_body: o.regulatoryBody,
-  frameworks: parseList(o.frameworks),
-  credential_types: parseList(o.credentialTypes),
-  transfer_requirements: parseList(o.transferRequirements),
-})
+/** The options of `register` and `update`: flags/governance.ts JURISDICTIONS, and `--file`. */
+type JurisdictionOptions = Record<string, unknown> & { file?: string }
 
 /** Prints one jurisdiction as a record. */
 export function showJurisdiction(ctx: CliContext, j: Jurisdiction): void {
@@ -44,8 +30,8 @@ export function showJurisdiction(ctx: CliContext, j: Jurisdiction): void {
 export function list(options: PageOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const rwa = await ctx.rwa()
-    const listing = await fetchListing(ctx, 'jurisdictions', options, (page) =>
-      rwa.governance.listJurisdictions({ query: page }),
+    const listing = await fetchListing(ctx, 'jurisdictions', options, (query) =>
+      rwa.governance.listJurisdictions({ query }),
     )
     ctx.out.result(
       listing.raw,
@@ -60,7 +46,7 @@ export function list(options: PageOptions, command: Command) {
             j.credential_types.join(', '),
           ]),
         )
-        listFooter(ctx, listing, 'jurisdictions')
+        listFooter(ctx, listing)
       },
       listing.items.map((j) => j.jurisdiction_id),
     )
@@ -74,14 +60,9 @@ export function get(id: string, _options: unknown, command: Command) {
   })
 }
 
-export function register(options: JurisdictionFlags & { id?: string }, command: Command) {
+export function register(options: JurisdictionOptions, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = await bodyFrom(ctx, options.file, { jurisdiction_id: options.id, ...configFlags(options) })
-    await fillRequired(ctx, body, [
-      { path: 'jurisdiction_id', flag: '--id', question: 'Jurisdiction code (e.g. US)' },
-      { path: 'name', flag: '--name', question: 'Display name' },
-      { path: 'regulatory_body', flag: '--regulatory-body', question: 'Regulator' },
-    ])
+    const body = await requestFrom(ctx, options)
     const { data, raw } = await (await ctx.rwa()).governance.registerJurisdiction({
       body: body as RegisterJurisdictionRequest,
     })
@@ -96,7 +77,7 @@ export function register(options: JurisdictionFlags & { id?: string }, command: 
  * PUT replaces every mutable field, so without --file the current record is read first and only the
  * flags given change it.
  */
-export function update(id: string, options: JurisdictionFlags, command: Command) {
+export function update(id: string, options: JurisdictionOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const rwa = await ctx.rwa()
     let base: Record<string, unknown> = {}
@@ -110,7 +91,7 @@ export function update(id: string, options: JurisdictionFlags, command: Command)
         transfer_requirements: current.transfer_requirements,
       }
     }
-    const given = await bodyFrom(ctx, options.file, configFlags(options))
+    const given = await requestFrom(ctx, options)
     const body = { ...base, ...given }
     const { data, raw } = await rwa.governance.updateJurisdiction({
       params: { id: id },

@@ -1,24 +1,13 @@
 import type { Command } from 'commander'
 import { withContext } from '../context.js'
 import type { CreateKeyRequest } from '../../contract/billing.js'
-import { bodyFrom, confirmDestructive, fillRequired } from '../input.js'
-
-interface CreateOptions {
-  name?: string
-  org?: string
-  trial?: boolean
-  file?: string
-}
+import { plural } from '../output.js'
+import { confirmDestructive, requestFrom } from '../input.js'
 
 /** `rwa keys create`: the one output that shows a raw API key. */
-export function create(options: CreateOptions, command: Command) {
+export function create(options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = await bodyFrom(ctx, options.file, {
-      name: options.name,
-      org_id: options.org,
-      start_trial: options.trial,
-    })
-    await fillRequired(ctx, body, [{ path: 'name', flag: '--name', question: 'Name of the key' }])
+    const body = await requestFrom(ctx, options)
     const billing = await ctx.billing()
     const { data, raw } = await billing.createKey({ body: body as CreateKeyRequest })
     ctx.out.result(raw, () => {
@@ -38,10 +27,11 @@ export function create(options: CreateOptions, command: Command) {
 }
 
 /** `rwa keys list`: masked keys of an organization. */
-export function list(options: { org?: string }, command: Command) {
+export function list(options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
+    const query = await requestFrom(ctx, options)
     const billing = await ctx.billing()
-    const { data, raw } = await billing.listKeys({ query: { org_id: options.org } })
+    const { data, raw } = await billing.listKeys({ query: query as { org_id?: string } })
     ctx.out.result(
       raw,
       () => {
@@ -58,7 +48,7 @@ export function list(options: { org?: string }, command: Command) {
             k.revoked,
           ]),
         )
-        ctx.out.info(`${data.total} ${data.total === 1 ? 'key' : 'keys'}`)
+        ctx.out.info(plural(data.total, 'key'))
       },
       data.keys.map((k) => k.key_id),
     )

@@ -1,15 +1,16 @@
 import type { Command } from 'commander'
 import { withContext } from '../context.js'
-import { parseInteger } from '../input.js'
+import { requestFrom } from '../input.js'
+import { plural } from '../output.js'
 import { limitRows, orgOf } from './subscription.js'
 
 /** `rwa usage [--org] [--days]`: totals and one row per day with traffic. */
-export function usage(options: { org?: string; days?: string }, command: Command) {
+export function usage(options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const days = parseInteger('--days', options.days)
+    const { org_id, days } = (await requestFrom(ctx, options)) as { org_id?: string; days?: number }
     const billing = await ctx.billing()
-    const org = await orgOf(ctx, options.org)
-    const { data, raw } = await billing.getUsage({ params: { org_id: org }, query: { days: days } })
+    const org = await orgOf(ctx, org_id)
+    const { data, raw } = await billing.getUsage({ params: { org_id: org }, query: { days } })
     ctx.out.result(raw, () => {
       ctx.out.record([
         ['org_id', data.org_id],
@@ -31,7 +32,7 @@ export function usage(options: { org?: string; days?: string }, command: Command
       )
       const quiet = data.daily_usage.length - active.length
       ctx.out.info(
-        `${active.length} of ${data.daily_usage.length} days had traffic${quiet > 0 ? `; the ${quiet} without any are not shown (--json lists every day)` : ''}`,
+        `${active.length} of ${plural(data.daily_usage.length, 'day')} had traffic${quiet === 0 ? '' : quiet === 1 ? '; the one without any is not shown (--json lists every day)' : `; the ${quiet} without any are not shown (--json lists every day)`}`,
       )
     })
   })

@@ -6,7 +6,7 @@ import type { Cell } from '../output.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
-import { bodyFrom, fillRequired } from '../input.js'
+import { requestFrom } from '../input.js'
 
 /**
  * The caller's own organization: the billing endpoints take an org id in the path, and a key lists
@@ -34,10 +34,11 @@ export const limitRows = (limits: Limits): Array<[string, Cell]> => [
 ]
 
 /** `rwa subscription get`. */
-export function get(orgArg: string | undefined, options: { org?: string }, command: Command) {
+export function get(orgArg: string | undefined, options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
+    const { org_id } = (await requestFrom(ctx, options)) as { org_id?: string }
     const billing = await ctx.billing()
-    const org = await orgOf(ctx, orgArg ?? options.org)
+    const org = await orgOf(ctx, orgArg ?? org_id)
     const { data, raw } = await billing.getSubscription({ params: { org_id: org } })
     ctx.out.result(raw, () => {
       ctx.out.record([
@@ -56,29 +57,10 @@ export function get(orgArg: string | undefined, options: { org?: string }, comma
   })
 }
 
-interface SetOptions {
-  org?: string
-  tier?: string
-  paymentSubscriptionId?: string
-  paymentCustomerId?: string
-  paymentPriceId?: string
-  file?: string
-}
-
 /** `rwa subscription set` (admin): what the payment-confirmation handler does, by hand. */
-export function set(options: SetOptions, command: Command) {
+export function set(options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = await bodyFrom(ctx, options.file, {
-      org_id: options.org,
-      tier: options.tier,
-      payment_subscription_id: options.paymentSubscriptionId,
-      payment_customer_id: options.paymentCustomerId,
-      payment_price_id: options.paymentPriceId,
-    })
-    await fillRequired(ctx, body, [
-      { path: 'org_id', flag: '--org', question: 'Organization' },
-      { path: 'tier', flag: '--tier', question: 'Tier (free, pro, enterprise)' },
-    ])
+    const body = await requestFrom(ctx, options)
     if (!tierSchema.safeParse(body.tier).success) {
       throw new ExitError(
         EXIT.usage,

@@ -4,15 +4,19 @@ import type {
   FreezeRequest,
   FreezeState,
   Holding,
+  ListHoldingsQuery,
   RecoverRequest,
   SetTokenRulesRequest,
   TokenDetail,
+  TokenHistoryQuery,
   TokenRules,
 } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
-import { bodyFrom, confirmDestructive, fillRequired, parseInteger, parseList } from '../input.js'
+import { list } from '../flags/parse.js'
+import { confirmDestructive, requestFrom } from '../input.js'
+import { plural } from '../output.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 import { showChecks } from './transfers.js'
 
@@ -55,9 +59,9 @@ export function showRules(ctx: CliContext, rules: TokenRules): void {
 
 // ── Pause ───────────────────────────────────────────────────────────────────
 
-export function pause(id: string, options: { reason?: string }, command: Command) {
+export function pause(id: string, options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = options.reason ? { reason: options.reason } : {}
+    const body = await requestFrom(ctx, options)
     const { data, raw } = await (await ctx.rwa()).governance.pauseToken({ params: { id: id }, body: body })
     ctx.out.result(raw, () =>
       ctx.out.success(`paused ${data.token_id}: every transfer is refused until unpaused`),
@@ -65,9 +69,9 @@ export function pause(id: string, options: { reason?: string }, command: Command
   })
 }
 
-export function unpause(id: string, options: { reason?: string }, command: Command) {
+export function unpause(id: string, options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = options.reason ? { reason: options.reason } : {}
+    const body = await requestFrom(ctx, options)
     const { data, raw } = await (await ctx.rwa()).governance.unpauseToken({ params: { id: id }, body: body })
     ctx.out.result(raw, () => ctx.out.success(`unpaused ${data.token_id}: status ${data.status}`))
   })
@@ -75,23 +79,10 @@ export function unpause(id: string, options: { reason?: string }, command: Comma
 
 // ── Freezes ─────────────────────────────────────────────────────────────────
 
-interface FreezeOptions {
-  holderDid?: string
-  jurisdiction?: string
-  amount?: string
-  reason?: string
-}
-
 function freezeCommand(freeze: boolean) {
-  return (id: string, options: FreezeOptions, command: Command) =>
+  return (id: string, options: Record<string, unknown>, command: Command) =>
     withContext(command, async (ctx) => {
-      const body = await bodyFrom(ctx, undefined, {
-        holder_did: options.holderDid,
-        jurisdiction: options.jurisdiction,
-        amount: parseInteger('--amount', options.amount),
-        reason: options.reason,
-      })
-      await fillRequired(ctx, body, [{ path: 'holder_did', flag: '--holder-did', question: 'Holder DID' }])
+      const body = await requestFrom(ctx, options)
       if (body.amount !== undefined && body.jurisdiction === undefined) {
         throw new ExitError(EXIT.usage, '--amount needs --jurisdiction: the holding whose units are frozen')
       }
@@ -104,7 +95,7 @@ function freezeCommand(freeze: boolean) {
         const what =
           body.amount === undefined
             ? data.holder_did
-            : `${body.amount} units of ${data.holder_did} in ${body.jurisdiction}`
+            : `${plural(body.amount as number, 'unit')} of ${data.holder_did} in ${body.jurisdiction}`
         ctx.out.success(`${freeze ? 'froze' : 'unfroze'} ${what} for ${data.token_id}`)
       })
     })
@@ -122,62 +113,27 @@ function showFreezeState(ctx: CliContext, state: FreezeState): void {
 export const freeze = freezeCommand(true)
 export const unfreeze = freezeCommand(false)
 
-export function holdings(
-  id: string,
-  options: PageOptions & { holderDid?: string; jurisdiction?: string },
-  command: Command,
-) {
+export function holdings(id: string, options: PageOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const gov = (await ctx.rwa()).governance
-    const filters = { holder_did: options.holderDid, jurisdiction: options.jurisdiction }
-    const listing = await fetchListing(ctx, 'holdings', options, (page) =>
-      gov.listHoldings({ params: { id: id }, query: { ...filters, ...page } }),
+    const listing = await fetchListing(ctx, 'holdings', options, (query) =>
+      gov.listHoldings({ params: { id: id }, query: query as ListHoldingsQuery }),
     )
     ctx.out.result(listing.raw, () => {
       showHoldings(ctx, listing.items)
-      listFooter(ctx, listing, 'holdings')
+      listFooter(ctx, listing)
     })
   })
 }
 
 // ── Forced transfer and recovery ────────────────────────────────────────────
 
-interface ForcedOptions {
-  fromDid?: string
-  from?: string
-  toDid?: string
-  to?: string
-  amount?: string
-  reason?: string
-  file?: string
-}
-
-export function forceTransfer(id: string, options: ForcedOptions, command: Command) {
+export function forceTransfer(id: string, options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = await bodyFrom(ctx, options.file, {
-      from_did: options.fromDid,
-      from_jurisdiction: options.from,
-      to_did: options.toDid,
-      to_jurisdiction: options.to,
-      amount: parseInteger('--amount', options.amount),
-      reason: options.reason,
-    })
-    await fillRequired(ctx, body, [
-      { path: 'from_did', flag: '--from-did', question: 'Take from (DID)' },
-      { path: 'from_jurisdiction', flag: '--from', question: 'From jurisdiction' },
-      { path: 'to_did', flag: '--to-did', question: 'Give to (DID)' },
-      { path: 'to_jurisdiction', flag: '--to', question: 'To jurisdiction' },
-      {
-        path: 'amount',
-        flag: '--amount',
-        question: 'Amount (whole units)',
-        parse: (a) => parseInteger('amount', a),
-      },
-      { path: 'reason', flag: '--reason', question: 'Reason (the authority, e.g. a court order)' },
-    ])
+    const body = await requestFrom(ctx, options)
     await confirmDestructive(
       ctx,
-      `force the transfer of ${body.amount} units of ${id} from ${body.from_did} to ${body.to_did}`,
+      `force the transfer of ${typeof body.amount === 'number' ? plural(body.amount, 'unit') : `${body.amount} units`} of ${id} from ${body.from_did} to ${body.to_did}`,
       'It bypasses every requirement, rule, freeze and pause.',
     )
     const { data, raw } = await (await ctx.rwa()).governance.forcedTransfer({
@@ -201,22 +157,9 @@ export function forceTransfer(id: string, options: ForcedOptions, command: Comma
   })
 }
 
-export function recover(
-  id: string,
-  options: { lostDid?: string; newDid?: string; reason?: string },
-  command: Command,
-) {
+export function recover(id: string, options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = await bodyFrom(ctx, undefined, {
-      lost_did: options.lostDid,
-      new_did: options.newDid,
-      reason: options.reason,
-    })
-    await fillRequired(ctx, body, [
-      { path: 'lost_did', flag: '--lost-did', question: 'Lost identity (DID)' },
-      { path: 'new_did', flag: '--new-did', question: 'New identity (DID)' },
-      { path: 'reason', flag: '--reason', question: 'Reason' },
-    ])
+    const body = await requestFrom(ctx, options)
     await confirmDestructive(ctx, `move every holding of ${body.lost_did} in ${id} to ${body.new_did}`)
     const { data, raw } = await (await ctx.rwa()).governance.recoverIdentity({
       params: { id: id },
@@ -231,65 +174,32 @@ export function recover(
 
 // ── Rules and history ───────────────────────────────────────────────────────
 
-interface RulesOptions {
-  maxBalancePerHolder?: string
-  maxHolders?: string
-  lockupUntil?: string
-  maxTransferAmount?: string
-  dailyVolumePerHolder?: string
-  clear?: string[]
-  reason?: string
-  file?: string
-}
-
-/** `--max-holders 50` (every jurisdiction) or `--max-holders US=2000,SG=50`. */
-function parseMaxHolders(value: string | undefined): TokenRules['max_holders'] | undefined {
-  if (value === undefined) return undefined
-  if (/^\d+$/.test(value.trim())) return parseInteger('--max-holders', value)
-  const caps: Record<string, number> = {}
-  for (const part of value.split(',')) {
-    const [j, n] = part.split('=').map((s) => s.trim())
-    if (!j || n === undefined || !/^\d+$/.test(n)) {
-      throw new ExitError(
-        EXIT.usage,
-        `--max-holders must be a number or JURISDICTION=N pairs, got ${JSON.stringify(value)}`,
-        'e.g. --max-holders 50 or --max-holders US=2000,SG=50',
-      )
-    }
-    caps[j] = Number(n)
-  }
-  return caps
-}
-
 /**
  * `rwa tokens rules set`: the flags given change those rules and keep the others (read, then PUT the
- * whole object); `--clear` clears rules by name; `--file` gives the whole object as is.
+ * whole object); `--clear` clears rules by name; `--file` gives the whole object (flags given as well
+ * override its fields).
  */
-export function setRules(id: string, options: RulesOptions, command: Command) {
+export function setRules(
+  id: string,
+  options: Record<string, unknown> & { clear?: string[]; file?: string },
+  command: Command,
+) {
   return withContext(command, async (ctx) => {
-    const gov = (await ctx.rwa()).governance
     // Flags are checked before anything is read, so a bad flag is named first.
-    const cleared = parseList(options.clear) ?? []
+    const cleared = options.clear ? list(options.clear) : []
     for (const name of cleared) {
       if (!(RULE_NAMES as readonly string[]).includes(name)) {
         throw new ExitError(EXIT.usage, `--clear names no rule: ${name}`, `rules: ${RULE_NAMES.join(', ')}`)
       }
     }
-    const given: Partial<TokenRules> = {
-      max_balance_per_holder: parseInteger('--max-balance-per-holder', options.maxBalancePerHolder),
-      max_holders: parseMaxHolders(options.maxHolders),
-      lockup_until: options.lockupUntil,
-      max_transfer_amount: parseInteger('--max-transfer-amount', options.maxTransferAmount),
-      daily_volume_per_holder: parseInteger('--daily-volume-per-holder', options.dailyVolumePerHolder),
-    }
-    let body: Record<string, unknown>
-    if (options.file) body = await bodyFrom(ctx, options.file, {})
-    else {
-      body = { ...(await gov.getToken({ params: { id: id } })).data.rules }
-      for (const [name, value] of Object.entries(given)) if (value !== undefined) body[name] = value
+    const given = await requestFrom(ctx, options)
+    const gov = (await ctx.rwa()).governance
+    let body = given
+    if (!options.file) {
+      body = { ...(await gov.getToken({ params: { id: id } })).data.rules, ...given }
       for (const name of cleared) body[name] = null
+      if (ctx.request) ctx.request.body = body
     }
-    if (options.reason) body.reason = options.reason
     const { data, raw } = await gov.setTokenRules({ params: { id: id }, body: body as SetTokenRulesRequest })
     ctx.out.result(raw, () => {
       showRules(ctx, data.rules)
@@ -326,12 +236,12 @@ export function showHistory(ctx: CliContext, events: TokenDetail['governance_his
 export function history(id: string, options: PageOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const gov = (await ctx.rwa()).governance
-    const listing = await fetchListing(ctx, 'governance_history', options, (page) =>
-      gov.getTokenHistory({ params: { id: id }, query: page }),
+    const listing = await fetchListing(ctx, 'governance_history', options, (query) =>
+      gov.getTokenHistory({ params: { id: id }, query: query as TokenHistoryQuery }),
     )
     ctx.out.result(listing.raw, () => {
       showHistory(ctx, listing.items)
-      listFooter(ctx, listing, 'events')
+      listFooter(ctx, listing)
     })
   })
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import type { ListTokensQuery, Token, TokenizeRequest } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
-import { bodyFrom, fillRequired, parseInteger } from '../input.js'
+import { requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 import { showHistory, showHoldings, showRules } from './token-governance.js'
 
@@ -20,19 +20,11 @@ function showToken(ctx: CliContext, t: Token): void {
   showHoldings(ctx, t.holdings)
 }
 
-export function list(
-  options: PageOptions & { jurisdiction?: string; ownerDid?: string; status?: string },
-  command: Command,
-) {
+export function list(options: PageOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const rwa = await ctx.rwa()
-    const filters = {
-      jurisdiction: options.jurisdiction,
-      owner_did: options.ownerDid,
-      status: options.status as ListTokensQuery['status'],
-    }
-    const listing = await fetchListing(ctx, 'tokens', options, (page) =>
-      rwa.governance.listTokens({ query: { ...filters, ...page } }),
+    const listing = await fetchListing(ctx, 'tokens', options, (query) =>
+      rwa.governance.listTokens({ query: query as ListTokensQuery }),
     )
     ctx.out.result(
       listing.raw,
@@ -48,7 +40,7 @@ export function list(
             t.status,
           ]),
         )
-        listFooter(ctx, listing, 'tokens')
+        listFooter(ctx, listing)
       },
       listing.items.map((t) => t.token_id),
     )
@@ -71,25 +63,9 @@ export function get(id: string, _options: unknown, command: Command) {
   })
 }
 
-export function create(
-  options: { credentialId?: string; totalSupply?: string; symbol?: string; file?: string },
-  command: Command,
-) {
+export function create(options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = await bodyFrom(ctx, options.file, {
-      credential_id: options.credentialId,
-      total_supply: parseInteger('--total-supply', options.totalSupply),
-      symbol: options.symbol,
-    })
-    await fillRequired(ctx, body, [
-      { path: 'credential_id', flag: '--credential-id', question: 'Credential of the asset (cred_...)' },
-      {
-        path: 'total_supply',
-        flag: '--total-supply',
-        question: 'Total supply (whole units)',
-        parse: (a) => parseInteger('total supply', a),
-      },
-    ])
+    const body = await requestFrom(ctx, options)
     const { data, raw } = await (await ctx.rwa()).governance.tokenize({ body: body as TokenizeRequest })
     ctx.out.result(raw, () => {
       showToken(ctx, data)

@@ -1,9 +1,14 @@
 import type { Command } from 'commander'
-import type { ComplianceDetails, RequestTransferRequest, Transfer } from '../../contract/rwa.js'
+import type {
+  ComplianceDetails,
+  ListTransfersQuery,
+  RequestTransferRequest,
+  Transfer,
+} from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
-import { bodyFrom, fillRequired, parseInteger } from '../input.js'
+import { requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 /** The verdict word, colored. */
@@ -46,19 +51,11 @@ function showTransfer(ctx: CliContext, t: Transfer, proof?: { digest: string; ki
   showChecks(ctx, t.compliance_details)
 }
 
-export function list(
-  options: PageOptions & { tokenId?: string; status?: string; jurisdiction?: string },
-  command: Command,
-) {
+export function list(options: PageOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const rwa = await ctx.rwa()
-    const filters = {
-      token_id: options.tokenId,
-      status: options.status as Transfer['status'] | undefined,
-      jurisdiction: options.jurisdiction,
-    }
-    const listing = await fetchListing(ctx, 'transfers', options, (page) =>
-      rwa.governance.listTransfers({ query: { ...filters, ...page } }),
+    const listing = await fetchListing(ctx, 'transfers', options, (query) =>
+      rwa.governance.listTransfers({ query: query as ListTransfersQuery }),
     )
     ctx.out.result(
       listing.raw,
@@ -75,7 +72,7 @@ export function list(
             t.created_at,
           ]),
         )
-        listFooter(ctx, listing, 'transfers')
+        listFooter(ctx, listing)
       },
       listing.items.map((t) => t.transfer_id),
     )
@@ -89,39 +86,10 @@ export function get(id: string, _options: unknown, command: Command) {
   })
 }
 
-interface RequestOptions {
-  tokenId?: string
-  from?: string
-  to?: string
-  recipientDid?: string
-  amount?: string
-  senderDid?: string
-  file?: string
-}
-
 /** `rwa transfers request`: prints the outcome either way; a rejection exits 6 after printing. */
-export function request(options: RequestOptions, command: Command) {
+export function request(options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = await bodyFrom(ctx, options.file, {
-      token_id: options.tokenId,
-      from_jurisdiction: options.from,
-      to_jurisdiction: options.to,
-      recipient_did: options.recipientDid,
-      amount: parseInteger('--amount', options.amount),
-      sender_did: options.senderDid,
-    })
-    await fillRequired(ctx, body, [
-      { path: 'token_id', flag: '--token-id', question: 'Token (tok_...)' },
-      { path: 'from_jurisdiction', flag: '--from', question: 'From jurisdiction' },
-      { path: 'to_jurisdiction', flag: '--to', question: 'To jurisdiction' },
-      { path: 'recipient_did', flag: '--recipient-did', question: 'Recipient DID' },
-      {
-        path: 'amount',
-        flag: '--amount',
-        question: 'Amount (whole units)',
-        parse: (a) => parseInteger('amount', a),
-      },
-    ])
+    const body = await requestFrom(ctx, options)
     const { data, raw } = await (await ctx.rwa()).governance.requestTransfer({
       body: body as RequestTransferRequest,
     })
@@ -142,28 +110,9 @@ export function request(options: RequestOptions, command: Command) {
  * `rwa transfers check`: would this transfer be approved now? Records nothing. Prints every check;
  * exits 6 when it would be refused, like a rejected request.
  */
-export function check(options: RequestOptions, command: Command) {
+export function check(options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = await bodyFrom(ctx, options.file, {
-      token_id: options.tokenId,
-      from_jurisdiction: options.from,
-      to_jurisdiction: options.to,
-      recipient_did: options.recipientDid,
-      amount: parseInteger('--amount', options.amount),
-      sender_did: options.senderDid,
-    })
-    await fillRequired(ctx, body, [
-      { path: 'token_id', flag: '--token-id', question: 'Token (tok_...)' },
-      { path: 'from_jurisdiction', flag: '--from', question: 'From jurisdiction' },
-      { path: 'to_jurisdiction', flag: '--to', question: 'To jurisdiction' },
-      { path: 'recipient_did', flag: '--recipient-did', question: 'Recipient DID' },
-      {
-        path: 'amount',
-        flag: '--amount',
-        question: 'Amount (whole units)',
-        parse: (a) => parseInteger('amount', a),
-      },
-    ])
+    const body = await requestFrom(ctx, options)
     const { token_id, ...query } = body as RequestTransferRequest
     const { data, raw } = await (await ctx.rwa()).governance.canTransfer({
       params: { id: token_id },

@@ -1,8 +1,8 @@
 import type { Command } from 'commander'
-import type { EstablishTrustRequest, TrustPair, TrustRelation } from '../../contract/rwa.js'
+import type { EstablishTrustRequest, ListTrustQuery, TrustPair, TrustRelation } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
-import { bodyFrom, confirmDestructive, fillRequired } from '../input.js'
+import { confirmDestructive, requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 const arrow = (t: { from_jurisdiction: string; to_jurisdiction: string; mutual: boolean }) =>
@@ -19,15 +19,11 @@ function showTrust(ctx: CliContext, t: TrustRelation): void {
   ])
 }
 
-export function list(options: PageOptions & { status?: string; jurisdiction?: string }, command: Command) {
+export function list(options: PageOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const rwa = await ctx.rwa()
-    const filters = {
-      status: options.status as TrustRelation['status'] | undefined,
-      jurisdiction: options.jurisdiction,
-    }
-    const listing = await fetchListing(ctx, 'trust_relations', options, (page) =>
-      rwa.governance.listTrust({ query: { ...filters, ...page } }),
+    const listing = await fetchListing(ctx, 'trust_relations', options, (query) =>
+      rwa.governance.listTrust({ query: query as ListTrustQuery }),
     )
     ctx.out.result(
       listing.raw,
@@ -36,27 +32,16 @@ export function list(options: PageOptions & { status?: string; jurisdiction?: st
           ['trust_id', 'relation', 'status', 'created_at'],
           listing.items.map((t) => [t.trust_id, arrow(t), t.status, t.created_at]),
         )
-        listFooter(ctx, listing, 'trust relations')
+        listFooter(ctx, listing)
       },
       listing.items.map((t) => t.trust_id),
     )
   })
 }
 
-export function establish(
-  options: { from?: string; to?: string; mutual?: boolean; file?: string },
-  command: Command,
-) {
+export function establish(options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const body = await bodyFrom(ctx, options.file, {
-      from_jurisdiction: options.from,
-      to_jurisdiction: options.to,
-      mutual: options.mutual,
-    })
-    await fillRequired(ctx, body, [
-      { path: 'from_jurisdiction', flag: '--from', question: 'From jurisdiction (source)' },
-      { path: 'to_jurisdiction', flag: '--to', question: 'To jurisdiction (target)' },
-    ])
+    const body = await requestFrom(ctx, options)
     const { data, raw } = await (await ctx.rwa()).governance.establishTrust({
       body: body as EstablishTrustRequest,
     })
@@ -67,16 +52,9 @@ export function establish(
   })
 }
 
-export function revoke(options: { from?: string; to?: string }, command: Command) {
+export function revoke(options: Record<string, unknown>, command: Command) {
   return withContext(command, async (ctx) => {
-    const pair = await bodyFrom(ctx, undefined, {
-      from_jurisdiction: options.from,
-      to_jurisdiction: options.to,
-    })
-    await fillRequired(ctx, pair, [
-      { path: 'from_jurisdiction', flag: '--from', question: 'From jurisdiction (source)' },
-      { path: 'to_jurisdiction', flag: '--to', question: 'To jurisdiction (target)' },
-    ])
+    const pair = await requestFrom(ctx, options)
     await confirmDestructive(ctx, `revoke trust ${pair.from_jurisdiction} -> ${pair.to_jurisdiction}`)
     const { data, raw } = await (await ctx.rwa()).governance.revokeTrust({ query: pair as TrustPair })
     ctx.out.result(raw, () => ctx.out.success(`trust revoked: ${arrow(data)} (${data.trust_id})`), [

@@ -1,17 +1,7 @@
 import type { Command } from 'commander'
-import { collect, examples, fileOption, pageOptions } from './help.js'
-
-const jurisdictionFlags = (command: Command): Command =>
-  command
-    .option('--name <name>', 'display name')
-    .option('--regulatory-body <name>', 'name of the regulator')
-    .option('--frameworks <list>', 'regulatory frameworks, comma-separated or repeated', collect)
-    .option(
-      '--credential-types <list>',
-      'accepted credential types (default PropertyOwnership,RegulatoryAttestation)',
-      collect,
-    )
-    .option('--transfer-requirements <list>', 'requirements, e.g. kyc,aml,title_verification', collect)
+import { collect, declareFlags as flags } from '../flags/flag.js'
+import { ATTESTATIONS, CREDENTIALS, JURISDICTIONS, TOKENS, TRANSFERS, TRUST } from '../flags/governance.js'
+import { examples, fileOption, pageOptions } from './help.js'
 
 /** The governance command groups over /console/rwa/, and `rwa apply`. */
 export function declareGovernance(program: Command): void {
@@ -25,14 +15,7 @@ export function declareGovernance(program: Command): void {
     'rwa jurisdictions get US',
   ]).action(async (id, o, c) => (await load()).get(id, o, c))
   examples(
-    fileOption(
-      jurisdictionFlags(
-        j
-          .command('register')
-          .description('Register a jurisdiction')
-          .option('--id <jurisdiction_id>', 'short code, e.g. US'),
-      ),
-    ),
+    fileOption(flags(j.command('register').description('Register a jurisdiction'), JURISDICTIONS.register)),
     [
       'rwa jurisdictions register --id US --name "United States" --regulatory-body SEC --frameworks "Reg D" --transfer-requirements kyc,aml',
       'rwa jurisdictions register --file us.json',
@@ -40,11 +23,12 @@ export function declareGovernance(program: Command): void {
   ).action(async (o, c) => (await load()).register(o, c))
   examples(
     fileOption(
-      jurisdictionFlags(
+      flags(
         j
           .command('update')
           .description('Change a jurisdiction; fields not given keep their current values')
           .argument('<jurisdiction_id>'),
+        JURISDICTIONS.update,
       ),
     ),
     ['rwa jurisdictions update US --transfer-requirements kyc,aml,investor_qualification'],
@@ -59,75 +43,57 @@ export function declareGovernance(program: Command): void {
 
   const loadTrust = () => import('../commands/trust.js')
   const trust = program.command('trust').description('Establish and revoke trust between jurisdictions')
-  examples(
-    pageOptions(
-      trust
-        .command('list')
-        .description('List trust relations')
-        .option('--status <status>', 'active or revoked')
-        .option('--jurisdiction <id>', 'relations with this jurisdiction at either end'),
-    ),
-    ['rwa trust list', 'rwa trust list --jurisdiction US --status active'],
-  ).action(async (o, c) => (await loadTrust()).list(o, c))
+  examples(pageOptions(flags(trust.command('list').description('List trust relations'), TRUST.list)), [
+    'rwa trust list',
+    'rwa trust list --jurisdiction US --status active',
+  ]).action(async (o, c) => (await loadTrust()).list(o, c))
   examples(
     fileOption(
-      trust
-        .command('establish')
-        .description('Trust from one jurisdiction to another: transfers may go FROM -> TO')
-        .option('--from <jurisdiction_id>', 'source jurisdiction')
-        .option('--to <jurisdiction_id>', 'target jurisdiction')
-        .option('--mutual', 'trust in both directions'),
+      flags(
+        trust
+          .command('establish')
+          .description('Trust from one jurisdiction to another: transfers may go FROM -> TO'),
+        TRUST.establish,
+      ),
     ),
     ['rwa trust establish --from US --to SG --mutual'],
   ).action(async (o, c) => (await loadTrust()).establish(o, c))
   examples(
-    trust
-      .command('revoke')
-      .description('Revoke the trust from one jurisdiction to another')
-      .option('--from <jurisdiction_id>', 'source jurisdiction')
-      .option('--to <jurisdiction_id>', 'target jurisdiction'),
+    flags(
+      trust.command('revoke').description('Revoke the trust from one jurisdiction to another'),
+      TRUST.revoke,
+    ),
     ['rwa trust revoke --from US --to SG --yes'],
   ).action(async (o, c) => (await loadTrust()).revoke(o, c))
 
   const loadCred = () => import('../commands/credentials.js')
   const cred = program.command('credentials').description('Issue and revoke property credentials')
-  examples(
-    pageOptions(
-      cred
-        .command('list')
-        .description('List credentials')
-        .option('--jurisdiction <id>', 'issued by this jurisdiction')
-        .option('--owner-did <did>', 'owned by this DID')
-        .option('--status <status>', 'active or revoked'),
-    ),
-    ['rwa credentials list --jurisdiction US', 'rwa credentials list --owner-did did:web:acme:alice --json'],
-  ).action(async (o, c) => (await loadCred()).list(o, c))
+  examples(pageOptions(flags(cred.command('list').description('List credentials'), CREDENTIALS.list)), [
+    'rwa credentials list --jurisdiction US',
+    'rwa credentials list --owner-did did:web:acme:alice --json',
+  ]).action(async (o, c) => (await loadCred()).list(o, c))
   examples(cred.command('get').description('Show a credential').argument('<credential_id>'), [
     'rwa credentials get cred_01JD...',
   ]).action(async (id, o, c) => (await loadCred()).get(id, o, c))
   examples(
     fileOption(
-      cred
-        .command('issue')
-        .description('Issue a PropertyOwnership credential, signed by the jurisdiction')
-        .option('--jurisdiction <id>', 'issuing jurisdiction')
-        .option('--owner-did <did>', 'owner, did:<method>:<organization>:<owner>')
-        .option('--address <address>', 'location of the property')
-        .option('--type <type>', 'kind of property, e.g. commercial')
-        .option('--value-usd <number>', 'value in US dollars')
-        .option('--title-deed <ref>', 'title deed reference')
-        .option('--valid-until <timestamp>', 'end of validity (ISO 8601)'),
+      flags(
+        cred.command('issue').description('Issue a PropertyOwnership credential, signed by the jurisdiction'),
+        CREDENTIALS.issue,
+      ),
     ),
     [
       'rwa credentials issue --jurisdiction US --owner-did did:web:acme:alice --address "1 Main St, Austin TX" --type commercial --value-usd 2500000 --title-deed TX-2024-001',
     ],
   ).action(async (o, c) => (await loadCred()).issue(o, c))
   examples(
-    cred
-      .command('revoke')
-      .description('Revoke a credential; tokens backed by it can no longer be transferred')
-      .argument('<credential_id>')
-      .option('--reason <text>', 'why it is revoked'),
+    flags(
+      cred
+        .command('revoke')
+        .description('Revoke a credential; tokens backed by it can no longer be transferred')
+        .argument('<credential_id>'),
+      CREDENTIALS.revoke,
+    ),
     ['rwa credentials revoke cred_01JD... --reason "title disputed" --yes'],
   ).action(async (id, o, c) => (await loadCred()).revoke(id, o, c))
   examples(
@@ -162,33 +128,18 @@ export function declareGovernance(program: Command): void {
 
   const loadAtt = () => import('../commands/attestations.js')
   const att = program.command('attestations').description('Submit and read regulatory attestations')
-  examples(
-    pageOptions(
-      att
-        .command('list')
-        .description('List attestations')
-        .option('--jurisdiction <id>', 'issued by this jurisdiction')
-        .option('--credential-id <id>', 'about this credential')
-        .option('--subject-did <did>', 'about this subject')
-        .option('--type <requirement>', 'of this type, e.g. kyc'),
-    ),
-    ['rwa attestations list --subject-did did:web:acme:bob'],
-  ).action(async (o, c) => (await loadAtt()).list(o, c))
+  examples(pageOptions(flags(att.command('list').description('List attestations'), ATTESTATIONS.list)), [
+    'rwa attestations list --subject-did did:web:acme:bob',
+  ]).action(async (o, c) => (await loadAtt()).list(o, c))
   examples(att.command('get').description('Show an attestation').argument('<attestation_id>'), [
     'rwa attestations get att_01JD...',
   ]).action(async (id, o, c) => (await loadAtt()).get(id, o, c))
   examples(
     fileOption(
-      att
-        .command('submit')
-        .description('Submit a regulatory attestation, signed by the jurisdiction')
-        .option('--jurisdiction <id>', 'issuing jurisdiction')
-        .option('--subject-did <did>', 'who it is about')
-        .option('--type <requirement>', 'the requirement it satisfies, e.g. kyc')
-        .option('--attester <name>', 'who performed the check')
-        .option('--credential-id <id>', 'the credential it concerns (required for title_verification)')
-        .option('--evidence <ref>', 'reference to the evidence')
-        .option('--valid-until <timestamp>', 'end of validity (ISO 8601)'),
+      flags(
+        att.command('submit').description('Submit a regulatory attestation, signed by the jurisdiction'),
+        ATTESTATIONS.submit,
+      ),
     ),
     [
       'rwa attestations submit --jurisdiction SG --subject-did did:web:acme:bob --type kyc --attester "Onfido"',
@@ -199,17 +150,9 @@ export function declareGovernance(program: Command): void {
   const tok = program
     .command('tokens')
     .description('Tokenize credentialed assets, and act as their agent: pause, freeze, force, recover, rules')
-  examples(
-    pageOptions(
-      tok
-        .command('list')
-        .description('List tokens')
-        .option('--jurisdiction <id>', "in this credential's jurisdiction")
-        .option('--owner-did <did>', 'owned by this DID')
-        .option('--status <status>', 'active, paused or frozen'),
-    ),
-    ['rwa tokens list'],
-  ).action(async (o, c) => (await loadTok()).list(o, c))
+  examples(pageOptions(flags(tok.command('list').description('List tokens'), TOKENS.list)), [
+    'rwa tokens list',
+  ]).action(async (o, c) => (await loadTok()).list(o, c))
   examples(
     tok
       .command('get')
@@ -219,18 +162,15 @@ export function declareGovernance(program: Command): void {
   ).action(async (id, o, c) => (await loadTok()).get(id, o, c))
   examples(
     fileOption(
-      tok
-        .command('create')
-        .description('Tokenize the asset of an active credential (once per credential)')
-        .option('--credential-id <id>', 'credential of the asset')
-        .option('--total-supply <n>', 'number of whole units')
-        .option('--symbol <symbol>', 'ticker, 1–12 upper-case letters or digits'),
+      flags(
+        tok.command('create').description('Tokenize the asset of an active credential (once per credential)'),
+        TOKENS.create,
+      ),
     ),
     ['rwa tokens create --credential-id cred_01JD... --total-supply 1000 --symbol AUSTIN1'],
   ).action(async (o, c) => (await loadTok()).create(o, c))
 
   const loadGov = () => import('../commands/token-governance.js')
-  const reason = (command: Command) => command.option('--reason <text>', 'why (kept in the token history)')
   examples(
     pageOptions(
       tok
@@ -241,25 +181,20 @@ export function declareGovernance(program: Command): void {
     ['rwa tokens history tok_01JD... --all'],
   ).action(async (id, o, c) => (await loadGov()).history(id, o, c))
   examples(
-    reason(
+    flags(
       tok
         .command('pause')
         .description('Pause a token: every transfer is refused until unpaused')
         .argument('<token_id>'),
+      TOKENS.pause,
     ),
     ['rwa tokens pause tok_01JD... --reason "corporate action"'],
   ).action(async (id, o, c) => (await loadGov()).pause(id, o, c))
-  examples(reason(tok.command('unpause').description('Unpause a paused token').argument('<token_id>')), [
-    'rwa tokens unpause tok_01JD...',
-  ]).action(async (id, o, c) => (await loadGov()).unpause(id, o, c))
-  const freezeFlags = (command: Command) =>
-    reason(
-      command
-        .argument('<token_id>')
-        .option('--holder-did <did>', 'the holder')
-        .option('--jurisdiction <id>', 'the holding whose units are (un)frozen (with --amount)')
-        .option('--amount <n>', 'units of that holding; without it the whole holder'),
-    )
+  examples(
+    flags(tok.command('unpause').description('Unpause a paused token').argument('<token_id>'), TOKENS.pause),
+    ['rwa tokens unpause tok_01JD...'],
+  ).action(async (id, o, c) => (await loadGov()).unpause(id, o, c))
+  const freezeFlags = (command: Command) => flags(command.argument('<token_id>'), TOKENS.freeze)
   examples(
     freezeFlags(
       tok
@@ -276,12 +211,13 @@ export function declareGovernance(program: Command): void {
   ]).action(async (id, o, c) => (await loadGov()).unfreeze(id, o, c))
   examples(
     pageOptions(
-      tok
-        .command('holdings')
-        .description('Holdings of a token with their frozen units')
-        .argument('<token_id>')
-        .option('--holder-did <did>', 'of this holder')
-        .option('--jurisdiction <id>', 'in this jurisdiction'),
+      flags(
+        tok
+          .command('holdings')
+          .description('Holdings of a token with their frozen units')
+          .argument('<token_id>'),
+        TOKENS.holdings,
+      ),
     ),
     [
       'rwa tokens holdings tok_01JD...',
@@ -290,55 +226,44 @@ export function declareGovernance(program: Command): void {
   ).action(async (id, o, c) => (await loadGov()).holdings(id, o, c))
   examples(
     fileOption(
-      tok
-        .command('force-transfer')
-        .description(
-          'Move units by authority (bypasses requirements, rules, freezes, pause); the recipient needs kyc',
-        )
-        .argument('<token_id>')
-        .option('--from-did <did>', 'whose units are taken')
-        .option('--from <jurisdiction_id>', 'where they are held')
-        .option('--to-did <did>', 'who receives them')
-        .option('--to <jurisdiction_id>', 'where they go')
-        .option('--amount <n>', 'whole units')
-        .option('--reason <text>', 'the authority, e.g. a court order (required)'),
+      flags(
+        tok
+          .command('force-transfer')
+          .description(
+            'Move units by authority (bypasses requirements, rules, freezes, pause); the recipient needs kyc',
+          )
+          .argument('<token_id>'),
+        TOKENS.forceTransfer,
+      ),
     ),
     [
       'rwa tokens force-transfer tok_01JD... --from-did did:web:lion:bob --from SG --to-did did:web:acme:alice --to US --amount 100 --reason "court order 2026-77" --yes',
     ],
   ).action(async (id, o, c) => (await loadGov()).forceTransfer(id, o, c))
   examples(
-    tok
-      .command('recover')
-      .description("Move a lost identity's holdings and freezes to a new DID that holds kyc where they are")
-      .argument('<token_id>')
-      .option('--lost-did <did>', 'the lost identity')
-      .option('--new-did <did>', 'the new identity')
-      .option('--reason <text>', 'why (required)'),
+    flags(
+      tok
+        .command('recover')
+        .description("Move a lost identity's holdings and freezes to a new DID that holds kyc where they are")
+        .argument('<token_id>'),
+      TOKENS.recover,
+    ),
     [
       'rwa tokens recover tok_01JD... --lost-did did:web:lion:bob --new-did did:web:lion:bob2 --reason "lost keys" --yes',
     ],
   ).action(async (id, o, c) => (await loadGov()).recover(id, o, c))
   const rules = tok.command('rules').description("A token's transfer rules")
   examples(
-    reason(
-      fileOption(
+    fileOption(
+      flags(
         rules
           .command('set')
           .description(
             'Change rules: the flags given change those rules, the others stay; --file replaces all',
           )
-          .argument('<token_id>')
-          .option('--max-balance-per-holder <n>', "cap on a recipient's total across jurisdictions")
-          .option(
-            '--max-holders <n|J=N,...>',
-            'cap on holders in the target jurisdiction: one number, or per jurisdiction',
-          )
-          .option('--lockup-until <timestamp>', 'before this instant only forced transfers move the token')
-          .option('--max-transfer-amount <n>', 'largest amount of one transfer')
-          .option('--daily-volume-per-holder <n>', "cap on a sender's approved volume per UTC day")
-          .option('--clear <names>', 'clear these rules (comma-separated or repeated)', collect),
-      ),
+          .argument('<token_id>'),
+        TOKENS.rules,
+      ).option('--clear <names>', 'clear these rules (comma-separated or repeated)', collect),
     ),
     [
       'rwa tokens rules set tok_01JD... --max-balance-per-holder 500 --max-holders SG=50 --reason prospectus',
@@ -351,32 +276,19 @@ export function declareGovernance(program: Command): void {
 
   const loadTx = () => import('../commands/transfers.js')
   const tx = program.command('transfers').description('Request and read cross-border transfers')
-  examples(
-    pageOptions(
-      tx
-        .command('list')
-        .description('List transfers')
-        .option('--token-id <id>', 'of this token')
-        .option('--status <status>', 'approved, rejected or forced')
-        .option('--jurisdiction <id>', 'with this jurisdiction as source or target'),
-    ),
-    ['rwa transfers list --status rejected'],
-  ).action(async (o, c) => (await loadTx()).list(o, c))
+  examples(pageOptions(flags(tx.command('list').description('List transfers'), TRANSFERS.list)), [
+    'rwa transfers list --status rejected',
+  ]).action(async (o, c) => (await loadTx()).list(o, c))
   examples(
     tx.command('get').description('Show a transfer with its compliance proof').argument('<transfer_id>'),
     ['rwa transfers get tx_01JD...'],
   ).action(async (id, o, c) => (await loadTx()).get(id, o, c))
   examples(
     fileOption(
-      tx
-        .command('request')
-        .description('Request a transfer; exits 6 when compliance rejects it')
-        .option('--token-id <id>', 'token to move')
-        .option('--from <jurisdiction_id>', 'source jurisdiction')
-        .option('--to <jurisdiction_id>', 'target jurisdiction')
-        .option('--recipient-did <did>', 'recipient')
-        .option('--amount <n>', 'whole units to move')
-        .option('--sender-did <did>', "whose holding moves (default the token's owner)"),
+      flags(
+        tx.command('request').description('Request a transfer; exits 6 when compliance rejects it'),
+        TRANSFERS.request,
+      ),
     ),
     [
       'rwa transfers request --token-id tok_01JD... --from US --to SG --recipient-did did:web:acme:bob --amount 100',
@@ -385,17 +297,14 @@ export function declareGovernance(program: Command): void {
 
   examples(
     fileOption(
-      tx
-        .command('check')
-        .description(
-          'Would this transfer be approved now? Records nothing; exits 6 when it would be rejected',
-        )
-        .option('--token-id <id>', 'token to move')
-        .option('--from <jurisdiction_id>', 'source jurisdiction')
-        .option('--to <jurisdiction_id>', 'target jurisdiction')
-        .option('--recipient-did <did>', 'recipient')
-        .option('--amount <n>', 'whole units to move')
-        .option('--sender-did <did>', "whose holding moves (default the token's owner)"),
+      flags(
+        tx
+          .command('check')
+          .description(
+            'Would this transfer be approved now? Records nothing; exits 6 when it would be rejected',
+          ),
+        TRANSFERS.check,
+      ),
     ),
     [
       'rwa transfers check --token-id tok_01JD... --from US --to SG --recipient-did did:web:acme:bob --amount 100',
