@@ -12,7 +12,7 @@ const server = resolve(root, 'dist/server') + sep
 const out = resolve(root, 'dist/cli')
 // Packages bundled: the ones every client command loads. The rest (@inquirer/prompts, yaml, jose, ...)
 // are imported from node_modules by the few commands that use them, as before.
-const bundled = ['zod', 'commander']
+const bundled = ['zod', 'commander', 'fast-string-width', 'fast-string-truncated-width']
 
 export default {
   input: { main: resolve(root, 'dist/src/cli/main.js') },

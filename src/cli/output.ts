@@ -1,3 +1,4 @@
+import stringWidth from 'fast-string-width'
 import { EXIT, ExitError } from './exit-error.js'
 
 /*
@@ -92,12 +93,37 @@ export function terminalWidth(stdout: { columns?: number }, env: NodeJS.ProcessE
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escapes is the point
 const ANSI = /\x1b\[[0-9;]*m/g
 
-/** Characters a string takes on screen (escapes take none). */
-export const visibleWidth = (text: string): number => [...text.replace(ANSI, '')].length
+/**
+ * Columns a string takes on a terminal: East Asian wide and fullwidth characters (CJK) and emoji take
+ * two, combining marks none, escapes none, every other character one.
+ */
+export const visibleWidth = (text: string): number => stringWidth(text.replace(ANSI, ''))
+
+let graphemes: Intl.Segmenter | undefined
+
+/** `word` cut into pieces of at most `width` columns, never inside a character (a grapheme). */
+function cutToWidth(word: string, width: number): string[] {
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+  const pieces: string[] = []
+  let piece = ''
+  let used = 0
+  for (const { segment } of graphemes.segment(word)) {
+    const w = visibleWidth(segment)
+    if (used + w > width && piece !== '') {
+      pieces.push(piece)
+      piece = ''
+      used = 0
+    }
+    piece += segment
+    used += w
+  }
+  if (piece !== '') pieces.push(piece)
+  return pieces
+}
 
 /**
- * Breaks `text` into lines of at most `width` visible characters: at spaces where it can, inside a
- * word (a DID, an id) where it must. Styled text that needs breaking loses its style.
+ * Breaks `text` into lines of at most `width` columns: at spaces where it can, inside a word (a DID,
+ * an id) where it must, never inside a character. Styled text that needs breaking loses its style.
  */
 export function wrapText(text: string, width: number): string[] {
   const out: string[] = []
@@ -112,17 +138,14 @@ export function wrapText(text: string, width: number): string[] {
     const lines: string[] = []
     let line = ''
     for (const word of plain.slice(indent.length).split(/ +/)) {
-      if (line !== '' && [...line].length + 1 + [...word].length <= room) {
+      if (line !== '' && visibleWidth(line) + 1 + visibleWidth(word) <= room) {
         line += ` ${word}`
         continue
       }
       if (line !== '') lines.push(line)
-      let chars = [...word]
-      while (chars.length > room) {
-        lines.push(chars.slice(0, room).join(''))
-        chars = chars.slice(room)
-      }
-      line = chars.join('')
+      const pieces = visibleWidth(word) > room ? cutToWidth(word, room) : [word]
+      lines.push(...pieces.slice(0, -1))
+      line = pieces.at(-1) ?? ''
     }
     if (line !== '') lines.push(line)
     out.push(...lines.map((l) => indent + l))
@@ -232,7 +255,7 @@ export function fitRecord(fields: Array<[string, string]>, width: number): strin
       .split('\n')
       .flatMap((l) => (visibleWidth(l) > valueWidth ? wrapText(l, valueWidth) : [l]))
     lines.push(`${label}${valueLines[0] ?? ''}`.trimEnd())
-    for (const more of valueLines.slice(1)) lines.push(`${' '.repeat(label.length)}${more}`.trimEnd())
+    for (const more of valueLines.slice(1)) lines.push(`${' '.repeat(visibleWidth(label))}${more}`.trimEnd())
   }
   return lines
 }

@@ -1,3 +1,4 @@
+import stringWidth from 'fast-string-width'
 import { describe, expect, it } from 'vitest'
 import { ExitError } from '../../src/cli/exit-error.js'
 import {
@@ -115,6 +116,62 @@ describe('fitRecord, wrapText, tsvField', () => {
     expect(terminalWidth({ columns: 132 }, {})).toBe(132)
     expect(terminalWidth({}, { COLUMNS: '100' })).toBe(100)
     expect(terminalWidth({}, {})).toBe(80)
+  })
+})
+
+describe('display width: wide characters take two columns, combining marks none', () => {
+  it.each([
+    ['abc', 3],
+    ['東京', 4],
+    ['서울', 4],
+    ['Ａ', 2],
+    ['ｱｲ', 2],
+    ['e\u0301', 1],
+    ['🙂', 2],
+    ['👨‍👩‍👧', 2],
+    ['\x1b[1m東京\x1b[22m', 4],
+  ])('%j is %i columns', (text, width) => {
+    expect(visibleWidth(text)).toBe(width)
+  })
+
+  it('keeps the columns of a table aligned whatever the script of its cells', () => {
+    const lines = fitTable(
+      ['name', 'code', 'type'],
+      [
+        ['東京都千代田区', 'JP', 'commercial'],
+        ['Austin', 'US', 'office'],
+        ['🏢 tower', 'EM', 'mixed'],
+        ['Zu\u0308rich', 'CH', 'residential'],
+      ],
+      80,
+    )
+    // 東京都千代田区 is 14 columns wide, 🏢 two, the combining umlaut none.
+    expect(lines).toEqual([
+      `name${' '.repeat(10)}  code  type`,
+      '東京都千代田区  JP    commercial',
+      `Austin${' '.repeat(8)}  US    office`,
+      `🏢 tower${' '.repeat(6)}  EM    mixed`,
+      `Zu\u0308rich${' '.repeat(8)}  CH    residential`,
+    ])
+  })
+
+  it('wraps wide text by its columns, never inside a character', () => {
+    const text = '東京都千代田区丸の内一丁目 👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧'
+    const lines = wrapText(text, 9)
+    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(9)
+    expect(lines.join('').replaceAll(' ', '')).toBe(text.replaceAll(' ', ''))
+    for (const line of lines) expect(line).not.toMatch(/^\u200d|\u200d$/)
+    const fitted = fitTable(['holder', 'amount'], [['持株会社👨‍👩‍👧東京支店第二営業部', '10']], 16)
+    for (const line of fitted) expect(stringWidth(line), line).toBeLessThanOrEqual(16)
+  })
+
+  it('a record wraps its values under themselves when its names are styled', () => {
+    const bold = (t: string) => `\x1b[1m${t}\x1b[22m`
+    const lines = fitRecord([[bold('address'), '東京都千代田区丸の内一丁目一番一号 東京駅前ビル']], 30)
+    expect(lines.length).toBeGreaterThan(1)
+    for (const line of lines.slice(1)) expect(/^ */.exec(line)![0].length).toBe('address  '.length)
+    for (const line of lines)
+      expect(stringWidth(line.replaceAll(/\x1b\[\d+m/g, '')), line).toBeLessThanOrEqual(30)
   })
 })
 
