@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander'
 import { EXIT, ExitError } from './exit-error.js'
 import { declareBilling } from './program/billing.js'
 import { declareGovernance } from './program/governance.js'
+import { formatHelp } from './program/help.js'
 import { declareLocal } from './program/local.js'
 
 const VERSION = '0.1.0'
@@ -39,7 +40,7 @@ export function buildProgram(): Command {
     .description('Govern tokenized real-world assets across jurisdictions, and manage rwa billing.')
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ showGlobalOptions: true, formatHelp })
     .exitOverride()
     .option('--url <url>', 'server URL (env RWA_URL, default http://127.0.0.1:4600)')
     .option('--api-key <key>', 'API key (env RWA_API_KEY); prefer --api-key-file or --api-key-stdin')

@@ -18,8 +18,8 @@ import {
 import { EXIT, ExitError } from './exit-error.js'
 
 /*
- * `rwa apply`: a manifest of jurisdictions, trust relations, credentials and attestations, applied in
- * that (dependency) order. Planning only reads; execution then makes exactly the planned changes, so a
+ * `rwa apply`: a manifest of jurisdictions, trust relations, credentials, attestations and tokens,
+ * applied in that (dependency) order. Planning only reads; execution then makes exactly the planned changes, so a
  * second apply of the same manifest finds everything up to date and changes nothing.
  *
  * Identity of each entry (what "already there" means):

@@ -129,6 +129,46 @@ describe('argv -> command and options', () => {
   })
 })
 
+describe('--help lists commands first (like gh)', () => {
+  /** The --help of the command at `path`, as commander prints it. */
+  function helpOf(path: string[]): string {
+    let command: Command = buildProgram()
+    for (const name of path) command = command.commands.find((c) => c.name() === name)!
+    let help = ''
+    command.configureOutput({ writeOut: (s) => (help += s) }).outputHelp()
+    return help
+  }
+
+  it('a group: its commands, then its own options; the global ones are behind `rwa --help`', () => {
+    const help = helpOf(['transfers'])
+    expect(help.indexOf('Commands:')).toBeGreaterThan(0)
+    expect(help.indexOf('Commands:')).toBeLessThan(help.indexOf('Options:'))
+    expect(help).not.toMatch(/Global Options:/)
+    expect(help).not.toMatch(/^ {2}--api-key-file/m)
+    expect(help).toMatch(/`rwa --help` lists them\.\n$/)
+  })
+
+  it('the root: commands before the global options', () => {
+    const help = helpOf([])
+    expect(help.indexOf('Commands:')).toBeLessThan(help.indexOf('Options:'))
+    expect(help).toMatch(/^ {2}--api-key-file <path>/m)
+  })
+
+  it('a command: its options, then the global ones', () => {
+    const help = helpOf(['transfers', 'request'])
+    expect(help.indexOf('Options:')).toBeLessThan(help.indexOf('Global Options:'))
+    expect(help).toMatch(/^ {2}--amount <n> +whole units to move \(required\)$/m)
+  })
+
+  it('apply says its manifest takes tokens', () => {
+    const help = helpOf(['apply'])
+    expect(help).toMatch(/attestations and tokens/)
+    expect(help).toMatch(
+      /^ {2}tokens: +\[\{ credential: REF \| credential_id, total_supply, symbol\?, rules\? \}\]$/m,
+    )
+  })
+})
+
 describe('connection precedence: flag > env > profile > default', () => {
   let dir: string
   const saved = process.env.XDG_CONFIG_HOME

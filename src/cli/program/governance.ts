@@ -347,9 +347,22 @@ export function declareGovernance(program: Command): void {
   examples(
     program
       .command('apply')
-      .description('Apply a manifest of jurisdictions, trust, credentials and attestations (idempotent)')
+      .description(
+        'Apply a manifest of jurisdictions, trust, credentials, attestations and tokens with their rules (idempotent)',
+      )
       .requiredOption('-f, --file <file>', 'manifest, JSON or YAML; - for stdin')
-      .option('--dry-run', 'show what would change and change nothing'),
+      .option('--dry-run', 'show what would change and change nothing')
+      .addHelpText(
+        'after',
+        `
+Manifest (JSON or YAML), applied in this order; each entry is the API's request body:
+  jurisdictions:  [{ jurisdiction_id, name, regulatory_body, transfer_requirements?, ... }]
+  trust:          [{ from_jurisdiction, to_jurisdiction, mutual? }]
+  credentials:    [{ ref?, jurisdiction, owner_did, property_data, valid_until? }]
+  attestations:   [{ jurisdiction, subject_did, type, attester, credential?: REF | credential_id }]
+  tokens:         [{ credential: REF | credential_id, total_supply, symbol?, rules? }]
+A second apply of the same manifest changes nothing (docs/cli.md, "apply").`,
+      ),
     [
       'rwa apply -f governance.yaml --dry-run',
       'rwa apply -f governance.yaml',
