@@ -7,7 +7,7 @@ import { EXIT, ExitError } from './exit-error.js'
 import { CommandFailure, type FailureContext } from './command-failure.js'
 import { flagsOf } from './flags/flag.js'
 import { Output, plural } from './output.js'
-import { PROFILE_NAME, type Profile, profilesPath, readProfiles } from './profiles.js'
+import { PROFILE_NAME, type Profile, readProfiles, unknownProfile } from './profiles.js'
 
 /** Where the CLI talks to when nothing says otherwise: the local server's default address. */
 export const DEFAULT_URL = 'http://127.0.0.1:4600'
@@ -172,11 +172,7 @@ function selectProfile(options: GlobalOptions, env: NodeJS.ProcessEnv): { name?:
   const profile = file.profiles[name]
   if (!profile) {
     if (named === undefined) return {}
-    throw new ExitError(
-      EXIT.usage,
-      `no profile named ${name} in ${profilesPath()}`,
-      'list profiles with `rwa config list`; create one with `rwa config set NAME --url URL --api-key-stdin`',
-    )
+    throw unknownProfile(name)
   }
   return { name, profile }
 }

@@ -22,6 +22,20 @@ export type ProfilesFile = z.infer<typeof profilesFileSchema>
 /** Profile names are used as flags and file keys: keep them plain. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/
 
+/**
+ * The refusal of a name that names no profile, wherever it was named (`--profile`, `RWA_PROFILE`,
+ * `rwa config use`, `rwa config remove`): exit 2, a usage error like a mistyped flag. Exit 4 is the
+ * server's "not found": a script that reads it as "that record does not exist" must not get it for a
+ * typo in this machine's configuration.
+ */
+export function unknownProfile(name: string, path = profilesPath()): ExitError {
+  return new ExitError(
+    EXIT.usage,
+    `no profile named ${name} in ${path}`,
+    'list profiles with `rwa config list`; create one with `rwa config set NAME --url URL --api-key-stdin`',
+  )
+}
+
 /** Where the profiles live: `$XDG_CONFIG_HOME/rwa/config.json`, else `~/.config/rwa/config.json`. */
 export function profilesPath(env = process.env): string {
   const base =

@@ -83,6 +83,21 @@ describe('rwa config (profiles)', () => {
         Object.keys(JSON.parse((await other.run(['config', 'list', '--json'])).stdout).profiles),
       ).toEqual(['b'])
 
+      // A name that names no profile is one usage error (exit 2), wherever it was named.
+      const unknown = [
+        await other.run(['config', 'use', 'nope']),
+        await other.run(['config', 'remove', 'nope', '--yes']),
+        await other.run(['--profile', 'nope', 'pricing']),
+        await other.run(['pricing'], { env: { RWA_PROFILE: 'nope' } }),
+      ]
+      for (const run of unknown) {
+        expect(run.exitCode, run.stderr).toBe(2)
+        expect(run.stderr).toBe(unknown[0]!.stderr)
+      }
+      expect(unknown[0]!.stderr).toMatch(
+        /^error: no profile named nope in .*config\.json\nhint: list profiles with `rwa config list`/,
+      )
+
       const badKey = await other.run(['config', 'set', 'c', '--api-key-stdin'], { input: 'not-a-key' })
       expect(badKey.exitCode).toBe(2)
       expect(badKey.stderr).toMatch(/malformed/)

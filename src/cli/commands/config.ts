@@ -3,7 +3,14 @@ import { API_KEY_PATTERN } from '../../contract/billing.js'
 import { CliContext, checkServerUrl, readApiKeyFile, readApiKeyStdin, withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { confirmDestructive } from '../input.js'
-import { PROFILE_NAME, type Profile, profilesPath, readProfiles, writeProfiles } from '../profiles.js'
+import {
+  PROFILE_NAME,
+  type Profile,
+  profilesPath,
+  readProfiles,
+  unknownProfile,
+  writeProfiles,
+} from '../profiles.js'
 
 /** How a stored key is shown: its first 12 characters, like the server's `key_prefix`. */
 export const maskKey = (key: string | undefined): string | undefined =>
@@ -66,8 +73,7 @@ export function set(name: string, options: { use?: boolean }, command: Command) 
 export function use(name: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     const file = readProfiles()
-    if (!file.profiles[name])
-      throw new ExitError(EXIT.notFound, `no profile named ${name}`, 'see `rwa config list`')
+    if (!file.profiles[name]) throw unknownProfile(name)
     file.current_profile = name
     writeProfiles(file)
     ctx.out.success(`now using profile ${name}`)
@@ -118,8 +124,7 @@ export function show(_options: unknown, command: Command) {
 export function remove(name: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
     const file = readProfiles()
-    if (!file.profiles[name])
-      throw new ExitError(EXIT.notFound, `no profile named ${name}`, 'see `rwa config list`')
+    if (!file.profiles[name]) throw unknownProfile(name)
     await confirmDestructive(ctx, `remove profile ${name}`)
     delete file.profiles[name]
     if (file.current_profile === name) file.current_profile = undefined
