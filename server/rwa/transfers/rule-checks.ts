@@ -127,6 +127,7 @@ export function ruleChecks(
       typeof rules.max_holders === 'number' ? `rules.max_holders=${cap}` : `rules.max_holders.${to}=${cap}`
     // Like T-REX's country cap: a transfer that adds no holder is never refused by it.
     const refused = after > cap && after > beforeCount
+    const holders = `${after} ${after === 1 ? 'holder' : 'holders'} of ${move.token_id}`
     checks.push(
       check(
         'max_holders',
@@ -134,10 +135,10 @@ export function ruleChecks(
         evidence,
         !refused,
         refused
-          ? `${to} would have ${after} holders of ${move.token_id}, over max_holders ${cap} by ${after - cap}`
+          ? `${to} would have ${holders}, over max_holders ${cap} by ${after - cap}`
           : after > beforeCount
-            ? `${to} would have ${after} holders of ${move.token_id}, within max_holders ${cap}`
-            : `the transfer adds no holder to ${to} (${after} holders of ${move.token_id}, max_holders ${cap})`,
+            ? `${to} would have ${holders}, within max_holders ${cap}`
+            : `the transfer adds no holder to ${to} (${holders}, max_holders ${cap})`,
       ),
     )
   }

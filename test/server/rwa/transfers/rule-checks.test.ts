@@ -177,6 +177,11 @@ describe('transfer rules: only rules that are set produce checks', () => {
       satisfied: false,
       reason: 'SG would have 4 holders of tok_1, over max_holders 3 by 1',
     })
+    // One holder is one holder.
+    expect(checkOf(facts({ rules, ledger: { target_holders: 0 } }), 'rule:max_holders')).toMatchObject({
+      satisfied: true,
+      reason: 'SG would have 1 holder of tok_1, within max_holders 3',
+    })
     // A recipient who already holds there adds no holder, even over a lowered cap.
     expect(
       checkOf(
