@@ -250,6 +250,10 @@ describe('governance end to end through the CLI', () => {
     const human = await rwa.run(args)
     expect(human.exitCode).toBe(6)
     expect(human.stderr).toMatch(/^error: transfer tx_\S+ rejected by compliance: .*kyc/m)
+    // The hint says what to do next, not again what the error said.
+    expect(human.stderr).toMatch(
+      /^hint: nothing moved; proof prf_\S+ records the decision, and `rwa transfers check`/m,
+    )
     expect(human.stdout).toMatch(/rejected/)
 
     const json = await rwa.run([...args, '--json'])

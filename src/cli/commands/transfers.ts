@@ -99,7 +99,7 @@ export function request(options: Record<string, unknown>, command: Command) {
       throw new ExitError(
         EXIT.rejected,
         `transfer ${data.transfer_id} rejected by compliance: ${failed.map((c) => c.reason).join('; ') || 'requirements not met'}`,
-        `the checks above say what is missing; proof ${data.proof_id} records the decision`,
+        `nothing moved; proof ${data.proof_id} records the decision, and \`rwa transfers check\` with the same flags tries again without recording`,
       )
     }
     if (!ctx.out.json) ctx.out.success(`transfer ${data.transfer_id} approved; proof ${data.proof_id}`)
@@ -124,7 +124,7 @@ export function check(options: Record<string, unknown>, command: Command) {
       throw new ExitError(
         EXIT.rejected,
         `the transfer would be rejected: ${failed.map((c) => c.reason).join('; ')}`,
-        'nothing was recorded; the checks above say what is missing',
+        'nothing was recorded',
       )
     }
     if (!ctx.out.json) ctx.out.success('the transfer would be approved now (nothing was recorded)')
