@@ -9,12 +9,13 @@ const VERSION = '0.1.0'
 
 /** The exit codes as `rwa --help` shows them (also in docs/cli.md). */
 export const EXIT_CODES_HELP = `
-Exit codes:
+Exit codes (from a refusal's code and reason, never its wording; docs/cli.md):
   0  ok
   1  unexpected error, or a proof that does not hold (rwa proofs verify)
-  2  usage or validation error (bad flags, missing input, invalid request)
+  2  usage or validation error (bad flags, missing input, unknown profile, invalid request, a --url
+     that is not an rwa server's base URL)
   3  authentication or permission (no/unknown/revoked key, forbidden, plan required)
-  4  not found
+  4  not found (a record the server does not have)
   5  conflict or limit (already exists, in use, quota or rate limit)
   6  transfer rejected by compliance
   7  cannot reach the server, or it cannot reach a service it needs (503)
