@@ -170,8 +170,8 @@ describe('display width: wide characters take two columns, combining marks none'
     const lines = fitRecord([[bold('address'), '東京都千代田区丸の内一丁目一番一号 東京駅前ビル']], 30)
     expect(lines.length).toBeGreaterThan(1)
     for (const line of lines.slice(1)) expect(/^ */.exec(line)![0].length).toBe('address  '.length)
-    for (const line of lines)
-      expect(stringWidth(line.replaceAll(/\x1b\[\d+m/g, '')), line).toBeLessThanOrEqual(30)
+    // fast-string-width gives escapes no width: it measures what the terminal shows.
+    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(30)
   })
 })
 
