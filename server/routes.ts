@@ -24,6 +24,7 @@ import { tokenHandlers } from './rwa/tokens/routes.js'
 import { transferAgentHandlers } from './rwa/transfers/agent-routes.js'
 import { transferHandlers } from './rwa/transfers/routes.js'
 import { trustHandlers } from './rwa/trust/routes.js'
+import { trustBundleHandlers } from './rwa/trust-bundle/routes.js'
 
 /**
  * The handler of every declared operation (src/contract/routes.ts), from each aggregate's `routes.ts`:
@@ -46,6 +47,7 @@ const HANDLERS: Handlers<Routes> = {
   ...transferAgentHandlers,
   ...healthHandlers,
   ...metricsHandlers,
+  ...trustBundleHandlers,
 }
 
 /** The middleware an operation's `access` names, run before its input is validated. */

@@ -61,6 +61,11 @@ export interface CredentialsTable {
   /** Its entry in a status list (migration 0004); null for a credential issued before. */
   status_list_id: string | null
   status_list_index: number | null
+  /**
+   * The title deed as compared for uniqueness (trimmed, NFC, lower case; migration 0009): unique among
+   * the active credentials of a jurisdiction. Null for an older duplicate the migration left active.
+   */
+  title_deed_key: string | null
 }
 
 /** Every owner DID an organization has introduced with a credential: what `max_dids` caps. */
@@ -85,6 +90,10 @@ export interface AttestationsTable {
   vc_jwt: string
   status_list_id: string | null
   status_list_index: number | null
+  /** `active` or `revoked` (migration 0009). */
+  status: Generated<string>
+  revoked_at: string | null
+  revocation_reason: string | null
 }
 
 export interface TokensTable {
@@ -188,4 +197,9 @@ export interface ProofsTable {
   digest: string
   jws: string
   kid: string
+  /**
+   * JSON of the jurisdiction_id → issuer_did map a version-2 transfer proof signs (migration 0009);
+   * null for a version-1 proof and for a proof whose `facts` are stored.
+   */
+  issuers: string | null
 }

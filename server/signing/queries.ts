@@ -18,3 +18,13 @@ export async function insertServiceKeyIfAbsent(
     .onConflict((oc) => oc.column('purpose').doNothing())
     .execute()
 }
+
+/** Every service key of `purpose`, retired ones included, oldest first. */
+export function listServiceKeys(db: Executor, purpose: string) {
+  return db
+    .selectFrom('rwa_service_keys')
+    .select(['kid', 'public_x', 'created_at'])
+    .where('purpose', '=', purpose)
+    .orderBy('created_at')
+    .execute()
+}

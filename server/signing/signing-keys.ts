@@ -1,13 +1,13 @@
 import { createPublicKey, type KeyObject } from 'node:crypto'
 import { calculateJwkThumbprint } from 'jose'
-import type { Jwks } from '../../src/contract/rwa.js'
+import type { Jwks, TrustBundle } from '../../src/contract/rwa.js'
 import { PROOF_JWS_TYPE } from '../../src/proof/verify.js'
 import type { Clock } from '../clock.js'
 import { isoTimestamp } from '../clock.js'
 import type { Db } from '../db/database.js'
 import { signCompactEdDsa } from './compact-jws.js'
 import { generateSigningKey, importPrivateKey, verificationMethodOf } from './did-key.js'
-import { findServiceKey, insertServiceKeyIfAbsent } from './queries.js'
+import { findServiceKey, insertServiceKeyIfAbsent, listServiceKeys } from './queries.js'
 
 interface ServiceKey {
   kid: string
@@ -73,6 +73,28 @@ export class SigningKeys {
   async jwks(): Promise<Jwks> {
     const { kid, publicX } = await this.service()
     return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: publicX, kid, alg: 'EdDSA', use: 'sig' }] }
+  }
+
+  /**
+   * Every proof key with its validity, for a trust bundle: retired keys too (a proof keeps verifying
+   * with the key that signed it). Today one key signs all proofs, from its creation on; a key retired
+   * by a rotation would carry `valid_until`.
+   */
+  async proofKeys(): Promise<TrustBundle['proof_keys']> {
+    await this.service()
+    const rows = await listServiceKeys(this.db, 'proof')
+    return {
+      keys: rows.map((row) => ({
+        kty: 'OKP' as const,
+        crv: 'Ed25519' as const,
+        x: row.public_x,
+        kid: row.kid,
+        alg: 'EdDSA' as const,
+        use: 'sig' as const,
+        valid_from: row.created_at,
+        valid_until: null,
+      })),
+    }
   }
 
   private service(): Promise<ServiceKey> {

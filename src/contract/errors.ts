@@ -146,6 +146,11 @@ export const REASONS = {
   nothing_to_recover: { code: 'conflict', when: 'Recovering an identity that holds none of the token' },
   concurrent_duplicate: { code: 'conflict', when: 'A concurrent request created the same thing first' },
   concurrent_removal: { code: 'conflict', when: 'A concurrent request removed something this one refers to' },
+  title_deed_in_use: {
+    code: 'conflict',
+    when: 'Issuing a credential for a title deed an active credential of the jurisdiction already has (compared trimmed, case-insensitive; `context.credential_id` names it)',
+  },
+  attestation_already_revoked: { code: 'conflict', when: 'The attestation is revoked already' },
   // 413, 415
   payload_too_large: { code: 'payload_too_large', when: 'The body is over 1 MiB' },
   json_required: {

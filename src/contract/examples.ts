@@ -25,6 +25,7 @@ import {
   type Transfer,
   type TransferDetail,
   type TrustRelation,
+  type TrustBundle,
 } from './rwa.js'
 
 /*
@@ -169,6 +170,18 @@ export const attestationExample: Attestation = {
   valid_until: '2027-11-22T00:00:00.000Z',
   vc_jwt: VC_JWT,
   credential_status: statusEntry(STATUS_LIST_SG, 90_127),
+  status: 'active',
+  revoked_at: null,
+  revocation_reason: null,
+}
+
+export const revokeAttestationRequestExample = { reason: 'The KYC check was found to be forged' }
+
+export const revokedAttestationExample: Attestation = {
+  ...attestationExample,
+  status: 'revoked',
+  revoked_at: LATER,
+  revocation_reason: revokeAttestationRequestExample.reason,
 }
 
 export const tokenizeRequestExample = { credential_id: CREDENTIAL_ID, total_supply: 1000, symbol: 'ATX' }
@@ -438,6 +451,18 @@ export const jwksExample: Jwks = {
       alg: 'EdDSA',
       use: 'sig',
     },
+  ],
+}
+
+export const trustBundleExample: TrustBundle = {
+  org_id: 'acme',
+  generated_at: LATER,
+  proof_keys: {
+    keys: jwksExample.keys.map((key) => ({ ...key, valid_from: AT, valid_until: null })),
+  },
+  issuers: [
+    { jurisdiction_id: 'SG', issuer_did: SG_DID, valid_from: AT, valid_until: null },
+    { jurisdiction_id: 'US', issuer_did: US_DID, valid_from: AT, valid_until: null },
   ],
 }
 

@@ -12,6 +12,9 @@ import {
   issueCredentialRequestExample,
   jurisdictionExample,
   jwksExample,
+  trustBundleExample,
+  revokeAttestationRequestExample,
+  revokedAttestationExample,
   newTokenExample,
   pageExample,
   proofExample,
@@ -50,6 +53,8 @@ import {
   jurisdictionParamsSchema,
   jurisdictionSchema,
   jwksSchema,
+  trustBundleSchema,
+  revokeAttestationRequestSchema,
   listAttestationsQuerySchema,
   listAttestationsResponseSchema,
   listCredentialsQuerySchema,
@@ -113,6 +118,16 @@ export const rwaRoutes = {
     tags: rwaTags,
     summary: 'Public keys that verify compliance proofs (public)',
     response: jsonResponse(200, jwksSchema, 'JWKS', jwksExample),
+  }),
+  getTrustBundle: defineOperation({
+    operationId: 'getTrustBundle',
+    method: 'get',
+    path: `${RWA_BASE}/trust-bundle`,
+    access: 'key',
+    tags: rwaTags,
+    summary:
+      "The organization's trust anchors: proof keys (retired ones included, with their validity) and the jurisdictions' issuer DIDs, for offline verification",
+    response: jsonResponse(200, trustBundleSchema, 'The trust bundle', trustBundleExample),
   }),
   getStatusList: defineOperation({
     operationId: 'getStatusList',
@@ -263,6 +278,7 @@ export const rwaRoutes = {
       'credential_type_not_accepted',
       'valid_until_not_future',
       'max_dids',
+      'title_deed_in_use',
     ],
   }),
   getCredential: defineOperation({
@@ -327,6 +343,17 @@ export const rwaRoutes = {
     params: attestationParamsSchema,
     response: jsonResponse(200, attestationSchema, 'The attestation', attestationExample),
     refusals: ['attestation_not_found'],
+  }),
+  revokeAttestation: defineOperation({
+    ...governance,
+    operationId: 'revokeAttestation',
+    method: 'post',
+    path: `${RWA_BASE}/attestations/{id}/revoke`,
+    summary: 'Revoke an attestation (permanent; sets its status-list bit, evaluations stop relying on it)',
+    params: attestationParamsSchema,
+    body: optionalJsonBody(revokeAttestationRequestSchema, revokeAttestationRequestExample),
+    response: jsonResponse(200, attestationSchema, 'Revoked', revokedAttestationExample),
+    refusals: ['attestation_not_found', 'attestation_already_revoked'],
   }),
 
   // ── Tokens ────────────────────────────────────────────────────────────────

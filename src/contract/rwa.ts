@@ -227,6 +227,12 @@ export const propertyDataSchema = z.strictObject({
   title_deed: text(200).describe('Title deed reference'),
 })
 
+/**
+ * A title deed as compared for uniqueness (DESIGN §14): trimmed, Unicode NFC, lower case. Within an
+ * organization, an active credential's (jurisdiction, title deed key) is unique.
+ */
+export const titleDeedKey = (titleDeed: string): string => titleDeed.trim().normalize('NFC').toLowerCase()
+
 /** POST /console/rwa/credentials (spec 2.2). */
 export const issueCredentialRequestSchema = z.strictObject({
   jurisdiction: jurisdictionIdSchema.describe('jurisdiction_id of the issuing jurisdiction'),
@@ -311,6 +317,14 @@ export const attestationSchema = z.object({
   credential_status: credentialStatusEntrySchema
     .nullable()
     .describe('The `credentialStatus` inside vc_jwt; null for an attestation issued before status lists'),
+  status: credentialStatusSchema.describe('`revoked` once revoked: no evaluation relies on it any more'),
+  revoked_at: timestampSchema.nullable(),
+  revocation_reason: z.string().nullable(),
+})
+
+/** POST /console/rwa/attestations/{id}/revoke; the body is optional. */
+export const revokeAttestationRequestSchema = z.strictObject({
+  reason: text(500).optional().describe('Why the attestation is revoked, e.g. found to be false'),
 })
 
 export const listAttestationsQuerySchema = z.strictObject({
@@ -424,6 +438,7 @@ export const GOVERNANCE_EVENTS = [
   'units_unfrozen',
   'identity_recovered',
   'rules_updated',
+  'attestation_revoked',
 ] as const
 
 export const governanceEventSchema = z.object({
@@ -624,9 +639,21 @@ export const proofDecisionSchema = z.enum(['approved', 'rejected', 'forced', 're
  * lower-case hex SHA-256 of their RFC 8785 canonical JSON, and `jws` a compact EdDSA JWS whose payload
  * is exactly those canonical bytes, signed by the service key `kid` (see the JWKS). A transfer's proof
  * (decision approved, rejected or forced) has `transfer_id` and `transfer`; a recovery's has `recovery`.
- * Agent operations carry their `reason`.
+ * Agent operations carry their `reason`. A version-2 proof also signs `version`, `org_id` and `issuers`,
+ * so that a proof made for one organization cannot pass as another's.
  */
 export const proofSchema = z.object({
+  version: z
+    .literal(2)
+    .optional()
+    .describe('2 for a proof that signs org_id and issuers (DESIGN §14); absent on a version-1 proof'),
+  org_id: z.string().optional().describe('The organization the proof was made for (version 2)'),
+  issuers: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      'jurisdiction_id → issuer_did of every jurisdiction the proof names (a transfer: source and target; a recovery: where the units were), as they were when it was signed (version 2)',
+    ),
   proof_id: proofIdSchema,
   transfer_id: transferIdSchema.optional(),
   token_id: tokenIdSchema,
@@ -690,6 +717,31 @@ export const ed25519JwkSchema = z.object({
 /** GET /console/rwa/.well-known/jwks.json: the service's proof-signing public keys. */
 export const jwksSchema = z.object({ keys: z.array(ed25519JwkSchema) })
 
+/** A proof key of a trust bundle: the JWK and when it signed (retired keys included). */
+export const trustBundleKeySchema = ed25519JwkSchema.extend({
+  valid_from: timestampSchema,
+  valid_until: timestampSchema.nullable().describe('When it was retired; null while it signs'),
+})
+
+/** An issuer of a trust bundle: a jurisdiction's did:key and when it was that jurisdiction's. */
+export const trustBundleIssuerSchema = z.object({
+  jurisdiction_id: z.string(),
+  issuer_did: z.string(),
+  valid_from: timestampSchema,
+  valid_until: timestampSchema.nullable(),
+})
+
+/**
+ * GET /console/rwa/trust-bundle: what an auditor needs to verify the organization's credentials,
+ * attestations and proofs offline (`rwa trust-bundle > trust.json`, then `--trust trust.json`).
+ */
+export const trustBundleSchema = z.object({
+  org_id: z.string(),
+  generated_at: timestampSchema,
+  proof_keys: z.object({ keys: z.array(trustBundleKeySchema) }),
+  issuers: z.array(trustBundleIssuerSchema),
+})
+
 export type RegisterJurisdictionRequest = z.infer<typeof registerJurisdictionRequestSchema>
 export type UpdateJurisdictionRequest = z.infer<typeof updateJurisdictionRequestSchema>
 export type Jurisdiction = z.infer<typeof jurisdictionSchema>
@@ -730,6 +782,8 @@ export type TransferDetail = z.infer<typeof transferDetailSchema>
 export type ListTransfersQuery = z.infer<typeof listTransfersQuerySchema>
 export type ListTransfersResponse = z.infer<typeof listTransfersResponseSchema>
 export type Jwks = z.infer<typeof jwksSchema>
+export type TrustBundle = z.infer<typeof trustBundleSchema>
+export type RevokeAttestationRequest = z.infer<typeof revokeAttestationRequestSchema>
 export type CredentialStatusEntry = z.infer<typeof credentialStatusEntrySchema>
 export type TokenRules = z.infer<typeof tokenRulesSchema>
 export type SetTokenRulesRequest = z.infer<typeof setTokenRulesRequestSchema>

@@ -20,11 +20,14 @@ export const PROOF_JWS_TYPE = 'rwa-proof+jws'
 
 /**
  * The evaluated facts of `proof`, field by field (extra fields of the record are ignored). The fields
- * only some proofs have (`transfer_id` and `transfer` of a transfer, `recovery`, an agent's `reason`)
- * are left out when absent, so a proof signed before they existed keeps its canonical bytes.
+ * only some proofs have (`version`, `org_id` and `issuers` of a version-2 proof, `transfer_id` and
+ * `transfer` of a transfer, `recovery`, an agent's `reason`) are left out when absent, so a proof signed before they existed keeps its canonical bytes.
  */
 export function proofFacts(proof: ProofFacts): ProofFacts {
   return {
+    ...(proof.version !== undefined ? { version: proof.version } : {}),
+    ...(proof.org_id !== undefined ? { org_id: proof.org_id } : {}),
+    ...(proof.issuers !== undefined ? { issuers: proof.issuers } : {}),
     proof_id: proof.proof_id,
     ...(proof.transfer_id !== undefined ? { transfer_id: proof.transfer_id } : {}),
     token_id: proof.token_id,

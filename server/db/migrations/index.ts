@@ -6,6 +6,7 @@ import { sharedInstances } from './0005-shared-instances.js'
 import { leanWrites } from './0006-lean-writes.js'
 import { flatCosts } from './0007-flat-costs.js'
 import { summaryColumns } from './0008-summary-columns.js'
+import { verification } from './0009-verification.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0006-lean-writes': leanWrites,
   '0007-flat-costs': flatCosts,
   '0008-summary-columns': summaryColumns,
+  '0009-verification': verification,
 }

@@ -18,5 +18,8 @@ export function attestationFromRow(row: Selectable<AttestationsTable>): Attestat
     valid_until: row.valid_until,
     vc_jwt: row.vc_jwt,
     credential_status: credentialStatusOf(row.vc_jwt),
+    status: row.status as Attestation['status'],
+    revoked_at: row.revoked_at,
+    revocation_reason: row.revocation_reason,
   }
 }

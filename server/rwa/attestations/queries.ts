@@ -21,6 +21,22 @@ export async function insertAttestation(db: Executor, row: Insertable<Attestatio
   await db.insertInto('attestations').values(row).execute()
 }
 
+/** Revokes an active attestation; false when it was not active (another request revoked it first). */
+export async function markAttestationRevoked(
+  db: Executor,
+  attestationId: string,
+  revokedAt: string,
+  reason: string | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('attestations')
+    .set({ status: 'revoked', revoked_at: revokedAt, revocation_reason: reason })
+    .where('attestation_id', '=', attestationId)
+    .where('status', '=', 'active')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
 /**
  * The attestations a transfer evaluation may rely on: those of the recipient for `personal`
  * requirements and the title verifications of the token's credential.
@@ -43,6 +59,7 @@ export function attestationsForTransfer(
       'credential_id',
       'issued_at',
       'valid_until',
+      'revoked_at',
     ])
     .where((eb) => {
       // org_id inside each branch, so that each is an index seek of its own (attestations_credential_idx,

@@ -4,9 +4,11 @@ import {
   type ListAttestationsQuery,
   type ListAttestationsResponse,
   REGULATORY_ATTESTATION,
+  type RevokeAttestationRequest,
   type SubmitAttestationRequest,
 } from '../../../src/contract/rwa.js'
 import type { Principal } from '../../auth/principal.js'
+import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import { ApiError } from '../../errors.js'
 import { credentialOr404 } from '../credentials/queries.js'
@@ -14,9 +16,16 @@ import { assertAccepts, issuanceTimes, signIssued } from '../issuance.js'
 import { requirementNamesOf } from '../jurisdictions/queries.js'
 import { jurisdictionOr404 } from '../jurisdictions/queries.js'
 import { listPage, ownedOr404 } from '../owned.js'
-import { assignStatusEntry } from '../status-lists/service.js'
+import { recordTokenEvent } from '../history/history.js'
+import { assignStatusEntry, revokeStatusEntry } from '../status-lists/service.js'
+import { findTokenByCredential } from '../tokens/queries.js'
 import { attestationFromRow } from './from-row.js'
-import { findAttestation, insertAttestation, listAttestations as listAttestationRows } from './queries.js'
+import {
+  findAttestation,
+  insertAttestation,
+  listAttestations as listAttestationRows,
+  markAttestationRevoked,
+} from './queries.js'
 
 /** Records a regulatory attestation, signed by the attesting jurisdiction's key. */
 export async function submitAttestation(
@@ -74,6 +83,9 @@ export async function submitAttestation(
       vc_jwt,
       status_list_id: status.listId,
       status_list_index: status.index,
+      status: 'active',
+      revoked_at: null,
+      revocation_reason: null,
     }
     await insertAttestation(trx, row)
     return attestationFromRow(row)
@@ -95,4 +107,51 @@ export async function listAttestations(
 ): Promise<ListAttestationsResponse> {
   const page = await listAttestationRows(ctx.db, principal.orgId, query)
   return listPage('attestations', page, attestationFromRow)
+}
+
+/**
+ * Revokes an attestation for good (DESIGN §14), in one transaction: sets its bit in its status list (so
+ * every verifier sees it on the next fetch of the list) and marks it revoked, so that no evaluation
+ * relies on it from then on (the check it met fails, saying it was revoked). An attestation about a
+ * token's credential (a title verification) records the revocation in that token's history.
+ */
+export async function revokeAttestation(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  input: RevokeAttestationRequest,
+): Promise<Attestation> {
+  const now = isoTimestamp(ctx.clock.now())
+  const reason = input.reason ?? null
+  const orgId = principal.orgId
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await ownedOr404(findAttestation(trx, orgId, id), 'attestation', id)
+    const alreadyRevoked = async () => {
+      const current = await ownedOr404(findAttestation(trx, orgId, id), 'attestation', id)
+      return new ApiError(
+        'attestation_already_revoked',
+        `Attestation ${id} was already revoked at ${current.revoked_at}`,
+        { context: { attestation_id: id, revoked_at: current.revoked_at } },
+      )
+    }
+    if (row.status === 'revoked') throw await alreadyRevoked()
+    // Conditional: of two concurrent revocations, one changes the row and the other is a 409.
+    if (!(await markAttestationRevoked(trx, id, now, reason))) throw await alreadyRevoked()
+    if (row.status_list_id !== null && row.status_list_index !== null) {
+      await revokeStatusEntry(trx, row.status_list_id, Number(row.status_list_index), now)
+    }
+    if (row.credential_id !== null) {
+      const token = await findTokenByCredential(trx, row.credential_id)
+      if (token !== undefined && token.org_id === orgId) {
+        await recordTokenEvent(ctx, trx, orgId, token.token_id, 'attestation_revoked', now, {
+          attestation_id: id,
+          type: row.type,
+          credential_id: row.credential_id,
+          reason,
+          actor_key_id: principal.keyId,
+        })
+      }
+    }
+    return attestationFromRow({ ...row, status: 'revoked', revoked_at: now, revocation_reason: reason })
+  })
 }

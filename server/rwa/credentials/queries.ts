@@ -21,6 +21,18 @@ export function listCredentials(db: Executor, orgId: string, query: ListCredenti
   return pageOf(base, 'credential_id', query)
 }
 
+/** The active credential of the jurisdiction holding that title deed key, if any. */
+export function findActiveByTitleDeed(db: Executor, orgId: string, jurisdiction: string, key: string) {
+  return db
+    .selectFrom('credentials')
+    .select(['credential_id', 'property_data'])
+    .where('org_id', '=', orgId)
+    .where('jurisdiction', '=', jurisdiction)
+    .where('title_deed_key', '=', key)
+    .where('status', '=', 'active')
+    .executeTakeFirst()
+}
+
 export async function insertCredential(db: Executor, row: Insertable<CredentialsTable>): Promise<void> {
   await db.insertInto('credentials').values(row).execute()
 }

@@ -5,11 +5,13 @@ import {
   type ListCredentialsResponse,
   PROPERTY_OWNERSHIP,
   type RevokeCredentialRequest,
+  titleDeedKey,
 } from '../../../src/contract/rwa.js'
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp, utcDate } from '../../clock.js'
 import type { AppContext } from '../../context.js'
-import { ApiError } from '../../errors.js'
+import type { Executor } from '../../db/queries.js'
+import { ApiError, constraintViolationOf } from '../../errors.js'
 import { addUsage } from '../../metering/queries.js'
 import { lockOrganization } from '../../organizations/queries.js'
 import { assertAccepts, issuanceTimes, signIssued } from '../issuance.js'
@@ -20,6 +22,7 @@ import { recordTokenEvent } from '../history/history.js'
 import { credentialFromRow } from './from-row.js'
 import {
   countDids,
+  findActiveByTitleDeed,
   insertCredential,
   insertDid,
   isKnownDid,
@@ -29,11 +32,39 @@ import {
   freezeTokenBackedBy,
 } from './queries.js'
 
-/** The stored credential, or 404 (locked until the transaction ends, with `lock`). */
+/**
+ * 409 `title_deed_in_use` when an active credential of the jurisdiction has that title deed (compared
+ * trimmed, case-insensitive): one property, one live credential (DESIGN §14).
+ */
+async function assertTitleDeedFree(
+  db: Executor,
+  orgId: string,
+  jurisdiction: string,
+  titleDeed: string,
+): Promise<void> {
+  const existing = await findActiveByTitleDeed(db, orgId, jurisdiction, titleDeedKey(titleDeed))
+  if (!existing) return
+  const theirs = (JSON.parse(existing.property_data) as { title_deed: string }).title_deed
+  throw new ApiError(
+    'title_deed_in_use',
+    `Title deed ${titleDeed} of ${jurisdiction} is already that of active credential ${existing.credential_id}: one property has one live credential. Revoke it first if this one replaces it`,
+    {
+      context: {
+        credential_id: existing.credential_id,
+        jurisdiction,
+        title_deed: titleDeed,
+        existing_title_deed: theirs,
+      },
+      errors: [{ path: 'property_data.title_deed', message: `in use by ${existing.credential_id}` }],
+    },
+  )
+}
 
 /**
  * Issues a property credential signed by the jurisdiction's key. An owner DID new to the organization
- * counts against `max_dids` and in the day's `dids_created`, in the same transaction.
+ * counts against `max_dids` and in the day's `dids_created`, in the same transaction. A title deed an
+ * active credential of the jurisdiction already has is 409 `title_deed_in_use`; of two concurrent
+ * issues of one deed (on any instance), the partial unique index lets one through.
  */
 export async function issueCredential(
   ctx: AppContext,
@@ -44,62 +75,73 @@ export async function issueCredential(
   const times = issuanceTimes(ctx, input.valid_until, 'credential')
   const { now } = times
   const credentialId = ctx.ids.next('cred')
-  return ctx.db.transaction().execute(async (trx) => {
-    const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction, 'key share')
-    assertAccepts(jurisdiction, PROPERTY_OWNERSHIP)
+  const titleDeed = input.property_data.title_deed
+  return ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction, 'key share')
+      assertAccepts(jurisdiction, PROPERTY_OWNERSHIP)
+      await assertTitleDeedFree(trx, orgId, input.jurisdiction, titleDeed)
 
-    // A new DID is counted under the organization's lock, so concurrent issuances (on any instance)
-    // cannot together pass max_dids or introduce the same DID twice; known DIDs need no lock.
-    const isNew = async () => {
-      if (await isKnownDid(trx, orgId, input.owner_did)) return false
-      await lockOrganization(trx, orgId)
-      return !(await isKnownDid(trx, orgId, input.owner_did))
-    }
-    if (await isNew()) {
-      const max = principal.entitlement.limits.max_dids
-      if (max !== 'unlimited' && (await countDids(trx, orgId)) >= max) {
-        throw new ApiError(
-          'max_dids',
-          `Organization ${orgId} has reached its limit of ${max} DIDs (max_dids); ${input.owner_did} would be a new one. Issue to a known owner DID or move to a higher tier`,
-          { context: { org_id: orgId, max_dids: max, owner_did: input.owner_did } },
-        )
+      // A new DID is counted under the organization's lock, so concurrent issuances (on any instance)
+      // cannot together pass max_dids or introduce the same DID twice; known DIDs need no lock.
+      const isNew = async () => {
+        if (await isKnownDid(trx, orgId, input.owner_did)) return false
+        await lockOrganization(trx, orgId)
+        return !(await isKnownDid(trx, orgId, input.owner_did))
       }
-      await insertDid(trx, orgId, input.owner_did, now)
-      await addUsage(trx, orgId, utcDate(times.nowMs), 'dids_created', 1)
-    }
+      if (await isNew()) {
+        const max = principal.entitlement.limits.max_dids
+        if (max !== 'unlimited' && (await countDids(trx, orgId)) >= max) {
+          throw new ApiError(
+            'max_dids',
+            `Organization ${orgId} has reached its limit of ${max} DIDs (max_dids); ${input.owner_did} would be a new one. Issue to a known owner DID or move to a higher tier`,
+            { context: { org_id: orgId, max_dids: max, owner_did: input.owner_did } },
+          )
+        }
+        await insertDid(trx, orgId, input.owner_did, now)
+        await addUsage(trx, orgId, utcDate(times.nowMs), 'dids_created', 1)
+      }
 
-    const status = await assignStatusEntry(ctx, trx, orgId, input.jurisdiction, now)
-    const vc_jwt = await signIssued(ctx, jurisdiction, {
-      id: `urn:rwa:credential:${credentialId}`,
-      type: 'PropertyOwnershipCredential',
-      subject: input.owner_did,
-      times,
-      credentialSubject: {
-        id: input.owner_did,
+      const status = await assignStatusEntry(ctx, trx, orgId, input.jurisdiction, now)
+      const vc_jwt = await signIssued(ctx, jurisdiction, {
+        id: `urn:rwa:credential:${credentialId}`,
+        type: 'PropertyOwnershipCredential',
+        subject: input.owner_did,
+        times,
+        credentialSubject: {
+          id: input.owner_did,
+          jurisdiction: input.jurisdiction,
+          property: input.property_data,
+        },
+        credentialStatus: status.credentialStatus,
+      })
+      const row = {
+        credential_id: credentialId,
+        org_id: orgId,
         jurisdiction: input.jurisdiction,
-        property: input.property_data,
-      },
-      credentialStatus: status.credentialStatus,
+        owner_did: input.owner_did,
+        property_data: JSON.stringify(input.property_data),
+        status: 'active',
+        issuer_did: jurisdiction.issuer_did,
+        issued_at: now,
+        valid_until: times.validUntil,
+        revoked_at: null,
+        revocation_reason: null,
+        vc_jwt,
+        status_list_id: status.listId,
+        status_list_index: status.index,
+        title_deed_key: titleDeedKey(titleDeed),
+      }
+      await insertCredential(trx, row)
+      return credentialFromRow(row)
     })
-    const row = {
-      credential_id: credentialId,
-      org_id: orgId,
-      jurisdiction: input.jurisdiction,
-      owner_did: input.owner_did,
-      property_data: JSON.stringify(input.property_data),
-      status: 'active',
-      issuer_did: jurisdiction.issuer_did,
-      issued_at: now,
-      valid_until: times.validUntil,
-      revoked_at: null,
-      revocation_reason: null,
-      vc_jwt,
-      status_list_id: status.listId,
-      status_list_index: status.index,
-    }
-    await insertCredential(trx, row)
-    return credentialFromRow(row)
-  })
+    .catch(async (error) => {
+      // Issued at the same moment through another transaction: the partial unique index refused it.
+      if (constraintViolationOf(error) !== 'unique') throw error
+      await assertTitleDeedFree(ctx.db, orgId, input.jurisdiction, titleDeed)
+      throw error
+    })
 }
 
 export async function getCredential(ctx: AppContext, principal: Principal, id: string): Promise<Credential> {

@@ -35,6 +35,16 @@ export function findJurisdictions(db: Executor, orgId: string, ids: string[], lo
   ).execute()
 }
 
+/** Every jurisdiction's issuer DID and since when it is (a trust bundle's issuers), by id. */
+export function listIssuers(db: Executor, orgId: string) {
+  return db
+    .selectFrom('jurisdictions')
+    .select(['jurisdiction_id', 'issuer_did', 'created_at'])
+    .where('org_id', '=', orgId)
+    .orderBy('jurisdiction_id')
+    .execute()
+}
+
 /** Newest first by `seq` (jurisdiction ids are chosen by users, so they do not sort by time). */
 export function listJurisdictions(db: Executor, orgId: string, query: PageQuery) {
   return pageOf(db.selectFrom('jurisdictions').where('org_id', '=', orgId), 'seq', query)

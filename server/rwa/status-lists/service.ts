@@ -7,6 +7,7 @@ import {
   STATUS_LIST_MIN_BITS,
   setStatusBit,
 } from '../../../src/proof/status-list.js'
+import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
 import { notFound } from '../../errors.js'
@@ -97,14 +98,23 @@ export function credentialStatusOf(vcJwt: string): CredentialStatusEntry | null 
   return status ?? null
 }
 
-/** The ETag of a list as served now: it changes with each revocation (and with the public URL). */
-export const statusListEtag = (ctx: AppContext, list: { list_id: string; version: number }): string =>
-  `"${list.list_id}.${Number(list.version)}.${createHash('sha256').update(ctx.publicUrl()).digest('hex').slice(0, 8)}"`
+/**
+ * The ETag of a list as served now: it changes with each revocation, with the public URL and with the
+ * signing second (the list's `validFrom`, which a verifier bounds with `--max-status-age`).
+ */
+export const statusListEtag = (
+  ctx: AppContext,
+  list: { list_id: string; version: number },
+  signedAt: number,
+): string =>
+  `"${list.list_id}.${Number(list.version)}.${Math.floor(signedAt / 1000)}.${createHash('sha256').update(ctx.publicUrl()).digest('hex').slice(0, 8)}"`
 
 /**
  * The status list credential as served: a VC-JWT (`BitstringStatusListCredential`) signed by the
  * issuing jurisdiction, its `encodedList` the GZIP + base64url bitstring with the multibase `u` prefix.
- * Deterministic for a version (validFrom is the last change), so every instance serves the same bytes.
+ * `validFrom` (and `iat`) is the signing time, to the second (DESIGN §14: a verifier refuses a list
+ * older than its `--max-status-age`, so an old genuine list cannot be replayed); the bytes are
+ * deterministic for a version and a second, so every instance serves the same ones.
  */
 export async function statusListCredential(
   ctx: AppContext,
@@ -113,7 +123,8 @@ export async function statusListCredential(
 ): Promise<{ etag: string; jwt: string | null }> {
   const list = await findStatusList(ctx.db, listId)
   if (!list) throw notFound('status_list', listId)
-  const etag = statusListEtag(ctx, list)
+  const signedAt = Math.floor(ctx.clock.now() / 1000) * 1000
+  const etag = statusListEtag(ctx, list, signedAt)
   if (ifNoneMatch?.split(',').some((t) => t.trim() === etag)) return { etag, jwt: null }
   const jurisdiction = await findJurisdiction(ctx.db, list.org_id, list.jurisdiction_id)
   if (!jurisdiction) throw new Error(`status list ${listId} has no jurisdiction ${list.jurisdiction_id}`)
@@ -125,11 +136,11 @@ export async function statusListCredential(
     {
       id: url,
       subject: `${url}#list`,
-      issuedAt: Date.parse(list.updated_at),
+      issuedAt: signedAt,
       '@context': VC_CONTEXT,
       type: ['VerifiableCredential', 'BitstringStatusListCredential'],
       issuer: jurisdiction.issuer_did,
-      validFrom: list.updated_at,
+      validFrom: isoTimestamp(signedAt),
       credentialSubject: {
         id: `${url}#list`,
         type: 'BitstringStatusList',

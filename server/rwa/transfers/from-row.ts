@@ -81,10 +81,17 @@ export function transferSummaryFromRow(row: TransferSummaryRow): TransferSummary
 /**
  * The facts a transfer's proof signs, from the transfer row: its ids, decision (the status), time,
  * parties, amount, an agent's reason and the evaluation. A transfer's proof stores no facts of its own
- * (migration 0006): they are exactly these.
+ * (migration 0006): they are exactly these, and for a version-2 proof its organization and the
+ * `issuers` its proof row keeps (migration 0009).
  */
-export function transferProofFacts(row: Selectable<TransfersTable>): ProofFacts {
+export function transferProofFacts(
+  row: Selectable<TransfersTable>,
+  issuers: string | null = null,
+): ProofFacts {
   return {
+    ...(issuers !== null
+      ? { version: 2 as const, org_id: row.org_id, issuers: JSON.parse(issuers) as Record<string, string> }
+      : {}),
     proof_id: row.proof_id,
     transfer_id: row.transfer_id,
     token_id: row.token_id,
@@ -110,7 +117,7 @@ export function proofFromRow(row: Selectable<ProofsTable>, transfer?: Selectable
   let facts = row.facts
   if (facts === null) {
     if (transfer?.transfer_id !== row.transfer_id) throw new Error(`proof ${row.proof_id} needs its transfer`)
-    facts = canonicalFacts(transferProofFacts(transfer))
+    facts = canonicalFacts(transferProofFacts(transfer, row.issuers))
   }
   return {
     ...proofFacts(JSON.parse(facts)),

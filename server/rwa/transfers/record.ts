@@ -10,6 +10,7 @@ import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
 import { detachPayload } from '../../signing/compact-jws.js'
 import { recordTokenEvent } from '../history/history.js'
+import { findJurisdictions } from '../jurisdictions/queries.js'
 import { transferFromRow } from './from-row.js'
 import { insertProof, insertTransfer } from './queries.js'
 
@@ -27,9 +28,11 @@ export async function storeProof(
   ctx: AppContext,
   trx: Executor,
   orgId: string,
-  proof: ProofFacts,
+  facts: Omit<ProofFacts, 'version' | 'org_id' | 'issuers'>,
   factsOf: 'proof' | 'transfer' = 'proof',
 ): Promise<void> {
+  const issuers = await issuersNamedBy(trx, orgId, facts)
+  const proof: ProofFacts = { version: PROOF_VERSION, org_id: orgId, issuers, ...facts }
   const canonical = canonicalFacts(proof)
   const { jws, kid } = await ctx.signingKeys.signProof(canonical)
   await insertProof(trx, {
@@ -40,7 +43,33 @@ export async function storeProof(
     digest: digestOfCanonical(canonical),
     jws: detachPayload(jws),
     kid,
+    // A transfer's proof rebuilds its facts from the transfer row: what the row lacks is kept here.
+    issuers: factsOf === 'transfer' ? JSON.stringify(issuers) : null,
   })
+}
+
+/** The version of the proofs made now (DESIGN §14): they sign `org_id` and `issuers`. */
+export const PROOF_VERSION = 2
+
+/**
+ * jurisdiction_id → issuer_did of every jurisdiction a proof names: a transfer's source and target, the
+ * jurisdictions a recovery moved units in.
+ */
+async function issuersNamedBy(
+  trx: Executor,
+  orgId: string,
+  facts: Pick<ProofFacts, 'transfer' | 'recovery'>,
+): Promise<Record<string, string>> {
+  const ids = new Set<string>()
+  if (facts.transfer) ids.add(facts.transfer.from_jurisdiction).add(facts.transfer.to_jurisdiction)
+  for (const h of facts.recovery?.moved ?? []) ids.add(h.jurisdiction)
+  if (ids.size === 0) return {}
+  const rows = await findJurisdictions(trx, orgId, [...ids].sort())
+  const issuers: Record<string, string> = {}
+  for (const row of rows.sort((a, b) => (a.jurisdiction_id < b.jurisdiction_id ? -1 : 1))) {
+    issuers[row.jurisdiction_id] = row.issuer_did
+  }
+  return issuers
 }
 
 /**

@@ -24,6 +24,8 @@ export interface AttestationFacts {
   credential_id: string | null
   issued_at: string
   valid_until: string | null
+  /** When it was revoked (migration 0009); a revoked attestation meets no requirement. */
+  revoked_at?: string | null
 }
 
 export interface CredentialFacts {
@@ -125,7 +127,7 @@ export function recognisedIssuers(jurisdiction: string, relations: readonly Trus
 }
 
 /**
- * Requirement `requirement` of `jurisdiction`: met by an unexpired attestation of that type whose subject
+ * Requirement `requirement` of `jurisdiction`: met by an unexpired, unrevoked attestation of that type whose subject
  * is the recipient (for `title_verification`: the token's credential), issued by the jurisdiction itself
  * or by one it recognises through trust. The evidence is the newest that qualifies.
  */
@@ -145,7 +147,9 @@ export function requirementCheck(
     .sort((a, b) => (a.attestation_id < b.attestation_id ? 1 : -1))
   const recognised = recognisedIssuers(jurisdiction, facts.trust)
   const valid = (a: AttestationFacts) =>
-    !before(facts.now, a.issued_at) && (a.valid_until === null || before(facts.now, a.valid_until))
+    !a.revoked_at &&
+    !before(facts.now, a.issued_at) &&
+    (a.valid_until === null || before(facts.now, a.valid_until))
 
   const met = candidates.find((a) => recognised.has(a.jurisdiction) && valid(a))
   if (met) {
@@ -162,9 +166,12 @@ export function requirementCheck(
   const expired = candidates.find(
     (a) => recognised.has(a.jurisdiction) && a.valid_until !== null && !before(facts.now, a.valid_until),
   )
+  const revoked = candidates.find((a) => recognised.has(a.jurisdiction) && a.revoked_at)
   const unrecognised = candidates.find((a) => !recognised.has(a.jurisdiction))
   let reason = `no ${requirement} attestation of ${subject} recognised by ${jurisdiction}`
-  if (expired) {
+  if (revoked) {
+    reason = `${requirement} attestation ${revoked.attestation_id} of ${subject} was revoked at ${revoked.revoked_at}`
+  } else if (expired) {
     reason = `${requirement} attestation ${expired.attestation_id} of ${subject} expired at ${expired.valid_until}`
   } else if (unrecognised) {
     reason = `${requirement} attestation ${unrecognised.attestation_id} of ${subject} was issued by ${unrecognised.jurisdiction}, which ${jurisdiction} does not recognise (no trust from ${unrecognised.jurisdiction} to ${jurisdiction})`

@@ -71,8 +71,9 @@ describe('the document as a whole', () => {
     const ids = operations().map(({ op }) => op.operationId)
     expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true)
     expect(new Set(ids).size).toBe(ids.length)
-    // The 32 of the spec and billing, the 11 of token governance (DESIGN §10–12), the 3 of operations.
-    expect(ids).toHaveLength(46)
+    // The 32 of the spec and billing, the 11 of token governance (DESIGN §10–12), the 3 of operations,
+    // the trust bundle and attestation revocation (DESIGN §14).
+    expect(ids).toHaveLength(48)
   })
 })
 
@@ -107,7 +108,9 @@ describe('refusals and headers declared where they can happen', () => {
       expect(statuses, id).toContain('400')
       if (keyed(op) && UNLIMITED.has(id)) expect(statuses, id).toEqual(['200', '400', '401', '403'])
       else if (keyed(op)) expect(statuses, id).toEqual(expect.arrayContaining(['401', '429']))
-      if (path.startsWith('/console/rwa/') && keyed(op)) expect(statuses, id).toContain('403')
+      // Governance needs a plan (403); the trust bundle is for any key of the organization (DESIGN §14).
+      if (path.startsWith('/console/rwa/') && keyed(op) && id !== 'GET /console/rwa/trust-bundle')
+        expect(statuses, id).toContain('403')
       if (op.requestBody) expect(statuses, id).toEqual(expect.arrayContaining(['413', '415']))
       for (const status of statuses.filter((s) => Number(s) >= 400)) {
         expect(Object.keys(op.responses[status].content), `${id} ${status}`).toEqual([

@@ -137,6 +137,7 @@ describe('tenant isolation', () => {
         }),
       ],
       ['getAttestation', 'GET', '/console/rwa/attestations/:att'],
+      ['revokeAttestation', 'POST', '/console/rwa/attestations/:att/revoke'],
       ['tokenize', 'POST', '/console/rwa/tokenize', () => ({ credential_id: ids[':cred'], total_supply: 1 })],
       ['getToken', 'GET', '/console/rwa/tokens/:tok'],
       ['requestTransfer', 'POST', '/console/rwa/transfers', () => transferBody(ids[':tok']!, 1)],

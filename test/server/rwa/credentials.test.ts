@@ -149,8 +149,11 @@ describe('POST /console/rwa/credentials', () => {
 
   it('counts a new owner DID as a DID created, once, in usage', async () => {
     await expectStatus(issue(), 201)
-    await expectStatus(issue(), 201)
-    await expectStatus(issue({ owner_did: 'did:web:acme:zoe' }), 201)
+    await expectStatus(issue({ property_data: { ...PROPERTY, title_deed: 'SF-2' } }), 201)
+    await expectStatus(
+      issue({ owner_did: 'did:web:acme:zoe', property_data: { ...PROPERTY, title_deed: 'SF-3' } }),
+      201,
+    )
     const usage = await expectStatus(h.get('/console/billing/usage/admin', { query: { days: 1 } }), 200)
     expect(usage.totals.total_dids_created).toBe(2)
     expect(usage.daily_usage).toEqual([
@@ -173,12 +176,15 @@ describe('POST /console/rwa/credentials', () => {
         .values(rows.slice(i, i + 500))
         .execute()
     await expectStatus(issue({}, org.key), 201) // the 10,000th
-    const refused = await issue({ owner_did: 'did:web:acme:one-too-many' }, org.key)
+    const refused = await issue(
+      { owner_did: 'did:web:acme:one-too-many', property_data: { ...PROPERTY, title_deed: 'SF-2' } },
+      org.key,
+    )
     expect(refused.status).toBe(403)
     expect(refused.body.code).toBe('quota_exceeded')
     expect(refused.body.detail).toContain('limit of 10000 DIDs (max_dids)')
     // A known DID is not new: still fine.
-    await expectStatus(issue({}, org.key), 201)
+    await expectStatus(issue({ property_data: { ...PROPERTY, title_deed: 'SF-3' } }, org.key), 201)
     const list = await expectStatus(h.get('/console/rwa/credentials', { key: org.key }), 200)
     expect(list.total).toBe(2)
     const usage = await expectStatus(
@@ -193,7 +199,7 @@ describe('GET /console/rwa/credentials', () => {
   it('filters by jurisdiction, owner_did and status, newest first', async () => {
     const a = await expectStatus(issue(), 201)
     const b = await expectStatus(issue({ jurisdiction: 'SG', owner_did: 'did:web:lion:bob' }), 201)
-    const c = await expectStatus(issue(), 201)
+    const c = await expectStatus(issue({ property_data: { ...PROPERTY, title_deed: 'SF-2' } }), 201)
     await expectStatus(h.post(`/console/rwa/credentials/${c.credential_id}/revoke`), 200)
     const ids = async (query: Record<string, string>) => {
       const body = await expectStatus(h.get('/console/rwa/credentials', { query }), 200)
@@ -293,6 +299,9 @@ describe('attestations', () => {
         statusListIndex: expect.stringMatching(/^(0|[1-9]\d*)$/),
         statusListCredential: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_/),
       },
+      status: 'active',
+      revoked_at: null,
+      revocation_reason: null,
     })
     const { payload, protectedHeader } = await jwtVerify(a.vc_jwt, await keyFromDid(a.issuer_did), {
       currentDate: new Date('2026-01-15T12:00:00Z'),

@@ -52,6 +52,9 @@ describe('GET /openapi.json (governance)', () => {
         'POST /console/rwa/tokens/{id}/recover',
         'GET /console/rwa/tokens/{id}/can-transfer',
         'GET /console/rwa/status/{list_id}',
+        // Verification (DESIGN §14).
+        'GET /console/rwa/trust-bundle',
+        'POST /console/rwa/attestations/{id}/revoke',
       ].sort(),
     )
     const transfer = res.body.paths['/console/rwa/transfers'].post

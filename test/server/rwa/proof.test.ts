@@ -61,11 +61,22 @@ describe('compliance proofs', () => {
       'compliance_details',
       'decision',
       'evaluated_at',
+      'issuers',
+      'org_id',
       'proof_id',
       'token_id',
       'transfer',
       'transfer_id',
+      'version',
     ])
+    // Version 2 (DESIGN §14): the organization and both jurisdictions' issuers are signed.
+    const us = await expectStatus(h.get('/console/rwa/jurisdictions/US'), 200)
+    const sg = await expectStatus(h.get('/console/rwa/jurisdictions/SG'), 200)
+    expect(approved).toMatchObject({
+      version: 2,
+      org_id: 'admin',
+      issuers: { US: us.issuer_did, SG: sg.issuer_did },
+    })
     expect(approved.transfer).toEqual({
       from_jurisdiction: 'US',
       to_jurisdiction: 'SG',
