@@ -12,6 +12,7 @@ import { ServerMetrics } from './metrics/metrics.js'
 import { LocalPaymentProvider } from './payments/local-provider.js'
 import type { PaymentProvider } from './payments/provider.js'
 import { SigningKeys } from './signing/signing-keys.js'
+import { type Change, currentWrite, recordChange } from './writes/change.js'
 
 /**
  * Everything the app's services share. Built once per app; tests build one per test. The state that
@@ -35,8 +36,16 @@ export interface AppContext {
   readonly signingKeys: SigningKeys
   /** Tells the other instances what their caches must forget. */
   readonly bus: InvalidationBus
-  /** Forgets a change in this process's caches, then tells the other instances. */
+  /**
+   * Forgets a change in this process's caches, then tells the other instances; inside a write, once it
+   * has committed (before, a concurrent request could cache the old record again).
+   */
   invalidate(message: Invalidation): void
+  /**
+   * Records a change of the current write (server/writes/run-write.ts), which becomes its audit event.
+   * Every service write calls it; outside a write it throws.
+   */
+  record(change: Change): void
   /** Where unexpected errors are reported (never with request bodies or keys). */
   readonly logError: (message: string, error?: unknown) => void
   /** The base URL the service is reached at, as written into the credentials it signs (status lists). */
@@ -123,9 +132,18 @@ export function createAppContext(options: AppContextOptions): AppContext {
     signingKeys: new SigningKeys(options.db, clock),
     bus,
     invalidate(message: Invalidation) {
+      const now = () => {
+        forget(message)
+        bus.publish(message)
+      }
+      const write = currentWrite()
+      if (!write) return now()
+      // This process forgets now, so the write reads its own change; and again once it has committed,
+      // with the other instances, in case a concurrent request cached the old record meanwhile.
       forget(message)
-      bus.publish(message)
+      write.afterCommit.push(now)
     },
+    record: recordChange,
     logError,
     publicUrl: publicUrlOf(options.publicUrl),
     logger,

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import type { Access, OperationSpec } from '../src/contract/operation.js'
 import { ROUTES, type Routes } from '../src/contract/routes.js'
+import { auditHandlers } from './audit/routes.js'
 import { adminKeyOnly, authenticate, requireAdminKey } from './auth/authenticate.js'
 import type { AppEnv } from './auth/principal.js'
 import { requireGovernance } from './auth/require-governance.js'
@@ -25,6 +26,7 @@ import { transferAgentHandlers } from './rwa/transfers/agent-routes.js'
 import { transferHandlers } from './rwa/transfers/routes.js'
 import { trustHandlers } from './rwa/trust/routes.js'
 import { trustBundleHandlers } from './rwa/trust-bundle/routes.js'
+import { actorOf, runWrite } from './writes/run-write.js'
 
 /**
  * The handler of every declared operation (src/contract/routes.ts), from each aggregate's `routes.ts`:
@@ -48,6 +50,7 @@ const HANDLERS: Handlers<Routes> = {
   ...healthHandlers,
   ...metricsHandlers,
   ...trustBundleHandlers,
+  ...auditHandlers,
 }
 
 /** The middleware an operation's `access` names, run before its input is validated. */
@@ -69,7 +72,10 @@ function accessMiddleware(ctx: AppContext): (operation: OperationSpec) => Middle
 
 /**
  * Binds every operation of the table, in its order (the routing order), to its handler: the access
- * middleware from its declaration, its input validated by its schemas, its answer with its status.
+ * middleware from its declaration, its input validated by its schemas, its answer with its status. A
+ * write (any method but GET) by a key runs as one write (server/writes/run-write.ts): one transaction
+ * carrying the key as its actor and the request id, whose changes become audit events when it commits.
+ * The payment provider's webhook opens its write itself, with the provider as the actor.
  */
 export function registerRoutes(app: OpenAPIHono<AppEnv>, ctx: AppContext): void {
   const middlewareOf = accessMiddleware(ctx)
@@ -94,14 +100,20 @@ function bindOperation(
   const { status } = operation.response
   // An optional body sent absent (or with another content type) is not parsed: it reads as `{}`.
   const bodyOf = operation.body?.required === false ? (body: unknown) => body ?? {} : (body: unknown) => body
+  const isWrite = operation.method !== 'get' && operation.access !== 'public'
   app.openapi({ ...routeOf(operation), middleware }, async (c) => {
-    const answer = await handler(ctx, {
-      params: c.req.valid('param' as never),
-      query: c.req.valid('query' as never),
-      body: bodyOf(c.req.valid('json' as never)),
-      principal: c.get('principal'),
-      c,
-    } as never)
-    return (answer instanceof Response ? answer : c.json(answer as object, status)) as never
+    const answer = async () => {
+      const answer = await handler(ctx, {
+        params: c.req.valid('param' as never),
+        query: c.req.valid('query' as never),
+        body: bodyOf(c.req.valid('json' as never)),
+        principal: c.get('principal'),
+        c,
+      } as never)
+      return answer instanceof Response ? answer : c.json(answer as object, status)
+    }
+    if (!isWrite) return (await answer()) as never
+    const origin = { actor: actorOf(c.get('principal')), requestId: c.get('requestId') }
+    return (await runWrite(ctx, origin, answer)) as never
   })
 }

@@ -4,6 +4,7 @@ import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
 import { lockOrganization, markTrialChecked, upsertSubscription } from '../organizations/queries.js'
 import type { ProviderSubscription } from '../payments/provider.js'
+import { runWrite } from '../writes/run-write.js'
 
 const TRIAL_CHECK_RETRY_MS = 60_000
 
@@ -41,27 +42,36 @@ async function recordTrialCheck(
   now: number,
   active: ProviderSubscription | null,
 ): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockOrganization(trx, orgId)
-    if (active && ctx.payments.name !== 'local') {
-      await upsertSubscription(
-        trx,
+  const origin = { actor: { system: 'trial_expiry' as const }, requestId: null }
+  await runWrite(ctx, origin, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await lockOrganization(trx, orgId)
+      if (active && ctx.payments.name !== 'local') {
+        await upsertSubscription(
+          trx,
+          orgId,
+          {
+            tier: active.tier,
+            status: active.status,
+            provider: ctx.payments.name,
+            payment_subscription_id: active.payment_subscription_id,
+            payment_customer_id: active.payment_customer_id,
+            payment_price_id: active.payment_price_id,
+            current_period_start: active.current_period_start,
+            current_period_end: active.current_period_end,
+            cancel_at_period_end: active.cancel_at_period_end ? 1 : 0,
+            provider_updated_at: isoTimestamp(now),
+          },
+          now,
+        )
+      }
+      await markTrialChecked(trx, orgId, isoTimestamp(now))
+      ctx.record({
         orgId,
-        {
-          tier: active.tier,
-          status: active.status,
-          provider: ctx.payments.name,
-          payment_subscription_id: active.payment_subscription_id,
-          payment_customer_id: active.payment_customer_id,
-          payment_price_id: active.payment_price_id,
-          current_period_start: active.current_period_start,
-          current_period_end: active.current_period_end,
-          cancel_at_period_end: active.cancel_at_period_end ? 1 : 0,
-          provider_updated_at: isoTimestamp(now),
-        },
-        now,
-      )
-    }
-    await markTrialChecked(trx, orgId, isoTimestamp(now))
-  })
+        action: 'trial.ended',
+        target: { type: 'organization', id: orgId },
+        after: { subscription: active && ctx.payments.name !== 'local' ? active.tier : null },
+      })
+    }),
+  )
 }

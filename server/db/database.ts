@@ -12,6 +12,7 @@ import {
 } from 'kysely'
 import pg from 'pg'
 import { UnreachableError } from '../errors.js'
+import { holdingDialect } from './held-connection.js'
 import { migrations } from './migrations/index.js'
 import type { Database } from './schema.js'
 
@@ -51,7 +52,7 @@ export async function openDatabase(path: string, options: DatabaseOptions = {}):
     throw new DatabaseOpenError(path, error)
   }
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: holdingDialect(new SqliteDialect({ database: withStatementCache(sqlite) })),
     ...(options.onQueryError ? { log: queryErrorLog(options.onQueryError) } : {}),
   })
   try {
@@ -116,7 +117,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     )
   }
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: holdingDialect(new PostgresDialect({ pool })),
     ...(options.onQueryError ? { log: queryErrorLog(options.onQueryError) } : {}),
   })
   try {

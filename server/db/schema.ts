@@ -20,6 +20,7 @@ import type {
   TransferCountsTable,
   TransferDailyVolumesTable,
 } from './counters-schema.js'
+import type { AuditEventsTable, IdempotencyKeysTable } from './accountability-schema.js'
 
 /**
  * The tables, as kysely sees them. Timestamps are ISO 8601 strings in UTC and dates `YYYY-MM-DD`,
@@ -48,6 +49,8 @@ export interface Database {
   transfer_counts: TransferCountsTable
   token_event_counts: TokenEventCountsTable
   transfer_daily_volumes: TransferDailyVolumesTable
+  audit_events: AuditEventsTable
+  idempotency_keys: IdempotencyKeysTable
 }
 
 export interface OrganizationsTable {

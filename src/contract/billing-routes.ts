@@ -48,6 +48,7 @@ export const billingRoutes = {
   }),
   createKey: defineOperation({
     operationId: 'createKey',
+    audit: ['key.created'],
     method: 'post',
     path: '/console/billing/keys',
     access: 'key',
@@ -77,6 +78,7 @@ export const billingRoutes = {
   }),
   revokeKey: defineOperation({
     operationId: 'revokeKey',
+    audit: ['key.revoked'],
     method: 'delete',
     path: '/console/billing/keys/{key_id}',
     access: 'key',
@@ -101,6 +103,7 @@ export const billingRoutes = {
   }),
   updateSubscription: defineOperation({
     operationId: 'updateSubscription',
+    audit: ['subscription.updated'],
     method: 'post',
     path: '/console/billing/subscription',
     access: 'admin',
@@ -145,6 +148,7 @@ export const billingRoutes = {
 export const paymentProviderRoutes = {
   receiveStripeEvent: defineOperation({
     operationId: 'receiveStripeEvent',
+    audit: ['subscription.updated'],
     method: 'post',
     path: '/console/billing/webhooks/stripe',
     access: 'public',

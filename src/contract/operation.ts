@@ -85,6 +85,11 @@ export interface OperationSpec {
    * Those that follow from `access` and `body` (401s, 429, 400, 413, 415, the plan) are added for it.
    */
   refusals?: readonly Reason[]
+  /**
+   * The audit actions (DESIGN §16) a successful call records, one of them per call: every write
+   * declares its own, and a test generated over the table checks each write records exactly one.
+   */
+  audit?: readonly string[]
 }
 
 /** Declares an operation, keeping the literal types of its schemas for the server and the client. */

@@ -1,3 +1,4 @@
+import { auditRoutes } from './audit-routes.js'
 import { billingRoutes, paymentProviderRoutes } from './billing-routes.js'
 import { operationsRoutes } from './operations-routes.js'
 import { rwaRoutes } from './rwa-routes.js'
@@ -11,6 +12,7 @@ export const ROUTES = {
   ...billingRoutes,
   ...rwaRoutes,
   ...paymentProviderRoutes,
+  ...auditRoutes,
   ...operationsRoutes,
 } as const
 

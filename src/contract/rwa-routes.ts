@@ -167,6 +167,7 @@ export const rwaRoutes = {
   establishTrust: defineOperation({
     ...governance,
     operationId: 'establishTrust',
+    audit: ['trust.established'],
     method: 'post',
     path: `${RWA_BASE}/jurisdictions/trust`,
     summary: 'Establish trust between two jurisdictions',
@@ -177,6 +178,7 @@ export const rwaRoutes = {
   revokeTrust: defineOperation({
     ...governance,
     operationId: 'revokeTrust',
+    audit: ['trust.revoked'],
     method: 'delete',
     path: `${RWA_BASE}/jurisdictions/trust`,
     summary: 'Revoke trust between two jurisdictions (pair in the body or the query)',
@@ -204,6 +206,7 @@ export const rwaRoutes = {
   registerJurisdiction: defineOperation({
     ...governance,
     operationId: 'registerJurisdiction',
+    audit: ['jurisdiction.registered'],
     method: 'post',
     path: `${RWA_BASE}/jurisdictions`,
     summary: 'Register a jurisdiction (the service generates its Ed25519 key and issuer_did)',
@@ -224,6 +227,7 @@ export const rwaRoutes = {
   updateJurisdiction: defineOperation({
     ...governance,
     operationId: 'updateJurisdiction',
+    audit: ['jurisdiction.updated'],
     method: 'put',
     path: `${RWA_BASE}/jurisdictions/{id}`,
     summary: 'Update jurisdiction configuration (replaces the mutable fields)',
@@ -239,6 +243,7 @@ export const rwaRoutes = {
   removeJurisdiction: defineOperation({
     ...governance,
     operationId: 'removeJurisdiction',
+    audit: ['jurisdiction.removed'],
     method: 'delete',
     path: `${RWA_BASE}/jurisdictions/{id}`,
     summary: 'Remove a jurisdiction nothing refers to',
@@ -268,6 +273,7 @@ export const rwaRoutes = {
   issueCredential: defineOperation({
     ...governance,
     operationId: 'issueCredential',
+    audit: ['credential.issued'],
     method: 'post',
     path: `${RWA_BASE}/credentials`,
     summary: 'Issue a property credential (a VC-JWT signed by the jurisdiction)',
@@ -294,6 +300,7 @@ export const rwaRoutes = {
   revokeCredential: defineOperation({
     ...governance,
     operationId: 'revokeCredential',
+    audit: ['credential.revoked'],
     method: 'post',
     path: `${RWA_BASE}/credentials/{id}/revoke`,
     summary: 'Revoke a credential (permanent; freezes its token)',
@@ -321,6 +328,7 @@ export const rwaRoutes = {
   submitAttestation: defineOperation({
     ...governance,
     operationId: 'submitAttestation',
+    audit: ['attestation.submitted'],
     method: 'post',
     path: `${RWA_BASE}/attestations`,
     summary: 'Submit a regulatory attestation',
@@ -347,6 +355,7 @@ export const rwaRoutes = {
   revokeAttestation: defineOperation({
     ...governance,
     operationId: 'revokeAttestation',
+    audit: ['attestation.revoked'],
     method: 'post',
     path: `${RWA_BASE}/attestations/{id}/revoke`,
     summary: 'Revoke an attestation (permanent; sets its status-list bit, evaluations stop relying on it)',
@@ -360,6 +369,7 @@ export const rwaRoutes = {
   tokenize: defineOperation({
     ...governance,
     operationId: 'tokenize',
+    audit: ['token.created'],
     method: 'post',
     path: `${RWA_BASE}/tokenize`,
     summary: 'Tokenize a credentialed asset',
@@ -433,6 +443,7 @@ export const rwaRoutes = {
   setTokenRules: defineOperation({
     ...governance,
     operationId: 'setTokenRules',
+    audit: ['token.rules_updated'],
     method: 'put',
     path: `${RWA_BASE}/tokens/{id}/rules`,
     summary: "Replace a token's transfer rules (null or absent clears a rule)",
@@ -446,6 +457,7 @@ export const rwaRoutes = {
   pauseToken: defineOperation({
     ...governance,
     operationId: 'pauseToken',
+    audit: ['token.paused'],
     method: 'post',
     path: `${RWA_BASE}/tokens/{id}/pause`,
     summary: 'Pause a token: every transfer is refused (token_active) until unpaused',
@@ -457,6 +469,7 @@ export const rwaRoutes = {
   unpauseToken: defineOperation({
     ...governance,
     operationId: 'unpauseToken',
+    audit: ['token.unpaused'],
     method: 'post',
     path: `${RWA_BASE}/tokens/{id}/unpause`,
     summary: 'Unpause a paused token',
@@ -468,6 +481,7 @@ export const rwaRoutes = {
   freezeHolder: defineOperation({
     ...governance,
     operationId: 'freezeHolder',
+    audit: ['holder.frozen'],
     method: 'post',
     path: `${RWA_BASE}/tokens/{id}/freeze`,
     summary: 'Freeze a holder (no amount: can neither send nor receive) or an amount of one holding',
@@ -489,6 +503,7 @@ export const rwaRoutes = {
   unfreezeHolder: defineOperation({
     ...governance,
     operationId: 'unfreezeHolder',
+    audit: ['holder.unfrozen'],
     method: 'post',
     path: `${RWA_BASE}/tokens/{id}/unfreeze`,
     summary: 'Unfreeze a holder, or an amount of frozen units of one holding',
@@ -507,6 +522,7 @@ export const rwaRoutes = {
   requestTransfer: defineOperation({
     ...governance,
     operationId: 'requestTransfer',
+    audit: ['transfer.approved', 'transfer.rejected'],
     method: 'post',
     path: `${RWA_BASE}/transfers`,
     summary: 'Request a cross-border transfer (recorded approved or rejected, with a signed proof)',
@@ -553,6 +569,7 @@ export const rwaRoutes = {
   forcedTransfer: defineOperation({
     ...governance,
     operationId: 'forcedTransfer',
+    audit: ['transfer.forced'],
     method: 'post',
     path: `${RWA_BASE}/tokens/{id}/forced-transfer`,
     summary:
@@ -570,6 +587,7 @@ export const rwaRoutes = {
   recoverIdentity: defineOperation({
     ...governance,
     operationId: 'recoverIdentity',
+    audit: ['token.recovered'],
     method: 'post',
     path: `${RWA_BASE}/tokens/{id}/recover`,
     summary: "Move a lost identity's holdings and freezes to a new DID that holds kyc where they are",

@@ -43,6 +43,8 @@ describe('first starts at once on an empty database', () => {
       '0006-lean-writes',
       '0007-flat-costs',
       '0008-summary-columns',
+      '0009-verification',
+      '0012-accountability',
     ])
     expect(adminKeys).toHaveLength(1)
     expect(results.filter((r) => r.created)).toHaveLength(1)

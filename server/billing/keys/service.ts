@@ -48,6 +48,12 @@ export async function createKey(
       last_used_at: null,
       revoked_at: null,
     })
+    ctx.record({
+      orgId,
+      action: 'key.created',
+      target: { type: 'key', id: keyId },
+      after: { name: input.name, key_prefix: keyPrefixOf(apiKey), start_trial: input.start_trial ?? false },
+    })
   })
   ctx.invalidate({ kind: 'org', orgId })
   const org = await organizationOr404(ctx, orgId)
@@ -120,6 +126,7 @@ export async function revokeKey(
       )
     }
     if (!(await markKeyRevoked(trx, keyId, isoTimestamp(now)))) throw alreadyRevoked()
+    ctx.record({ orgId: row.org_id, action: 'key.revoked', target: { type: 'key', id: keyId } })
   })
   ctx.invalidate({ kind: 'key-revoked', keyId })
   return { status: 'revoked', key_id: keyId }

@@ -25,6 +25,7 @@ import {
   type SubscriptionChange,
 } from '../../payments/provider.js'
 import { isEventProcessed, recordProcessedEvent } from '../../payments/queries.js'
+import { runWrite } from '../../writes/run-write.js'
 
 /*
  * An organization's subscription: what it reads, and the one way it changes. The admin endpoint and
@@ -101,41 +102,53 @@ export async function applySubscription(
 ): Promise<ApplyOutcome> {
   if (orgId === ADMIN_ORG_ID) throw new Error('the operator organization is not billed')
   const now = ctx.clock.now()
-  const result = await ctx.db.transaction().execute(async (trx): Promise<ApplyOutcome> => {
-    // Changes of one organization apply one at a time, so an older event cannot overwrite a newer one
-    // (the row exists first, so there is a row to lock).
-    await ensureOrganization(trx, orgId, now)
-    await lockOrganization(trx, orgId)
-    if (event) {
-      const first = await recordProcessedEvent(trx, {
-        event_id: event.id,
-        provider: change.provider,
-        type: event.type,
-        processed_at: isoTimestamp(now),
+  // The admin endpoint's write is already open (its key is the actor); a webhook's event opens its own.
+  const origin = { actor: { system: 'payment_provider' as const }, requestId: null }
+  const result = await runWrite(ctx, origin, () =>
+    ctx.db.transaction().execute(async (trx): Promise<ApplyOutcome> => {
+      // Changes of one organization apply one at a time, so an older event cannot overwrite a newer one
+      // (the row exists first, so there is a row to lock).
+      await ensureOrganization(trx, orgId, now)
+      await lockOrganization(trx, orgId)
+      if (event) {
+        const first = await recordProcessedEvent(trx, {
+          event_id: event.id,
+          provider: change.provider,
+          type: event.type,
+          processed_at: isoTimestamp(now),
+        })
+        if (!first) return { outcome: 'duplicate' }
+        const reason = event.reasonToSkip(await findSubscription(trx, orgId))
+        if (reason !== null) return { outcome: 'skipped', reason }
+      }
+      const before = await findSubscription(trx, orgId)
+      await upsertSubscription(
+        trx,
+        orgId,
+        {
+          tier: change.tier,
+          status: change.status ?? 'active',
+          provider: change.provider,
+          payment_subscription_id: change.payment_subscription_id ?? null,
+          payment_customer_id: change.payment_customer_id ?? null,
+          payment_price_id: change.payment_price_id ?? null,
+          current_period_start: change.current_period_start ?? null,
+          current_period_end: change.current_period_end ?? null,
+          cancel_at_period_end: change.cancel_at_period_end ? 1 : 0,
+          provider_updated_at: change.provider_updated_at ?? null,
+        },
+        now,
+      )
+      ctx.record({
+        orgId,
+        action: 'subscription.updated',
+        target: { type: 'subscription', id: orgId },
+        before: before ? { tier: before.tier, status: before.status, provider: before.provider } : null,
+        after: { tier: change.tier, status: change.status ?? 'active', provider: change.provider },
       })
-      if (!first) return { outcome: 'duplicate' }
-      const reason = event.reasonToSkip(await findSubscription(trx, orgId))
-      if (reason !== null) return { outcome: 'skipped', reason }
-    }
-    await upsertSubscription(
-      trx,
-      orgId,
-      {
-        tier: change.tier,
-        status: change.status ?? 'active',
-        provider: change.provider,
-        payment_subscription_id: change.payment_subscription_id ?? null,
-        payment_customer_id: change.payment_customer_id ?? null,
-        payment_price_id: change.payment_price_id ?? null,
-        current_period_start: change.current_period_start ?? null,
-        current_period_end: change.current_period_end ?? null,
-        cancel_at_period_end: change.cancel_at_period_end ? 1 : 0,
-        provider_updated_at: change.provider_updated_at ?? null,
-      },
-      now,
-    )
-    return { outcome: 'applied' }
-  })
+      return { outcome: 'applied' }
+    }),
+  )
   if (result.outcome === 'applied') ctx.invalidate({ kind: 'org', orgId })
   return result
 }

@@ -88,6 +88,12 @@ export async function submitAttestation(
       revocation_reason: null,
     }
     await insertAttestation(trx, row)
+    ctx.record({
+      orgId,
+      action: 'attestation.submitted',
+      target: { type: 'attestation', id: attestationId },
+      after: { jurisdiction: input.jurisdiction, subject_did: input.subject_did, type: input.type },
+    })
     return attestationFromRow(row)
   })
 }
@@ -152,6 +158,12 @@ export async function revokeAttestation(
         })
       }
     }
+    ctx.record({
+      orgId,
+      action: 'attestation.revoked',
+      target: { type: 'attestation', id },
+      after: { reason },
+    })
     return attestationFromRow({ ...row, status: 'revoked', revoked_at: now, revocation_reason: reason })
   })
 }

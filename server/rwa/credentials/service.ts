@@ -134,6 +134,12 @@ export async function issueCredential(
         title_deed_key: titleDeedKey(titleDeed),
       }
       await insertCredential(trx, row)
+      ctx.record({
+        orgId,
+        action: 'credential.issued',
+        target: { type: 'credential', id: credentialId },
+        after: { jurisdiction: input.jurisdiction, owner_did: input.owner_did },
+      })
       return credentialFromRow(row)
     })
     .catch(async (error) => {
@@ -198,6 +204,12 @@ export async function revokeCredential(
         actor_key_id: principal.keyId,
       })
     }
+    ctx.record({
+      orgId: principal.orgId,
+      action: 'credential.revoked',
+      target: { type: 'credential', id },
+      after: { reason, frozen_token_id: tokenId ?? null },
+    })
     return credentialFromRow({ ...row, status: 'revoked', revoked_at: now, revocation_reason: reason })
   })
 }

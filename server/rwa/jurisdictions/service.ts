@@ -23,6 +23,21 @@ import {
   updateJurisdiction as updateJurisdictionRow,
 } from './queries.js'
 
+/** What an update replaces, as the audit log shows it before and after. */
+const mutableFields = ({
+  name,
+  regulatory_body,
+  frameworks,
+  credential_types,
+  transfer_requirements,
+}: Jurisdiction) => ({
+  name,
+  regulatory_body,
+  frameworks,
+  credential_types,
+  transfer_requirements,
+})
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /** Registers a jurisdiction with a new Ed25519 key; its issuer_did is that key's did:key. */
@@ -56,6 +71,11 @@ export async function registerJurisdiction(
     .execute(async (trx) => {
       if (await findJurisdiction(trx, principal.orgId, input.jurisdiction_id)) throw duplicate()
       await insertJurisdiction(trx, row)
+      ctx.record({
+        orgId: principal.orgId,
+        action: 'jurisdiction.registered',
+        target: { type: 'jurisdiction', id: input.jurisdiction_id },
+      })
     })
     .catch((error) => {
       // The same id registered at the same moment through another instance.
@@ -100,7 +120,16 @@ export async function updateJurisdiction(
       updated_at,
     }
     await updateJurisdictionRow(trx, principal.orgId, id, changes)
-    return jurisdictionFromRow({ ...row, ...changes })
+    const before = jurisdictionFromRow(row)
+    const after = jurisdictionFromRow({ ...row, ...changes })
+    ctx.record({
+      orgId: principal.orgId,
+      action: 'jurisdiction.updated',
+      target: { type: 'jurisdiction', id },
+      before: mutableFields(before),
+      after: mutableFields(after),
+    })
+    return after
   })
 }
 
@@ -136,6 +165,11 @@ export async function removeJurisdiction(
       )
     }
     await deleteJurisdiction(trx, principal.orgId, id)
+    ctx.record({
+      orgId: principal.orgId,
+      action: 'jurisdiction.removed',
+      target: { type: 'jurisdiction', id },
+    })
   })
   return { status: 'removed', jurisdiction_id: id }
 }

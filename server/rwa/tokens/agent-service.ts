@@ -61,6 +61,12 @@ export async function setPaused(
       reason: input.reason ?? null,
       actor_key_id: principal.keyId,
     })
+    ctx.record({
+      orgId: principal.orgId,
+      action: paused ? 'token.paused' : 'token.unpaused',
+      target: { type: 'token', id },
+      after: { reason: input.reason ?? null },
+    })
     return tokenDetail(trx, principal.orgId, id)
   })
 }
@@ -125,6 +131,12 @@ export async function setFrozen(
       ...details,
       reason: input.reason ?? null,
       actor_key_id: principal.keyId,
+    })
+    ctx.record({
+      orgId: principal.orgId,
+      action: freeze ? 'holder.frozen' : 'holder.unfrozen',
+      target: { type: 'token', id },
+      after: { ...details, reason: input.reason ?? null },
     })
     const frozen = (await frozenAmong(trx, id, [holder])).has(holder)
     const holdings = await holdingsOfHolder(trx, id, holder)

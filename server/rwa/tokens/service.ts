@@ -107,6 +107,16 @@ export async function tokenize(
         jurisdiction: credential.jurisdiction,
         actor_key_id: principal.keyId,
       })
+      ctx.record({
+        orgId,
+        action: 'token.created',
+        target: { type: 'token', id: tokenId },
+        after: {
+          credential_id: credential.credential_id,
+          total_supply: input.total_supply,
+          symbol: row.symbol,
+        },
+      })
       return tokenDetailFromRow(row, [holding], [], [event], 1)
     })
     .catch(async (error) => {
@@ -223,6 +233,13 @@ export async function setRules(
       previous: rulesFromRow(token.rules),
       reason: reason ?? null,
       actor_key_id: principal.keyId,
+    })
+    ctx.record({
+      orgId: principal.orgId,
+      action: 'token.rules_updated',
+      target: { type: 'token', id },
+      before: rulesFromRow(token.rules),
+      after: rules,
     })
     return tokenDetail(trx, principal.orgId, id)
   })

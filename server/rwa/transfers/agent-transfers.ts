@@ -206,6 +206,12 @@ export async function recover(
       reason: input.reason,
       actor_key_id: principal.keyId,
     })
+    ctx.record({
+      orgId,
+      action: 'token.recovered',
+      target: { type: 'token', id: tokenId },
+      after: { lost_did: input.lost_did, new_did: input.new_did, proof_id: proofId },
+    })
     return { ...recovery, proof_id: proofId }
   })
 }

@@ -109,6 +109,12 @@ export async function storeTransfer(
     'transfer',
   )
   const { source_requirements, target_requirements, all_satisfied, checks } = record.compliance_details
+  ctx.record({
+    orgId: record.orgId,
+    action: `transfer.${record.status}`,
+    target: { type: 'transfer', id: record.transferId },
+    after: { token_id: record.tokenId, ...record.transfer, proof_id: record.proofId },
+  })
   const row = {
     transfer_id: record.transferId,
     org_id: record.orgId,

@@ -64,6 +64,16 @@ export async function establishTrust(
       await jurisdictionOr404(trx, orgId, input.to_jurisdiction, 'key share')
       await refuseExisting(trx)
       await insertTrust(trx, row)
+      ctx.record({
+        orgId,
+        action: 'trust.established',
+        target: { type: 'trust', id: row.trust_id },
+        after: {
+          from_jurisdiction: row.from_jurisdiction,
+          to_jurisdiction: row.to_jurisdiction,
+          mutual: row.mutual === 1,
+        },
+      })
     })
     .catch(async (error) => {
       // Established at the same moment through another instance: the partial unique index refused it.
@@ -110,6 +120,11 @@ export async function revokeTrust(
         { context: { ...pair, trust_id: row.trust_id } },
       )
     }
+    ctx.record({
+      orgId: principal.orgId,
+      action: 'trust.revoked',
+      target: { type: 'trust', id: row.trust_id },
+    })
     return {
       status: 'revoked' as const,
       trust_id: row.trust_id,

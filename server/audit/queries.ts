@@ -1,0 +1,32 @@
+import type { Insertable } from 'kysely'
+import type { AuditEventsTable } from '../db/accountability-schema.js'
+import { type Executor, type PageQuery, pageOf, whereEqual } from '../db/queries.js'
+
+/** Every query of the audit log; each filters by org_id first. */
+
+/** Appends a write's events (in the write's transaction). */
+export async function insertAuditEvents(db: Executor, rows: Insertable<AuditEventsTable>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('audit_events').values(rows).execute()
+}
+
+export interface AuditFilters {
+  action?: string | undefined
+  target_id?: string | undefined
+  actor_key_id?: string | undefined
+  /** Inclusive lower bound of `at` (ISO 8601). */
+  since?: string | undefined
+  /** Exclusive upper bound of `at`. */
+  until?: string | undefined
+}
+
+/** An organization's events, newest first, narrowed by the filters. */
+export function listAuditEvents(db: Executor, orgId: string, filters: AuditFilters, page: PageQuery) {
+  let base = whereEqual(db.selectFrom('audit_events').where('org_id', '=', orgId), {
+    action: filters.action,
+    target_id: filters.target_id,
+    actor_key_id: filters.actor_key_id,
+  })
+  if (filters.since !== undefined) base = base.where('at', '>=', filters.since)
+  if (filters.until !== undefined) base = base.where('at', '<', filters.until)
+  return pageOf(base, 'event_id', page)
+}

@@ -1,0 +1,36 @@
+/*
+ * The accountability tables (migration 0012, DESIGN §16): the audit log and the Idempotency-Keys kept
+ * for 24 h. Part of schema.ts's `Database`.
+ */
+
+/** One change a write recorded. `actor` and `changes` are JSON text. */
+export interface AuditEventsTable {
+  event_id: string
+  org_id: string
+  at: string
+  actor: string
+  /** The acting key, for the `actor_key_id` filter; null when the server acted for a system. */
+  actor_key_id: string | null
+  request_id: string | null
+  action: string
+  target_type: string
+  target_id: string
+  changes: string | null
+}
+
+/** An organization's Idempotency-Key: the request it came with, and its answer once it has one. */
+export interface IdempotencyKeysTable {
+  org_id: string
+  key: string
+  method: string
+  path: string
+  /** SHA-256 (hex) of the request body's bytes. */
+  body_hash: string
+  state: 'in_flight' | 'done'
+  status: number | null
+  /** The answer's headers to replay, JSON text. */
+  headers: string | null
+  body: string | null
+  created_at: string
+  expires_at: string
+}

@@ -1,0 +1,115 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type TransactionSettings,
+} from 'kysely'
+
+/*
+ * One connection for a whole write. A write (server/writes/run-write.ts) is one transaction opened by
+ * the route layer, and the code it runs was written against the root database: services open their
+ * own `ctx.db.transaction()`, and caches and signing keys read through `ctx.db`. Inside a write, on
+ * SQLite (one connection behind a mutex) any of those would wait forever for the connection the write
+ * holds; on PostgreSQL they would run on another connection, outside the write's transaction.
+ *
+ * So the dialect is wrapped: within `holdingConnection(fn)`, the first transaction begun takes its
+ * connection and holds it until it ends; every query of the same asynchronous flow runs on it, and a
+ * transaction begun inside it is a savepoint (rolled back alone when it fails, as it would have been).
+ * Outside such a flow the driver behaves exactly as kysely's own.
+ */
+
+interface Holder {
+  /** The connection of the flow's outermost transaction, while it is open. */
+  connection: DatabaseConnection | undefined
+  /** Open transactions of the flow, outermost first: `null` for the real one, else a savepoint's name. */
+  open: Array<string | null>
+  savepoints: number
+}
+
+const holders = new AsyncLocalStorage<Holder>()
+
+/**
+ * Runs `fn` so that its first transaction holds its connection for every query of the flow, and the
+ * transactions begun inside it are savepoints. Nested calls share the outer flow's holder.
+ */
+export function holdingConnection<T>(fn: () => Promise<T>): Promise<T> {
+  if (holders.getStore()) return fn()
+  return holders.run({ connection: undefined, open: [], savepoints: 0 }, fn)
+}
+
+/** The dialect, with its driver wrapped as above (for SQLite and PostgreSQL alike). */
+export function holdingDialect(dialect: Dialect): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createDriver: () => new HoldingDriver(dialect.createDriver()),
+  }
+}
+
+class HoldingDriver implements Driver {
+  constructor(private readonly inner: Driver) {}
+
+  init(): Promise<void> {
+    return this.inner.init()
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const held = holders.getStore()?.connection
+    return held ?? this.inner.acquireConnection()
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const holder = holders.getStore()
+    if (!holder) return this.inner.beginTransaction(connection, settings)
+    if (holder.connection === undefined) {
+      await this.inner.beginTransaction(connection, settings)
+      holder.connection = connection
+      holder.open.push(null)
+      return
+    }
+    const name = `rwa_nested_${++holder.savepoints}`
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${name}`))
+    holder.open.push(name)
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const holder = holders.getStore()
+    if (!holder || holder.connection !== connection) return this.inner.commitTransaction(connection)
+    const name = holder.open.pop()
+    if (name) return void (await connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`)))
+    holder.connection = undefined
+    await this.inner.commitTransaction(connection)
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const holder = holders.getStore()
+    if (!holder || holder.connection !== connection) return this.inner.rollbackTransaction(connection)
+    const name = holder.open.pop()
+    if (name) {
+      await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${name}`))
+      return void (await connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`)))
+    }
+    holder.connection = undefined
+    await this.inner.rollbackTransaction(connection)
+  }
+
+  savepoint: Driver['savepoint'] = (connection, name, compile) =>
+    this.inner.savepoint?.(connection, name, compile) ?? Promise.resolve()
+  rollbackToSavepoint: Driver['rollbackToSavepoint'] = (connection, name, compile) =>
+    this.inner.rollbackToSavepoint?.(connection, name, compile) ?? Promise.resolve()
+  releaseSavepoint: Driver['releaseSavepoint'] = (connection, name, compile) =>
+    this.inner.releaseSavepoint?.(connection, name, compile) ?? Promise.resolve()
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    // A held connection is released once, by the transaction that took it (it is no longer held then).
+    if (holders.getStore()?.connection === connection) return
+    await this.inner.releaseConnection(connection)
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy()
+  }
+}

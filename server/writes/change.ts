@@ -1,0 +1,52 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+/*
+ * What a write carries (DESIGN §16, "one seam for every write"): who acts, the request that caused it,
+ * and the list of changes its services record. The write's transaction turns that list into audit
+ * events when it commits (server/writes/run-write.ts); no service writes an audit event of its own.
+ */
+
+/** Who made a change: an API key with its roles, or the server itself on behalf of a system. */
+export type Actor = { key_id: string; roles: string[] } | { system: 'payment_provider' | 'trial_expiry' }
+
+/** A record a write changed, as the audit log names it. Never a raw key, secret or private key in it. */
+export interface Change {
+  /** The organization whose record changed (an admin key's action is recorded in that organization). */
+  orgId: string
+  /** `<resource>.<past verb>`: `jurisdiction.updated`, `key.revoked`, `transfer.approved` ... */
+  action: string
+  target: { type: string; id: string }
+  /** For an update, the record before and after (secrets left out). */
+  before?: unknown
+  after?: unknown
+}
+
+/** Where a write comes from: its actor and the request id (null for a job). */
+export interface WriteOrigin {
+  actor: Actor
+  requestId: string | null
+}
+
+/** A write in progress: its origin, the changes recorded so far, and what to do once it commits. */
+export interface WriteScope extends WriteOrigin {
+  readonly changes: Change[]
+  readonly afterCommit: Array<() => void>
+}
+
+const scopes = new AsyncLocalStorage<WriteScope>()
+
+/** The write the current asynchronous flow runs in, if any. */
+export const currentWrite = (): WriteScope | undefined => scopes.getStore()
+
+/** Runs `fn` as the write `scope`. */
+export const inWriteScope = <T>(scope: WriteScope, fn: () => Promise<T>): Promise<T> => scopes.run(scope, fn)
+
+/**
+ * Records a change in the current write. Outside a write it throws: a write that no route, webhook or
+ * job opened would leave no audit event, and that is a bug.
+ */
+export function recordChange(change: Change): void {
+  const scope = currentWrite()
+  if (!scope) throw new Error(`${change.action} of ${change.target.id} recorded outside a write`)
+  scope.changes.push(change)
+}

@@ -1,0 +1,353 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { OperationSpec } from '../../../src/contract/operation.js'
+import { ROUTES } from '../../../src/contract/routes.js'
+import {
+  buildWorld,
+  expectStatus,
+  OWNER,
+  RECIPIENT,
+  SG,
+  transferBody,
+  US,
+  type World,
+} from '../../support/governance.js'
+import { createHarness, type Harness } from '../../support/harness.js'
+
+/*
+ * Every write records exactly one audit event, with its actor, action and request id, in its own
+ * transaction; a refused write records none. Generated over the route table: each write operation
+ * needs a scenario here (a call that succeeds and one its rules refuse), and a write added to the table
+ * without one fails the first test.
+ */
+
+interface Call {
+  method: string
+  path: string
+  body?: unknown
+}
+
+interface Scenario {
+  /** What the call needs beyond the usual world (buildWorld), made with the org's key. */
+  prepare?: (h: Harness, w: World) => Promise<void>
+  ok: (w: World) => Call
+  refused: (w: World) => Call
+}
+
+const T = (w: World) => `/console/rwa/tokens/${w.tokenId}`
+const FREEZE = { holder_did: OWNER, reason: 'court order' }
+
+const SCENARIOS: Record<string, Scenario> = {
+  createKey: {
+    ok: () => ({ method: 'POST', path: '/console/billing/keys', body: { name: 'ci' } }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/billing/keys',
+      body: { name: 'ci', org_id: 'globex' },
+    }),
+  },
+  revokeKey: {
+    prepare: async (h, w) => {
+      const spare = await expectStatus(
+        h.post('/console/billing/keys', { name: 'spare' }, { key: w.key }),
+        201,
+      )
+      ;(w as World & { spare: string }).spare = spare.key_id
+    },
+    ok: (w) => ({
+      method: 'DELETE',
+      path: `/console/billing/keys/${(w as World & { spare: string }).spare}`,
+    }),
+    refused: () => ({ method: 'DELETE', path: '/console/billing/keys/key_01M80QDRFAQSS9ZK6YPFRFRQA8' }),
+  },
+  updateSubscription: {
+    ok: () => ({
+      method: 'POST',
+      path: '/console/billing/subscription',
+      body: { org_id: 'globex', tier: 'pro' },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/billing/subscription',
+      body: { org_id: 'admin', tier: 'pro' },
+    }),
+  },
+  establishTrust: {
+    prepare: async (h, w) => {
+      await expectStatus(
+        h.post('/console/rwa/jurisdictions', { ...SG, jurisdiction_id: 'JP' }, { key: w.key }),
+        201,
+      )
+    },
+    ok: () => ({
+      method: 'POST',
+      path: '/console/rwa/jurisdictions/trust',
+      body: { from_jurisdiction: 'US', to_jurisdiction: 'JP' },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/jurisdictions/trust',
+      body: { from_jurisdiction: 'US', to_jurisdiction: 'SG' },
+    }),
+  },
+  revokeTrust: {
+    ok: () => ({
+      method: 'DELETE',
+      path: '/console/rwa/jurisdictions/trust',
+      body: { from_jurisdiction: 'US', to_jurisdiction: 'SG' },
+    }),
+    refused: () => ({
+      method: 'DELETE',
+      path: '/console/rwa/jurisdictions/trust',
+      body: { from_jurisdiction: 'SG', to_jurisdiction: 'US' },
+    }),
+  },
+  registerJurisdiction: {
+    ok: () => ({
+      method: 'POST',
+      path: '/console/rwa/jurisdictions',
+      body: { ...SG, jurisdiction_id: 'JP' },
+    }),
+    refused: () => ({ method: 'POST', path: '/console/rwa/jurisdictions', body: US }),
+  },
+  updateJurisdiction: {
+    ok: () => {
+      const { jurisdiction_id: _, ...rest } = US
+      return { method: 'PUT', path: '/console/rwa/jurisdictions/US', body: { ...rest, name: 'USA' } }
+    },
+    refused: () => {
+      const { jurisdiction_id: _, ...rest } = US
+      return { method: 'PUT', path: '/console/rwa/jurisdictions/XX', body: rest }
+    },
+  },
+  removeJurisdiction: {
+    prepare: async (h, w) => {
+      await expectStatus(
+        h.post('/console/rwa/jurisdictions', { ...SG, jurisdiction_id: 'JP' }, { key: w.key }),
+        201,
+      )
+    },
+    ok: () => ({ method: 'DELETE', path: '/console/rwa/jurisdictions/JP' }),
+    refused: () => ({ method: 'DELETE', path: '/console/rwa/jurisdictions/US' }),
+  },
+  issueCredential: {
+    ok: () => ({
+      method: 'POST',
+      path: '/console/rwa/credentials',
+      body: {
+        jurisdiction: 'US',
+        owner_did: OWNER,
+        property_data: { address: '2 Main St', type: 'residential', value_usd: 1, title_deed: 'D-2' },
+      },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/credentials',
+      body: {
+        jurisdiction: 'XX',
+        owner_did: OWNER,
+        property_data: {
+          address: '1 Main St',
+          type: 'residential',
+          value_usd: 1,
+          title_deed: 'SF-2026-000123',
+        },
+      },
+    }),
+  },
+  revokeCredential: {
+    ok: (w) => ({
+      method: 'POST',
+      path: `/console/rwa/credentials/${w.credentialId}/revoke`,
+      body: { reason: 'sold' },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/credentials/cred_01M8420DESXZV8X28W2ZQWTKA9/revoke',
+      body: {},
+    }),
+  },
+  submitAttestation: {
+    ok: () => ({
+      method: 'POST',
+      path: '/console/rwa/attestations',
+      body: { jurisdiction: 'SG', subject_did: RECIPIENT, type: 'kyc', attester: 'Lion KYC' },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/attestations',
+      body: { jurisdiction: 'SG', subject_did: RECIPIENT, type: 'no_such_check', attester: 'Lion KYC' },
+    }),
+  },
+  revokeAttestation: {
+    ok: (w) => ({
+      method: 'POST',
+      path: `/console/rwa/attestations/${w.attestations.kyc}/revoke`,
+      body: { reason: 'expired documents' },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/attestations/att_01M8420DESXZV8X28W2ZQWTKA9/revoke',
+      body: {},
+    }),
+  },
+  tokenize: {
+    prepare: async (h, w) => {
+      const property = { address: '3 Main St', type: 'residential', value_usd: 1, title_deed: 'D-3' }
+      const c = await expectStatus(
+        h.post(
+          '/console/rwa/credentials',
+          { jurisdiction: 'US', owner_did: OWNER, property_data: property },
+          { key: w.key },
+        ),
+        201,
+      )
+      ;(w as World & { second: string }).second = c.credential_id
+    },
+    ok: (w) => ({
+      method: 'POST',
+      path: '/console/rwa/tokenize',
+      body: { credential_id: (w as World & { second: string }).second, total_supply: 10 },
+    }),
+    refused: (w) => ({
+      method: 'POST',
+      path: '/console/rwa/tokenize',
+      body: { credential_id: w.credentialId, total_supply: 10 },
+    }),
+  },
+  setTokenRules: {
+    ok: (w) => ({ method: 'PUT', path: `${T(w)}/rules`, body: { max_holders: 5 } }),
+    refused: () => ({
+      method: 'PUT',
+      path: '/console/rwa/tokens/tok_01M8420DESXZV8X28W2ZQWTKA9/rules',
+      body: {},
+    }),
+  },
+  pauseToken: {
+    ok: (w) => ({ method: 'POST', path: `${T(w)}/pause`, body: {} }),
+    refused: (w) => ({ method: 'POST', path: `${T(w)}/unpause`, body: {} }),
+  },
+  unpauseToken: {
+    prepare: async (h, w) => {
+      await expectStatus(h.post(`${T(w)}/pause`, {}, { key: w.key }), 200)
+    },
+    ok: (w) => ({ method: 'POST', path: `${T(w)}/unpause`, body: {} }),
+    refused: (w) => ({ method: 'POST', path: `${T(w)}/pause`, body: {} }),
+  },
+  freezeHolder: {
+    ok: (w) => ({ method: 'POST', path: `${T(w)}/freeze`, body: FREEZE }),
+    refused: (w) => ({ method: 'POST', path: `${T(w)}/unfreeze`, body: FREEZE }),
+  },
+  unfreezeHolder: {
+    prepare: async (h, w) => {
+      await expectStatus(h.post(`${T(w)}/freeze`, FREEZE, { key: w.key }), 200)
+    },
+    ok: (w) => ({ method: 'POST', path: `${T(w)}/unfreeze`, body: FREEZE }),
+    refused: (w) => ({ method: 'POST', path: `${T(w)}/freeze`, body: FREEZE }),
+  },
+  requestTransfer: {
+    ok: (w) => ({ method: 'POST', path: '/console/rwa/transfers', body: transferBody(w.tokenId, 100) }),
+    refused: (w) => ({ method: 'POST', path: '/console/rwa/transfers', body: transferBody(w.tokenId, 5000) }),
+  },
+  forcedTransfer: {
+    ok: (w) => ({
+      method: 'POST',
+      path: `${T(w)}/forced-transfer`,
+      body: {
+        from_did: OWNER,
+        to_did: RECIPIENT,
+        from_jurisdiction: 'US',
+        to_jurisdiction: 'US',
+        amount: 10,
+        reason: 'court order',
+      },
+    }),
+    refused: (w) => ({
+      method: 'POST',
+      path: `${T(w)}/forced-transfer`,
+      body: {
+        from_did: OWNER,
+        to_did: RECIPIENT,
+        from_jurisdiction: 'US',
+        to_jurisdiction: 'US',
+        amount: 5000,
+        reason: 'court order',
+      },
+    }),
+  },
+  recoverIdentity: {
+    ok: (w) => ({
+      method: 'POST',
+      path: `${T(w)}/recover`,
+      body: { lost_did: OWNER, new_did: RECIPIENT, reason: 'lost wallet' },
+    }),
+    refused: (w) => ({
+      method: 'POST',
+      path: `${T(w)}/recover`,
+      body: { lost_did: 'did:web:nobody', new_did: RECIPIENT, reason: 'lost wallet' },
+    }),
+  },
+}
+
+const WRITES = (Object.values(ROUTES) as OperationSpec[]).filter((o) => o.method !== 'get')
+const KEYED_WRITES = WRITES.filter((o) => o.access !== 'public')
+
+let h: Harness
+beforeAll(async () => {
+  h = await createHarness()
+})
+afterAll(() => h.close())
+
+/** The audit events of an organization, newest first, read through the API with the admin key. */
+const eventsOf = async (orgId: string) =>
+  (await expectStatus(h.get('/console/audit', { query: { org_id: orgId, limit: 500 } }), 200)).events as any[]
+
+it('every write of the route table declares its audit actions and has a scenario here', () => {
+  for (const operation of WRITES) expect(operation.audit, operation.operationId).toBeDefined()
+  expect(KEYED_WRITES.map((o) => o.operationId).sort()).toEqual(Object.keys(SCENARIOS).sort())
+  expect(WRITES.filter((o) => o.access === 'public').map((o) => o.operationId)).toEqual([
+    'receiveStripeEvent',
+  ])
+})
+
+describe.each(KEYED_WRITES.map((o) => [o.operationId, o] as const))('%s', (operationId, operation) => {
+  it('records exactly one event with its actor, action and request id; a refused call records none', async () => {
+    const scenario = SCENARIOS[operationId]!
+    const orgId = `org-${operationId.toLowerCase()}`
+    // Admin-only operations act with the admin key; the event lands in the organization they act on.
+    const admin = operation.access === 'admin'
+    const org = await h.createOrg(orgId, { tier: 'pro' })
+    const world = await buildWorld(h, org.key)
+    await scenario.prepare?.(h, world)
+    const key = admin ? h.adminKey : org.key
+    const keyId = admin
+      ? (await expectStatus(h.get('/console/billing/keys', { query: { org_id: 'admin' } }), 200)).keys[0]
+          .key_id
+      : org.keyId
+    const logOrg = admin ? 'globex' : orgId
+
+    const before = await eventsOf(logOrg)
+    const refused = scenario.refused(world)
+    const refusal = await h.request(refused.method, refused.path, { key, body: refused.body })
+    expect(refusal.status, refusal.text).toBeGreaterThanOrEqual(400)
+    expect(await eventsOf(logOrg)).toEqual(before)
+
+    const call = scenario.ok(world)
+    const requestId = `req-${operationId}`
+    const res = await h.request(call.method, call.path, {
+      key,
+      body: call.body,
+      headers: { 'X-Request-Id': requestId },
+    })
+    expect(res.status, res.text).toBeLessThan(300)
+    const after = await eventsOf(logOrg)
+    const fresh = after.filter((e) => !before.some((b) => b.event_id === e.event_id))
+    expect(fresh).toHaveLength(1)
+    expect(operation.audit).toContain(fresh[0].action)
+    expect(fresh[0]).toMatchObject({
+      org_id: logOrg,
+      actor: { key_id: keyId, roles: ['owner'] },
+      request_id: requestId,
+    })
+    expect(JSON.stringify(fresh[0])).not.toMatch(/rwa_live_[A-Za-z0-9_-]{12}|private_key|"d":/)
+  })
+})
