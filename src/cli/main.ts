@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander'
 import { EXIT, ExitError } from './exit-error.js'
+import { declareAudit } from './program/audit.js'
 import { declareBilling } from './program/billing.js'
 import { declareGovernance } from './program/governance.js'
 import { formatHelp } from './program/help.js'
@@ -60,6 +61,7 @@ export function buildProgram(): Command {
 
   declareBilling(program)
   declareGovernance(program)
+  declareAudit(program)
   declareLocal(program, VERSION)
   return program
 }

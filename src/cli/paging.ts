@@ -21,6 +21,7 @@ const NOUNS = {
   transfers: ['transfer', 'transfers'],
   holdings: ['holding', 'holdings'],
   governance_history: ['event', 'events'],
+  events: ['audit event', 'audit events'],
 } as const satisfies Record<string, readonly [string, string]>
 
 export type ListKey = keyof typeof NOUNS

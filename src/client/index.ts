@@ -10,6 +10,7 @@
  * const token = await rwa.governance.getToken({ params: { id: 'tok_...' } })
  * await rwa.close()
  */
+import { auditRoutes } from '../contract/audit-routes.js'
 import { rwaRoutes } from '../contract/rwa-routes.js'
 import { type BillingClient, billingClientOver } from './billing.js'
 import { type ClientOptions, HttpClient } from './http.js'
@@ -22,11 +23,15 @@ export { type BillingClient, billingClientOver, HttpClient }
 /** The governance operations under `/console/rwa/`, the JWKS and the status lists included. */
 export type GovernanceClient = OperationClient<typeof rwaRoutes>
 
+/** The audit log (`/console/audit`). */
+export type AuditClient = OperationClient<typeof auditRoutes>
+
 export interface RwaClient {
   readonly baseUrl: string
   readonly http: HttpClient
   readonly billing: BillingClient
   readonly governance: GovernanceClient
+  readonly audit: AuditClient
   close(): Promise<void>
 }
 
@@ -42,6 +47,7 @@ export function clientOver(http: HttpClient): RwaClient {
     http,
     billing: billingClientOver(http),
     governance: operationClient(http, rwaRoutes),
+    audit: operationClient(http, auditRoutes),
     close: () => http.close(),
   }
 }

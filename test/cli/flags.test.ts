@@ -30,7 +30,7 @@ function commands(): Array<{ path: string; command: Command }> {
 }
 
 /** Options of a command with a table that give no request field. */
-const NOT_FIELDS = new Set(['--file', '--all', '--clear', '--help'])
+const NOT_FIELDS = new Set(['--file', '--all', '--clear', '--help', '--interval', '--lines'])
 
 let configHome: string
 const savedConfigHome = process.env.XDG_CONFIG_HOME
