@@ -3,9 +3,11 @@ import { bodyLimit } from './http/body-limit.js'
 import type { AppEnv } from './auth/principal.js'
 import type { AppContext } from './context.js'
 import { ApiError, invalidFields, validationError } from './errors.js'
+import { allowedMethodsOf } from './http/allowed-methods.js'
 import { errorHandler, notFoundHandler } from './http/error-handler.js'
 import { registerDocsPage } from './http/docs-page.js'
-import { OPENAPI_DOCUMENT, registerOpenApiComponents } from './http/openapi.js'
+import { registerOpenApiComponents } from './http/openapi.js'
+import { registerOpenApiJson } from './http/openapi-json.js'
 import { illFormedInput } from './http/well-formed.js'
 import { observeRequests } from './operations/observe-requests.js'
 import { registerRoutes } from './routes.js'
@@ -30,7 +32,8 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
     },
   })
   app.onError(errorHandler(ctx.logError))
-  app.notFound(notFoundHandler)
+  // app.routes is read on the first miss, when every route below is registered.
+  app.notFound(notFoundHandler(allowedMethodsOf(app.routes)))
   // First, so that every response, refusals and errors included, carries the request id and is logged.
   app.use('*', observeRequests(ctx.logger, ctx.metrics))
   app.use(
@@ -48,7 +51,7 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   registerOpenApiComponents(app)
   registerRoutes(app, ctx)
 
-  app.doc31('/openapi.json', OPENAPI_DOCUMENT)
+  registerOpenApiJson(app)
   registerDocsPage(app)
   return app
 }

@@ -9,6 +9,7 @@ import {
   REASONS,
   type Reason,
 } from '../src/contract/errors.js'
+import { printableText } from '../src/contract/text.js'
 
 /** What a refusal is about: the ids and values a program needs, beside the prose of `detail`. */
 export type ProblemContext = Record<string, unknown>
@@ -57,9 +58,14 @@ export function validationError(error: ZodError, where: string): ApiError {
   const errors: FieldError[] = error.issues.flatMap((issue) => {
     // An unknown field is reported at the field itself, not at the object holding it.
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: [...issue.path, key].join('.'), message: 'Unknown field' }))
+      return issue.keys.map((key) => ({
+        path: printableText([...issue.path, key].join('.')),
+        message: 'Unknown field',
+      }))
     }
-    return [{ path: issue.path.length > 0 ? issue.path.join('.') : where, message: issue.message }]
+    return [
+      { path: issue.path.length > 0 ? printableText(issue.path.join('.')) : where, message: issue.message },
+    ]
   })
   return invalidFields(where, errors)
 }
@@ -103,4 +109,52 @@ export function constraintViolationOf(error: unknown): 'unique' | 'foreign_key' 
     return 'unique'
   if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'foreign_key'
   return null
+}
+
+/** Seconds a client is told to wait (`Retry-After`) when the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5
+
+// PostgreSQL's connection-class SQLSTATEs (08: connection exception; 57P01-57P03: shut down, crash,
+// cannot connect now; 53300: too many connections), Node's socket errors, and SQLite's "busy past the
+// timeout", I/O and cannot-open codes.
+const UNAVAILABLE_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_FULL',
+])
+// What node-postgres throws with no code when a connection dies or none can be had in time.
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /^Client has encountered a connection error/,
+  /^Connection ended unexpectedly/,
+  /^The database connection is not open/,
+]
+
+/**
+ * Whether `error` means the database cannot be reached (or stayed busy past its timeout) rather than
+ * that a statement is wrong: such a request is answered 503 with `Retry-After`, never 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string') {
+      if (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('SQLITE_IOERR')) return true
+      if (code.startsWith('SQLITE_BUSY')) return true
+    }
+    if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true
+    if (UNAVAILABLE_MESSAGES.some((m) => m.test(e.message))) return true
+  }
+  return false
 }

@@ -106,6 +106,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   })
   // Without a listener, an idle connection's error (a PostgreSQL restart) would end the process.
   pool.on('error', (error) => (options.onError ?? (() => {}))(error))
+  // The pool listens only to idle connections: one lost while checked out (a statement running, a
+  // transaction open) emits its error with no listener, which would end the process too. The statement
+  // itself fails, and the request answers 503.
+  pool.on('connect', (client) => client.on('error', (error) => (options.onError ?? (() => {}))(error)))
   try {
     const client = await pool.connect()
     client.release()

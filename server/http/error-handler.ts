@@ -2,7 +2,12 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { Problem, Reason } from '../../src/contract/errors.js'
-import { ApiError, constraintViolationOf } from '../errors.js'
+import {
+  ApiError,
+  constraintViolationOf,
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+} from '../errors.js'
 
 export const PROBLEM_JSON = 'application/problem+json'
 
@@ -64,15 +69,53 @@ export function errorHandler(logError: (message: string, error?: unknown) => voi
             )
       return problemResponse(c, refusal)
     }
+    if (isDatabaseUnavailable(error)) {
+      logError(
+        `database unavailable on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}):`,
+        error,
+      )
+      return problemResponse(
+        c,
+        new ApiError(
+          'database_unavailable',
+          'The database cannot be reached; retry after Retry-After seconds',
+          {
+            context: { retry_after_seconds: DATABASE_RETRY_AFTER_SECONDS },
+            headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+          },
+        ),
+      )
+    }
     logError(`unexpected error on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}):`, error)
     return problemResponse(c, new ApiError('internal', 'Internal error; the server logged the details'))
   }
 }
 
-export const notFoundHandler: NotFoundHandler = (c) =>
-  problemResponse(
-    c,
-    new ApiError('route_not_found', `No route for ${c.req.method} ${c.req.path}`, {
-      context: { method: c.req.method, path: c.req.path },
-    }),
-  )
+/**
+ * What a request no route answers is told: 405 with `Allow` when the path is known with other methods
+ * (`allowedOf`), else 404 `route_not_found`.
+ */
+export function notFoundHandler(allowedOf: (path: string) => string[]): NotFoundHandler {
+  return function handleNotFound(c) {
+    const allow = allowedOf(c.req.path)
+    if (allow.length > 0) {
+      return problemResponse(
+        c,
+        new ApiError(
+          'method_not_allowed',
+          `${c.req.method} is not allowed on ${c.req.path}; it answers ${allow.join(', ')}`,
+          {
+            context: { method: c.req.method, path: c.req.path, allow },
+            headers: { Allow: allow.join(', ') },
+          },
+        ),
+      )
+    }
+    return problemResponse(
+      c,
+      new ApiError('route_not_found', `No route for ${c.req.method} ${c.req.path}`, {
+        context: { method: c.req.method, path: c.req.path },
+      }),
+    )
+  }
+}

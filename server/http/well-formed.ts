@@ -1,8 +1,10 @@
 import type { Context } from 'hono'
 import type { FieldError } from '../../src/contract/errors.js'
+import { printableText, refusedTextOf } from '../../src/contract/text.js'
 
 /*
- * Text that is not well-formed Unicode is refused wherever it enters, once, after validation (the
+ * Text that is not data (NUL and the C0 controls but tab, LF and CR; DESIGN §14, src/contract/text.ts)
+ * or not well-formed Unicode is refused wherever it enters, once, after validation (the
  * app's validation hook calls this for the body, the query and the path of every route). A JSON string
  * may carry a lone UTF-16 surrogate (`"\ud800"`); stored, it would come back as U+FFFD while a
  * signature made over the original kept it, so the record and its signature would disagree. In a URL
@@ -10,23 +12,22 @@ import type { FieldError } from '../../src/contract/errors.js'
  * undecoded rather than refuse.
  */
 
-const MESSAGE = 'not well-formed Unicode (a lone UTF-16 surrogate)'
-/** A surrogate code unit that is not half of a pair (`String.prototype.isWellFormed` is ES2024). */
-const LONE_SURROGATE = /\p{Cs}/u
 const URL_MESSAGE = 'not well-formed Unicode (a percent-escape that is not UTF-8)'
 
-/** Every string (and object key) in `value` that holds a lone surrogate, by its dotted path. */
+/** Every string (and object key) in `value` that is refused text, by its dotted path. */
 export function illFormedStrings(value: unknown, path: string[] = []): FieldError[] {
   if (typeof value === 'string') {
-    return LONE_SURROGATE.test(value) ? [{ path: path.join('.'), message: MESSAGE }] : []
+    const refused = refusedTextOf(value)
+    return refused === null ? [] : [{ path: path.join('.'), message: refused }]
   }
   if (Array.isArray(value)) return value.flatMap((item, i) => illFormedStrings(item, [...path, String(i)]))
   if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, item]) =>
-      LONE_SURROGATE.test(key)
-        ? [{ path: [...path, key.replace(/\p{Cs}/gu, '\uFFFD')].join('.'), message: MESSAGE }]
-        : illFormedStrings(item, [...path, key]),
-    )
+    return Object.entries(value).flatMap(([key, item]) => {
+      const refused = refusedTextOf(key)
+      return refused !== null
+        ? [{ path: [...path, printableText(key)].join('.'), message: refused }]
+        : illFormedStrings(item, [...path, key])
+    })
   }
   return []
 }
@@ -64,13 +65,14 @@ export function undecodableParams(url: string, routePath: string): FieldError[] 
   })
 }
 
-/** Whether any string (or object key) in `value` holds a lone surrogate; allocates nothing. */
-function holdsLoneSurrogate(value: unknown): boolean {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value)
-  if (Array.isArray(value)) return value.some(holdsLoneSurrogate)
+/** Whether any string (or object key) in `value` is refused text; allocates nothing. */
+function holdsRefusedText(value: unknown): boolean {
+  if (typeof value === 'string') return refusedTextOf(value) !== null
+  if (Array.isArray(value)) return value.some(holdsRefusedText)
   if (value !== null && typeof value === 'object') {
     for (const key in value) {
-      if (LONE_SURROGATE.test(key) || holdsLoneSurrogate((value as Record<string, unknown>)[key])) return true
+      if (refusedTextOf(key) !== null || holdsRefusedText((value as Record<string, unknown>)[key]))
+        return true
     }
   }
   return false
@@ -89,6 +91,6 @@ export function illFormedInput(target: string, data: unknown, c: Context): Field
       : target === 'query'
         ? undecodableQueryFields(url)
         : undecodableParams(url, c.req.routePath)
-  if (!holdsLoneSurrogate(data)) return fromUrl
+  if (!holdsRefusedText(data)) return fromUrl
   return [...fromUrl, ...illFormedStrings(data)]
 }

@@ -29,6 +29,7 @@ export const EXIT_OF_CODE: Record<ErrorCode, number> = {
   forbidden: EXIT.auth,
   plan_required: EXIT.auth,
   not_found: EXIT.notFound,
+  method_not_allowed: EXIT.usage,
   conflict: EXIT.conflict,
   quota_exceeded: EXIT.conflict,
   rate_limited: EXIT.conflict,
@@ -268,6 +269,8 @@ const HINTS: Partial<Record<Reason, Hint>> = {
   rate_limited: rateLimited,
   // 503
   starting: () => 'retry in a moment',
+  database_unavailable: (p) =>
+    `the server cannot reach its database (the request itself is fine): retry in ${p.retryAfterSeconds ?? 'a few'} s; the server's log names the cause`,
 }
 
 /** Command groups with a `get ID` subcommand. */
@@ -284,6 +287,7 @@ const CODE_HINTS: Record<ErrorCode, Hint> = {
   plan_required: HINTS.plan_required!,
   quota_exceeded: () => '`rwa usage` shows what is used; `rwa pricing` lists the quotas of each tier',
   not_found: (_, c) => `\`rwa ${c.command.split(' ')[0] || '<group>'} list\` shows what exists`,
+  method_not_allowed: HINTS.route_not_found!,
   conflict: (_, c) => {
     const group = c.command.split(' ')[0] || '<group>'
     if (GETTABLE.has(group) && c.args[0])

@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   plan_required: 403,
   quota_exceeded: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -29,6 +30,7 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   plan_required: 'Plan required',
   quota_exceeded: 'Quota exceeded',
   not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
   conflict: 'Conflict',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
@@ -85,7 +87,12 @@ export const REASONS = {
   },
   max_dids: { code: 'quota_exceeded', when: "A credential would add a DID past the tier's `max_dids`" },
   // 404
-  route_not_found: { code: 'not_found', when: 'No operation has that method and path' },
+  route_not_found: { code: 'not_found', when: 'No operation has that path, with any method' },
+  // 405
+  method_not_allowed: {
+    code: 'method_not_allowed',
+    when: "The path is an operation's but the method is not; `Allow` (and `context.allow`) lists the methods it has",
+  },
   organization_not_found: { code: 'not_found', when: 'No organization of that id has a record yet' },
   key_not_found: { code: 'not_found', when: "No API key of that id in the caller's organization" },
   jurisdiction_not_found: {
@@ -184,6 +191,10 @@ export const REASONS = {
   internal: { code: 'internal', when: 'A bug: the server logged the details under the request id' },
   starting: { code: 'unavailable', when: 'The server is still starting' },
   not_ready: { code: 'unavailable', when: '`/readyz`: a check failed (`checks` names it)' },
+  database_unavailable: {
+    code: 'unavailable',
+    when: 'The database cannot be reached (or stayed locked past its timeout); `Retry-After` says when to try again',
+  },
   payment_provider_unreachable: {
     code: 'unavailable',
     when: "The payment provider's API could not be reached to process an event; it will redeliver",

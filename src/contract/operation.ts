@@ -179,13 +179,16 @@ export function pathOf(template: string, params: Record<string, unknown> | undef
   })
 }
 
+/** The load balancers' probes: they answer without the database (`/readyz` says when it is lost). */
+const PROBE_PATHS = new Set(['/healthz', '/readyz'])
+
 /**
  * The reasons every operation of its kind can refuse with, whatever its own rules: a value that fails
  * its schema; with a body, a body that is not JSON, too large or of another media type; with a key, the
  * key's refusals, and with limits the rate limit; the plan for governance; the admin key for admin and
- * operator.
+ * operator; and, but for the probes (which answer without it), a database that cannot be reached.
  */
-export function standardReasons(operation: Pick<OperationSpec, 'access' | 'body'>): Reason[] {
+export function standardReasons(operation: Pick<OperationSpec, 'access' | 'body' | 'path'>): Reason[] {
   const reasons: Reason[] = ['invalid_field']
   if (operation.body) reasons.push('malformed_body', 'payload_too_large', 'json_required')
   if (operation.access !== 'public')
@@ -193,5 +196,6 @@ export function standardReasons(operation: Pick<OperationSpec, 'access' | 'body'
   if (isLimited(operation.access)) reasons.push('rate_limited')
   if (operation.access === 'governance') reasons.push('plan_required')
   if (operation.access === 'admin' || operation.access === 'operator') reasons.push('admin_key_required')
+  if (!PROBE_PATHS.has(operation.path)) reasons.push('database_unavailable')
   return reasons
 }

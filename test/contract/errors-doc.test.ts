@@ -59,7 +59,7 @@ function render(): string {
     'Besides its own, every operation can give the reasons that follow from how it is called: `invalid_field`',
     'always; `malformed_body`, `payload_too_large` and `json_required` with a body; the `key_*` reasons with a',
     'key; `rate_limited` where limits apply; `plan_required` for governance; `admin_key_required` for the',
-    "admin key's operations.",
+    "admin key's operations; `database_unavailable` everywhere but the probes (`/healthz`, `/readyz`).",
     '',
     '| operation | method and path | access | its own reasons |',
     '|---|---|---|---|',

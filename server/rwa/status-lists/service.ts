@@ -7,13 +7,13 @@ import {
   STATUS_LIST_MIN_BITS,
   setStatusBit,
 } from '../../../src/proof/status-list.js'
-import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
 import { notFound } from '../../errors.js'
 import { VC_CONTEXT } from '../issuance.js'
 import { findJurisdiction } from '../jurisdictions/queries.js'
 import { RWA_BASE } from '../../../src/contract/rwa-routes.js'
+import { matchesEtag } from '../../http/etag.js'
 import { permute } from './permutation.js'
 import {
   findStatusList,
@@ -98,23 +98,47 @@ export function credentialStatusOf(vcJwt: string): CredentialStatusEntry | null 
   return status ?? null
 }
 
+/** A served list is re-signed at least this often, so its `validFrom` is never older (DESIGN §15). */
+export const STATUS_LIST_RESIGN_MS = 12 * 60 * 60 * 1000
+
+/** How many signed lists a process keeps (each a few hundred bytes); the oldest is forgotten first. */
+const SIGNED_LISTS_KEPT = 1024
+
 /**
- * The ETag of a list as served now: it changes with each revocation, with the public URL and with the
- * signing second (the list's `validFrom`, which a verifier bounds with `--max-status-age`).
+ * The signing time of a list as served at `now`: its last change, or the start of the current 12-hour
+ * period (00:00 or 12:00 UTC) when that is later. Derived from the data and the clock alone, so every
+ * instance serves the same bytes (Ed25519 signatures are deterministic) and the same ETag.
  */
+export function statusListSignedAt(updatedAt: string, now: number): string {
+  const period = Math.floor(now / STATUS_LIST_RESIGN_MS) * STATUS_LIST_RESIGN_MS
+  return new Date(Math.max(Date.parse(updatedAt), period)).toISOString()
+}
+
+/** The ETag of a list as served now: it changes with each revocation, each re-signing and the public URL. */
 export const statusListEtag = (
   ctx: AppContext,
   list: { list_id: string; version: number },
-  signedAt: number,
+  signedAt: string,
 ): string =>
-  `"${list.list_id}.${Number(list.version)}.${Math.floor(signedAt / 1000)}.${createHash('sha256').update(ctx.publicUrl()).digest('hex').slice(0, 8)}"`
+  `"${list.list_id}.${Number(list.version)}.${Date.parse(signedAt)}.${createHash('sha256').update(ctx.publicUrl()).digest('hex').slice(0, 8)}"`
+
+/** The lists this process signed, by context (one per app), each with the ETag it was signed for. */
+const signedLists = new WeakMap<AppContext, Map<string, { etag: string; jwt: string }>>()
+
+function signedListsOf(ctx: AppContext): Map<string, { etag: string; jwt: string }> {
+  let lists = signedLists.get(ctx)
+  if (!lists) {
+    lists = new Map()
+    signedLists.set(ctx, lists)
+  }
+  return lists
+}
 
 /**
  * The status list credential as served: a VC-JWT (`BitstringStatusListCredential`) signed by the
  * issuing jurisdiction, its `encodedList` the GZIP + base64url bitstring with the multibase `u` prefix.
- * `validFrom` (and `iat`) is the signing time, to the second (DESIGN §14: a verifier refuses a list
- * older than its `--max-status-age`, so an old genuine list cannot be replayed); the bytes are
- * deterministic for a version and a second, so every instance serves the same ones.
+ * Signed once per change and per 12-hour period (`statusListSignedAt`) and served from memory in
+ * between: a request reads only the list's row (one primary-key lookup) to learn its version.
  */
 export async function statusListCredential(
   ctx: AppContext,
@@ -123,24 +147,38 @@ export async function statusListCredential(
 ): Promise<{ etag: string; jwt: string | null }> {
   const list = await findStatusList(ctx.db, listId)
   if (!list) throw notFound('status_list', listId)
-  const signedAt = Math.floor(ctx.clock.now() / 1000) * 1000
+  const signedAt = statusListSignedAt(list.updated_at, ctx.clock.now())
   const etag = statusListEtag(ctx, list, signedAt)
-  if (ifNoneMatch?.split(',').some((t) => t.trim() === etag)) return { etag, jwt: null }
+  if (matchesEtag(ifNoneMatch, etag)) return { etag, jwt: null }
+  const cache = signedListsOf(ctx)
+  const cached = cache.get(listId)
+  if (cached?.etag === etag) return cached
+  const jwt = await signStatusList(ctx, list, signedAt)
+  cache.delete(listId)
+  cache.set(listId, { etag, jwt })
+  if (cache.size > SIGNED_LISTS_KEPT) cache.delete(cache.keys().next().value as string)
+  return { etag, jwt }
+}
+
+type StatusListRow = NonNullable<Awaited<ReturnType<typeof findStatusList>>>
+
+async function signStatusList(ctx: AppContext, list: StatusListRow, signedAt: string): Promise<string> {
+  const listId = list.list_id
   const jurisdiction = await findJurisdiction(ctx.db, list.org_id, list.jurisdiction_id)
   if (!jurisdiction) throw new Error(`status list ${listId} has no jurisdiction ${list.jurisdiction_id}`)
   const bits = emptyBitstring(Number(list.capacity))
   for (const index of await revokedIndexes(ctx.db, listId)) setStatusBit(bits, index)
   const url = statusListUrl(ctx, listId)
-  const jwt = await ctx.signingKeys.signCredential(
+  return ctx.signingKeys.signCredential(
     { did: jurisdiction.issuer_did, privateKey: jurisdiction.private_key },
     {
       id: url,
       subject: `${url}#list`,
-      issuedAt: signedAt,
+      issuedAt: Date.parse(signedAt),
       '@context': VC_CONTEXT,
       type: ['VerifiableCredential', 'BitstringStatusListCredential'],
       issuer: jurisdiction.issuer_did,
-      validFrom: isoTimestamp(signedAt),
+      validFrom: signedAt,
       credentialSubject: {
         id: `${url}#list`,
         type: 'BitstringStatusList',
@@ -149,5 +187,4 @@ export async function statusListCredential(
       },
     },
   )
-  return { etag, jwt }
 }

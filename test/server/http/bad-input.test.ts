@@ -49,16 +49,40 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
     })
   })
 
-  it('answers unknown routes and methods with 404 problem details', async () => {
+  it('answers unknown routes with 404 problem details', async () => {
     for (const [method, path] of [
       ['GET', '/nope'],
-      ['PATCH', '/console/billing/keys'],
+      ['PATCH', '/nope'],
       ['GET', '/console/billing/keys/key_x/extra'],
     ] as const) {
       const res = await h.request(method, path)
       expect(res.status, `${method} ${path}`).toBe(404)
       expect(res.headers.get('content-type')).toBe('application/problem+json')
       expect(problemSchema.parse(res.body).code).toBe('not_found')
+      expect(res.headers.get('allow')).toBeNull()
+    }
+  })
+
+  it('answers a known path with another method 405 with Allow listing the methods it has', async () => {
+    for (const [method, path, allow] of [
+      ['PATCH', '/console/billing/keys', 'GET, HEAD, POST'],
+      ['PUT', '/console/billing/keys/key_x', 'DELETE'],
+      ['DELETE', '/openapi.json', 'GET, HEAD'],
+      ['POST', '/console/rwa/tokens/tok_x', 'GET, HEAD'],
+      ['GET', '/console/rwa/transfers', 'GET, HEAD'],
+    ] as const) {
+      const res = await h.request(method, path)
+      if (method === 'GET') {
+        // A control: the path with a method it has is no 405.
+        expect(res.status, `${method} ${path}`).toBe(200)
+        continue
+      }
+      expect(res.status, `${method} ${path}`).toBe(405)
+      expect(res.headers.get('content-type')).toBe('application/problem+json')
+      expect(res.headers.get('allow'), `${method} ${path}`).toBe(allow)
+      const problem = problemSchema.parse(res.body)
+      expect(problem).toMatchObject({ code: 'method_not_allowed', reason: 'method_not_allowed', status: 405 })
+      expect(problem.context).toEqual({ method, path, allow: allow.split(', ') })
     }
   })
 

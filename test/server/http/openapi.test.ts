@@ -32,3 +32,39 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(createKey.responses)).toEqual(expect.arrayContaining(['201', '400', '401']))
   })
 })
+
+describe('GET /openapi.json is built once per process (DESIGN §15)', () => {
+  it('serves the same bytes with a strong ETag, 304 on If-None-Match, and gzip when asked', async () => {
+    const first = await h.app.request('/openapi.json')
+    const body = await first.text()
+    const etag = first.headers.get('etag')!
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/)
+    expect(first.headers.get('cache-control')).toBe('no-cache')
+    const second = await h.app.request('/openapi.json')
+    expect(await second.text()).toBe(body)
+    expect(second.headers.get('etag')).toBe(etag)
+
+    const cached = await h.app.request('/openapi.json', { headers: { 'If-None-Match': `"x", ${etag}` } })
+    expect(cached.status).toBe(304)
+    expect(await cached.text()).toBe('')
+    expect(cached.headers.get('etag')).toBe(etag)
+    const stale = await h.app.request('/openapi.json', { headers: { 'If-None-Match': '"stale"' } })
+    expect(stale.status).toBe(200)
+
+    const gzipped = await h.app.request('/openapi.json', { headers: { 'Accept-Encoding': 'gzip' } })
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip')
+    const { gunzipSync } = await import('node:zlib')
+    expect(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString()).toBe(body)
+  })
+
+  it('gives another app of the same routes the same ETag (it depends on the document alone)', async () => {
+    const other = await createHarness()
+    try {
+      const a = (await h.app.request('/openapi.json')).headers.get('etag')
+      const b = (await other.app.request('/openapi.json')).headers.get('etag')
+      expect(a).toBe(b)
+    } finally {
+      await other.close()
+    }
+  })
+})

@@ -98,3 +98,47 @@ describe('a percent-escape that is not UTF-8 in the URL', () => {
     expect(euro.body.total).toBe(0)
   })
 })
+
+describe('NUL and C0 control characters (DESIGN §14: text is data, never control)', () => {
+  it("refuses NUL in a jurisdiction's name with 400 naming the field, and stores nothing (a 500 on PostgreSQL before)", async () => {
+    const res = await h.post('/console/rwa/jurisdictions', { ...US, name: 'United\u0000States' })
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({
+      code: 'invalid_request',
+      reason: 'invalid_field',
+      errors: [{ path: 'name' }],
+    })
+    expect(res.body.errors[0].message).toMatch(/NUL/)
+    expect((await h.get('/console/rwa/jurisdictions/US')).status).toBe(404)
+  })
+
+  it('refuses the other C0 controls (escape, bell, backspace, VT, FF, US) in a key name, an object key and a query', async () => {
+    for (const ch of ['\u001b', '\u0007', '\u0008', '\u000b', '\u000c', '\u001f']) {
+      const res = await h.post('/console/billing/keys', { org_id: 'acme', name: `a${ch}[31mred` })
+      expect(res.status, JSON.stringify(ch)).toBe(400)
+      expect(paths(res)).toEqual(['name'])
+      expect(res.body.errors[0].message).toContain(
+        `U+00${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+      )
+    }
+    await expectStatus(h.post('/console/rwa/jurisdictions', US), 201)
+    const credential = await h.post('/console/rwa/credentials', {
+      jurisdiction: 'US',
+      owner_did: OWNER,
+      property_data: { ...PROPERTY, 'note\u001b': 'x' },
+    })
+    expect(credential.status).toBe(400)
+    expect(paths(credential)).toEqual(['property_data.note\\u001b'])
+    const query = await h.get('/console/rwa/transfers?token_id=tok_%00')
+    expect(paths(query)).toEqual(['token_id'])
+    const param = await h.get('/console/rwa/credentials/cred_%07x')
+    expect(paths(param)).toEqual(['id'])
+  })
+
+  it('accepts tab, LF and CR, and the characters just past the C0 range', async () => {
+    const name = 'Line one\r\nline\ttwo ~\u007f\u0085'
+    const res = await h.post('/console/rwa/jurisdictions', { ...US, name })
+    expect(res.status).toBe(201)
+    expect((await h.get('/console/rwa/jurisdictions/US')).body.name).toBe(name)
+  })
+})

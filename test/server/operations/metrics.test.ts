@@ -162,7 +162,7 @@ describe('GET /metrics', () => {
   it('is in the OpenAPI document, as text behind the admin key', async () => {
     const doc = (await h.get('/openapi.json', { key: null })).body
     const op = doc.paths['/metrics'].get
-    expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '403'])
+    expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '403', '503'])
     expect(op.security).toEqual([{ ApiKey: [] }])
     expect(Object.keys(op.responses['200'].content)).toEqual(['text/plain'])
     // Neither limited nor metered: no RateLimit headers are promised.

@@ -155,6 +155,46 @@ describe('GET /console/rwa/status/{list_id}', () => {
   })
 })
 
+describe('a status list is signed once per change and per 12 hours (DESIGN §15)', () => {
+  it('serves the same signed bytes until it changes; validFrom is the change or the last 00:00/12:00 UTC, never older than 12 h', async () => {
+    const c = await issue()
+    const url = c.credential_status.statusListCredential
+    const issuedAt = h.clock.now()
+    const first = await fetchList(url)
+    const again = await fetchList(url)
+    expect(again.text).toBe(first.text)
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'))
+    expect(decodeJwt(first.text).validFrom).toBe(new Date(issuedAt).toISOString())
+
+    // 30 hours later with no change: re-signed at the start of the current 12-hour period.
+    h.clock.advance(30 * 3600_000)
+    const later = await fetchList(url, { 'If-None-Match': first.headers.get('etag')! })
+    expect(later.status).toBe(200)
+    expect(later.headers.get('etag')).not.toBe(first.headers.get('etag'))
+    const validFrom = Date.parse(decodeJwt(later.text).validFrom as string)
+    expect(validFrom % (12 * 3600_000)).toBe(0)
+    expect(h.clock.now() - validFrom).toBeLessThan(12 * 3600_000)
+    expect(h.clock.now() - validFrom).toBeGreaterThanOrEqual(0)
+
+    // A revocation is served at once, signed at its own time.
+    h.clock.advance(60_000)
+    await expectStatus(h.post(`/console/rwa/credentials/${c.credential_id}/revoke`, { reason: 'fraud' }), 200)
+    const revoked = await fetchList(url)
+    expect(decodeJwt(revoked.text).validFrom).toBe(new Date(h.clock.now()).toISOString())
+    expect((await bitsOf(url)).get(Number(c.credential_status.statusListIndex))).toBe(true)
+  })
+
+  it('two instances serve the same bytes and ETag for the same list', async () => {
+    const c = await issue()
+    const url = c.credential_status.statusListCredential
+    const other = await h.newInstance()
+    const mine = await fetchList(url)
+    const theirs = await other.get(new URL(url).pathname, { key: null })
+    expect(theirs.text).toBe(mine.text)
+    expect(theirs.headers.get('etag')).toBe(mine.headers.get('etag'))
+  })
+})
+
 describe('verifying with the library any verifier can use', () => {
   it('checkRevocation reads active, then revoked, for a credential and for an attestation', async () => {
     const c = await issue()
