@@ -10,6 +10,11 @@ export const EXIT = {
   conflict: 5,
   rejected: 6,
   unreachable: 7,
+  /**
+   * A verification that does not hold (DESIGN §14): bad signature, untrusted issuer, tampered record,
+   * revoked, stale or missing status.
+   */
+  verification: 8,
   /** Ctrl-C at a prompt: 128 + SIGINT, as shells report an interrupted program. */
   interrupted: 130,
 } as const

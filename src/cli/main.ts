@@ -12,7 +12,7 @@ const VERSION = '0.1.0'
 export const EXIT_CODES_HELP = `
 Exit codes (from a refusal's code and reason, never its wording; docs/cli.md):
   0  ok
-  1  unexpected error, or a proof that does not hold (rwa proofs verify)
+  1  unexpected error
   2  usage or validation error (bad flags, missing input, unknown profile, invalid request, a --url
      that is not an rwa server's base URL)
   3  authentication or permission (no/unknown/revoked key, forbidden, plan required)
@@ -20,6 +20,8 @@ Exit codes (from a refusal's code and reason, never its wording; docs/cli.md):
   5  conflict or limit (already exists, in use, quota or rate limit)
   6  transfer rejected by compliance
   7  cannot reach the server, or it cannot reach a service it needs (503)
+  8  a verification does not hold: bad signature, untrusted issuer, tampered record,
+     revoked, stale or missing status
 130  interrupted (Ctrl-C at a prompt)
 
 Output: tables fitted to the terminal; tab-separated values with a header line when stdout is not a

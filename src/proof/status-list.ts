@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK } from 'jose'
-import { publicKeyOfDidKey } from './did-key.js'
+import { publicKeyOfDidKey, verificationMethodOf } from './did-key.js'
 
 /*
  * W3C Bitstring Status List v1.0: the bitstring a status list credential publishes, and the check any
@@ -29,10 +29,27 @@ export function encodeStatusList(bits: Uint8Array): string {
   return `u${gzipSync(bits).toString('base64url')}`
 }
 
-/** The bitstring of an `encodedList`; throws when it is not multibase base64url of GZIP data. */
+/** The most a verifier gunzips of an `encodedList` (DESIGN §14): a gzip bomb stops there. */
+export const STATUS_LIST_MAX_GUNZIPPED = 16 * 1024 * 1024
+
+/**
+ * The bitstring of an `encodedList`; throws when it is not multibase base64url of GZIP data, or when it
+ * would gunzip to more than `STATUS_LIST_MAX_GUNZIPPED` bytes.
+ */
 export function decodeStatusList(encodedList: string): Uint8Array {
   if (!encodedList.startsWith('u')) throw new Error('encodedList must start with the multibase prefix "u"')
-  return new Uint8Array(gunzipSync(Buffer.from(encodedList.slice(1), 'base64url')))
+  try {
+    return new Uint8Array(
+      gunzipSync(Buffer.from(encodedList.slice(1), 'base64url'), {
+        maxOutputLength: STATUS_LIST_MAX_GUNZIPPED,
+      }),
+    )
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new Error(`it gunzips to more than ${STATUS_LIST_MAX_GUNZIPPED} bytes`)
+    }
+    throw error
+  }
 }
 
 /** The `credentialStatus` entry of a credential, as this service writes it. */
@@ -45,24 +62,55 @@ export interface StatusEntry {
 
 /** What `checkRevocation` found. */
 export type RevocationCheck =
-  | { status: 'active' | 'revoked'; statusListCredential: string; statusListIndex: number }
+  | {
+      status: 'active' | 'revoked'
+      statusListCredential: string
+      statusListIndex: number
+      /** The list's `validFrom`: when it was signed. */
+      validFrom: string
+    }
   | { status: 'unknown'; reason: string }
 
+/** How old a status list may be by default (DESIGN §14: `--max-status-age`, default 24h). */
+export const DEFAULT_MAX_STATUS_AGE_MS = 24 * 60 * 60 * 1000
+
+/** How far in the future a list's `validFrom` may lie (clocks differ a little). */
+const CLOCK_SKEW_MS = 60_000
+
+export interface RevocationOptions {
+  /** The time of the check (default: now). */
+  now?: Date
+  /** The oldest list accepted, by its `validFrom` (default 24 hours). */
+  maxAgeMs?: number
+}
+
 /**
- * Checks whether a VC-JWT has been revoked, as any verifier would: read its `credentialStatus`, fetch
- * the status list credential it names (`fetchList(url)` returns the raw VC-JWT), verify that list's
- * EdDSA signature with the key of its issuer's did:key, require the same issuer as the credential and
- * the purpose `revocation`, decode `encodedList` and read the bit. The credential's own signature is
- * not checked here (verify it separately).
+ * Checks whether a VC-JWT has been revoked, as any verifier would (the W3C Bitstring Status List
+ * validation algorithm, fail-closed): read its `credentialStatus`, fetch the status list credential it
+ * names (`fetchList(url)` returns the raw VC-JWT), and accept the list only when
+ * - it is an EdDSA `vc+jwt` whose `kid` is the verification method of its `iss`, and the signature
+ *   holds with the key of that did:key;
+ * - its `iss`, its `issuer` and the credential's issuer are one DID (a list signed by any other key,
+ *   even served at the URL, is refused);
+ * - its `id` is the `statusListCredential` URL the credential names (a list of another URL is refused);
+ * - its `validFrom` (the signing time) is no older than `maxAgeMs` and not in the future, and its
+ *   `validUntil`, if any, has not passed (an old genuine list cannot be replayed);
+ * - it is a `revocation` BitstringStatusListCredential whose `encodedList` decodes (at most 16 MiB
+ *   gunzipped) to at least 131,072 entries, the index among them.
+ * Anything else is `unknown` with the reason: the caller fails closed on it. The credential's own
+ * signature is not checked here (verify it separately).
  *
  * @example
  * const result = await checkRevocation(credential.vc_jwt, async (url) => (await fetch(url)).text())
- * // { status: 'revoked', statusListCredential, statusListIndex } | { status: 'active', ... } | { status: 'unknown', reason }
+ * // { status: 'revoked', ... } | { status: 'active', ... } | { status: 'unknown', reason }
  */
 export async function checkRevocation(
   vcJwt: string,
   fetchList: (url: string) => Promise<string>,
+  options: RevocationOptions = {},
 ): Promise<RevocationCheck> {
+  const now = (options.now ?? new Date()).getTime()
+  const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_STATUS_AGE_MS
   let vc: Record<string, unknown>
   try {
     vc = decodeJwt(vcJwt)
@@ -70,7 +118,7 @@ export async function checkRevocation(
     return { status: 'unknown', reason: 'not a JWT' }
   }
   const entry = vc.credentialStatus as StatusEntry | undefined
-  if (!entry)
+  if (!entry || typeof entry !== 'object')
     return {
       status: 'unknown',
       reason: 'the credential carries no credentialStatus (issued before status lists)',
@@ -78,28 +126,28 @@ export async function checkRevocation(
   if (entry.type !== 'BitstringStatusListEntry' || entry.statusPurpose !== 'revocation') {
     return { status: 'unknown', reason: `unsupported credentialStatus ${entry.type}/${entry.statusPurpose}` }
   }
-  if (!/^(0|[1-9][0-9]*)$/.test(entry.statusListIndex)) {
+  if (typeof entry.statusListIndex !== 'string' || !/^(0|[1-9][0-9]{0,9})$/.test(entry.statusListIndex)) {
     return {
       status: 'unknown',
       reason: `statusListIndex ${JSON.stringify(entry.statusListIndex)} is not a decimal string`,
     }
   }
+  const url = entry.statusListCredential
+  if (typeof url !== 'string') return { status: 'unknown', reason: 'statusListCredential is not a URL' }
   const index = Number(entry.statusListIndex)
   let listJwt: string
   try {
-    listJwt = (await fetchList(entry.statusListCredential)).trim()
+    listJwt = (await fetchList(url)).trim()
   } catch (error) {
-    return {
-      status: 'unknown',
-      reason: `cannot fetch ${entry.statusListCredential}: ${(error as Error).message}`,
-    }
+    return { status: 'unknown', reason: `cannot fetch ${url}: ${(error as Error).message}` }
   }
   let list: Record<string, unknown>
   try {
+    const header = decodeProtectedHeader(listJwt)
+    if (header.alg !== 'EdDSA') throw new Error(`alg ${String(header.alg)} (EdDSA expected)`)
+    if (header.typ !== 'vc+jwt') throw new Error(`typ ${String(header.typ)} (vc+jwt expected)`)
     const issuer = String(decodeJwt(listJwt).iss)
-    const kid = decodeProtectedHeader(listJwt).kid
-    if (typeof kid !== 'string' || kid.split('#')[0] !== issuer)
-      throw new Error('kid is not the issuer’s key')
+    if (header.kid !== verificationMethodOf(issuer)) throw new Error('its kid is not the key of its iss')
     const resolved = publicKeyOfDidKey(issuer)
     if ('error' in resolved) throw new Error(resolved.error)
     const key = await importJWK(resolved.jwk, 'EdDSA')
@@ -111,15 +159,40 @@ export async function checkRevocation(
       reason: `the status list credential does not verify: ${(error as Error).message}`,
     }
   }
-  if (list.issuer !== vc.issuer) {
+  const credentialIssuer = vc.issuer
+  if (list.iss !== list.issuer || list.issuer !== credentialIssuer || vc.iss !== credentialIssuer) {
     return {
       status: 'unknown',
-      reason: `the status list was issued by ${String(list.issuer)}, not by the credential's issuer ${String(vc.issuer)}`,
+      reason: `the status list was signed by ${String(list.iss)} as issuer ${String(list.issuer)}, not by the credential's issuer ${String(credentialIssuer)}`,
     }
+  }
+  if (list.id !== url) {
+    return {
+      status: 'unknown',
+      reason: `the status list's id ${JSON.stringify(list.id)} is not the URL the credential names (${url})`,
+    }
+  }
+  const validFrom = typeof list.validFrom === 'string' ? Date.parse(list.validFrom) : Number.NaN
+  if (Number.isNaN(validFrom)) return { status: 'unknown', reason: 'the status list has no validFrom' }
+  if (validFrom > now + CLOCK_SKEW_MS) {
+    return { status: 'unknown', reason: `the status list is valid only from ${String(list.validFrom)}` }
+  }
+  if (now - validFrom > maxAgeMs) {
+    return {
+      status: 'unknown',
+      reason: `the status list is stale: signed at ${String(list.validFrom)}, older than the ${formatAge(maxAgeMs)} accepted (--max-status-age)`,
+    }
+  }
+  if (typeof list.validUntil === 'string' && Date.parse(list.validUntil) <= now) {
+    return { status: 'unknown', reason: `the status list expired at ${list.validUntil}` }
   }
   const types = list.type as string[] | undefined
   const subject = list.credentialSubject as { statusPurpose?: string; encodedList?: string } | undefined
-  if (!types?.includes('BitstringStatusListCredential') || subject?.statusPurpose !== 'revocation') {
+  if (
+    !Array.isArray(types) ||
+    !types.includes('BitstringStatusListCredential') ||
+    subject?.statusPurpose !== 'revocation'
+  ) {
     return { status: 'unknown', reason: 'not a revocation BitstringStatusListCredential' }
   }
   let bits: Uint8Array
@@ -133,7 +206,15 @@ export async function checkRevocation(
   }
   return {
     status: statusBit(bits, index) ? 'revoked' : 'active',
-    statusListCredential: entry.statusListCredential,
+    statusListCredential: url,
     statusListIndex: index,
+    validFrom: String(list.validFrom),
   }
+}
+
+/** An age in the CLI's duration form: `24h`, `30m`, `10s`. */
+export function formatAge(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`
+  return `${Math.round(ms / 1000)}s`
 }

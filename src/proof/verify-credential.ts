@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util'
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose'
+import type { TrustBundle } from '../contract/rwa.js'
 import { publicKeyOfDidKey, verificationMethodOf } from './did-key.js'
+import { untrustedIssuer } from './trust.js'
 
 /*
  * Offline verification of the service's Verifiable Credentials (credentials and attestations carry
@@ -24,45 +26,84 @@ export interface VcClaims {
 }
 
 /** A record of this service that carries a VC: a credential (`cred_`) or an attestation (`att_`). */
-export interface VcRecord {
-  vc_jwt: string
-  credential_id?: string | null
-  attestation_id?: string
-  issuer_did?: string
-  owner_did?: string
-  subject_did?: string
-  jurisdiction?: string
-  property_data?: unknown
-  type?: string
-  attester?: string
-  evidence?: string | null
-  valid_until?: string | null
-  status?: string
-  revoked_at?: string | null
-  revocation_reason?: string | null
+export type VcRecord = Record<string, unknown> & { vc_jwt: string }
+
+/** The fields of each record, in the order the API writes them: a record has exactly these. */
+export const CREDENTIAL_RECORD_FIELDS = [
+  'credential_id',
+  'type',
+  'jurisdiction',
+  'owner_did',
+  'property_data',
+  'status',
+  'issuer_did',
+  'issued_at',
+  'valid_until',
+  'revoked_at',
+  'revocation_reason',
+  'vc_jwt',
+  'credential_status',
+] as const
+export const ATTESTATION_RECORD_FIELDS = [
+  'attestation_id',
+  'jurisdiction',
+  'subject_did',
+  'type',
+  'attester',
+  'credential_id',
+  'evidence',
+  'issuer_did',
+  'issued_at',
+  'valid_until',
+  'vc_jwt',
+  'credential_status',
+  'status',
+  'revoked_at',
+  'revocation_reason',
+] as const
+/** Fields an attestation saved before attestations could be revoked lacks (an older record). */
+const ATTESTATION_LATER_FIELDS = new Set(['status', 'revoked_at', 'revocation_reason'])
+
+/** What a VC says it is, by what was signed: its `type` and its id's prefix. */
+export type VcKind = 'credential' | 'attestation'
+
+/** The kind of a VC of this service by its signed type and id, or undefined for anything else. */
+export function kindOf(claims: VcClaims): VcKind | undefined {
+  const types = Array.isArray(claims.type) ? claims.type : []
+  if (types.includes('PropertyOwnershipCredential') && String(claims.jti).startsWith('urn:rwa:credential:'))
+    return 'credential'
+  if (
+    types.includes('RegulatoryAttestationCredential') &&
+    String(claims.jti).startsWith('urn:rwa:attestation:')
+  )
+    return 'attestation'
+  return undefined
 }
 
 /** What `verifyCredential` found: the signed claims when the signature holds, and the first problem. */
 export type CredentialVerification =
-  | { valid: true; claims: VcClaims; notes: string[] }
+  | { valid: true; claims: VcClaims; kind: VcKind; notes: string[] }
   | { valid: false; reason: string; claims?: VcClaims }
 
 /**
  * Verifies a VC-JWT offline: its issuer is a did:key, the header's `kid` is that key's verification
  * method, the EdDSA signature holds with the key read from the DID, `iss` and the VC's `issuer` agree,
- * and `now` lies within `validFrom`..`validUntil`. Given the record the VC came with, also checks that
- * the record says what the signed VC says (a record edited around an untouched `vc_jwt` does not pass)
- * and that the record does not say it is revoked.
+ * it is a credential or an attestation of this service, and `now` lies within `validFrom`..`validUntil`.
+ * With a trust bundle, the issuer must be the bundle's issuer of the VC's jurisdiction when it signed
+ * (otherwise "signature valid, issuer not trusted"). Given the record the VC came with, the record must
+ * be exactly a record of the kind that was signed, equal to the signed VC field by field (a record
+ * edited, with a field deleted or an unknown field added, around an untouched `vc_jwt` does not pass),
+ * and not say it is revoked.
  *
- * Revocation since a record was saved cannot be seen offline: fetch the record again to know.
+ * Revocation since a record was saved is seen through the status list (`checkRevocation`).
  *
  * @example
- * const result = await verifyCredential(credential.vc_jwt, { record: credential })
+ * const result = await verifyCredential(credential.vc_jwt, { record: credential, trust: bundle })
  * if (!result.valid) console.error(result.reason)
  */
 export async function verifyCredential(
   vcJwt: string,
-  options: { record?: VcRecord; now?: Date } = {},
+  options: { record?: unknown; trust?: TrustBundle; now?: Date } = {},
 ): Promise<CredentialVerification> {
   let header: ReturnType<typeof decodeProtectedHeader>
   try {
@@ -98,6 +139,20 @@ export async function verifyCredential(
       claims,
     }
   }
+  const kind = kindOf(claims)
+  if (!kind) {
+    return {
+      valid: false,
+      reason: 'not a credential or attestation of this service (its signed type and id)',
+      claims,
+    }
+  }
+  const subject = (claims.credentialSubject ?? {}) as Record<string, unknown>
+  if (options.trust) {
+    const jurisdiction = typeof subject.jurisdiction === 'string' ? subject.jurisdiction : undefined
+    const untrusted = untrustedIssuer(options.trust, did, jurisdiction, String(claims.validFrom))
+    if (untrusted) return { valid: false, reason: untrusted, claims }
+  }
 
   const now = (options.now ?? new Date()).getTime()
   if (claims.validFrom && Date.parse(claims.validFrom) > now) {
@@ -108,61 +163,97 @@ export async function verifyCredential(
   }
 
   const notes: string[] = []
-  if (options.record) {
-    const mismatch = recordMismatch(options.record, claims)
+  if (options.trust) notes.push(`issuer trusted by the bundle of organization ${options.trust.org_id}`)
+  if (options.record !== undefined) {
+    const mismatch = recordMismatch(options.record, vcJwt, kind, claims)
     if (mismatch) return { valid: false, reason: mismatch, claims }
-    if (options.record.status === 'revoked') {
-      const why = options.record.revocation_reason ? ` (${options.record.revocation_reason})` : ''
+    const record = options.record as Record<string, unknown>
+    if (record.status === 'revoked') {
+      const why = record.revocation_reason ? ` (${String(record.revocation_reason)})` : ''
       return {
         valid: false,
-        reason: `the signature holds, but the record says it was revoked at ${options.record.revoked_at ?? '?'}${why}`,
+        reason: `the signature holds, but the record says it was revoked at ${String(record.revoked_at ?? '?')}${why}`,
         claims,
       }
     }
-    if (options.record.status) notes.push(`status ${options.record.status} per the record`)
-  } else notes.push('no record given: revocation status not checked')
-  return { valid: true, claims, notes }
+    notes.push('the record equals the signed facts, field by field')
+  }
+  return { valid: true, claims, kind, notes }
 }
 
-/** The first field in which a record differs from the VC it carries, or undefined. */
-function recordMismatch(record: VcRecord, claims: VcClaims): string | undefined {
-  const subject = claims.credentialSubject ?? {}
-  const checks: Array<[string, unknown, unknown]> = [['issuer_did', record.issuer_did, claims.iss]]
-  if (record.attestation_id === undefined && record.credential_id !== undefined) {
-    checks.push(
-      ['credential_id', `urn:rwa:credential:${record.credential_id}`, claims.jti],
-      ['owner_did', record.owner_did, claims.sub],
-      ['jurisdiction', record.jurisdiction, subject.jurisdiction],
-      ['property_data', record.property_data, subject.property],
-    )
+const same = (a: unknown, b: unknown) => isDeepStrictEqual(a, b)
+const sameTime = (a: unknown, b: unknown) =>
+  (a ?? null) === null || (b ?? null) === null
+    ? (a ?? null) === null && (b ?? null) === null
+    : typeof a === 'string' && typeof b === 'string' && Date.parse(a) === Date.parse(b)
+
+/**
+ * The first way a record is not the record of the signed VC, or undefined: it must be an object with
+ * exactly the fields of a record of the kind that was signed (none missing, none unknown), each equal
+ * to what was signed; the unsigned ones (`status`, `revoked_at`, `revocation_reason`) consistent.
+ */
+function recordMismatch(input: unknown, vcJwt: string, kind: VcKind, claims: VcClaims): string | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return 'the record is not an object'
+  const record = input as Record<string, unknown>
+  const fields: readonly string[] =
+    kind === 'credential' ? CREDENTIAL_RECORD_FIELDS : ATTESTATION_RECORD_FIELDS
+  const unknown = Object.keys(record).filter((k) => !fields.includes(k))
+  if (unknown.length > 0) {
+    return `the record has field ${unknown.join(', ')}, which a ${kind} record does not: refused (the signed VC is a ${kind})`
   }
-  if (record.attestation_id !== undefined) {
-    checks.push(
-      ['attestation_id', `urn:rwa:attestation:${record.attestation_id}`, claims.jti],
-      ['subject_did', record.subject_did, claims.sub],
-      ['jurisdiction', record.jurisdiction, subject.jurisdiction],
-      ['type', record.type, subject.requirement],
-      ['attester', record.attester, subject.attester],
-      // Optional in the VC: absent there is null in the record.
-      ['evidence', record.evidence ?? null, subject.evidence ?? null],
+  const optional = kind === 'attestation' ? ATTESTATION_LATER_FIELDS : new Set<string>()
+  const missing = fields.filter((k) => !(k in record) && !optional.has(k))
+  if (missing.length > 0) return `the record lacks ${missing.join(', ')}: a ${kind} record has every field`
+
+  const subject = (claims.credentialSubject ?? {}) as Record<string, unknown>
+  const id = String(claims.jti).slice(`urn:rwa:${kind}:`.length)
+  const checks: Array<[string, unknown, unknown, (a: unknown, b: unknown) => boolean]> = [
+    ['vc_jwt', record.vc_jwt, vcJwt, same],
+    ['issuer_did', record.issuer_did, claims.iss, same],
+    ['jurisdiction', record.jurisdiction, subject.jurisdiction, same],
+    ['issued_at', record.issued_at, claims.validFrom, sameTime],
+    ['valid_until', record.valid_until, claims.validUntil ?? null, sameTime],
+    ['credential_status', record.credential_status, claims.credentialStatus ?? null, same],
+  ]
+  if (kind === 'credential') {
+    checks.unshift(
+      ['credential_id', record.credential_id, id, same],
+      ['type', record.type, 'PropertyOwnership', same],
+      ['owner_did', record.owner_did, claims.sub, same],
+      ['owner_did', record.owner_did, subject.id, same],
+      ['property_data', record.property_data, subject.property, same],
+    )
+  } else {
+    const credential = typeof subject.credential === 'string' ? subject.credential : null
+    checks.unshift(
+      ['attestation_id', record.attestation_id, id, same],
+      ['subject_did', record.subject_did, claims.sub, same],
+      ['subject_did', record.subject_did, subject.id, same],
+      ['type', record.type, subject.requirement, same],
+      ['attester', record.attester, subject.attester, same],
+      ['evidence', record.evidence, subject.evidence ?? null, same],
       [
         'credential_id',
-        record.credential_id ? `urn:rwa:credential:${record.credential_id}` : null,
-        subject.credential ?? null,
+        record.credential_id,
+        credential?.startsWith('urn:rwa:credential:') ? credential.slice('urn:rwa:credential:'.length) : null,
+        same,
       ],
     )
   }
-  for (const [field, inRecord, signed] of checks) {
-    if (inRecord !== undefined && !isDeepStrictEqual(inRecord, signed)) {
-      return `the record's ${field} (${JSON.stringify(inRecord)}) differs from the signed credential (${JSON.stringify(signed)})`
+  for (const [field, inRecord, signed, equal] of checks) {
+    if (!equal(inRecord, signed)) {
+      return `the record's ${field} (${JSON.stringify(inRecord)}) differs from the signed ${kind} (${JSON.stringify(signed)})`
     }
   }
-  const until = record.valid_until ?? null
-  const signedUntil = claims.validUntil ?? null
-  if (until !== null || signedUntil !== null) {
-    if (until === null || signedUntil === null || Date.parse(until) !== Date.parse(signedUntil)) {
-      return `the record's valid_until (${JSON.stringify(until)}) differs from the signed credential (${JSON.stringify(signedUntil)})`
-    }
+  const status = record.status ?? 'active'
+  if (status !== 'active' && status !== 'revoked')
+    return `the record's status ${JSON.stringify(status)} is not a status`
+  if (
+    status === 'active' &&
+    ((record.revoked_at ?? null) !== null || (record.revocation_reason ?? null) !== null)
+  ) {
+    return 'the record says active but carries a revocation'
   }
   return undefined
 }

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
+import { isDeepStrictEqual } from 'node:util'
 import canonicalizeModule from 'canonicalize'
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose'
-import type { Jwks, Proof } from '../contract/rwa.js'
+import { type Jwks, type Proof, proofSchema, type TrustBundle } from '../contract/rwa.js'
+import { issuerOf, trustedProofKey } from './trust.js'
 
 /*
  * Offline verification of compliance proofs, free of any server code: the server uses the same
@@ -87,6 +89,10 @@ export async function verifyProof(proof: Proof, jwks: Jwks): Promise<ProofVerifi
   } catch {
     return { valid: false, reason: 'jws is not a compact JWS' }
   }
+  if (header.alg !== 'EdDSA')
+    return { valid: false, reason: `unexpected alg ${String(header.alg)} (EdDSA expected)` }
+  if (header.typ !== PROOF_JWS_TYPE)
+    return { valid: false, reason: `unexpected typ ${String(header.typ)} (${PROOF_JWS_TYPE} expected)` }
   if (header.kid !== proof.kid) return { valid: false, reason: 'the JWS kid differs from the proof kid' }
   const jwk = jwks.keys.find((key) => key.kid === proof.kid)
   if (!jwk) return { valid: false, reason: `no key ${proof.kid} in the JWKS` }
@@ -101,4 +107,151 @@ export async function verifyProof(proof: Proof, jwks: Jwks): Promise<ProofVerifi
     return { valid: false, reason: 'the JWS signature does not verify with the published key' }
   }
   return { valid: true, kid: proof.kid }
+}
+
+/** What `verifyProofTrusted` found: valid with notes, or the first reason it is not. */
+export type TrustedProofVerification =
+  | { valid: true; kid: string; notes: string[] }
+  | { valid: false; reason: string }
+
+/** Every jurisdiction a proof names: a transfer's source and target, where a recovery moved units. */
+export function jurisdictionsNamedBy(proof: Pick<Proof, 'transfer' | 'recovery'>): string[] {
+  const ids = new Set<string>()
+  if (proof.transfer) ids.add(proof.transfer.from_jurisdiction).add(proof.transfer.to_jurisdiction)
+  for (const h of proof.recovery?.moved ?? []) ids.add(h.jurisdiction)
+  return [...ids].sort()
+}
+
+/**
+ * Verifies a proof against a trust bundle (DESIGN §14): its key must be one of the bundle's proof keys
+ * when it signed (`evaluated_at`), the digest and signature must hold (`verifyProof`), and a version-2
+ * proof must have been made for the bundle's organization, its `issuers` naming exactly the
+ * jurisdictions of its facts, each with the bundle's issuer of that jurisdiction. A version-1 proof
+ * (before DESIGN §14) signs neither: it holds with a note saying so.
+ */
+export async function verifyProofTrusted(
+  proof: Proof,
+  bundle: TrustBundle,
+): Promise<TrustedProofVerification> {
+  const trusted = trustedProofKey(bundle, proof.kid, proof.evaluated_at)
+  if ('reason' in trusted) return { valid: false, reason: trusted.reason }
+  const signature = await verifyProof(proof, bundle.proof_keys)
+  if (!signature.valid) return signature
+  const notes = [`key ${proof.kid} is a proof key of organization ${bundle.org_id}'s trust bundle`]
+  if (proof.version === undefined) {
+    notes.push('version-1 proof: it signs neither its organization nor its issuers')
+    return { valid: true, kid: signature.kid, notes }
+  }
+  if (proof.org_id !== bundle.org_id) {
+    return {
+      valid: false,
+      reason: `the proof was made for organization ${String(proof.org_id)}, not ${bundle.org_id} (the trust bundle's)`,
+    }
+  }
+  const issuers = proof.issuers ?? {}
+  const named = jurisdictionsNamedBy(proof)
+  if (!isDeepStrictEqual(Object.keys(issuers).sort(), named)) {
+    return {
+      valid: false,
+      reason: `the proof's issuers name ${Object.keys(issuers).sort().join(', ') || 'no jurisdiction'}, its facts ${named.join(', ')}`,
+    }
+  }
+  for (const jurisdiction of named) {
+    const expected = issuerOf(bundle, jurisdiction, proof.evaluated_at)
+    if (issuers[jurisdiction] !== expected) {
+      return {
+        valid: false,
+        reason: `the proof's issuer of ${jurisdiction} (${issuers[jurisdiction]}) is not the trust bundle's (${expected ?? 'none'})`,
+      }
+    }
+  }
+  notes.push(`made for organization ${bundle.org_id}, by the issuers of ${named.join(', ')}`)
+  return { valid: true, kid: signature.kid, notes }
+}
+
+/** The fields of a saved transfer (`rwa transfers get ID --json`): a transfer detail has exactly these. */
+export const TRANSFER_RECORD_FIELDS = [
+  'transfer_id',
+  'status',
+  'proof_id',
+  'compliance_details',
+  'token_id',
+  'from_jurisdiction',
+  'to_jurisdiction',
+  'sender_did',
+  'recipient_did',
+  'amount',
+  'created_at',
+  'reason',
+  'proof',
+] as const
+
+/** A saved proof or transfer, read as what was signed: the proof, and the transfer record around it. */
+export type ProofInput = { proof: Proof; transfer?: Record<string, unknown> } | { error: string }
+
+/**
+ * Reads a saved proof (`rwa proofs get ID --json`) or a saved transfer detail (`rwa transfers get ID
+ * --json`): anything else — a wrapper of another shape, a field unknown to a proof, a missing one — is
+ * refused rather than read around.
+ */
+export function proofInputOf(json: unknown): ProofInput {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { error: 'not a JSON object' }
+  const object = json as Record<string, unknown>
+  if ('proof' in object) {
+    const unknown = Object.keys(object).filter(
+      (k) => !(TRANSFER_RECORD_FIELDS as readonly string[]).includes(k),
+    )
+    if (unknown.length > 0)
+      return { error: `a wrapper with field ${unknown.join(', ')} is not a saved transfer: refused` }
+    const missing = TRANSFER_RECORD_FIELDS.filter((k) => !(k in object))
+    if (missing.length > 0) return { error: `the saved transfer lacks ${missing.join(', ')}` }
+    const proof = strictProof(object.proof)
+    return 'error' in proof ? proof : { proof: proof.proof, transfer: object }
+  }
+  return strictProof(object)
+}
+
+function strictProof(json: unknown): { proof: Proof } | { error: string } {
+  const fields = Object.keys(proofSchema.shape)
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    return { error: 'the proof is not an object' }
+  const unknown = Object.keys(json).filter((k) => !fields.includes(k))
+  if (unknown.length > 0) return { error: `field ${unknown.join(', ')} is not a field of a proof: refused` }
+  const parsed = proofSchema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    return { error: `not a proof (${issue.path.join('.') || '(proof)'}: ${issue.message})` }
+  }
+  return { proof: parsed.data }
+}
+
+/**
+ * The first field in which a saved transfer differs from the facts its proof signed, or undefined: a
+ * transfer record is bound to a transfer's proof (`decision` approved, rejected or forced), field by
+ * field, so an edited amount, recipient or status (a rejected transfer edited to approved) fails.
+ */
+export function transferMismatch(transfer: Record<string, unknown>, proof: Proof): string | undefined {
+  if (proof.transfer === undefined || proof.transfer_id === undefined) {
+    return `the proof ${proof.proof_id} is a ${proof.decision} proof, not a transfer's: the wrapper is refused`
+  }
+  const signed: Array<[string, unknown]> = [
+    ['transfer_id', proof.transfer_id],
+    ['status', proof.decision],
+    ['proof_id', proof.proof_id],
+    ['token_id', proof.token_id],
+    ['from_jurisdiction', proof.transfer.from_jurisdiction],
+    ['to_jurisdiction', proof.transfer.to_jurisdiction],
+    ['sender_did', proof.transfer.sender_did],
+    ['recipient_did', proof.transfer.recipient_did],
+    ['amount', proof.transfer.amount],
+    ['created_at', proof.evaluated_at],
+    ['reason', proof.reason ?? null],
+    ['compliance_details', proof.compliance_details],
+  ]
+  for (const [field, value] of signed) {
+    if (!isDeepStrictEqual(transfer[field], value)) {
+      return `the transfer's ${field} (${JSON.stringify(transfer[field])}) differs from its signed proof (${JSON.stringify(value)})`
+    }
+  }
+  return undefined
 }

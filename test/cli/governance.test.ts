@@ -150,7 +150,7 @@ describe('governance end to end through the CLI', () => {
       await api(shared.server.url, `/console/rwa/transfers/${transfer.transfer_id}`, key),
     )
 
-    // The proof holds: digest recomputed, signature checked against the published JWKS.
+    // The proof holds: digest recomputed, signature checked against the server's trust bundle.
     const verified = await rwa.run(['proofs', 'verify', transfer.proof_id])
     expect(verified.exitCode, verified.stderr).toBe(0)
     expect(verified.stdout).toMatch(/proof holds/)
@@ -164,7 +164,7 @@ describe('governance end to end through the CLI', () => {
     expect((await rwa.run(['proofs', 'verify', '-'], JSON.stringify(proof))).exitCode).toBe(0)
     writeFileSync(file, JSON.stringify({ ...proof, transfer: { ...proof.transfer, amount: 999 } }))
     const tampered = await rwa.run(['proofs', 'verify', file])
-    expect(tampered.exitCode).toBe(1)
+    expect(tampered.exitCode).toBe(8)
     expect(tampered.stderr).toMatch(/does NOT hold: digest does not match/)
 
     // The token's history records the tokenization and the transfer, oldest first.

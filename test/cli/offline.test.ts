@@ -6,7 +6,7 @@ import { type ServerProcess, startServerProcess } from '../support/server-proces
 import { cliHome, newOrg } from '../support/cli.js'
 
 /*
- * The auditor's flow: save the service's keys and the records while the server runs, then verify with
+ * The auditor's flow: save the trust bundle and the records while the server runs, then verify with
  * the server stopped. `--url` points at nothing (or is not even a URL): verification must not try.
  */
 
@@ -79,6 +79,10 @@ describe('offline verification with the server stopped', () => {
     expect(jwks.exitCode, jwks.stderr).toBe(0)
     expect(JSON.parse(jwks.stdout).keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519' })
     writeFileSync(file('jwks.json'), jwks.stdout)
+    const bundle = await home.run(['trust-bundle'], { env })
+    expect(bundle.exitCode, bundle.stderr).toBe(0)
+    expect(JSON.parse(bundle.stdout).org_id).toBe('auditor')
+    writeFileSync(file('trust.json'), bundle.stdout)
     const proof = await json(['proofs', 'get', transfer.proof_id])
     writeFileSync(file('proof.json'), JSON.stringify(proof))
     writeFileSync(
@@ -93,10 +97,10 @@ describe('offline verification with the server stopped', () => {
     const offline = (args: string[], input?: string) => home.run(args, { env: dead, input })
 
     // Proofs: holds → 0.
-    const holds = await offline(['proofs', 'verify', file('proof.json'), '--jwks', file('jwks.json')])
+    const holds = await offline(['proofs', 'verify', file('proof.json'), '--trust', file('trust.json')])
     expect(holds.exitCode, holds.stderr).toBe(0)
     expect(holds.stdout).toMatch(/proof holds/)
-    expect(holds.stdout).toContain(`keys from ${file('jwks.json')}`)
+    expect(holds.stdout).toContain(`trust from ${file('trust.json')}`)
     // Not even a URL: nothing resolves a connection.
     const noUrl = await home.run([
       '--url',
@@ -104,17 +108,17 @@ describe('offline verification with the server stopped', () => {
       'proofs',
       'verify',
       file('proof.json'),
-      '--jwks',
-      file('jwks.json'),
+      '--trust',
+      file('trust.json'),
     ])
     expect(noUrl.exitCode, noUrl.stderr).toBe(0)
     expect(
-      (await offline(['proofs', 'verify', file('transfer.json'), '--jwks', file('jwks.json')])).exitCode,
+      (await offline(['proofs', 'verify', file('transfer.json'), '--trust', file('trust.json')])).exitCode,
     ).toBe(0)
     expect(
       (
         await offline(
-          ['proofs', 'verify', '-', '--jwks', file('jwks.json')],
+          ['proofs', 'verify', '-', '--trust', file('trust.json')],
           readFileSync(file('proof.json'), 'utf8'),
         )
       ).exitCode,
@@ -123,50 +127,67 @@ describe('offline verification with the server stopped', () => {
       'proofs',
       'verify',
       file('proof.json'),
-      '--jwks',
-      file('jwks.json'),
+      '--trust',
+      file('trust.json'),
       '--json',
     ])
     expect(JSON.parse(report.stdout)).toMatchObject({
       proof_id: transfer.proof_id,
       valid: true,
-      keys_from: file('jwks.json'),
+      trust_from: file('trust.json'),
     })
     // -q: the exit code is the answer.
-    const quiet = await offline(['proofs', 'verify', file('proof.json'), '--jwks', file('jwks.json'), '-q'])
+    const quiet = await offline(['proofs', 'verify', file('proof.json'), '--trust', file('trust.json'), '-q'])
     expect(quiet).toMatchObject({ exitCode: 0, stdout: '', stderr: '' })
 
-    // Tampered → 1.
+    // Tampered → 8.
     writeFileSync(
       file('tampered.json'),
       JSON.stringify({ ...proof, transfer: { ...proof.transfer, amount: 9 } }),
     )
-    const tampered = await offline(['proofs', 'verify', file('tampered.json'), '--jwks', file('jwks.json')])
-    expect(tampered.exitCode).toBe(1)
+    const tampered = await offline(['proofs', 'verify', file('tampered.json'), '--trust', file('trust.json')])
+    expect(tampered.exitCode).toBe(8)
     expect(tampered.stderr).toMatch(/does NOT hold: digest does not match/)
-    // Another key under the same kid → 1.
+    // Another key under the same kid → 8.
     const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' })
-    const saved = JSON.parse(readFileSync(file('jwks.json'), 'utf8'))
-    writeFileSync(file('other-jwks.json'), JSON.stringify({ keys: [{ ...saved.keys[0], x: other.x }] }))
+    const saved = JSON.parse(readFileSync(file('trust.json'), 'utf8'))
+    writeFileSync(
+      file('other-trust.json'),
+      JSON.stringify({ ...saved, proof_keys: { keys: [{ ...saved.proof_keys.keys[0], x: other.x }] } }),
+    )
     const wrongKey = await offline([
       'proofs',
       'verify',
       file('proof.json'),
-      '--jwks',
-      file('other-jwks.json'),
+      '--trust',
+      file('other-trust.json'),
     ])
-    expect(wrongKey.exitCode).toBe(1)
+    expect(wrongKey.exitCode).toBe(8)
     expect(wrongKey.stderr).toMatch(/signature does not verify/)
-    // Without --jwks the keys come from the server, which is down: 7.
+    // Without --trust the trust bundle comes from the server, which is down: 7.
     expect((await offline(['proofs', 'verify', file('proof.json')])).exitCode).toBe(7)
 
-    // Credentials: the record, or the bare VC-JWT; the issuer's key comes from its did:key.
-    const credentialHolds = await offline(['credentials', 'verify', file('credential.json')])
+    // Credentials: the record, or the bare VC-JWT; the issuer's key comes from its did:key, trusted by
+    // the bundle. Its status list is on the stopped server: unverifiable, so it fails closed (8)
+    // unless --offline says not to check it.
+    const trust = ['--trust', file('trust.json')]
+    const unreachable = await offline(['credentials', 'verify', file('credential.json'), ...trust])
+    expect(unreachable.exitCode).toBe(8)
+    expect(unreachable.stderr).toMatch(/status not verified: cannot fetch/)
+    const credentialHolds = await offline([
+      'credentials',
+      'verify',
+      file('credential.json'),
+      ...trust,
+      '--offline',
+    ])
     expect(credentialHolds.exitCode, credentialHolds.stderr).toBe(0)
     expect(credentialHolds.stdout).toMatch(/credential holds/)
-    expect((await offline(['credentials', 'verify', file('vc.jwt')])).exitCode).toBe(0)
+    expect(credentialHolds.stdout).toMatch(/status not checked/)
+    expect((await offline(['credentials', 'verify', file('vc.jwt'), ...trust, '--offline'])).exitCode).toBe(0)
     const vcReport = JSON.parse(
-      (await offline(['credentials', 'verify', file('credential.json'), '--json'])).stdout,
+      (await offline(['credentials', 'verify', file('credential.json'), ...trust, '--offline', '--json']))
+        .stdout,
     )
     expect(vcReport).toMatchObject({
       id: credential.credential_id,
@@ -181,13 +202,15 @@ describe('offline verification with the server stopped', () => {
         property_data: { ...credential.property_data, value_usd: 99_000_000 },
       }),
     )
-    const edited = await offline(['credentials', 'verify', file('edited.json')])
-    expect(edited.exitCode).toBe(1)
+    const edited = await offline(['credentials', 'verify', file('edited.json'), ...trust, '--offline'])
+    expect(edited.exitCode).toBe(8)
     expect(edited.stderr).toMatch(
       /does NOT hold: the record's property_data .* differs from the signed credential/,
     )
     const [h, p, s] = credential.vc_jwt.split('.')
     writeFileSync(file('forged.jwt'), `${h}.${p}.${s[0] === 'A' ? 'B' : 'A'}${s.slice(1)}`)
-    expect((await offline(['credentials', 'verify', file('forged.jwt')])).exitCode).toBe(1)
+    expect(
+      (await offline(['credentials', 'verify', file('forged.jwt'), ...trust, '--offline'])).exitCode,
+    ).toBe(8)
   })
 })

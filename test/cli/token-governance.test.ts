@@ -270,10 +270,10 @@ describe("the token agent's flow through the CLI", () => {
     expect(holds.stdout).toContain('not revoked per its status list')
     await rwa.json(['credentials', 'revoke', credential.credential_id, '--yes'])
     const revoked = await rwa.run(['credentials', 'status', credential.credential_id])
-    expect(revoked.exitCode).toBe(1)
+    expect(revoked.exitCode).toBe(8)
     expect(revoked.stdout).toContain('revoked: bit')
     const refusedVc = await rwa.run(['credentials', 'verify', saved])
-    expect(refusedVc.exitCode).toBe(1)
+    expect(refusedVc.exitCode).toBe(8)
     expect(refusedVc.stderr).toContain('revoked: bit')
   })
 

@@ -4,10 +4,11 @@ import type { Credential, IssueCredentialRequest, ListCredentialsQuery } from '.
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { checkRevocation } from '../../proof/status-list.js'
-import { type VcRecord, verifyCredential } from '../../proof/verify-credential.js'
-import { EXIT, ExitError } from '../exit-error.js'
+import { verifyCredential } from '../../proof/verify-credential.js'
+import { boundedFetchText } from '../bounded-fetch.js'
 import { confirmDestructive, parseJsonInput, readInputFile, requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
+import { doesNotHold, maxStatusAgeOf, statusOf, trustOf, type VerifyOptions } from './verification.js'
 
 function showCredential(ctx: CliContext, c: Credential): void {
   ctx.out.record([
@@ -94,47 +95,63 @@ export function revoke(id: string, options: Record<string, unknown>, command: Co
 }
 
 /** A VC to verify from a file or stdin: a record carrying `vc_jwt`, or the compact VC-JWT itself. */
-async function vcFromInput(source: string, ctx: CliContext): Promise<{ vcJwt: string; record?: VcRecord }> {
+async function vcFromInput(source: string, ctx: CliContext): Promise<{ vcJwt: string; record?: unknown }> {
   const name = source === '-' ? 'stdin' : source
   const text = (await readInputFile(source, ctx)).trim()
-  if (/^[\w-]+\.[\w-]+\.[\w-]+$/.test(text)) return { vcJwt: text }
+  if (/^[\w-]+\.[\w-]+\.[\w-]*$/.test(text)) return { vcJwt: text }
   const json = parseJsonInput(
     text,
     source,
     'give a VC-JWT, or a record saved with `rwa credentials get ID --json > credential.json`',
   )
-  const record = json as Partial<VcRecord> | null
-  if (typeof record?.vc_jwt !== 'string') {
-    throw new ExitError(
-      EXIT.usage,
+  const record = json as { vc_jwt?: unknown } | null
+  if (typeof record !== 'object' || record === null || typeof record.vc_jwt !== 'string') {
+    throw doesNotHold(
       `${name} has no vc_jwt: expected a credential or attestation record, or a bare VC-JWT`,
       'save a credential with `rwa credentials get ID --json > credential.json`',
     )
   }
-  return { vcJwt: record.vc_jwt, record: record as VcRecord }
+  return { vcJwt: record.vc_jwt, record }
+}
+
+/** The VC of an id (fetched as the server holds it now) or of a file or stdin. */
+async function vcOf(
+  source: string,
+  ctx: CliContext,
+): Promise<{ vcJwt: string; record?: unknown; byId: boolean }> {
+  if (source !== '-' && /^(cred|att)_/.test(source) && !existsSync(source)) {
+    const gov = (await ctx.rwa()).governance
+    const { raw } = source.startsWith('cred_')
+      ? await gov.getCredential({ params: { id: source } })
+      : await gov.getAttestation({ params: { id: source } })
+    const record = raw as { vc_jwt: string }
+    return { vcJwt: record.vc_jwt, record, byId: true }
+  }
+  return { ...(await vcFromInput(source, ctx)), byId: false }
 }
 
 /**
- * `rwa credentials verify <cred_... | att_... | file | ->`: verifies a VC-JWT offline, the issuer's key
- * read from its did:key. Only an id needs the server (to fetch the record); a file needs nothing.
- * Exits 1 when the credential does not hold (bad signature, expired, edited record, revoked record).
+ * `rwa credentials verify <cred_... | att_... | file | ->`: verifies a credential's (or attestation's)
+ * VC-JWT as an auditor would (DESIGN §14): signed by its issuer's did:key, that issuer the trust
+ * bundle's issuer of its jurisdiction (`--trust FILE`, else the server's bundle), within its validity,
+ * the record around it equal to the signed VC field by field, and not revoked per its status list
+ * (fail-closed; `--offline` skips it). Exits 8 when it does not hold.
  */
-export function verify(source: string, _options: unknown, command: Command) {
+export function verify(source: string, options: VerifyOptions, command: Command) {
   return withContext(command, async (ctx) => {
-    const isId = source !== '-' && /^(cred|att)_/.test(source) && !existsSync(source)
-    let input: { vcJwt: string; record?: VcRecord }
-    if (isId) {
-      const gov = (await ctx.rwa()).governance
-      const { data } = source.startsWith('cred_')
-        ? await gov.getCredential({ params: { id: source } })
-        : await gov.getAttestation({ params: { id: source } })
-      input = { vcJwt: data.vc_jwt, record: data }
-    } else input = await vcFromInput(source, ctx)
-
-    const signature = await verifyCredential(input.vcJwt, { record: input.record })
-    const result = await withRevocationStatus(input.vcJwt, signature)
-    const claims = result.claims
-    const id = input.record?.credential_id ?? input.record?.attestation_id ?? claims?.jti ?? null
+    const input = await vcOf(source, ctx)
+    const trust = await trustOf(ctx, options)
+    const signature = await verifyCredential(input.vcJwt, { record: input.record, trust: trust.bundle })
+    let result: { valid: true; notes: string[] } | { valid: false; reason: string } = signature
+    if (signature.valid) {
+      const status = await statusOf(input.vcJwt, options)
+      result = status.holds
+        ? { valid: true, notes: [...signature.notes, status.note] }
+        : { valid: false, reason: status.reason }
+    }
+    const claims = signature.claims
+    const id = claims ? String(claims.jti).replace(/^urn:rwa:(credential|attestation):/, '') : null
+    const record = (input.record ?? {}) as Record<string, unknown>
     const report = {
       id,
       type: claims?.type ?? null,
@@ -142,12 +159,14 @@ export function verify(source: string, _options: unknown, command: Command) {
       subject_did: claims?.sub ?? null,
       valid_from: claims?.validFrom ?? null,
       valid_until: claims?.validUntil ?? null,
-      status: input.record?.status ?? null,
+      status: typeof record.status === 'string' ? record.status : null,
+      trust_from: trust.from,
+      status_checked: !options.offline,
       valid: result.valid,
       ...(result.valid ? { notes: result.notes } : { reason: result.reason }),
     }
     ctx.out.result(report, () => {
-      if (!claims) return
+      if (!claims || !result.valid) return
       ctx.out.record([
         ['id', id],
         ['type', claims.type.filter((t) => t !== 'VerifiableCredential').join(', ')],
@@ -156,19 +175,15 @@ export function verify(source: string, _options: unknown, command: Command) {
         ['jurisdiction', String(claims.credentialSubject?.jurisdiction ?? '')],
         ['valid_from', claims.validFrom],
         ['valid_until', claims.validUntil],
-        ['status', input.record?.status],
       ])
-      if (result.valid) {
-        ctx.out.line(
-          `${ctx.out.style.green('✓ credential holds')}: signed by its issuer's did:key, within its validity\n  ${result.notes.join('; ')}`,
-        )
-      }
+      ctx.out.line(
+        `${ctx.out.style.green('✓ credential holds')}: signed by its issuer's did:key, trusted by ${trust.from}, within its validity\n  ${result.notes.join('\n  ')}`,
+      )
     })
     if (!result.valid) {
-      throw new ExitError(
-        EXIT.unexpected,
+      throw doesNotHold(
         `${id ?? 'the credential'} does NOT hold: ${result.reason}`,
-        isId
+        input.byId
           ? undefined
           : 'an id (`rwa credentials verify cred_...`) fetches the record as the server holds it now',
       )
@@ -177,71 +192,25 @@ export function verify(source: string, _options: unknown, command: Command) {
 }
 
 /**
- * Adds the status list's word to a credential whose signature holds: revoked there makes it fail;
- * an unreachable list (offline) or a credential issued before status lists is a note, not a failure.
- */
-async function withRevocationStatus(
-  vcJwt: string,
-  result: Awaited<ReturnType<typeof verifyCredential>>,
-): Promise<Awaited<ReturnType<typeof verifyCredential>>> {
-  if (!result.valid) return result
-  const status = await checkRevocation(vcJwt, fetchStatusList)
-  if (status.status === 'revoked') {
-    return {
-      valid: false,
-      reason: `revoked: bit ${status.statusListIndex} of its status list ${status.statusListCredential} is set`,
-      claims: result.claims,
-    }
-  }
-  const note =
-    status.status === 'unknown'
-      ? `revocation not checked by status list: ${status.reason}`
-      : `not revoked per its status list (bit ${status.statusListIndex}, list signature verified)`
-  return { ...result, notes: [...result.notes, note] }
-}
-
-/** Fetches a status list credential (public, no key). */
-async function fetchStatusList(url: string): Promise<string> {
-  const response = await fetch(url)
-  if (!response.ok) throw new Error(`HTTP ${response.status}`)
-  return response.text()
-}
-
-/**
  * `rwa credentials status <cred_... | att_... | file | ->`: whether a credential (or attestation) is
- * revoked, checked as any verifier would: its `credentialStatus` names a public status list, whose
- * signature is verified with the issuer's did:key before its bit is read. Exits 1 when revoked.
+ * revoked, checked as any verifier would through its public status list (fail-closed, bounded fetch,
+ * `--max-status-age`). Exits 8 when revoked or when the status cannot be verified.
  */
-export function status(source: string, _options: unknown, command: Command) {
+export function status(source: string, options: VerifyOptions, command: Command) {
   return withContext(command, async (ctx) => {
-    let vcJwt: string
-    if (source !== '-' && /^(cred|att)_/.test(source) && !existsSync(source)) {
-      const gov = (await ctx.rwa()).governance
-      vcJwt = (
-        source.startsWith('cred_')
-          ? await gov.getCredential({ params: { id: source } })
-          : await gov.getAttestation({ params: { id: source } })
-      ).data.vc_jwt
-    } else {
-      const text = (await readInputFile(source, ctx)).trim()
-      vcJwt = text.startsWith('{') ? String((JSON.parse(text) as { vc_jwt?: unknown }).vc_jwt ?? '') : text
-    }
-    const result = await checkRevocation(vcJwt, fetchStatusList)
+    const input = await vcOf(source, ctx)
+    const maxAgeMs = maxStatusAgeOf(options)
+    const result = await checkRevocation(input.vcJwt, (url) => boundedFetchText(url), { maxAgeMs })
     ctx.out.result(result, () => {
-      if (result.status === 'unknown') ctx.out.line(`status unknown: ${result.reason}`)
-      else {
-        const word = result.status === 'active' ? ctx.out.style.green('active') : ctx.out.style.red('revoked')
-        ctx.out.line(
-          `${word}: bit ${result.statusListIndex} of ${result.statusListCredential} (signature of the list verified)`,
-        )
-      }
+      if (result.status === 'unknown') return
+      const word = result.status === 'active' ? ctx.out.style.green('active') : ctx.out.style.red('revoked')
+      ctx.out.line(
+        `${word}: bit ${result.statusListIndex} of ${result.statusListCredential} (list signed by the issuer at ${result.validFrom})`,
+      )
     })
     if (result.status === 'revoked') {
-      throw new ExitError(
-        EXIT.unexpected,
-        'the credential is revoked',
-        'its issuer set its bit in the public status list',
-      )
+      throw doesNotHold('the credential is revoked', 'its issuer set its bit in the public status list')
     }
+    if (result.status === 'unknown') throw doesNotHold(`status not verified: ${result.reason}`)
   })
 }

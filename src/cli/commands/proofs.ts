@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
-import { type Jwks, jwksSchema, type Proof, proofSchema } from '../../contract/rwa.js'
-import { verifyProof } from '../../proof/verify.js'
+import type { Proof } from '../../contract/rwa.js'
+import { proofInputOf, transferMismatch, verifyProofTrusted } from '../../proof/verify.js'
 import type { CliContext } from '../context.js'
 import type { Cell } from '../output.js'
 import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { parseJsonInput, readInputFile } from '../input.js'
 import { showChecks, statusWord } from './transfers.js'
+import { doesNotHold, trustOf, type VerifyOptions } from './verification.js'
 
 function showProof(ctx: CliContext, p: Proof): void {
   ctx.out.record([
@@ -45,23 +46,24 @@ export function get(id: string, _options: unknown, command: Command) {
   })
 }
 
-/** A proof from a file or stdin: the proof itself, or a transfer detail that carries one. */
-async function proofFromInput(source: string, ctx: CliContext): Promise<Proof> {
+/** A proof from a file or stdin: the proof itself, or a saved transfer detail that carries one. */
+async function proofFromInput(
+  source: string,
+  ctx: CliContext,
+): Promise<{ proof: Proof; transfer?: Record<string, unknown> }> {
   const json = parseJsonInput(
     await readInputFile(source, ctx),
     source,
     'save a proof with `rwa proofs get ID --json > proof.json`',
   )
-  const candidate = (json as { proof?: unknown } | null)?.proof ?? json
-  const parsed = proofSchema.safeParse(candidate)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw new ExitError(
-      EXIT.usage,
-      `${source === '-' ? 'stdin' : source} does not hold a proof (${issue.path.join('.')}: ${issue.message})`,
+  const input = proofInputOf(json)
+  if ('error' in input) {
+    throw doesNotHold(
+      `${source === '-' ? 'stdin' : source} does not hold a proof or a saved transfer: ${input.error}`,
+      'save a proof with `rwa proofs get ID --json`, or a transfer with `rwa transfers get ID --json`',
     )
   }
-  return parsed.data
+  return input
 }
 
 /** `rwa proofs jwks`: the service's public key set, as JSON, to save for offline verification. */
@@ -78,76 +80,70 @@ export function jwks(_options: unknown, command: Command) {
   })
 }
 
-/** A JWKS from a file saved with `rwa proofs jwks > jwks.json` (or the endpoint's JSON). */
-async function jwksFromFile(path: string, ctx: CliContext): Promise<Jwks> {
-  const name = path === '-' ? 'stdin' : path
-  const json = parseJsonInput(
-    await readInputFile(path, ctx),
-    path,
-    'save the keys with `rwa proofs jwks > jwks.json`',
-  )
-  const parsed = jwksSchema.safeParse(json)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw new ExitError(
-      EXIT.usage,
-      `--jwks ${name} is not a JWKS of Ed25519 keys (${issue.path.join('.') || '(file)'}: ${issue.message})`,
-      'save the keys with `rwa proofs jwks > jwks.json`',
-    )
-  }
-  return parsed.data
-}
-
 /**
- * `rwa proofs verify <proof_id | file | -> [--jwks FILE]`: recomputes the digest locally and checks the
- * JWS against the service's keys: those of `--jwks FILE` (no network at all for a proof from a file),
- * else the JWKS the server publishes. A proof that does not hold exits 1.
+ * `rwa proofs verify <proof_id | file | -> [--trust FILE]`: verifies a proof as an auditor would
+ * (DESIGN §14): its key one of the trust bundle's proof keys (`--trust FILE`, no network for a proof
+ * from a file; else the server's bundle), the digest recomputed, the signature checked, a version-2
+ * proof made for the bundle's organization by the bundle's issuers, and a saved transfer equal to the
+ * signed facts field by field. Exits 8 when it does not hold.
  */
-export function verify(source: string, options: { jwks?: string }, command: Command) {
+export function verify(source: string, options: VerifyOptions, command: Command) {
   return withContext(command, async (ctx) => {
-    if (source === '-' && options.jwks === '-') {
-      throw new ExitError(EXIT.usage, 'the proof and --jwks cannot both come from stdin')
+    if (source === '-' && options.trust === '-') {
+      throw new ExitError(EXIT.usage, 'the proof and --trust cannot both come from stdin')
     }
     const byId = source !== '-' && /^prf_/.test(source) && !existsSync(source)
-    const proof = byId
-      ? (await (await ctx.rwa()).governance.getProof({ params: { id: source } })).data
+    const input = byId
+      ? proofInputOf((await (await ctx.rwa()).governance.getProof({ params: { id: source } })).raw)
       : await proofFromInput(source, ctx)
-    let keys: Jwks
-    let keysFrom: string
-    if (options.jwks !== undefined) {
-      keys = await jwksFromFile(options.jwks, ctx)
-      keysFrom = options.jwks === '-' ? 'stdin' : options.jwks
-    } else {
-      const rwa = await ctx.rwa({ public: true })
-      keys = (await rwa.governance.getProofKeys()).data
-      keysFrom = rwa.baseUrl
+    if ('error' in input) throw doesNotHold(`proof ${source} does not hold: ${input.error}`)
+    const { proof, transfer } = input
+    const trust = await trustOf(ctx, options)
+    let result = await verifyProofTrusted(proof, trust.bundle)
+    if (result.valid && transfer) {
+      const mismatch = transferMismatch(transfer, proof)
+      result = mismatch
+        ? { valid: false, reason: mismatch }
+        : {
+            ...result,
+            notes: [...result.notes, 'the saved transfer equals the signed facts, field by field'],
+          }
     }
-    const result = await verifyProof(proof, keys)
     const report = {
       proof_id: proof.proof_id,
       transfer_id: proof.transfer_id,
       decision: proof.decision,
+      version: proof.version ?? 1,
+      org_id: proof.org_id ?? null,
       digest: proof.digest,
       kid: proof.kid,
-      keys_from: keysFrom,
+      trust_from: trust.from,
       valid: result.valid,
-      ...(result.valid ? {} : { reason: result.reason }),
+      ...(result.valid ? { notes: result.notes } : { reason: result.reason }),
     }
     ctx.out.result(report, () => {
       if (result.valid) {
+        const about = proof.transfer_id ? `for transfer ${proof.transfer_id}` : `for token ${proof.token_id}`
         ctx.out.line(
-          `${ctx.out.style.green('✓ proof holds')}: ${proof.proof_id} for transfer ${proof.transfer_id} (${proof.decision})\n  digest recomputed and matches; signature valid with key ${result.kid}\n  keys from ${keysFrom}`,
+          `${ctx.out.style.green('✓ proof holds')}: ${proof.proof_id} ${about} (${proof.decision})\n  digest recomputed and matches; signature valid with key ${result.kid}\n  ${result.notes.join('\n  ')}\n  trust from ${trust.from}`,
         )
       }
     })
     if (!result.valid) {
-      throw new ExitError(
-        EXIT.unexpected,
+      throw doesNotHold(
         `proof ${proof.proof_id} does NOT hold: ${result.reason}`,
-        options.jwks !== undefined
-          ? `the proof was altered, or was not signed by a key in ${keysFrom}`
-          : "the proof was altered or was not signed by this server's published key",
+        `the proof or its record was altered, or it was not signed for the organization of ${trust.from}`,
       )
     }
+  })
+}
+
+/** `rwa trust-bundle`: the organization's trust anchors, as JSON, to save for offline verification. */
+export function trustBundle(_options: unknown, command: Command) {
+  return withContext(command, async (ctx) => {
+    const { data, raw } = await (await ctx.rwa()).governance.getTrustBundle()
+    // A document to save: JSON in every mode but --quiet (the organization).
+    ctx.out.result(raw, () => ctx.out.line(JSON.stringify(raw, null, 2)), [data.org_id])
+    if (process.stdout.isTTY) ctx.out.info('save it for offline verification: rwa trust-bundle > trust.json')
   })
 }

@@ -24,6 +24,25 @@ export function wholeNumber(value: string | string[], flag: string): number {
   return n
 }
 
+/** The units of a duration, in milliseconds. */
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/**
+ * A duration as every duration flag of the CLI takes it: a whole number and a unit, `s`, `m`, `h` or
+ * `d` (`10s`, `30m`, `24h`, `7d`); answers milliseconds.
+ */
+export function duration(value: string | string[], flag: string): number {
+  const typed = text(value).trim()
+  const match = /^(\d{1,9})([smhd])$/.exec(typed)
+  if (!match || Number(match[1]) === 0) {
+    throw new ExitError(
+      EXIT.usage,
+      `${flag} must be a duration such as 24h, 30m or 10s, got ${JSON.stringify(text(value))}`,
+    )
+  }
+  return Number(match[1]) * DURATION_UNITS[match[2]!]!
+}
+
 /** A number, decimals allowed. */
 export function decimal(value: string | string[], flag: string): number {
   const typed = text(value)

@@ -97,29 +97,35 @@ export function declareGovernance(program: Command): void {
     ['rwa credentials revoke cred_01JD... --reason "title disputed" --yes'],
   ).action(async (id, o, c) => (await loadCred()).revoke(id, o, c))
   examples(
-    cred
-      .command('verify')
-      .description(
-        "Verify a credential's VC-JWT offline: signature by its issuer's did:key, validity, and the record around it",
-      )
-      .argument(
-        '<credential>',
-        'a credential id (cred_...; att_... for an attestation), a saved record or VC-JWT file, or - for stdin',
-      ),
+    verifyOptions(
+      cred
+        .command('verify')
+        .description(
+          "Verify a credential or attestation as an auditor would: its issuer's signature, trusted by the trust bundle, validity, the record around it, its status list (exit 8 when it does not hold)",
+        ),
+    ).argument(
+      '<credential>',
+      'a credential id (cred_...; att_... for an attestation), a saved record or VC-JWT file, or - for stdin',
+    ),
     [
       'rwa credentials verify cred_01JD...',
-      'rwa credentials get cred_01JD... --json > credential.json && rwa credentials verify credential.json',
+      'rwa trust-bundle > trust.json && rwa credentials get cred_01JD... --json > credential.json',
+      'rwa credentials verify credential.json --trust trust.json     # no key, no server but the status list',
+      'rwa credentials verify credential.json --trust trust.json --offline   # status not checked',
     ],
   ).action(async (id, o, c) => (await loadCred()).verify(id, o, c))
 
   examples(
-    cred
-      .command('status')
-      .description('Is it revoked? Checked as any verifier would, through its public status list')
-      .argument(
-        '<credential>',
-        'a credential or attestation id, a file holding one (or its vc_jwt), or - for stdin',
-      ),
+    maxStatusAge(
+      cred
+        .command('status')
+        .description(
+          'Is it revoked? Checked as any verifier would, through its public status list (exit 8 when revoked or not verifiable)',
+        ),
+    ).argument(
+      '<credential>',
+      'a credential or attestation id, a file holding one (or its vc_jwt), or - for stdin',
+    ),
     [
       'rwa credentials status cred_01JD...',
       'rwa credentials get cred_01JD... --json | rwa credentials status -',
@@ -317,26 +323,32 @@ export function declareGovernance(program: Command): void {
     'rwa proofs get prf_01JD...',
   ]).action(async (id, o, c) => (await loadProofs()).get(id, o, c))
   examples(
-    proofs
-      .command('verify')
-      .description(
-        "Recompute a proof's digest and check its signature, with the keys of --jwks FILE (offline) or the server's",
-      )
-      .argument(
-        '<proof>',
-        'a proof id (prf_...), a file holding a proof or a transfer detail, or - for stdin',
-      )
-      .option(
-        '--jwks <file>',
-        'the service keys saved with `rwa proofs jwks`: verify with no network at all',
-      ),
+    verifyOptions(
+      proofs
+        .command('verify')
+        .description(
+          'Verify a proof (or a saved transfer) as an auditor would: its key in the trust bundle, the digest recomputed, the signature, its organization and issuers, the record around it (exit 8 when it does not hold)',
+        )
+        .argument(
+          '<proof>',
+          'a proof id (prf_...), a file holding a proof or a transfer detail, or - for stdin',
+        ),
+    ),
     [
       'rwa proofs verify prf_01JD...',
-      'rwa proofs jwks > jwks.json && rwa proofs get prf_01JD... --json > proof.json',
-      'rwa proofs verify proof.json --jwks jwks.json     # offline: no server needed',
-      'rwa transfers get tx_01JD... --json | rwa proofs verify - --jwks jwks.json -q && echo holds',
+      'rwa trust-bundle > trust.json && rwa transfers get tx_01JD... --json > transfer.json',
+      'rwa proofs verify transfer.json --trust trust.json     # offline: no server needed',
+      'rwa proofs get prf_01JD... --json | rwa proofs verify - --trust trust.json -q && echo holds',
     ],
   ).action(async (p, o, c) => (await loadProofs()).verify(p, o, c))
+  examples(
+    program
+      .command('trust-bundle')
+      .description(
+        "Print the organization's trust bundle (proof keys and issuers, JSON), to verify offline with --trust",
+      ),
+    ['rwa trust-bundle > trust.json', 'rwa proofs verify transfer.json --trust trust.json'],
+  ).action(async (o, c) => (await loadProofs()).trustBundle(o, c))
   examples(
     proofs
       .command('jwks')
@@ -369,4 +381,24 @@ A second apply of the same manifest changes nothing (docs/cli.md, "apply").`,
       'cat governance.json | rwa apply -f -',
     ],
   ).action(async (o, c) => (await import('../commands/apply.js')).apply(o, c))
+}
+
+/** `--max-status-age`: how old a status list may be (DESIGN §14). */
+function maxStatusAge(command: Command): Command {
+  return command.option(
+    '--max-status-age <duration>',
+    'the oldest status list accepted, by its signing time: 24h, 30m, 10s (default 24h)',
+  )
+}
+
+/** The options of every verify command (DESIGN §14): the trust anchors, the status check. */
+function verifyOptions(command: Command): Command {
+  return maxStatusAge(
+    command
+      .option(
+        '--trust <file>',
+        "the trust bundle saved with `rwa trust-bundle` (default: the server's, which needs a key)",
+      )
+      .option('--offline', 'do not check the status list (the output says "status not checked")'),
+  )
 }

@@ -199,16 +199,25 @@ describe('verifying with the library any verifier can use', () => {
   it('checkRevocation reads active, then revoked, for a credential and for an attestation', async () => {
     const c = await issue()
     const fetchVia = async (url: string) => listText(url)
-    expect(await checkRevocation(c.vc_jwt, fetchVia)).toEqual({
+    const now = { now: new Date(h.clock.now()) }
+    expect(await checkRevocation(c.vc_jwt, fetchVia, now)).toEqual({
       status: 'active',
       statusListCredential: c.credential_status.statusListCredential,
       statusListIndex: Number(c.credential_status.statusListIndex),
+      validFrom: new Date(h.clock.now()).toISOString(),
     })
     await expectStatus(h.post(`/console/rwa/credentials/${c.credential_id}/revoke`), 200)
-    expect((await checkRevocation(c.vc_jwt, fetchVia)).status).toBe('revoked')
+    expect((await checkRevocation(c.vc_jwt, fetchVia, now)).status).toBe('revoked')
     // A list that does not verify (tampered) is not trusted.
     const tampered = async (url: string) => `${(await listText(url)).slice(0, -4)}AAAA`
-    expect(await checkRevocation(c.vc_jwt, tampered)).toMatchObject({ status: 'unknown' })
+    expect(await checkRevocation(c.vc_jwt, tampered, now)).toMatchObject({ status: 'unknown' })
+    // A genuine list older than the age accepted is stale: an old list cannot be replayed.
+    const old = await listText(c.credential_status.statusListCredential)
+    h.clock.advance(25 * 3_600_000)
+    expect(await checkRevocation(c.vc_jwt, async () => old, { now: new Date(h.clock.now()) })).toMatchObject({
+      status: 'unknown',
+      reason: expect.stringMatching(/the status list is stale/),
+    })
   })
 
   it('an independent VC library (did-jwt-vc with key-did-resolver) verifies a VC-JWT carrying credentialStatus', async () => {
