@@ -103,6 +103,8 @@ export function createAppContext(options: AppContextOptions): AppContext {
       paymentAnswers.forget(message.orgId)
     } else if (message.kind === 'key-revoked') {
       authCache.markRevoked(message.keyId)
+    } else if (message.kind === 'key-changed') {
+      authCache.forgetKey(message.keyId)
     } else {
       authCache.forgetAll()
       paymentAnswers.forgetAll()

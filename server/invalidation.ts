@@ -1,10 +1,12 @@
 /**
  * A change that process-local caches must forget: an organization's plan (trial, tier, subscription,
- * payment answers), a revoked key, or everything (after messages may have been missed).
+ * payment answers), a revoked key, a key changed otherwise (a reroll ended its life), or everything
+ * (after messages may have been missed).
  */
 export type Invalidation =
   | { kind: 'org'; orgId: string }
   | { kind: 'key-revoked'; keyId: string }
+  | { kind: 'key-changed'; keyId: string }
   | { kind: 'all' }
 
 /**

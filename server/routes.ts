@@ -1,9 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
-import type { Access, OperationSpec } from '../src/contract/operation.js'
+import { type Access, checksRoles, type OperationSpec } from '../src/contract/operation.js'
 import { ROUTES, type Routes } from '../src/contract/routes.js'
 import { auditHandlers } from './audit/routes.js'
-import { adminKeyOnly, authenticate, requireAdminKey } from './auth/authenticate.js'
+import { adminKeyOnly, authenticate, requireAdminKey, requireRole } from './auth/authenticate.js'
 import type { AppEnv } from './auth/principal.js'
 import { requireGovernance } from './auth/require-governance.js'
 import { keyHandlers } from './billing/keys/routes.js'
@@ -53,17 +53,21 @@ const HANDLERS: Handlers<Routes> = {
   ...auditHandlers,
 }
 
-/** The middleware an operation's `access` names, run before its input is validated. */
+/**
+ * The middleware an operation's `access` and `roles` name, run before its input is validated: the key,
+ * then its roles (a refusal the key can read whatever its plan), then the plan.
+ */
 function accessMiddleware(ctx: AppContext): (operation: OperationSpec) => MiddlewareHandler<AppEnv>[] {
   const auth = authenticate(ctx)
-  const governance = [auth, requireGovernance(ctx)]
+  const plan = requireGovernance(ctx)
   return (operation) => {
     const what = `${operation.method.toUpperCase()} ${operation.path}`
+    const roles = checksRoles(operation) ? [requireRole(operation)] : []
     const byAccess: Record<Access, () => MiddlewareHandler<AppEnv>[]> = {
       public: () => [],
-      key: () => [auth],
+      key: () => [auth, ...roles],
       admin: () => [auth, requireAdminKey(what)],
-      governance: () => governance,
+      governance: () => [auth, ...roles, plan],
       operator: () => [adminKeyOnly(ctx, what)],
     }
     return byAccess[operation.access]()

@@ -1,13 +1,15 @@
 import type { MiddlewareHandler } from 'hono'
 import { API_KEY_PATTERN } from '../../src/contract/billing.js'
+import { type OperationSpec, rolesOf } from '../../src/contract/operation.js'
 import type { KnownKey } from '../caches/auth-cache.js'
+import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
 import { setAnswerHeaders } from '../http/answer-headers.js'
 import { entitlementOf } from '../limits/entitlement.js'
 import type { LimitDecision } from '../limits/rate-limiter.js'
 import { hashApiKey } from './api-keys.js'
-import { ADMIN_ORG_ID, type AppEnv } from './principal.js'
+import { type AppEnv, isAdminKey } from './principal.js'
 import { trialExpiry } from './trial-expiry.js'
 
 /**
@@ -49,7 +51,8 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
     c.set('principal', {
       keyId: key.keyId,
       orgId: org.orgId,
-      isAdmin: org.orgId === ADMIN_ORG_ID,
+      roles: key.roles,
+      isAdmin: isAdminKey(org.orgId, key.roles),
       entitlement,
     })
 
@@ -58,7 +61,10 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
   }
 }
 
-/** The live key an `X-API-Key` header value names, or the 401 that refuses it. */
+/**
+ * The live key an `X-API-Key` header value names, or the 401 that refuses it: unknown, revoked, past the
+ * overlap of its reroll (revoked, reason `rerolled`), or past its `expires_at`.
+ */
 export async function knownKeyOf(ctx: AppContext, apiKey: string | undefined): Promise<KnownKey> {
   if (!apiKey) throw new ApiError('key_missing', 'Missing X-API-Key header: pass an API key (rwa_live_...)')
   if (!API_KEY_PATTERN.test(apiKey)) {
@@ -68,8 +74,23 @@ export async function knownKeyOf(ctx: AppContext, apiKey: string | undefined): P
   if (!key) throw new ApiError('key_unknown', 'Unknown API key')
   if (key.revoked) {
     throw new ApiError('key_revoked', 'This API key has been revoked; create a new one', {
-      context: { key_id: key.keyId },
+      context: { key_id: key.keyId, revoked_reason: 'revoked' },
     })
+  }
+  const now = ctx.clock.now()
+  if (key.retiresAt !== null && now >= key.retiresAt) {
+    throw new ApiError(
+      'key_revoked',
+      'This API key was rerolled and its overlap has ended; use the key that replaced it',
+      { context: { key_id: key.keyId, revoked_reason: 'rerolled' } },
+    )
+  }
+  if (key.expiresAt !== null && now >= key.expiresAt) {
+    throw new ApiError(
+      'key_expired',
+      `This API key expired at ${isoTimestamp(key.expiresAt)}; ask an owner of the organization for a new one`,
+      { context: { key_id: key.keyId, expired_at: isoTimestamp(key.expiresAt) } },
+    )
   }
   return key
 }
@@ -81,7 +102,7 @@ export async function knownKeyOf(ctx: AppContext, apiKey: string | undefined): P
 export function adminKeyOnly(ctx: AppContext, what: string): MiddlewareHandler<AppEnv> {
   return async function requireAdminKey(c, next) {
     const key = await knownKeyOf(ctx, c.req.header('x-api-key'))
-    if (key.orgId !== ADMIN_ORG_ID)
+    if (!isAdminKey(key.orgId, key.roles))
       throw new ApiError('admin_key_required', `${what} requires the admin API key`)
     await next()
   }
@@ -102,5 +123,25 @@ function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
     'RateLimit-Limit': String(decision.limit),
     'RateLimit-Remaining': String(decision.remaining),
     'RateLimit-Reset': String(decision.resetSeconds),
+  }
+}
+
+/**
+ * Admits a key holding one of the roles an operation's declaration names (`rolesOf`), after
+ * `authenticate`; the refusal names the roles that would do. The admin key is an owner.
+ */
+export function requireRole(operation: OperationSpec): MiddlewareHandler<AppEnv> {
+  const allowed = rolesOf(operation)
+  const what = `${operation.method.toUpperCase()} ${operation.path}`
+  return async function requireRoles(c, next) {
+    const { roles } = c.get('principal')
+    if (!roles.some((role) => allowed.includes(role))) {
+      throw new ApiError(
+        'role_required',
+        `${what} needs a key with the role ${allowed.join(' or ')}; this key has ${roles.join(', ') || 'no role'}`,
+        { context: { roles: allowed, key_roles: roles } },
+      )
+    }
+    await next()
   }
 }

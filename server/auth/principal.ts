@@ -1,16 +1,27 @@
+import type { Role } from '../../src/contract/roles.js'
 import { ApiError } from '../errors.js'
 import type { Entitlement } from '../limits/entitlement.js'
 
 /** The operator organization: its keys are admin keys. */
 export const ADMIN_ORG_ID = 'admin'
 
-/** Who is calling: the key, its organization, and what that organization may do now. */
+/** Who is calling: the key, its roles, its organization, and what that organization may do now. */
 export interface Principal {
   keyId: string
   orgId: string
+  /** The key's roles (§16); the route table's declarations are enforced against them. */
+  roles: readonly Role[]
+  /** An owner key of the operator organization: it acts on every organization. */
   isAdmin: boolean
   entitlement: Entitlement
 }
+
+/**
+ * Whether a key of `orgId` with `roles` is an admin key: a key of the operator organization with the
+ * owner role. A key of that organization with lesser roles is a member key of it, and no more.
+ */
+export const isAdminKey = (orgId: string, roles: readonly Role[]): boolean =>
+  orgId === ADMIN_ORG_ID && roles.includes('owner')
 
 /**
  * The Hono environment of every route: `requestId` is set for every request (from `X-Request-Id`),

@@ -1,8 +1,10 @@
 import type { Tier } from '../../src/contract/limits.js'
+import type { Role } from '../../src/contract/roles.js'
 import type { Clock } from '../clock.js'
 import type { Db } from '../db/database.js'
 import type { PlanState } from '../limits/entitlement.js'
 import { findOrganizationPlan } from '../organizations/queries.js'
+import { rolesOfRow } from './stored-roles.js'
 import { findKeyByHash } from './queries.js'
 
 /** What authentication needs to know of a key, cached by the hash of the raw key. */
@@ -10,6 +12,11 @@ export interface KnownKey {
   keyId: string
   orgId: string
   revoked: boolean
+  roles: readonly Role[]
+  /** When the key stops working (ms), or null. */
+  expiresAt: number | null
+  /** After a reroll, when its overlap ends (ms) and the key reads revoked; otherwise null. */
+  retiresAt: number | null
 }
 
 /** What authentication needs to know of an organization. */
@@ -22,7 +29,8 @@ export interface KnownOrg extends PlanState {
 /**
  * What authentication reads on every request, kept in the process so an authenticated request
  * normally reads nothing from the database. Every change to a key, an organization or a subscription
- * is followed by `forgetOrg` or `markRevoked` (through the app's invalidation, on every instance).
+ * is followed by `forgetOrg`, `markRevoked` or `forgetKey` (through the app's invalidation, on every
+ * instance). A key's expiry is part of what is cached: it needs no invalidation, the clock decides.
  */
 export interface AuthCache {
   keyByHash(hash: string): Promise<KnownKey | undefined>
@@ -30,6 +38,8 @@ export interface AuthCache {
   /** Drops the cached state of an organization after its trial or subscription changed. */
   forgetOrg(orgId: string): void
   markRevoked(keyId: string): void
+  /** Drops what is cached of a key after it changed (a reroll set the end of its overlap). */
+  forgetKey(keyId: string): void
   /** Drops everything (invalidations may have been missed while the bus was down). */
   forgetAll(): void
 }
@@ -53,7 +63,7 @@ interface Cached<T> {
  */
 export class InMemoryAuthCache implements AuthCache {
   private readonly keysByHash = new Map<string, Cached<KnownKey>>()
-  private readonly keysById = new Map<string, KnownKey>()
+  private readonly keysById = new Map<string, { key: KnownKey; hash: string }>()
   private readonly orgs = new Map<string, Cached<KnownOrg>>()
   /**
    * Bumped by every invalidation, so a read that raced with a change (it started before the change
@@ -72,10 +82,17 @@ export class InMemoryAuthCache implements AuthCache {
     const generation = this.generation
     const row = await findKeyByHash(this.db, hash)
     if (!row) return undefined
-    const key: KnownKey = { keyId: row.key_id, orgId: row.org_id, revoked: row.revoked_at !== null }
+    const key: KnownKey = {
+      keyId: row.key_id,
+      orgId: row.org_id,
+      revoked: row.revoked_at !== null,
+      roles: rolesOfRow(row.roles),
+      expiresAt: instantOf(row.expires_at),
+      retiresAt: instantOf(row.retires_at),
+    }
     if (generation === this.generation) {
       this.keysByHash.set(hash, { value: key, at: this.now() })
-      this.keysById.set(key.keyId, key)
+      this.keysById.set(key.keyId, { key, hash })
     }
     return key
   }
@@ -103,8 +120,16 @@ export class InMemoryAuthCache implements AuthCache {
 
   markRevoked(keyId: string): void {
     this.generation++
-    const key = this.keysById.get(keyId)
-    if (key) key.revoked = true
+    const cached = this.keysById.get(keyId)
+    if (cached) cached.key.revoked = true
+  }
+
+  forgetKey(keyId: string): void {
+    this.generation++
+    const cached = this.keysById.get(keyId)
+    if (!cached) return
+    this.keysById.delete(keyId)
+    this.keysByHash.delete(cached.hash)
   }
 
   forgetAll(): void {
@@ -123,3 +148,6 @@ export class InMemoryAuthCache implements AuthCache {
     return ttl === undefined || this.now() - entry.at < ttl
   }
 }
+
+const instantOf = (timestamp: string | null): number | null =>
+  timestamp === null ? null : Date.parse(timestamp)

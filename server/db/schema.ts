@@ -72,6 +72,14 @@ export interface ApiKeysTable {
   created_at: string
   last_used_at: string | null
   revoked_at: string | null
+  /** The key's roles, a JSON array (0011); every key made before roles existed is `["owner"]`. */
+  roles: Generated<string>
+  /** When the key stops working; null: never. */
+  expires_at: string | null
+  /** Set by a reroll: the end of the overlap, after which the key reads revoked (reason `rerolled`). */
+  retires_at: string | null
+  /** Set by a reroll: the key that replaces this one. */
+  replaced_by: string | null
 }
 
 export interface SubscriptionsTable {

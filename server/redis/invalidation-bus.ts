@@ -118,6 +118,6 @@ function isInvalidation(value: unknown): value is Invalidation {
   const m = value as Record<string, unknown> | null
   if (!m || typeof m !== 'object') return false
   if (m.kind === 'org') return typeof m.orgId === 'string'
-  if (m.kind === 'key-revoked') return typeof m.keyId === 'string'
+  if (m.kind === 'key-revoked' || m.kind === 'key-changed') return typeof m.keyId === 'string'
   return m.kind === 'all'
 }

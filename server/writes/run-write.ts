@@ -59,11 +59,7 @@ function auditRow(ctx: AppContext, scope: WriteScope, change: Change) {
   }
 }
 
-/**
- * The actor a key's write records: the key and its roles. Keys without roles of their own (before
- * DESIGN §16's roles) act as `owner`.
- */
+/** The actor a key's write records: the key and its roles (DESIGN §16). */
 export function actorOf(principal: Principal): Actor {
-  const roles = (principal as Principal & { roles?: readonly string[] }).roles
-  return { key_id: principal.keyId, roles: roles ? [...roles] : ['owner'] }
+  return { key_id: principal.keyId, roles: [...principal.roles] }
 }

@@ -11,6 +11,7 @@ export const auditRoutes = {
     method: 'get',
     path: '/console/audit',
     access: 'key',
+    roles: ['auditor'],
     tags: auditTags,
     summary: "List the organization's audit events, newest first",
     description:

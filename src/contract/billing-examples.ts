@@ -3,6 +3,9 @@ import type {
   CreateKeyRequest,
   CreateKeyResponse,
   ListKeysResponse,
+  KeySelfResponse,
+  RerollKeyRequest,
+  RerollKeyResponse,
   RevokeKeyResponse,
   StatsResponse,
   SubscriptionResponse,
@@ -28,7 +31,16 @@ export const KEY_ID = 'key_01M80QDRFAQSS9ZK6YPFRFRQA8'
 
 // ── Billing ─────────────────────────────────────────────────────────────────
 
-export const createKeyRequestExample: CreateKeyRequest = { org_id: 'acme', name: 'ci', start_trial: true }
+/** The examples' CI key: it may request transfers, and stops working tonight. */
+const TONIGHT = '2026-11-22T23:59:59.000Z'
+
+export const createKeyRequestExample: CreateKeyRequest = {
+  org_id: 'acme',
+  name: 'ci',
+  start_trial: true,
+  roles: ['transfers'],
+  expires_at: TONIGHT,
+}
 
 /** The key as a listing shows it: masked, with its use and revocation. */
 const keyRecordExample: ApiKeyRecord = {
@@ -40,11 +52,14 @@ const keyRecordExample: ApiKeyRecord = {
   created_at: AT,
   last_used_at: LATER,
   revoked: false,
+  revoked_reason: null,
   trial_ends_at: TRIAL_ENDS,
+  roles: ['transfers'],
+  expires_at: TONIGHT,
 }
 
 export const createKeyResponseExample: CreateKeyResponse = {
-  ...(({ last_used_at: _, revoked: __, ...created }) => created)(keyRecordExample),
+  ...(({ last_used_at: _, revoked: __, revoked_reason: ___, ...created }) => created)(keyRecordExample),
   api_key: 'rwa_live_j39R8cYfohUf4z_PNVzFfULZsurLzWGtmQRnsWlSDgk',
   warning: 'Store this API key now: it is shown only once and cannot be retrieved again.',
 }
@@ -52,6 +67,31 @@ export const createKeyResponseExample: CreateKeyResponse = {
 export const listKeysResponseExample: ListKeysResponse = { keys: [keyRecordExample], total: 1 }
 
 export const revokeKeyResponseExample: RevokeKeyResponse = { status: 'revoked', key_id: KEY_ID }
+
+export const rerollKeyRequestExample: RerollKeyRequest = { overlap_seconds: 3600 }
+
+export const rerollKeyResponseExample: RerollKeyResponse = {
+  ...createKeyResponseExample,
+  key_id: 'key_01M80R2ZQ4W3C5EVGB1XNE7T0H',
+  key_prefix: 'rwa_live_Q7c...',
+  api_key: 'rwa_live_Q7cN0kq3xUe1Zl5mJ8rT2vYb6hW9sD4fG1aK7pL3oE0',
+  created_at: LATER,
+  previous_key_id: KEY_ID,
+  previous_key_revoked_at: '2026-11-22T11:20:00.000Z',
+}
+
+export const keySelfResponseExample: KeySelfResponse = {
+  key_id: KEY_ID,
+  key_prefix: 'rwa_live_j39...',
+  name: 'ci',
+  org_id: 'acme',
+  admin: false,
+  roles: ['transfers'],
+  tier: 'free',
+  limits: TIER_LIMITS.pro,
+  trial_ends_at: TRIAL_ENDS,
+  expires_at: TONIGHT,
+}
 
 export const subscriptionResponseExample: SubscriptionResponse = {
   org_id: 'acme',

@@ -2,10 +2,13 @@ import {
   createKeyRequestSchema,
   createKeyResponseSchema,
   keyIdParamsSchema,
+  keySelfResponseSchema,
   listKeysQuerySchema,
   listKeysResponseSchema,
   orgIdParamsSchema,
   pricingResponseSchema,
+  rerollKeyRequestSchema,
+  rerollKeyResponseSchema,
   revokeKeyResponseSchema,
   statsResponseSchema,
   stripeEventSchema,
@@ -19,7 +22,10 @@ import {
 import {
   createKeyRequestExample,
   createKeyResponseExample,
+  keySelfResponseExample,
   listKeysResponseExample,
+  rerollKeyRequestExample,
+  rerollKeyResponseExample,
   revokeKeyResponseExample,
   statsResponseExample,
   stripeEventExample,
@@ -29,7 +35,7 @@ import {
   usageResponseExample,
   webhookAckExample,
 } from './billing-examples.js'
-import { defineOperation, jsonBody, jsonResponse } from './operation.js'
+import { defineOperation, jsonBody, jsonResponse, optionalJsonBody } from './operation.js'
 import { PRICING } from './pricing.js'
 
 /** The OpenAPI tag of billing operations. */
@@ -53,9 +59,9 @@ export const billingRoutes = {
     path: '/console/billing/keys',
     access: 'key',
     tags: billingTags,
-    summary: 'Create an API key',
+    summary: 'Create an API key (owner)',
     description:
-      "The first key of an organization creates it (another organization's key needs the admin key); `start_trial` starts the organization's one 14-day trial.",
+      'The first key of an organization creates it (another organization\'s key needs the admin key, which must name `org_id`); `start_trial` starts the organization\'s one 14-day trial. `roles` (default `["owner"]`) and `expires_at` limit what the key may do and for how long.',
     body: jsonBody(createKeyRequestSchema, createKeyRequestExample),
     response: jsonResponse(
       201,
@@ -63,7 +69,7 @@ export const billingRoutes = {
       'The new key; the raw key is shown only here',
       createKeyResponseExample,
     ),
-    refusals: ['other_organization'],
+    refusals: ['other_organization', 'org_id_required', 'expires_at_not_future'],
   }),
   listKeys: defineOperation({
     operationId: 'listKeys',
@@ -76,6 +82,15 @@ export const billingRoutes = {
     response: jsonResponse(200, listKeysResponseSchema, 'Keys, newest first', listKeysResponseExample),
     refusals: ['other_organization'],
   }),
+  getKeySelf: defineOperation({
+    operationId: 'getKeySelf',
+    method: 'get',
+    path: '/console/billing/keys/self',
+    access: 'key',
+    tags: billingTags,
+    summary: 'Get the calling key: its organization, roles, plan and expiry (whoami)',
+    response: jsonResponse(200, keySelfResponseSchema, 'The calling key', keySelfResponseExample),
+  }),
   revokeKey: defineOperation({
     operationId: 'revokeKey',
     audit: ['key.revoked'],
@@ -83,10 +98,30 @@ export const billingRoutes = {
     path: '/console/billing/keys/{key_id}',
     access: 'key',
     tags: billingTags,
-    summary: 'Revoke a key (permanent)',
+    summary: 'Revoke a key (permanent; owner)',
     params: keyIdParamsSchema,
     response: jsonResponse(200, revokeKeyResponseSchema, 'Revoked', revokeKeyResponseExample),
     refusals: ['key_not_found', 'key_already_revoked', 'last_admin_key'],
+  }),
+  rerollKey: defineOperation({
+    operationId: 'rerollKey',
+    audit: ['key.rerolled'],
+    method: 'post',
+    path: '/console/billing/keys/{key_id}/reroll',
+    access: 'key',
+    tags: billingTags,
+    summary: 'Reroll a key: a new raw key with the same name, roles and expiry (owner)',
+    description:
+      'Answers the new raw key once. The old key keeps working for `overlap_seconds`, then reads `revoked: true, revoked_reason: "rerolled"`, so a deployment can switch keys without a failed request.',
+    params: keyIdParamsSchema,
+    body: optionalJsonBody(rerollKeyRequestSchema, rerollKeyRequestExample),
+    response: jsonResponse(
+      201,
+      rerollKeyResponseSchema,
+      'The new key; the raw key is shown only here',
+      rerollKeyResponseExample,
+    ),
+    refusals: ['key_not_found', 'key_already_revoked', 'key_already_rerolled', 'key_already_expired'],
   }),
   getSubscription: defineOperation({
     operationId: 'getSubscription',

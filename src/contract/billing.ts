@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { dateSchema, orgIdSchema, prefixedId, timestampSchema } from './common.js'
 import { DEFAULT_USAGE_DAYS, limitsSchema, tierSchema } from './limits.js'
+import { roleSchema, rolesSchema } from './roles.js'
 
 const label = z.string().trim().min(1).max(100)
 const providerRef = z.string().min(1).max(255)
@@ -15,12 +16,20 @@ export const keyIdSchema = prefixedId('key')
 
 // ── Create key ──────────────────────────────────────────────────────────────
 export const createKeyRequestSchema = z.strictObject({
-  org_id: orgIdSchema.optional().describe("Owning organization; defaults to the caller's own"),
+  org_id: orgIdSchema
+    .optional()
+    .describe("Owning organization; defaults to the caller's own (the admin key must name it)"),
   name: label.describe('Label of the key'),
   start_trial: z
     .boolean()
     .default(false)
     .describe("Start the organization's 14-day trial if it has none yet"),
+  roles: rolesSchema
+    .optional()
+    .describe('Roles of the key (default `["owner"]`); never more than the caller has'),
+  expires_at: timestampSchema
+    .optional()
+    .describe('When the key stops working (401 `key_expired` after it); a future instant. Absent: never'),
 })
 
 // ── List and revoke keys ────────────────────────────────────────────────────
@@ -37,14 +46,22 @@ export const apiKeyRecordSchema = z.object({
   created_at: timestampSchema,
   last_used_at: timestampSchema.nullable(),
   revoked: z.boolean(),
+  revoked_reason: z
+    .enum(['revoked', 'rerolled'])
+    .nullable()
+    .describe('Why the key no longer works: revoked, or rerolled and its overlap ended; null while it works'),
   trial_ends_at: timestampSchema.nullable(),
+  roles: z.array(roleSchema),
+  expires_at: timestampSchema.nullable(),
 })
 
 /** The creation response: the key record (no use or revocation yet) plus the raw key, shown only here. */
-export const createKeyResponseSchema = apiKeyRecordSchema.omit({ last_used_at: true, revoked: true }).extend({
-  api_key: apiKeySecretSchema.describe('The raw key. Shown only in this response'),
-  warning: z.string(),
-})
+export const createKeyResponseSchema = apiKeyRecordSchema
+  .omit({ last_used_at: true, revoked: true, revoked_reason: true })
+  .extend({
+    api_key: apiKeySecretSchema.describe('The raw key. Shown only in this response'),
+    warning: z.string(),
+  })
 
 export const listKeysResponseSchema = z.object({
   keys: z.array(apiKeyRecordSchema),
@@ -56,6 +73,41 @@ export const keyIdParamsSchema = z.object({ key_id: keyIdSchema })
 export const revokeKeyResponseSchema = z.object({
   status: z.literal('revoked'),
   key_id: keyIdSchema,
+})
+
+/** The longest overlap of a reroll: 30 days. */
+export const MAX_REROLL_OVERLAP_SECONDS = 2_592_000
+
+export const rerollKeyRequestSchema = z.strictObject({
+  overlap_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_REROLL_OVERLAP_SECONDS)
+    .optional()
+    .describe('How long the old key keeps working, 0–2592000 s (30 days); absent or 0: it stops now'),
+})
+
+/** A reroll answers the new key, as a creation does, and when the old one stops working. */
+export const rerollKeyResponseSchema = createKeyResponseSchema.extend({
+  previous_key_id: keyIdSchema.describe('The rerolled key'),
+  previous_key_revoked_at: timestampSchema.describe(
+    'When the rerolled key stops working (then it reads `revoked_reason: "rerolled"`)',
+  ),
+})
+
+/** The calling key, as it sees itself (`rwa whoami`). */
+export const keySelfResponseSchema = z.object({
+  key_id: keyIdSchema,
+  key_prefix: z.string(),
+  name: z.string(),
+  org_id: orgIdSchema,
+  admin: z.boolean().describe('Whether this is an admin key (acts on every organization)'),
+  roles: z.array(roleSchema),
+  tier: tierSchema,
+  limits: limitsSchema,
+  trial_ends_at: timestampSchema.nullable(),
+  expires_at: timestampSchema.nullable(),
 })
 
 // ── Subscription ────────────────────────────────────────────────────────────
@@ -183,6 +235,9 @@ export type CreateKeyResponse = z.infer<typeof createKeyResponseSchema>
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>
 export type ListKeysResponse = z.infer<typeof listKeysResponseSchema>
 export type RevokeKeyResponse = z.infer<typeof revokeKeyResponseSchema>
+export type RerollKeyRequest = z.infer<typeof rerollKeyRequestSchema>
+export type RerollKeyResponse = z.infer<typeof rerollKeyResponseSchema>
+export type KeySelfResponse = z.infer<typeof keySelfResponseSchema>
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>
 export type SubscriptionResponse = z.infer<typeof subscriptionResponseSchema>
 export type UpdateSubscriptionRequest = z.infer<typeof updateSubscriptionRequestSchema>

@@ -67,6 +67,10 @@ export const REASONS = {
     code: 'invalid_request',
     when: 'A payment-provider event whose signature does not verify (or is outside the tolerance)',
   },
+  org_id_required: {
+    code: 'invalid_request',
+    when: 'The admin key creates a key without `org_id` (`org_id: "admin"` makes another admin key)',
+  },
   // 401
   key_missing: { code: 'unauthenticated', when: 'No `X-API-Key` header' },
   key_malformed: {
@@ -74,13 +78,21 @@ export const REASONS = {
     when: 'The key does not have the format `rwa_live_` + 43 characters',
   },
   key_unknown: { code: 'unauthenticated', when: 'No key with that value exists' },
-  key_revoked: { code: 'unauthenticated', when: 'The key was revoked' },
+  key_revoked: {
+    code: 'unauthenticated',
+    when: 'The key was revoked, or rerolled and its overlap has ended (`context.revoked_reason`)',
+  },
+  key_expired: { code: 'unauthenticated', when: 'The key is past its `expires_at` (`context.expired_at`)' },
   // 403
   other_organization: {
     code: 'forbidden',
     when: 'A member key names another organization (`context.org_id`)',
   },
   admin_key_required: { code: 'forbidden', when: 'The operation is for the admin key only' },
+  role_required: {
+    code: 'forbidden',
+    when: "The key's roles do not include one the operation needs (`context.roles` names those that would do, `context.key_roles` the key's)",
+  },
   plan_required: {
     code: 'plan_required',
     when: 'A governance call by an organization on the free tier with no active trial',
@@ -117,6 +129,11 @@ export const REASONS = {
   // 409
   key_already_revoked: { code: 'conflict', when: 'The key is revoked already (revocation is permanent)' },
   last_admin_key: { code: 'conflict', when: 'Revoking the last active admin key' },
+  key_already_rerolled: {
+    code: 'conflict',
+    when: 'Rerolling a key rerolled already (`context.replaced_by` is its successor; reroll that one)',
+  },
+  key_already_expired: { code: 'conflict', when: 'Rerolling a key past its `expires_at`' },
   jurisdiction_exists: { code: 'conflict', when: 'A jurisdiction with that id is already registered' },
   jurisdiction_in_use: {
     code: 'conflict',
@@ -170,6 +187,7 @@ export const REASONS = {
     when: 'The jurisdiction does not accept that credential type (`context.accepted`)',
   },
   valid_until_not_future: { code: 'unprocessable', when: '`valid_until` is not in the future' },
+  expires_at_not_future: { code: 'unprocessable', when: "A key's `expires_at` is not in the future" },
   unknown_requirement: {
     code: 'unprocessable',
     when: "An attestation's `type` is neither a known requirement nor one a jurisdiction lists",

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { Reason } from './errors.js'
+import { ROLES, type Role } from './roles.js'
 
 /*
  * One declaration per operation. Each area's route table (`billing-routes.ts`, `rwa-routes.ts`,
@@ -70,6 +71,13 @@ export interface OperationSpec {
   /** The path with `{name}` parameters, e.g. `/console/rwa/tokens/{id}`. */
   path: string
   access: Access
+  /**
+   * The roles of a key (§16) that may call it besides `owner`, which may call everything. Absent: every
+   * role for a GET (every role reads its organization's records), `owner` alone for anything else. Read
+   * it through `rolesOf`; only `key` and `governance` access look at roles (`admin` and `operator`
+   * admit the admin key, an owner, alone).
+   */
+  roles?: readonly Role[]
   tags: readonly string[]
   summary: string
   description?: string
@@ -91,6 +99,18 @@ export interface OperationSpec {
    */
   audit?: readonly string[]
 }
+
+/** The roles that may call an operation: `owner`, what its declaration names, every role for a GET. */
+export function rolesOf(operation: Pick<OperationSpec, 'method' | 'roles'>): readonly Role[] {
+  if (operation.roles === undefined && operation.method === 'get') return ROLES
+  const allowed = new Set<Role>(['owner', ...(operation.roles ?? [])])
+  return ROLES.filter((role) => allowed.has(role))
+}
+
+/** Whether a key's roles are checked for an operation: some role may not call it. */
+export const checksRoles = (operation: Pick<OperationSpec, 'access' | 'method' | 'roles'>): boolean =>
+  (operation.access === 'key' || operation.access === 'governance') &&
+  rolesOf(operation).length < ROLES.length
 
 /** Declares an operation, keeping the literal types of its schemas for the server and the client. */
 export const defineOperation = <const O extends OperationSpec>(operation: O): O => operation
@@ -185,15 +205,19 @@ const PROBE_PATHS = new Set(['/healthz', '/readyz'])
 /**
  * The reasons every operation of its kind can refuse with, whatever its own rules: a value that fails
  * its schema; with a body, a body that is not JSON, too large or of another media type; with a key, the
- * key's refusals, and with limits the rate limit; the plan for governance; the admin key for admin and
- * operator; and, but for the probes (which answer without it), a database that cannot be reached.
+ * key's refusals, and with limits the rate limit; the key's roles where some role may not call it; the
+ * plan for governance; the admin key for admin and operator; and, but for the probes (which answer
+ * without it), a database that cannot be reached.
  */
-export function standardReasons(operation: Pick<OperationSpec, 'access' | 'body' | 'path'>): Reason[] {
+export function standardReasons(
+  operation: Pick<OperationSpec, 'access' | 'body' | 'method' | 'path' | 'roles'>,
+): Reason[] {
   const reasons: Reason[] = ['invalid_field']
   if (operation.body) reasons.push('malformed_body', 'payload_too_large', 'json_required')
   if (operation.access !== 'public')
-    reasons.push('key_missing', 'key_malformed', 'key_unknown', 'key_revoked')
+    reasons.push('key_missing', 'key_malformed', 'key_unknown', 'key_revoked', 'key_expired')
   if (isLimited(operation.access)) reasons.push('rate_limited')
+  if (checksRoles(operation)) reasons.push('role_required')
   if (operation.access === 'governance') reasons.push('plan_required')
   if (operation.access === 'admin' || operation.access === 'operator') reasons.push('admin_key_required')
   if (!PROBE_PATHS.has(operation.path)) reasons.push('database_unavailable')

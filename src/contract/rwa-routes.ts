@@ -166,6 +166,7 @@ export const rwaRoutes = {
   }),
   establishTrust: defineOperation({
     ...governance,
+    roles: ['issuer'],
     operationId: 'establishTrust',
     audit: ['trust.established'],
     method: 'post',
@@ -177,6 +178,7 @@ export const rwaRoutes = {
   }),
   revokeTrust: defineOperation({
     ...governance,
+    roles: ['issuer'],
     operationId: 'revokeTrust',
     audit: ['trust.revoked'],
     method: 'delete',
@@ -205,6 +207,7 @@ export const rwaRoutes = {
   }),
   registerJurisdiction: defineOperation({
     ...governance,
+    roles: ['issuer'],
     operationId: 'registerJurisdiction',
     audit: ['jurisdiction.registered'],
     method: 'post',
@@ -226,6 +229,7 @@ export const rwaRoutes = {
   }),
   updateJurisdiction: defineOperation({
     ...governance,
+    roles: ['issuer'],
     operationId: 'updateJurisdiction',
     audit: ['jurisdiction.updated'],
     method: 'put',
@@ -242,6 +246,7 @@ export const rwaRoutes = {
   }),
   removeJurisdiction: defineOperation({
     ...governance,
+    roles: ['issuer'],
     operationId: 'removeJurisdiction',
     audit: ['jurisdiction.removed'],
     method: 'delete',
@@ -272,6 +277,7 @@ export const rwaRoutes = {
   }),
   issueCredential: defineOperation({
     ...governance,
+    roles: ['issuer'],
     operationId: 'issueCredential',
     audit: ['credential.issued'],
     method: 'post',
@@ -299,6 +305,7 @@ export const rwaRoutes = {
   }),
   revokeCredential: defineOperation({
     ...governance,
+    roles: ['issuer'],
     operationId: 'revokeCredential',
     audit: ['credential.revoked'],
     method: 'post',
@@ -327,6 +334,7 @@ export const rwaRoutes = {
   }),
   submitAttestation: defineOperation({
     ...governance,
+    roles: ['issuer'],
     operationId: 'submitAttestation',
     audit: ['attestation.submitted'],
     method: 'post',
@@ -354,6 +362,7 @@ export const rwaRoutes = {
   }),
   revokeAttestation: defineOperation({
     ...governance,
+    roles: ['issuer'],
     operationId: 'revokeAttestation',
     audit: ['attestation.revoked'],
     method: 'post',
@@ -368,6 +377,7 @@ export const rwaRoutes = {
   // ── Tokens ────────────────────────────────────────────────────────────────
   tokenize: defineOperation({
     ...governance,
+    roles: ['issuer'],
     operationId: 'tokenize',
     audit: ['token.created'],
     method: 'post',
@@ -442,6 +452,7 @@ export const rwaRoutes = {
   }),
   setTokenRules: defineOperation({
     ...governance,
+    roles: ['agent'],
     operationId: 'setTokenRules',
     audit: ['token.rules_updated'],
     method: 'put',
@@ -456,6 +467,7 @@ export const rwaRoutes = {
   // ── The token agent's operations that move no units ───────────────────────
   pauseToken: defineOperation({
     ...governance,
+    roles: ['agent'],
     operationId: 'pauseToken',
     audit: ['token.paused'],
     method: 'post',
@@ -468,6 +480,7 @@ export const rwaRoutes = {
   }),
   unpauseToken: defineOperation({
     ...governance,
+    roles: ['agent'],
     operationId: 'unpauseToken',
     audit: ['token.unpaused'],
     method: 'post',
@@ -480,6 +493,7 @@ export const rwaRoutes = {
   }),
   freezeHolder: defineOperation({
     ...governance,
+    roles: ['agent'],
     operationId: 'freezeHolder',
     audit: ['holder.frozen'],
     method: 'post',
@@ -502,6 +516,7 @@ export const rwaRoutes = {
   }),
   unfreezeHolder: defineOperation({
     ...governance,
+    roles: ['agent'],
     operationId: 'unfreezeHolder',
     audit: ['holder.unfrozen'],
     method: 'post',
@@ -521,6 +536,7 @@ export const rwaRoutes = {
   // ── Transfers and their compliance proofs ─────────────────────────────────
   requestTransfer: defineOperation({
     ...governance,
+    roles: ['transfers'],
     operationId: 'requestTransfer',
     audit: ['transfer.approved', 'transfer.rejected'],
     method: 'post',
@@ -568,6 +584,7 @@ export const rwaRoutes = {
   // ── The agent's operations that move units, and the question whether a transfer would pass ──
   forcedTransfer: defineOperation({
     ...governance,
+    roles: ['agent'],
     operationId: 'forcedTransfer',
     audit: ['transfer.forced'],
     method: 'post',
@@ -586,6 +603,7 @@ export const rwaRoutes = {
   }),
   recoverIdentity: defineOperation({
     ...governance,
+    roles: ['agent'],
     operationId: 'recoverIdentity',
     audit: ['token.recovered'],
     method: 'post',

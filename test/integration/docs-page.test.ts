@@ -87,7 +87,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
           )
       ).sort()
       expect(rendered).toEqual(documented)
-      expect(rendered).toHaveLength(49)
+      expect(rendered).toHaveLength(51)
       await expect(page.locator('.info .title').innerText()).resolves.toContain('rwa')
 
       // An operation opens on its example request body, taken from the contract's examples.

@@ -130,6 +130,78 @@ describe('invalidations reach the other instance', () => {
   })
 })
 
+/**
+ * Has `instance` read `key` and keep it in its cache: once the messages of the changes made so far have
+ * reached it (one arriving during the read keeps the read out of the cache), a request caches the key.
+ */
+async function cachedOn(instance: TestInstance, key: string): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  expect((await instance.get('/console/billing/keys/self', { key })).status).toBe(200)
+}
+
+describe('expiry and reroll reach the other instance', () => {
+  it('a key past its expires_at is refused by both instances at once, cached or not', async () => {
+    await a.createOrg('acme')
+    // Well inside the caches' 30 s TTL, so what B has cached is what decides.
+    const expiresAt = new Date(a.clock.now() + 10_000).toISOString()
+    const key = await expectStatus(
+      a.post('/console/billing/keys', {
+        org_id: 'acme',
+        name: 'ci',
+        roles: ['transfers'],
+        expires_at: expiresAt,
+      }),
+      201,
+    )
+    // Both have the key cached; the shared clock alone decides.
+    for (const instance of [a, b]) await cachedOn(instance, key.api_key)
+    a.clock.advance(10_000)
+    for (const instance of [a, b]) {
+      const res = await instance.get('/console/billing/keys/self', { key: key.api_key })
+      expect([res.status, res.body.reason]).toEqual([401, 'key_expired'])
+    }
+  })
+
+  it('a key rerolled on A without overlap is refused by B within a second; the new key works on B', async () => {
+    const acme = await a.createOrg('acme')
+    await cachedOn(b, acme.key)
+    const fresh = await expectStatus(
+      a.post(`/console/billing/keys/${acme.keyId}/reroll`, { overlap_seconds: 0 }, { key: acme.key }),
+      201,
+    )
+    await within(1000, async () => {
+      const res = await b.get('/console/billing/keys/self', { key: acme.key })
+      return res.status === 401 && res.body.context.revoked_reason === 'rerolled'
+    })
+    expect((await b.get('/console/billing/keys/self', { key: fresh.api_key })).body.key_id).toBe(fresh.key_id)
+  })
+
+  it('a key rerolled on A with an overlap works on B until the overlap ends, then B refuses it', async () => {
+    const acme = await a.createOrg('acme')
+    await cachedOn(b, acme.key)
+    await expectStatus(
+      a.post(`/console/billing/keys/${acme.keyId}/reroll`, { overlap_seconds: 20 }, { key: acme.key }),
+      201,
+    )
+    // B must learn the end of the overlap from the bus (20 s is inside the caches' 30 s TTL, so B does
+    // not read the key again by itself): look past the overlap and back until it has.
+    await within(1000, async () => {
+      a.clock.advance(20_000)
+      const refused = (await b.get('/console/billing/keys/self', { key: acme.key })).status === 401
+      a.clock.advance(-20_000)
+      return refused
+    })
+    expect((await b.get('/console/billing/keys/self', { key: acme.key })).status).toBe(200)
+    a.clock.advance(20_000)
+    const res = await b.get('/console/billing/keys/self', { key: acme.key })
+    expect([res.status, res.body.reason, res.body.context.revoked_reason]).toEqual([
+      401,
+      'key_revoked',
+      'rerolled',
+    ])
+  })
+})
+
 describe('concurrent writes through both instances', () => {
   it('transfers: holdings still sum to the supply, none negative, approved count = history', async () => {
     const world = await buildWorld(a)
@@ -247,7 +319,10 @@ describe('concurrent writes through both instances', () => {
   })
 
   it('two admin keys revoked at once: the last one stays', async () => {
-    const second = await expectStatus(a.post('/console/billing/keys', { name: 'second admin' }), 201)
+    const second = await expectStatus(
+      a.post('/console/billing/keys', { org_id: 'admin', name: 'second admin' }),
+      201,
+    )
     const keys = (await a.get('/console/billing/keys')).body.keys.map((k: { key_id: string }) => k.key_id)
     expect(keys).toHaveLength(2)
     const responses = await Promise.all([

@@ -23,8 +23,15 @@ export async function hasAnyKey(db: Executor, orgId: string): Promise<boolean> {
   return row !== undefined
 }
 
-export function countActiveKeys(db: Executor, orgId: string): Promise<number> {
-  return countOf(db.selectFrom('api_keys').where('org_id', '=', orgId).where('revoked_at', 'is', null))
+/** The keys of an organization neither revoked nor past the overlap of their reroll at `now`. */
+export function countActiveKeys(db: Executor, orgId: string, now: string): Promise<number> {
+  return countOf(
+    db
+      .selectFrom('api_keys')
+      .where('org_id', '=', orgId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('retires_at', 'is', null), eb('retires_at', '>', now)])),
+  )
 }
 
 /** Revokes a key unless it already is; false when it was (another request revoked it first). */
@@ -38,12 +45,32 @@ export async function markKeyRevoked(db: Executor, keyId: string, revokedAt: str
   return Number(result.numUpdatedRows) > 0
 }
 
+/**
+ * Marks a key rerolled: it works until `retiresAt`, and `replacedBy` replaces it. False when it is
+ * revoked or rerolled already (another request got there first).
+ */
+export async function markKeyRerolled(
+  db: Executor,
+  keyId: string,
+  retiresAt: string,
+  replacedBy: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ retires_at: retiresAt, replaced_by: replacedBy })
+    .where('key_id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .where('retires_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
 /** Every key with its organization's trial and subscription, for the billing overview. */
 export function keysWithSubscription(db: Executor) {
   return db
     .selectFrom('api_keys as k')
     .innerJoin('organizations as o', 'o.org_id', 'k.org_id')
     .leftJoin('subscriptions as s', 's.org_id', 'k.org_id')
-    .select(['k.revoked_at', 'o.trial_ends_at', 's.tier', 's.status'])
+    .select(['k.revoked_at', 'k.retires_at', 'o.trial_ends_at', 's.tier', 's.status'])
     .execute()
 }

@@ -2,34 +2,60 @@ import type {
   ApiKeyRecord,
   CreateKeyRequest,
   CreateKeyResponse,
+  KeySelfResponse,
   ListKeysResponse,
+  RerollKeyRequest,
+  RerollKeyResponse,
   RevokeKeyResponse,
 } from '../../../src/contract/billing.js'
 import { FREE_TRIAL_DAYS } from '../../../src/contract/limits.js'
+import { DEFAULT_ROLES, type Role, rolesInOrder } from '../../../src/contract/roles.js'
 import { generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-keys.js'
 import { ADMIN_ORG_ID, assertOrgAccess, type Principal } from '../../auth/principal.js'
+import { rolesOfRow, storedRoles } from '../../caches/stored-roles.js'
 import { DAY_MS, isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import { ApiError } from '../../errors.js'
 import { entitlementOf } from '../../limits/entitlement.js'
 import { ensureOrganization, lockOrganization, startTrialOnce } from '../../organizations/queries.js'
 import { organizationOr404, trialEndsAtOf } from '../subscriptions/service.js'
-import { countActiveKeys, findKeyRow, insertApiKey, listKeyRows, markKeyRevoked } from './queries.js'
+import { expiredAt, keyStateAt, rolesNotGrantable } from './key-rules.js'
+import {
+  countActiveKeys,
+  findKeyRow,
+  insertApiKey,
+  listKeyRows,
+  markKeyRerolled,
+  markKeyRevoked,
+} from './queries.js'
 
 export const KEY_WARNING = 'Store this API key now: it is shown only once and cannot be retrieved again.'
 
 /**
- * Creates an API key. The first key of a new organization creates the organization; the first key
- * created with `start_trial` starts the organization's one 14-day trial.
+ * Creates an API key (an owner's call: the route table says so). The first key of a new organization
+ * creates the organization; the first key created with `start_trial` starts the organization's one
+ * 14-day trial. The key has the roles asked for (an owner without them), never one its creator lacks,
+ * and works until `expires_at` if one is given. The admin key names the organization: a key of its
+ * own organization is another admin key, which nobody should get by leaving a flag out.
  */
 export async function createKey(
   ctx: AppContext,
   principal: Principal,
   input: CreateKeyRequest,
 ): Promise<CreateKeyResponse> {
+  if (principal.isAdmin && input.org_id === undefined) {
+    throw new ApiError(
+      'org_id_required',
+      'The admin key must name the organization of the key it creates: org_id (org_id "admin" makes another admin key)',
+      { errors: [{ path: 'org_id', message: 'Required with the admin key' }] },
+    )
+  }
   const orgId = input.org_id ?? principal.orgId
   assertOrgAccess(principal, orgId)
+  const roles = rolesInOrder(input.roles ?? DEFAULT_ROLES)
+  assertGrantable(principal, roles)
   const now = ctx.clock.now()
+  const expiresAt = input.expires_at === undefined ? null : futureInstant(input.expires_at, now)
   const apiKey = generateApiKey()
   const keyId = ctx.ids.next('key')
   const createdAt = isoTimestamp(now)
@@ -47,12 +73,20 @@ export async function createKey(
       created_at: createdAt,
       last_used_at: null,
       revoked_at: null,
+      roles: storedRoles(roles),
+      expires_at: expiresAt,
     })
     ctx.record({
       orgId,
       action: 'key.created',
       target: { type: 'key', id: keyId },
-      after: { name: input.name, key_prefix: keyPrefixOf(apiKey), start_trial: input.start_trial ?? false },
+      after: {
+        name: input.name,
+        key_prefix: keyPrefixOf(apiKey),
+        start_trial: input.start_trial ?? false,
+        roles,
+        expires_at: expiresAt,
+      },
     })
   })
   ctx.invalidate({ kind: 'org', orgId })
@@ -67,8 +101,38 @@ export async function createKey(
     name: input.name,
     created_at: createdAt,
     trial_ends_at: trialEndsAtOf(org),
+    roles,
+    expires_at: expiresAt,
     warning: KEY_WARNING,
   }
+}
+
+/** Refuses a grant of roles the caller lacks (403 `role_required`, naming them). */
+function assertGrantable(principal: Principal, roles: readonly Role[]): void {
+  const missing = rolesNotGrantable(principal.roles, roles)
+  if (missing.length > 0) {
+    throw new ApiError(
+      'role_required',
+      `A key cannot grant roles it lacks: this key has ${principal.roles.join(', ')}, not ${missing.join(', ')}`,
+      { context: { roles: ['owner', ...missing], key_roles: principal.roles } },
+    )
+  }
+}
+
+/** `expires_at` as stored (the API's own timestamp form), refused unless it is after `now`. */
+function futureInstant(timestamp: string, now: number): string {
+  const at = Date.parse(timestamp)
+  if (at <= now) {
+    throw new ApiError(
+      'expires_at_not_future',
+      `expires_at ${timestamp} is not in the future (now is ${isoTimestamp(now)})`,
+      {
+        context: { expires_at: timestamp, now: isoTimestamp(now) },
+        errors: [{ path: 'expires_at', message: 'Must be in the future' }],
+      },
+    )
+  }
+  return isoTimestamp(at)
 }
 
 /**
@@ -84,7 +148,8 @@ export async function listKeys(
   const org = await ctx.authCache.org(orgId)
   if (!org) return { keys: [], total: 0 }
   await ctx.meter.flush()
-  const tier = entitlementOf(org, ctx.clock.now()).tier
+  const now = ctx.clock.now()
+  const tier = entitlementOf(org, now).tier
   const keys: ApiKeyRecord[] = (await listKeyRows(ctx.db, orgId)).map((row) => ({
     key_id: row.key_id,
     key_prefix: row.key_prefix,
@@ -93,8 +158,10 @@ export async function listKeys(
     name: row.name,
     created_at: row.created_at,
     last_used_at: row.last_used_at,
-    revoked: row.revoked_at !== null,
+    ...keyStateAt(row, now),
     trial_ends_at: trialEndsAtOf(org),
+    roles: rolesOfRow(row.roles),
+    expires_at: row.expires_at,
   }))
   return { keys, total: keys.length }
 }
@@ -115,10 +182,10 @@ export async function revokeKey(
     if (!row || (!principal.isAdmin && row.org_id !== principal.orgId)) {
       throw new ApiError('key_not_found', `No API key with id ${keyId}`, { context: { key_id: keyId } })
     }
-    if (row.revoked_at !== null) throw alreadyRevoked()
+    if (keyStateAt(row, now).revoked) throw alreadyRevoked()
     // Two admin keys revoked at once on two instances must not both pass the last-key check.
     await lockOrganization(trx, row.org_id)
-    if (row.org_id === ADMIN_ORG_ID && (await countActiveKeys(trx, ADMIN_ORG_ID)) <= 1) {
+    if (row.org_id === ADMIN_ORG_ID && (await countActiveKeys(trx, ADMIN_ORG_ID, isoTimestamp(now))) <= 1) {
       throw new ApiError(
         'last_admin_key',
         'This is the last active admin key; create another admin key before revoking it',
@@ -130,4 +197,109 @@ export async function revokeKey(
   })
   ctx.invalidate({ kind: 'key-revoked', keyId })
   return { status: 'revoked', key_id: keyId }
+}
+
+/**
+ * Rerolls a key (an owner's call): a new raw key with the same organization, name, roles and expiry,
+ * answered once. The old key keeps working for `overlap_seconds`, then reads revoked (reason
+ * `rerolled`); every instance learns of it through the invalidation, and the clock does the rest.
+ */
+export async function rerollKey(
+  ctx: AppContext,
+  principal: Principal,
+  keyId: string,
+  input: RerollKeyRequest,
+): Promise<RerollKeyResponse> {
+  const now = ctx.clock.now()
+  const apiKey = generateApiKey()
+  const newKeyId = ctx.ids.next('key')
+  const createdAt = isoTimestamp(now)
+  const retiresAt = isoTimestamp(now + (input.overlap_seconds ?? 0) * 1000)
+  const alreadyRerolled = (replacedBy: string | null) =>
+    new ApiError(
+      'key_already_rerolled',
+      `API key ${keyId} was rerolled already${replacedBy ? ` (by ${replacedBy})` : ''}; reroll the key that replaced it`,
+      { context: { key_id: keyId, replaced_by: replacedBy } },
+    )
+
+  const old = await ctx.db.transaction().execute(async (trx) => {
+    const found = await findKeyRow(trx, keyId)
+    if (!found || (!principal.isAdmin && found.org_id !== principal.orgId)) {
+      throw new ApiError('key_not_found', `No API key with id ${keyId}`, { context: { key_id: keyId } })
+    }
+    // Read again under the organization's lock: a revocation or reroll on another instance went first.
+    await lockOrganization(trx, found.org_id)
+    const row = (await findKeyRow(trx, keyId)) ?? found
+    if (row.revoked_at !== null) {
+      throw new ApiError('key_already_revoked', `API key ${keyId} is revoked; revocation is permanent`, {
+        context: { key_id: keyId },
+      })
+    }
+    if (row.retires_at !== null) throw alreadyRerolled(row.replaced_by)
+    if (expiredAt(row.expires_at, now)) {
+      throw new ApiError(
+        'key_already_expired',
+        `API key ${keyId} expired at ${row.expires_at}; create a new key instead`,
+        { context: { key_id: keyId, expired_at: row.expires_at } },
+      )
+    }
+    await insertApiKey(trx, {
+      key_id: newKeyId,
+      org_id: row.org_id,
+      key_hash: hashApiKey(apiKey),
+      key_prefix: keyPrefixOf(apiKey),
+      name: row.name,
+      created_at: createdAt,
+      last_used_at: null,
+      revoked_at: null,
+      roles: row.roles,
+      expires_at: row.expires_at,
+    })
+    if (!(await markKeyRerolled(trx, keyId, retiresAt, newKeyId))) throw alreadyRerolled(null)
+    ctx.record({
+      orgId: row.org_id,
+      action: 'key.rerolled',
+      target: { type: 'key', id: keyId },
+      before: { revoked_at: null, replaced_by: null },
+      after: { revoked_at: retiresAt, replaced_by: newKeyId, new_key_prefix: keyPrefixOf(apiKey) },
+    })
+    return row
+  })
+  ctx.invalidate({ kind: 'key-changed', keyId })
+  const org = await organizationOr404(ctx, old.org_id)
+
+  return {
+    api_key: apiKey,
+    key_id: newKeyId,
+    key_prefix: keyPrefixOf(apiKey),
+    org_id: old.org_id,
+    tier: entitlementOf(org, now).tier,
+    name: old.name,
+    created_at: createdAt,
+    trial_ends_at: trialEndsAtOf(org),
+    roles: rolesOfRow(old.roles),
+    expires_at: old.expires_at,
+    warning: KEY_WARNING,
+    previous_key_id: keyId,
+    previous_key_revoked_at: retiresAt,
+  }
+}
+
+/** The calling key as it sees itself: its organization, roles, plan and expiry (`rwa whoami`). */
+export async function getKeySelf(ctx: AppContext, principal: Principal): Promise<KeySelfResponse> {
+  const row = await findKeyRow(ctx.db, principal.keyId)
+  const org = await organizationOr404(ctx, principal.orgId)
+  if (!row) throw new ApiError('key_unknown', 'Unknown API key')
+  return {
+    key_id: row.key_id,
+    key_prefix: row.key_prefix,
+    name: row.name,
+    org_id: row.org_id,
+    admin: principal.isAdmin,
+    roles: [...principal.roles],
+    tier: principal.entitlement.tier,
+    limits: principal.entitlement.limits,
+    trial_ends_at: trialEndsAtOf(org),
+    expires_at: row.expires_at,
+  }
 }

@@ -5,6 +5,7 @@ import { DAY_MS, utcDate } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import { entitlementOf } from '../../limits/entitlement.js'
 import { usageRows } from '../../metering/queries.js'
+import { keyStateAt } from '../keys/key-rules.js'
 import { keysWithSubscription } from '../keys/queries.js'
 import { organizationOf, trialEndsAtOf } from '../subscriptions/service.js'
 
@@ -56,7 +57,7 @@ export async function getStats(ctx: AppContext): Promise<StatsResponse> {
   let active_keys = 0
   for (const row of await keysWithSubscription(ctx.db)) {
     total_keys++
-    if (row.revoked_at !== null) continue
+    if (keyStateAt(row, now).revoked) continue
     active_keys++
     const plan = {
       trialEndsAt: row.trial_ends_at === null ? null : Date.parse(row.trial_ends_at),

@@ -7,6 +7,7 @@ import { leanWrites } from './0006-lean-writes.js'
 import { flatCosts } from './0007-flat-costs.js'
 import { summaryColumns } from './0008-summary-columns.js'
 import { verification } from './0009-verification.js'
+import { keyRoles } from './0011-key-roles.js'
 import { accountability } from './0012-accountability.js'
 
 /**
@@ -22,5 +23,6 @@ export const migrations: Record<string, Migration> = {
   '0007-flat-costs': flatCosts,
   '0008-summary-columns': summaryColumns,
   '0009-verification': verification,
+  '0011-key-roles': keyRoles,
   '0012-accountability': accountability,
 }

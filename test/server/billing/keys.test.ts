@@ -24,13 +24,21 @@ describe('POST /console/billing/keys', () => {
         'org_id',
         'tier',
         'trial_ends_at',
+        'roles',
+        'expires_at',
         'warning',
       ].sort(),
     )
     expect(body.api_key).toMatch(/^rwa_live_[A-Za-z0-9_-]{43}$/)
     expect(body.key_id).toMatch(/^key_/)
     expect(body.key_prefix).toBe(`${body.api_key.slice(0, 12)}...`)
-    expect(body).toMatchObject({ org_id: 'acme', name: 'ci', tier: 'free' })
+    expect(body).toMatchObject({
+      org_id: 'acme',
+      name: 'ci',
+      tier: 'free',
+      roles: ['owner'],
+      expires_at: null,
+    })
     expect(body.created_at).toBe(new Date(h.clock.now()).toISOString())
     expect(Date.parse(body.trial_ends_at!) - Date.parse(body.created_at)).toBe(14 * DAY_MS)
     expect(body.warning).toMatch(/cannot be retrieved again/)
@@ -112,15 +120,23 @@ describe('GET /console/billing/keys', () => {
           'name',
           'org_id',
           'revoked',
+          'revoked_reason',
           'tier',
           'trial_ends_at',
+          'roles',
+          'expires_at',
         ].sort(),
       )
       expect(key.key_prefix).toMatch(/^rwa_live_.{3}\.\.\.$/)
       expect(JSON.stringify(key)).not.toMatch(/rwa_live_[A-Za-z0-9_-]{43}/)
     }
     const [revoked, first] = body.keys
-    expect(revoked).toMatchObject({ revoked: true, last_used_at: null, name: 'second' })
+    expect(revoked).toMatchObject({
+      revoked: true,
+      revoked_reason: 'revoked',
+      last_used_at: null,
+      name: 'second',
+    })
     expect(first).toMatchObject({
       revoked: false,
       last_used_at: new Date(h.clock.now()).toISOString(),

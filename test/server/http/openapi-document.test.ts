@@ -72,8 +72,9 @@ describe('the document as a whole', () => {
     expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true)
     expect(new Set(ids).size).toBe(ids.length)
     // The 32 of the spec and billing, the 11 of token governance (DESIGN §10–12), the 3 of operations,
-    // the trust bundle and attestation revocation (DESIGN §14), the audit log (§16).
-    expect(ids).toHaveLength(49)
+    // the trust bundle and attestation revocation (DESIGN §14), the audit log (§16), and keys' reroll
+    // and whoami (§16).
+    expect(ids).toHaveLength(51)
   })
 })
 
