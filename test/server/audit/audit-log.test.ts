@@ -59,6 +59,25 @@ const SCENARIOS: Record<string, Scenario> = {
     }),
     refused: () => ({ method: 'DELETE', path: '/console/billing/keys/key_01M80QDRFAQSS9ZK6YPFRFRQA8' }),
   },
+  rerollKey: {
+    prepare: async (h, w) => {
+      const spare = await expectStatus(
+        h.post('/console/billing/keys', { name: 'spare', roles: ['transfers'] }, { key: w.key }),
+        201,
+      )
+      ;(w as World & { spare: string }).spare = spare.key_id
+    },
+    ok: (w) => ({
+      method: 'POST',
+      path: `/console/billing/keys/${(w as World & { spare: string }).spare}/reroll`,
+      body: { overlap_seconds: 60 },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/billing/keys/key_01M80QDRFAQSS9ZK6YPFRFRQA8/reroll',
+      body: {},
+    }),
+  },
   updateSubscription: {
     ok: () => ({
       method: 'POST',
