@@ -109,11 +109,11 @@ describe.runIf(TEST_DIALECT === 'sqlite')('SQLite held locked past the busy time
     const res = await h.app.request('/console/billing/keys', {
       method: 'POST',
       headers: { 'X-API-Key': h.adminKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'during-the-lock' }),
+      body: JSON.stringify({ org_id: 'acme', name: 'during-the-lock' }),
     })
     expectUnavailable(res, await res.text())
     other.exec('ROLLBACK')
-    const retried = await h.post('/console/billing/keys', { name: 'during-the-lock' })
+    const retried = await h.post('/console/billing/keys', { org_id: 'acme', name: 'during-the-lock' })
     expect(retried.status).toBe(201)
     expect(h.loggedErrors.length).toBeGreaterThan(0)
   }, 20_000)
