@@ -297,7 +297,12 @@ describe('concurrent writes through both instances', () => {
       201,
     )
     const credential = await expectStatus(
-      a.post('/console/rwa/credentials', { jurisdiction: 'US', owner_did: OWNER, property_data: PROPERTY }),
+      // Another property than the world's: one live credential per title deed (§14).
+      a.post('/console/rwa/credentials', {
+        jurisdiction: 'US',
+        owner_did: OWNER,
+        property_data: { ...PROPERTY, title_deed: 'SF-2026-000124' },
+      }),
       201,
     )
     only(
@@ -358,7 +363,11 @@ describe('concurrent writes through both instances', () => {
       instance.post(
         '/console/rwa/credentials',
         // Two requests per DID for the first two: a DID counts once however many credentials name it.
-        { jurisdiction: 'US', owner_did: `did:web:acme:new${i < 4 ? i % 2 : i}`, property_data: PROPERTY },
+        {
+          jurisdiction: 'US',
+          owner_did: `did:web:acme:new${i < 4 ? i % 2 : i}`,
+          property_data: { ...PROPERTY, title_deed: `SF-2026-1${String(i).padStart(5, '0')}` },
+        },
         { key: acme.key },
       ),
     )
