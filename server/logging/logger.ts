@@ -1,3 +1,4 @@
+import { escapeControls } from '../../src/text/escape.js'
 import { type DestinationStream, type Level, type Logger, type LoggerOptions, pino } from 'pino'
 
 export type { Logger }
@@ -71,10 +72,14 @@ export async function createLogger(settings: LogSettings = {}): Promise<Logger> 
       translateTime: 'SYS:HH:MM:ss.l',
       ignore: 'pid,hostname,method,path,status,duration_ms',
       singleLine: true,
+      // One record, one line: control characters and bidi overrides of the message (a path with
+      // %0a, a stored name) are escaped, so no record can forge another line or control the terminal.
       messageFormat: (log, messageKey) =>
-        log.request_id !== undefined && log.status !== undefined
-          ? `${log.method} ${log.path} ${log.status} ${log.duration_ms} ms`
-          : String(log[messageKey]),
+        escapeControls(
+          log.request_id !== undefined && log.status !== undefined
+            ? `${log.method} ${log.path} ${log.status} ${log.duration_ms} ms`
+            : String(log[messageKey]),
+        ),
     })
   return pino(options, stream)
 }

@@ -92,9 +92,11 @@ export async function main(argv: string[]): Promise<void> {
       return
     }
     const failure = describeFailure(error)
-    process.stderr.write(`error: ${failure.message}\n`)
-    if (failure.hint) process.stderr.write(`hint: ${failure.hint}\n`)
-    if (program.opts().verbose && failure.details) process.stderr.write(`${failure.details}\n`)
+    // A refusal quotes stored text (names, ids): its control characters and bidi overrides are escaped.
+    const { escapeExceptStyles: shown } = await import('../text/escape.js')
+    process.stderr.write(`error: ${shown(failure.message)}\n`)
+    if (failure.hint) process.stderr.write(`hint: ${shown(failure.hint)}\n`)
+    if (program.opts().verbose && failure.details) process.stderr.write(`${shown(failure.details)}\n`)
     process.exitCode = failure.code
   }
 }

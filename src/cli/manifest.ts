@@ -12,6 +12,7 @@ import {
   submitAttestationRequestSchema,
   type Token,
   type TokenRules,
+  titleDeedKey,
   tokenizeRequestSchema,
   type TrustRelation,
 } from '../contract/rwa.js'
@@ -26,8 +27,10 @@ import { EXIT, ExitError } from './exit-error.js'
  * - jurisdiction: its jurisdiction_id; differing fields are updated (PUT).
  * - trust: the active relation with the same from/to and the same `mutual` (a mutual relation also
  *   matches the reverse pair); one with the same from/to but a different `mutual` is replaced.
- * - credential: an active credential of the same jurisdiction, owner_did and title_deed. Credentials are
- *   signed and immutable: if its other fields differ, apply stops before changing anything.
+ * - credential: an active credential of the same jurisdiction, owner_did and title_deed (compared
+ *   trimmed, case-insensitive, as the server does). Credentials are signed and immutable: if its other
+ *   fields differ, apply stops before changing anything. With none active but a revoked one, the entry
+ *   is reported `revoked` and nothing is issued: a revocation is for good (DESIGN §14).
  * - attestation: one with the same jurisdiction, subject, type, attester, credential, evidence and
  *   valid_until (a renewal with a new valid_until is a new attestation).
  * - token: the token of its credential (one per credential). total_supply and symbol are fixed once
@@ -129,7 +132,8 @@ export function parseManifest(text: string, source: string): Manifest {
   return parsed.data
 }
 
-export type ChangeAction = 'create' | 'update' | 'replace' | 'unchanged'
+/** `revoked`: a credential of the manifest that was revoked; reported, never issued again. */
+export type ChangeAction = 'create' | 'update' | 'replace' | 'unchanged' | 'revoked'
 export type ResourceKind = 'jurisdiction' | 'trust' | 'credential' | 'attestation' | 'token'
 
 /** One planned (or applied) change. `id` is the resource id when it exists (or once created). */
@@ -263,7 +267,7 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
   for (const entry of manifest.credentials) {
     const { ref, ...request } = entry
     const name = `${request.owner_did} ${request.property_data.title_deed}`
-    const existing = existingJurisdictions.has(request.jurisdiction)
+    const same = existingJurisdictions.has(request.jurisdiction)
       ? (
           await all<Credential>(
             (cursor) =>
@@ -271,15 +275,33 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
                 query: {
                   jurisdiction: request.jurisdiction,
                   owner_did: request.owner_did,
-                  status: 'active',
                   limit: 500,
                   cursor,
                 },
               }),
             'credentials',
           )
-        ).find((c) => c.property_data.title_deed === request.property_data.title_deed)
-      : undefined
+        ).filter(
+          (c) => titleDeedKey(c.property_data.title_deed) === titleDeedKey(request.property_data.title_deed),
+        )
+      : []
+    const existing = same.find((c) => c.status === 'active')
+    // Revoked for good: reported as revoked, never issued again behind the revocation's back. The
+    // list is newest first, so this is the latest revocation.
+    const revoked = existing ? undefined : same.find((c) => c.status === 'revoked')
+    if (revoked) {
+      plan.push({
+        action: 'revoked',
+        kind: 'credential',
+        name,
+        id: revoked.credential_id,
+        fields: [
+          `revoked at ${revoked.revoked_at}${revoked.revocation_reason ? `: ${revoked.revocation_reason}` : ''}`,
+        ],
+        ...(ref ? { ref } : {}),
+      })
+      continue
+    }
     if (existing) {
       const differs: string[] = (['address', 'type', 'value_usd'] as const).filter(
         (k) => existing.property_data[k] !== request.property_data[k],
@@ -294,7 +316,7 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
         throw new ExitError(
           EXIT.conflict,
           `credential ${existing.credential_id} (${name}) differs from the manifest in ${differs.join(', ')}; credentials are signed and immutable`,
-          'revoke it (`rwa credentials revoke`) and apply again to issue a new one, or change the manifest',
+          'revoke it (`rwa credentials revoke`) and issue the new one with `rwa credentials issue` (apply reports a revoked credential, it never issues it again), or change the manifest',
         )
       }
       plan.push({
@@ -468,7 +490,7 @@ export async function executePlan(plan: Plan, onChange?: (change: Change) => voi
 
 /** Counts of a plan by action. */
 export function summarize(changes: readonly Change[]): Record<ChangeAction, number> {
-  const counts: Record<ChangeAction, number> = { create: 0, update: 0, replace: 0, unchanged: 0 }
+  const counts: Record<ChangeAction, number> = { create: 0, update: 0, replace: 0, unchanged: 0, revoked: 0 }
   for (const c of changes) counts[c.action]++
   return counts
 }

@@ -1,4 +1,5 @@
 import stringWidth from 'fast-string-width'
+import { escapeControls, escapeExceptStyles } from '../text/escape.js'
 import { EXIT, ExitError } from './exit-error.js'
 
 /*
@@ -354,23 +355,31 @@ export class Output {
   /** Plain text data on stdout (a script, a verdict line). Not in quiet mode. */
   line(text: string): void {
     if (this.mode === 'quiet') return
-    this.stdout.write(`${text}\n`)
+    this.stdout.write(`${this.onTerminal(this.stdout, text)}\n`)
   }
 
   /** A message for the person at the terminal, on stderr (not with --quiet). */
   info(text: string): void {
     if (this.mode === 'quiet') return
-    this.stderr.write(`${text}\n`)
+    this.stderr.write(`${this.onTerminal(this.stderr, text)}\n`)
   }
 
   success(text: string): void {
     if (this.mode === 'quiet') return
-    this.stderr.write(`${this.style.green('✓')} ${text}\n`)
+    this.stderr.write(`${this.style.green('✓')} ${this.onTerminal(this.stderr, text)}\n`)
   }
 
   /** A warning, on stderr even with --quiet. */
   warn(text: string): void {
-    this.stderr.write(`${this.style.yellow('!')} ${text}\n`)
+    this.stderr.write(`${this.style.yellow('!')} ${this.onTerminal(this.stderr, text)}\n`)
+  }
+
+  /**
+   * Text for `stream`: on a terminal, control characters and bidi overrides other than the CLI's own
+   * styles, newlines and tabs are escaped (DESIGN §14: text is data, never control).
+   */
+  private onTerminal(stream: NodeJS.WriteStream, text: string): string {
+    return stream.isTTY === true ? escapeExceptStyles(text) : text
   }
 
   /**
@@ -379,8 +388,9 @@ export class Output {
    */
   progress(text: string): void {
     if (!this.interactiveStderr || this.mode === 'quiet') return
-    this.stderr.write(`\r${text.padEnd(this.progressWidth)}`)
-    this.progressWidth = Math.max(this.progressWidth, text.length)
+    const shown = escapeControls(text)
+    this.stderr.write(`\r${shown.padEnd(this.progressWidth)}`)
+    this.progressWidth = Math.max(this.progressWidth, shown.length)
   }
 
   progressDone(): void {
@@ -399,9 +409,10 @@ export class Output {
     this.stdout.write(`${lines.join('\n')}\n`)
   }
 
+  /** A value of a table or record on a terminal: its control characters and bidi overrides escaped. */
   private cell(value: Cell): string {
     if (value === null || value === undefined) return this.style.dim('-')
     if (typeof value === 'boolean') return value ? this.style.yellow('yes') : 'no'
-    return String(value)
+    return escapeControls(String(value))
   }
 }

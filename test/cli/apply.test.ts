@@ -94,7 +94,13 @@ describe('rwa apply', () => {
 
     const applied = await shared.home.run(['apply', '-f', file, '--json'], { env })
     expect(applied.exitCode, applied.stderr).toBe(0)
-    expect(JSON.parse(applied.stdout).summary).toEqual({ create: 8, update: 0, replace: 0, unchanged: 0 })
+    expect(JSON.parse(applied.stdout).summary).toEqual({
+      create: 8,
+      update: 0,
+      replace: 0,
+      unchanged: 0,
+      revoked: 0,
+    })
     const after = await state(key)
     expect(after.jurisdictions).toHaveLength(3)
     expect(after.trust).toHaveLength(2)
@@ -132,7 +138,7 @@ describe('rwa apply', () => {
       input: JSON.stringify(edited),
     })
     const plan = JSON.parse(dry.stdout)
-    expect(plan.summary).toEqual({ create: 1, update: 1, replace: 0, unchanged: 7 })
+    expect(plan.summary).toEqual({ create: 1, update: 1, replace: 0, unchanged: 7, revoked: 0 })
     expect(plan.changes.find((c: any) => c.action === 'update')).toMatchObject({
       kind: 'jurisdiction',
       name: 'SG',
@@ -172,7 +178,13 @@ describe('rwa apply', () => {
     writeFileSync(file, stringify(withToken))
     const applied = await shared.home.run(['apply', '-f', file, '--json'], { env })
     expect(applied.exitCode, applied.stderr).toBe(0)
-    expect(JSON.parse(applied.stdout).summary).toEqual({ create: 9, update: 0, replace: 0, unchanged: 0 })
+    expect(JSON.parse(applied.stdout).summary).toEqual({
+      create: 9,
+      update: 0,
+      replace: 0,
+      unchanged: 0,
+      revoked: 0,
+    })
     const tokens = (await api(shared.server.url, '/console/rwa/tokens', key)) as { tokens: any[] }
     expect(tokens.tokens).toHaveLength(1)
     expect(tokens.tokens[0]).toMatchObject({
@@ -223,6 +235,48 @@ describe('rwa apply', () => {
     expect(run.stderr).toMatch(/^hint: revoke it/m)
     // The jurisdiction edit planned before the credential was not applied either.
     expect(await state(key)).toEqual(before)
+  })
+
+  it('reports a revoked credential of the manifest as revoked and never issues it again', async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-revoked')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    const first = await shared.home.run(['apply', '-f', '-', '--json'], {
+      env,
+      input: JSON.stringify(manifest),
+    })
+    expect(first.exitCode, first.stderr).toBe(0)
+    const credentialId = JSON.parse(first.stdout).changes.find((c: any) => c.kind === 'credential').id
+    const revoke = await shared.home.run(
+      ['credentials', 'revoke', credentialId, '--reason', 'sold', '--yes'],
+      { env },
+    )
+    expect(revoke.exitCode, revoke.stderr).toBe(0)
+
+    // The same deed with other spacing and case is the same property.
+    const respaced = structuredClone(manifest)
+    respaced.credentials[0]!.property_data.title_deed =
+      ` ${manifest.credentials[0]!.property_data.title_deed.toLowerCase()} `
+    for (const input of [manifest, respaced]) {
+      const again = await shared.home.run(['apply', '-f', '-', '--json'], {
+        env,
+        input: JSON.stringify(input),
+      })
+      expect(again.exitCode, again.stderr).toBe(0)
+      const report = JSON.parse(again.stdout)
+      expect(report.changed).toBe(false)
+      expect(report.summary).toMatchObject({ create: 0, revoked: 1 })
+      expect(report.changes.find((c: any) => c.kind === 'credential')).toMatchObject({
+        action: 'revoked',
+        id: credentialId,
+        fields: [expect.stringMatching(/^revoked at .*: sold$/)],
+      })
+    }
+    const table = await shared.home.run(['apply', '-f', '-'], { env, input: JSON.stringify(manifest) })
+    expect(table.stderr).toMatch(/1 credential revoked, not issued again/)
+    const credentials = (await api(shared.server.url, '/console/rwa/credentials', key)) as {
+      credentials: unknown[]
+    }
+    expect(credentials.credentials).toHaveLength(1)
   })
 
   it('refuses an invalid manifest with exit 2, naming each bad path, before any change', async () => {

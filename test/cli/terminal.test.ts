@@ -220,3 +220,31 @@ describe('interrupt', () => {
     expect(JSON.parse(listed.stdout).total).toBe(1)
   })
 })
+
+describe('stored text', () => {
+  it('reaches the screen escaped: a stored escape sequence and a bidi override are shown, not obeyed', async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'escapes')
+    // An 8-bit CSI "clear screen", an 8-bit OSC "set the window title", a right-to-left override: the
+    // server stores them (it refuses C0 controls, not these), the terminal must not get them raw.
+    const name = 'Evil\u009b2J\u009d0;pwned\u009c\u202eTXT.exe'
+    const response = await fetch(`${shared.server.url}/console/rwa/jurisdictions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ jurisdiction_id: 'EV', name, regulatory_body: 'R' }),
+    })
+    expect(response.status).toBe(201)
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    for (const args of [
+      ['jurisdictions', 'get', 'EV'],
+      ['jurisdictions', 'list'],
+    ]) {
+      const run = await onTerminal(args, env, undefined, 200)
+      expect(run.exitCode, run.output).toBe(0)
+      expect(run.output, args.join(' ')).toContain('Evil\\x9b2J\\x9d0;pwned\\x9c\\u202eTXT.exe')
+      for (const raw of ['\u009b', '\u009d', '\u009c', '\u202e']) expect(run.output).not.toContain(raw)
+    }
+    // Through a pipe the data is left as stored (TSV is data for programs, not for a screen).
+    const piped = await shared.home.run(['jurisdictions', 'get', 'EV'], { env })
+    expect(piped.stdout).toContain(name)
+  })
+})

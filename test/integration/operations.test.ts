@@ -227,6 +227,21 @@ describe('operating the real server process', () => {
     expect(() => JSON.parse(line!)).toThrow()
     await server.cleanup()
 
+    // A path with %0a (and an escape sequence) cannot forge a line or reach the terminal raw.
+    server = await startServerProcess({ env: { RWA_LOG_FORMAT: 'pretty' } })
+    const forged = await get(server.url, '/x%0a12:00:00.000 INFO: forged%1b%5b2J%e2%80%ae', {
+      'X-Request-Id': 'pretty-2',
+    })
+    expect(forged.status).toBe(404)
+    expect(await server.stop()).toBe(0)
+    const lines = server.stderr().split('\n')
+    const logged = lines.find((l) => l.includes('pretty-2'))
+    expect(logged).toContain('/x\\x0a12:00:00.000 INFO: forged\\x1b[2J\\u202e 404')
+    expect(lines.filter((l) => l.includes('forged'))).toEqual([logged])
+    expect(server.stderr()).not.toContain('\u001b[2J')
+    expect(server.stderr()).not.toContain('\u202e')
+    await server.cleanup()
+
     server = await startServerProcess({ env: { RWA_LOG_LEVEL: 'warn' } })
     expect(server.adminKey).toMatch(/^rwa_live_/)
     await get(server.url, '/console/billing/pricing')

@@ -5,7 +5,13 @@ import { readInputFile } from '../input.js'
 import { plural } from '../output.js'
 import { type Change, executePlan, parseManifest, planManifest, summarize } from '../manifest.js'
 
-const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '±', unchanged: '=' }
+const SYMBOL: Record<Change['action'], string> = {
+  create: '+',
+  update: '~',
+  replace: '±',
+  unchanged: '=',
+  revoked: '!',
+}
 
 function showChanges(ctx: CliContext, changes: readonly Change[]): void {
   const color = {
@@ -13,6 +19,7 @@ function showChanges(ctx: CliContext, changes: readonly Change[]): void {
     update: ctx.out.style.yellow,
     replace: ctx.out.style.yellow,
     unchanged: ctx.out.style.dim,
+    revoked: ctx.out.style.red,
   }
   ctx.out.table(
     ['', 'action', 'kind', 'name', 'id', 'fields'],
@@ -27,6 +34,12 @@ function showChanges(ctx: CliContext, changes: readonly Change[]): void {
   )
 }
 
+/** What the summary says of the manifest's revoked credentials: kept revoked, not issued again. */
+const revokedNote = (n: number): string =>
+  n === 0
+    ? ''
+    : `; ${plural(n, 'credential')} revoked, not issued again (a revocation is for good; issue a replacement with rwa credentials issue if one is due)`
+
 /** With -q: the id of each resource of the manifest that exists (after the apply, all of them). */
 const ids = (changes: readonly Change[]): string[] =>
   changes.map((c) => c.id).filter((id): id is string => id !== null)
@@ -38,7 +51,7 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
     const manifest = parseManifest(await readInputFile(options.file, ctx), source)
     const rwa = await ctx.rwa()
     const plan = await planManifest(rwa, manifest)
-    const pending = plan.filter((c) => c.action !== 'unchanged').length
+    const pending = plan.filter((c) => c.action !== 'unchanged' && c.action !== 'revoked').length
 
     if (options.dryRun || pending === 0) {
       const changes = plan.map(({ run: _run, ref: _ref, ...change }) => change)
@@ -49,11 +62,11 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
           showChanges(ctx, changes)
           if (pending === 0)
             ctx.out.success(
-              `nothing to change: ${changes.length === 1 ? 'the one resource is' : `all ${changes.length} resources are`} up to date`,
+              `nothing to change: ${changes.length === 1 ? 'the one resource is' : `all ${changes.length} resources are`} up to date${revokedNote(summary.revoked)}`,
             )
           else
             ctx.out.info(
-              `dry run: would create ${summary.create}, update ${summary.update}, replace ${summary.replace}; ${summary.unchanged} unchanged. Nothing was changed.`,
+              `dry run: would create ${summary.create}, update ${summary.update}, replace ${summary.replace}; ${summary.unchanged} unchanged${revokedNote(summary.revoked)}. Nothing was changed.`,
             )
         },
         ids(changes),
@@ -63,7 +76,7 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
 
     let applied = 0
     const changes = await executePlan(plan, (change) => {
-      if (change.action !== 'unchanged')
+      if (change.action !== 'unchanged' && change.action !== 'revoked')
         ctx.out.progress(`applied ${++applied} of ${plural(pending, 'change')}…`)
     }).finally(() => ctx.out.progressDone())
     const summary = summarize(changes)
@@ -72,7 +85,7 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
       () => {
         showChanges(ctx, changes)
         ctx.out.success(
-          `applied: created ${summary.create}, updated ${summary.update}, replaced ${summary.replace}; ${summary.unchanged} unchanged`,
+          `applied: created ${summary.create}, updated ${summary.update}, replaced ${summary.replace}; ${summary.unchanged} unchanged${revokedNote(summary.revoked)}`,
         )
       },
       ids(changes),
