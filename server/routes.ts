@@ -1,6 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
-import { type Access, checksRoles, type OperationSpec } from '../src/contract/operation.js'
+import {
+  type Access,
+  checksRoles,
+  type OperationSpec,
+  takesIdempotencyKey,
+} from '../src/contract/operation.js'
 import { ROUTES, type Routes } from '../src/contract/routes.js'
 import { auditHandlers } from './audit/routes.js'
 import { adminKeyOnly, authenticate, requireAdminKey, requireRole } from './auth/authenticate.js'
@@ -14,6 +19,7 @@ import { stripeWebhookHandlers } from './billing/subscriptions/webhook-routes.js
 import type { AppContext } from './context.js'
 import type { Handler, Handlers } from './handler.js'
 import { routeOf } from './http/openapi.js'
+import { idempotentRequest, storeInWrite } from './idempotency/idempotent-request.js'
 import { healthHandlers } from './operations/health-routes.js'
 import { metricsHandlers } from './operations/metrics-routes.js'
 import { attestationHandlers } from './rwa/attestations/routes.js'
@@ -63,6 +69,7 @@ function accessMiddleware(ctx: AppContext): (operation: OperationSpec) => Middle
   return (operation) => {
     const what = `${operation.method.toUpperCase()} ${operation.path}`
     const roles = checksRoles(operation) ? [requireRole(operation)] : []
+    const idempotent = takesIdempotencyKey(operation) ? [idempotentRequest(ctx, operation)] : []
     const byAccess: Record<Access, () => MiddlewareHandler<AppEnv>[]> = {
       public: () => [],
       key: () => [auth, ...roles],
@@ -70,7 +77,7 @@ function accessMiddleware(ctx: AppContext): (operation: OperationSpec) => Middle
       governance: () => [auth, ...roles, plan],
       operator: () => [adminKeyOnly(ctx, what)],
     }
-    return byAccess[operation.access]()
+    return [...byAccess[operation.access](), ...idempotent]
   }
 }
 
@@ -118,6 +125,11 @@ function bindOperation(
     }
     if (!isWrite) return (await answer()) as never
     const origin = { actor: actorOf(c.get('principal')), requestId: c.get('requestId') }
-    return (await runWrite(ctx, origin, answer)) as never
+    return (await runWrite(ctx, origin, async () => {
+      const response = await answer()
+      // The answer an Idempotency-Key replays is stored in the write, committed with it.
+      await storeInWrite(ctx.db, c, response)
+      return response
+    })) as never
   })
 }

@@ -4,9 +4,13 @@ import { z } from 'zod'
 import { ERROR_STATUS, problemSchema, REASONS, type Reason } from '../../src/contract/errors.js'
 import {
   type BodySpec,
+  type HeaderParameter,
+  IDEMPOTENCY_HEADER,
   isLimited,
   type OperationSpec,
+  REPLAYED_HEADER,
   standardReasons,
+  takesIdempotencyKey,
 } from '../../src/contract/operation.js'
 import { problemResponse, rateLimitHeaders, requestIdHeader } from './openapi-refusals.js'
 
@@ -99,6 +103,16 @@ export function routeOf(operation: OperationSpec) {
   if (operation.params) request.params = operation.params
   request.query = operation.query ?? noQuery
   if (body) request.body = { content: { 'application/json': requestContent(body) }, required: body.required }
+  const headers = [
+    ...(operation.headers ?? []),
+    ...(takesIdempotencyKey(operation) ? [idempotencyKeyHeader] : []),
+  ]
+  if (takesIdempotencyKey(operation)) {
+    for (const answer of Object.values(main)) {
+      const withReplay = answer as { headers: Record<string, unknown> }
+      withReplay.headers = { ...withReplay.headers, [REPLAYED_HEADER]: replayedHeader }
+    }
+  }
   return createRoute({
     method: operation.method,
     path: operation.path,
@@ -106,10 +120,10 @@ export function routeOf(operation: OperationSpec) {
     tags: [...operation.tags],
     summary: operation.summary,
     ...(operation.description === undefined ? {} : { description: operation.description }),
-    ...(operation.headers === undefined
+    ...(headers.length === 0
       ? {}
       : {
-          parameters: operation.headers.map((header) => ({
+          parameters: headers.map((header) => ({
             name: header.name,
             in: 'header' as const,
             required: header.required,
@@ -132,6 +146,21 @@ function requestContent(body: BodySpec) {
   if (!body.raw) return { schema: body.schema, example: body.example }
   const { $schema: _, ...json } = z.toJSONSchema(body.schema, { io: 'input' })
   return { schema: { ...json, additionalProperties: true } as { type: 'object' }, example: body.example }
+}
+
+/** The `Idempotency-Key` every keyed POST takes (DESIGN §16). */
+const idempotencyKeyHeader: HeaderParameter = {
+  name: IDEMPOTENCY_HEADER,
+  required: false,
+  description:
+    'Makes the request safe to retry: for 24 h, the same key with the same method, path and body replays the first answer byte for byte (with `Idempotent-Replayed: true`); with another body it is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_key_in_progress`. 1–255 printable ASCII characters; a UUID is a good choice.',
+  example: '5f0c2b9e-8a43-4e55-9a57-1f0b8c2d9e11',
+}
+
+const replayedHeader = {
+  description: '`true` when the answer is the replay of an earlier request with the same `Idempotency-Key`',
+  required: false,
+  schema: { type: 'string' as const, enum: ['true'] },
 }
 
 const integerHeader = (description: string) => ({

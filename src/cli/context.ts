@@ -28,6 +28,8 @@ export interface GlobalOptions {
   /** On 429, wait for Retry-After and try again (up to `waitMax` seconds in all). */
   wait?: boolean
   waitMax?: string
+  /** The Idempotency-Key of the command's first POST (DESIGN §16). */
+  idempotencyKey?: string
 }
 
 /** `--wait-max` when not given: two minutes covers any per-minute window. */
@@ -269,6 +271,7 @@ export class CliContext {
         baseUrl: connection.url,
         apiKey: connection.apiKey,
         rateLimitWaitSeconds: this.waitMaxSeconds,
+        ...(this.options.idempotencyKey === undefined ? {} : { idempotencyKey: this.options.idempotencyKey }),
         onRateLimitWait: ({ seconds, waitedSeconds, problem }) =>
           this.out.warn(
             `${rateLimitReached(problem.context)}; waiting ${seconds} s before retrying (--wait: ${waitedSeconds} of ${this.waitMaxSeconds} s used)`,

@@ -58,6 +58,10 @@ export function buildProgram(): Command {
     .option('-q, --quiet', 'print only ids, one a line (for xargs); no messages but warnings and errors')
     .option('--wait', 'on a rate limit (429), wait for Retry-After and try again, saying so on stderr')
     .option('--wait-max <seconds>', 'with --wait, wait at most this long in all (default 120)')
+    .option(
+      '--idempotency-key <key>',
+      'Idempotency-Key of the POST (later POSTs of the command: KEY-2, KEY-3...): run again with it, the server replays the answers instead of acting twice',
+    )
     .option('--verbose', 'on errors, print the request id and the full problem details')
     .addHelpText('after', EXIT_CODES_HELP)
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import type { Agent as HttpsAgent } from 'node:https'
 import type { z } from 'zod'
@@ -24,6 +25,12 @@ export interface ClientOptions {
   rateLimitWaitSeconds?: number
   /** Told before each wait of `rateLimitWaitSeconds`, e.g. to say so on stderr. */
   onRateLimitWait?: (wait: RateLimitWait) => void
+  /**
+   * The `Idempotency-Key` of the first POST this client sends; the later ones get `KEY-2`, `KEY-3`...
+   * in order, so the same program run again with the same key replays each. Without it every POST gets
+   * a random one (a UUID). Either way a POST keeps its key across its own retries.
+   */
+  idempotencyKey?: string
 }
 
 /** One wait on a rate limit: how long, how much was waited before it, and the refusal. */
@@ -45,6 +52,11 @@ export interface CallSpec<S extends z.ZodType> {
   schema: S
   /** The success body is text (a VC-JWT, metrics), parsed as is rather than as JSON. */
   text?: boolean
+  /**
+   * The operation takes an `Idempotency-Key` (every keyed POST): one is sent, the same on each retry,
+   * so a POST is retried after a connection error like a GET.
+   */
+  idempotent?: boolean
 }
 
 /** A successful response: `data` parsed by the contract schema, `raw` the JSON exactly as the server sent it. */
@@ -105,8 +117,8 @@ interface Received {
  */
 export class HttpClient {
   readonly baseUrl: string
-  private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'onRateLimitWait'>> &
-    Pick<ClientOptions, 'apiKey' | 'onRateLimitWait'>
+  private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'onRateLimitWait' | 'idempotencyKey'>> &
+    Pick<ClientOptions, 'apiKey' | 'onRateLimitWait' | 'idempotencyKey'>
   private readonly https: boolean
   private agent?: HttpAgent | HttpsAgent
 
@@ -180,6 +192,15 @@ export class HttpClient {
     this.agent = undefined
   }
 
+  private idempotentPosts = 0
+
+  private nextIdempotencyKey(): string {
+    const given = this.options.idempotencyKey
+    this.idempotentPosts++
+    if (given === undefined) return randomUUID()
+    return this.idempotentPosts === 1 ? given : `${given}-${this.idempotentPosts}`
+  }
+
   private urlOf(path: string, query: Query = {}): string {
     const url = new URL(this.baseUrl + path)
     for (const [name, value] of Object.entries(query)) {
@@ -191,6 +212,7 @@ export class HttpClient {
   private async send(spec: CallSpec<z.ZodType>, url: string): Promise<Received> {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (this.options.apiKey !== undefined) headers['x-api-key'] = this.options.apiKey
+    if (spec.idempotent) headers['idempotency-key'] = this.nextIdempotencyKey()
     const body = spec.body === undefined ? undefined : Buffer.from(JSON.stringify(spec.body))
     if (body !== undefined) {
       headers['content-type'] = 'application/json'
@@ -203,7 +225,7 @@ export class HttpClient {
       } catch (error) {
         const code = networkCode(error)
         if (!code) throw error
-        const retryable = IDEMPOTENT.has(spec.method) || NOT_SENT_CODES.has(code)
+        const retryable = IDEMPOTENT.has(spec.method) || spec.idempotent || NOT_SENT_CODES.has(code)
         if (!retryable || attempt >= this.options.retries) {
           throw new ConnectionError(this.baseUrl, code, { cause: error })
         }

@@ -1,5 +1,5 @@
 import type { OperationInput, OperationOutput, OperationSpec, OperationTable } from '../contract/operation.js'
-import { pathOf } from '../contract/operation.js'
+import { pathOf, takesIdempotencyKey } from '../contract/operation.js'
 import type { ApiResponse, HttpClient, Query } from './http.js'
 
 /*
@@ -30,6 +30,7 @@ export function callOperation<O extends OperationSpec>(
     body: input.body,
     schema: operation.response.schema,
     ...(mediaType !== undefined && mediaType !== 'application/json' ? { text: true } : {}),
+    ...(takesIdempotencyKey(operation) ? { idempotent: true } : {}),
   }) as Promise<ApiResponse<OperationOutput<O>>>
 }
 

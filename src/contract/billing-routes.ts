@@ -54,6 +54,7 @@ export const billingRoutes = {
   }),
   createKey: defineOperation({
     operationId: 'createKey',
+    secretFields: ['api_key'],
     audit: ['key.created'],
     method: 'post',
     path: '/console/billing/keys',
@@ -105,6 +106,7 @@ export const billingRoutes = {
   }),
   rerollKey: defineOperation({
     operationId: 'rerollKey',
+    secretFields: ['api_key'],
     audit: ['key.rerolled'],
     method: 'post',
     path: '/console/billing/keys/{key_id}/reroll',

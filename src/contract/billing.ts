@@ -59,7 +59,11 @@ export const apiKeyRecordSchema = z.object({
 export const createKeyResponseSchema = apiKeyRecordSchema
   .omit({ last_used_at: true, revoked: true, revoked_reason: true })
   .extend({
-    api_key: apiKeySecretSchema.describe('The raw key. Shown only in this response'),
+    api_key: apiKeySecretSchema
+      .nullable()
+      .describe(
+        'The raw key. Shown only in this response: a replay of it (the same `Idempotency-Key`) answers `null`, since the raw key is never stored',
+      ),
     warning: z.string(),
   })
 

@@ -175,6 +175,10 @@ export const REASONS = {
     when: 'Issuing a credential for a title deed an active credential of the jurisdiction already has (compared trimmed, case-insensitive; `context.credential_id` names it)',
   },
   attestation_already_revoked: { code: 'conflict', when: 'The attestation is revoked already' },
+  idempotency_key_in_progress: {
+    code: 'conflict',
+    when: 'A request with the same `Idempotency-Key` is still running; retry once it has answered',
+  },
   // 413, 415
   payload_too_large: { code: 'payload_too_large', when: 'The body is over 1 MiB' },
   json_required: {
@@ -188,6 +192,10 @@ export const REASONS = {
   },
   valid_until_not_future: { code: 'unprocessable', when: '`valid_until` is not in the future' },
   expires_at_not_future: { code: 'unprocessable', when: "A key's `expires_at` is not in the future" },
+  idempotency_key_reused: {
+    code: 'unprocessable',
+    when: 'The `Idempotency-Key` was sent in the last 24 h with another method, path or body',
+  },
   unknown_requirement: {
     code: 'unprocessable',
     when: "An attestation's `type` is neither a known requirement nor one a jurisdiction lists",

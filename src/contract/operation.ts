@@ -98,6 +98,11 @@ export interface OperationSpec {
    * declares its own, and a test generated over the table checks each write records exactly one.
    */
   audit?: readonly string[]
+  /**
+   * Fields of the success body never stored (a raw key): an `Idempotency-Key` replay answers them
+   * `null`, so the response schema must allow it.
+   */
+  secretFields?: readonly string[]
 }
 
 /** The roles that may call an operation: `owner`, what its declaration names, every role for a GET. */
@@ -111,6 +116,16 @@ export function rolesOf(operation: Pick<OperationSpec, 'method' | 'roles'>): rea
 export const checksRoles = (operation: Pick<OperationSpec, 'access' | 'method' | 'roles'>): boolean =>
   (operation.access === 'key' || operation.access === 'governance') &&
   rolesOf(operation).length < ROLES.length
+
+/** The request header that makes a POST safe to retry (DESIGN §16). */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
+
+/** The answer header of a replay. */
+export const REPLAYED_HEADER = 'Idempotent-Replayed'
+
+/** Every POST that takes a key takes an `Idempotency-Key` (the payment webhook has its own event ids). */
+export const takesIdempotencyKey = (operation: Pick<OperationSpec, 'method' | 'access'>): boolean =>
+  operation.method === 'post' && operation.access !== 'public' && operation.access !== 'operator'
 
 /** Declares an operation, keeping the literal types of its schemas for the server and the client. */
 export const defineOperation = <const O extends OperationSpec>(operation: O): O => operation
@@ -221,5 +236,6 @@ export function standardReasons(
   if (operation.access === 'governance') reasons.push('plan_required')
   if (operation.access === 'admin' || operation.access === 'operator') reasons.push('admin_key_required')
   if (!PROBE_PATHS.has(operation.path)) reasons.push('database_unavailable')
+  if (takesIdempotencyKey(operation)) reasons.push('idempotency_key_reused', 'idempotency_key_in_progress')
   return reasons
 }

@@ -52,7 +52,32 @@ describe('HttpClient', () => {
     await client.close()
   })
 
-  it('retries an idempotent call whose connection was dropped, but never a POST', async () => {
+  it('sends an Idempotency-Key with every keyed POST, the same on each retry, so a dropped POST is retried', async () => {
+    const keys: Array<string | undefined> = []
+    const url = await serve((req, res, n) => {
+      keys.push(req.headers['idempotency-key'] as string | undefined)
+      if (n === 1) req.socket.destroy()
+      else res.writeHead(201, { 'content-type': 'application/json' }).end(`{"ok":true}`)
+    })
+    const client = createClient({ baseUrl: url, retryDelayMs: 10 })
+    await client.governance.pauseToken({ params: { id: 'tok_1' }, body: {} }).catch(() => undefined)
+    expect(keys).toHaveLength(2)
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/)
+    expect(keys[1]).toBe(keys[0])
+    await client.governance.pauseToken({ params: { id: 'tok_1' }, body: {} }).catch(() => undefined)
+    expect(keys[2]).not.toBe(keys[0])
+    await client.close()
+
+    // A key given: the first POST carries it, the next ones KEY-2, KEY-3 (a rerun replays each).
+    keys.length = 0
+    const given = createClient({ baseUrl: url, idempotencyKey: 'deploy-42' })
+    for (let i = 0; i < 3; i++)
+      await given.governance.pauseToken({ params: { id: 'tok_1' }, body: {} }).catch(() => undefined)
+    expect(keys).toEqual(['deploy-42', 'deploy-42-2', 'deploy-42-3'])
+    await given.close()
+  })
+
+  it('retries an idempotent call whose connection was dropped, but never a POST without a key', async () => {
     const url = await serve((req, res, n) => {
       if (n === 1 || req.method === 'POST') req.socket.destroy()
       else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')

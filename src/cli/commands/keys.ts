@@ -10,19 +10,28 @@ export function create(options: Record<string, unknown>, command: Command) {
     const body = await requestFrom(ctx, options)
     const billing = await ctx.billing()
     const { data, raw } = await billing.createKey({ body: body as CreateKeyRequest })
-    ctx.out.result(raw, () => {
-      ctx.out.record([
-        ['api_key', data.api_key],
-        ['key_id', data.key_id],
-        ['org_id', data.org_id],
-        ['name', data.name],
-        ['tier', data.tier],
-        ['created_at', data.created_at],
-        ['trial_ends_at', data.trial_ends_at],
-      ])
-    }, [data.api_key])
+    ctx.out.result(
+      raw,
+      () => {
+        ctx.out.record([
+          ['api_key', data.api_key],
+          ['key_id', data.key_id],
+          ['org_id', data.org_id],
+          ['name', data.name],
+          ['tier', data.tier],
+          ['created_at', data.created_at],
+          ['trial_ends_at', data.trial_ends_at],
+        ])
+      },
+      data.api_key === null ? [] : [data.api_key],
+    )
     // The raw key is printed once, whatever the mode: with -q it is the one line on stdout.
-    if (!ctx.out.json) ctx.out.warn(data.warning)
+    if (ctx.out.json) return
+    if (data.api_key === null) {
+      ctx.out.warn(
+        'this answer replays an earlier request with the same --idempotency-key: the raw key was shown only in the first answer',
+      )
+    } else ctx.out.warn(data.warning)
   })
 }
 

@@ -31,7 +31,7 @@ describe('POST /console/billing/keys', () => {
     )
     expect(body.api_key).toMatch(/^rwa_live_[A-Za-z0-9_-]{43}$/)
     expect(body.key_id).toMatch(/^key_/)
-    expect(body.key_prefix).toBe(`${body.api_key.slice(0, 12)}...`)
+    expect(body.key_prefix).toBe(`${body.api_key!.slice(0, 12)}...`)
     expect(body).toMatchObject({
       org_id: 'acme',
       name: 'ci',

@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto'
+import type { Context, MiddlewareHandler } from 'hono'
+import { IDEMPOTENCY_HEADER, type OperationSpec, REPLAYED_HEADER } from '../../src/contract/operation.js'
+import type { AppEnv } from '../auth/principal.js'
+import { isoTimestamp } from '../clock.js'
+import type { AppContext } from '../context.js'
+import type { Executor } from '../db/queries.js'
+import { ApiError, invalidFields } from '../errors.js'
+import {
+  claimKey,
+  deleteExpiredKey,
+  findKey,
+  type IdempotencyRow,
+  type IdempotentRequest,
+  releaseKey,
+  storeAnswer,
+  takeOverKey,
+} from './queries.js'
+
+/*
+ * `Idempotency-Key` on every keyed POST (DESIGN §16, after Stripe's): the key is claimed per organization
+ * for 24 h before the request runs (committed at once, so every instance sees it); the answer is stored
+ * with it, a success inside the write's own transaction (server/routes.ts), a refusal once answered. The
+ * same key again: the same method, path and body replay the stored answer byte for byte with
+ * `Idempotent-Replayed: true`; another body is 422 `idempotency_key_reused`; a request still running is
+ * 409 `idempotency_key_in_progress`. A 5xx or a 429 releases the claim, so the retry runs; a claim left
+ * in flight for a minute (its instance died) may be taken over.
+ */
+
+const KEY_LIFETIME_MS = 24 * 3_600_000
+const TAKE_OVER_AFTER_MS = 60_000
+const KEY_FORM = /^[\x21-\x7e]{1,255}$/
+
+/** The key a request claimed, set on the context for the binding to store the answer in its write. */
+export interface IdempotencyClaim {
+  orgId: string
+  key: string
+  /** Fields of the body stored as null (a raw key). */
+  secretFields: readonly string[]
+  stored: boolean
+}
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    idempotency: IdempotencyClaim | undefined
+  }
+}
+
+/** The middleware of an operation that takes an Idempotency-Key (after authentication). */
+export function idempotentRequest(ctx: AppContext, operation: OperationSpec): MiddlewareHandler<AppEnv> {
+  const secretFields = operation.secretFields ?? []
+  return async function idempotent(c, next) {
+    const key = c.req.header(IDEMPOTENCY_HEADER)
+    if (key === undefined) return next()
+    if (!KEY_FORM.test(key)) {
+      throw invalidFields('header', [
+        { path: IDEMPOTENCY_HEADER, message: 'expected 1–255 printable ASCII characters, e.g. a UUID' },
+      ])
+    }
+    const orgId = c.get('principal').orgId
+    const request: IdempotentRequest = {
+      method: c.req.method,
+      path: c.req.path,
+      body_hash: createHash('sha256')
+        .update(await c.req.text())
+        .digest('hex'),
+    }
+    const earlier = await claim(ctx, orgId, key, request)
+    if (earlier) return replay(c, earlier)
+
+    const claimed: IdempotencyClaim = { orgId, key, secretFields, stored: false }
+    c.set('idempotency', claimed)
+    try {
+      await next()
+    } catch (error) {
+      await releaseKey(ctx.db, orgId, key)
+      throw error
+    }
+    if (claimed.stored) return
+    const status = c.res.status
+    if (status >= 500 || status === 429) await releaseKey(ctx.db, orgId, key)
+    else await storeAnswer(ctx.db, orgId, key, await answerOf(c.res, secretFields))
+  }
+}
+
+/**
+ * Claims the key for this request; or, when the organization holds it already, the stored answer to
+ * replay, or the refusal the state of the key calls for.
+ */
+async function claim(
+  ctx: AppContext,
+  orgId: string,
+  key: string,
+  request: IdempotentRequest,
+): Promise<IdempotencyRow | undefined> {
+  const nowMs = ctx.clock.now()
+  const now = isoTimestamp(nowMs)
+  const expiresAt = isoTimestamp(nowMs + KEY_LIFETIME_MS)
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await claimKey(ctx.db, orgId, key, request, now, expiresAt)) return undefined
+    const row = await findKey(ctx.db, orgId, key)
+    if (!row) continue // released meanwhile: claim again
+    if (row.expires_at <= now) {
+      await deleteExpiredKey(ctx.db, orgId, key, now)
+      continue
+    }
+    if (row.method !== request.method || row.path !== request.path || row.body_hash !== request.body_hash) {
+      throw new ApiError(
+        'idempotency_key_reused',
+        `Idempotency-Key ${key} was sent with another request (${row.method} ${row.path} and its body) at ${row.created_at}; use a new key for a new request`,
+        { context: { idempotency_key: key, method: row.method, path: row.path } },
+      )
+    }
+    if (row.state === 'done') return row
+    const stale = Date.parse(row.created_at) + TAKE_OVER_AFTER_MS <= nowMs
+    if (stale && (await takeOverKey(ctx.db, orgId, key, row.created_at, now))) return undefined
+    throw new ApiError(
+      'idempotency_key_in_progress',
+      `A request with Idempotency-Key ${key} is still running; retry once it has answered`,
+      { context: { idempotency_key: key }, headers: { 'Retry-After': '1' } },
+    )
+  }
+  throw new Error(`Idempotency-Key ${key} could not be claimed`)
+}
+
+/** The stored answer, through the context so it carries the headers every answer of this request does. */
+function replay(c: Context<AppEnv>, row: IdempotencyRow): Response {
+  const headers = {
+    ...(JSON.parse(row.headers ?? '{}') as Record<string, string>),
+    [REPLAYED_HEADER]: 'true',
+  }
+  return c.body(row.body ?? '', (row.status ?? 200) as never, headers)
+}
+
+/** What is stored of an answer: its status, content type and body, secret fields as null. */
+async function answerOf(response: Response, secretFields: readonly string[]) {
+  let body = await response.clone().text()
+  if (secretFields.length > 0 && response.status < 300) {
+    const parsed = JSON.parse(body) as Record<string, unknown>
+    for (const field of secretFields) if (field in parsed) parsed[field] = null
+    body = JSON.stringify(parsed)
+  }
+  const headers: Record<string, string> = {}
+  const contentType = response.headers.get('content-type')
+  if (contentType) headers['content-type'] = contentType
+  return { status: response.status, headers: JSON.stringify(headers), body }
+}
+
+/**
+ * Stores a success inside the write that made it (the binding calls this before the write commits), so
+ * a committed write always has its answer stored and a retry can never run it twice.
+ */
+export async function storeInWrite(db: Executor, c: Context<AppEnv>, response: Response): Promise<void> {
+  const claimed = c.get('idempotency')
+  if (!claimed) return
+  await storeAnswer(db, claimed.orgId, claimed.key, await answerOf(response, claimed.secretFields))
+  claimed.stored = true
+}
