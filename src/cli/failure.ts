@@ -169,6 +169,7 @@ const tokenOf = (problem: ApiProblemError, context: FailureContext): string =>
 
 /** The hint of each reason that has one of its own; keyed by reason, fed by the context. */
 const HINTS: Partial<Record<Reason, Hint>> = {
+  org_id_required: () => 'name it: `--org ORG` (`--org admin` makes another admin key)',
   invalid_cursor: () =>
     "give --cursor the next_cursor a page's footer printed, or leave it out to start over",
   // 401
@@ -177,11 +178,20 @@ const HINTS: Partial<Record<Reason, Hint>> = {
   key_malformed: () => '`rwa config show` shows which key is in use and where it comes from',
   key_unknown: () =>
     '`rwa config show` shows which key is in use and where it comes from; is --url the server that issued it?',
-  key_revoked: () =>
-    "use another key of the organization, or have one created: `rwa keys create --name NAME` with an owner's or the admin key",
+  key_revoked: (p) =>
+    p.context.revoked_reason === 'rerolled'
+      ? 'use the key that replaced it (`rwa keys list` with an owner key shows which); the old one is gone for good'
+      : "use another key of the organization, or have one created: `rwa keys create --name NAME` with an owner's or the admin key",
+  key_expired: () =>
+    "its time is up: have a new one created, `rwa keys create --name NAME --expires-in 24h` with an owner's or the admin key",
   // 403
   other_organization: (p) =>
     `drop --org, or use a key of ${text(p, 'org_id', 'that organization')} (or the admin key)`,
+  role_required: (p) => {
+    const roles = Array.isArray(p.context.roles) ? p.context.roles.map(String) : []
+    const role = roles.find((r) => r !== 'owner') ?? 'owner'
+    return `\`rwa whoami\` shows the roles of the key in use; an owner makes a fitting one: \`rwa keys create --name NAME --role ${word(role)}\``
+  },
   admin_key_required: () =>
     'use the admin key: printed once when the server first started (or set with RWA_ADMIN_KEY)',
   plan_required: (p) => {
@@ -212,6 +222,9 @@ const HINTS: Partial<Record<Reason, Hint>> = {
   key_already_revoked: () =>
     '`rwa keys list` shows each key and whether it is revoked; `rwa keys create --name NAME` makes a new one',
   last_admin_key: () => 'create another admin key first: `rwa keys create --org admin --name NAME`',
+  key_already_rerolled: (p) =>
+    `reroll its replacement instead: \`rwa keys reroll ${text(p, 'replaced_by', 'KEY_ID')}\``,
+  key_already_expired: () => 'make a new key instead: `rwa keys create --name NAME --expires-in 24h`',
   jurisdiction_exists: (p) => {
     const id = text(p, 'jurisdiction_id', 'ID')
     return `\`rwa jurisdictions get ${id}\` shows it; \`rwa jurisdictions update ${id}\` changes it`
@@ -265,6 +278,7 @@ const HINTS: Partial<Record<Reason, Hint>> = {
     return `\`rwa attestations submit --jurisdiction ${word(where[0] ?? 'ID')} --subject-did ${text(p, 'did', 'DID')} --type kyc --attester NAME\` records one`
   },
   admin_not_billed: () => null,
+  expires_at_not_future: () => '--expires-in takes a duration from now: 24h, 30m or 10s',
   // 429
   rate_limited: rateLimited,
   // 503

@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { withContext } from '../context.js'
-import type { CreateKeyRequest } from '../../contract/billing.js'
+import type { CreateKeyRequest, RerollKeyRequest } from '../../contract/billing.js'
 import { plural } from '../output.js'
 import { confirmDestructive, requestFrom } from '../input.js'
 
@@ -19,6 +19,8 @@ export function create(options: Record<string, unknown>, command: Command) {
           ['org_id', data.org_id],
           ['name', data.name],
           ['tier', data.tier],
+          ['roles', data.roles.join(', ')],
+          ['expires_at', data.expires_at ?? 'never'],
           ['created_at', data.created_at],
           ['trial_ends_at', data.trial_ends_at],
         ])
@@ -45,16 +47,17 @@ export function list(options: Record<string, unknown>, command: Command) {
       raw,
       () => {
         ctx.out.table(
-          ['key_id', 'prefix', 'name', 'org', 'tier', 'created_at', 'last_used_at', 'revoked'],
+          ['key_id', 'prefix', 'name', 'org', 'roles', 'tier', 'expires_at', 'last_used_at', 'revoked'],
           data.keys.map((k) => [
             k.key_id,
             k.key_prefix,
             k.name,
             k.org_id,
+            k.roles.join(','),
             k.tier,
-            k.created_at,
+            k.expires_at ?? 'never',
             k.last_used_at,
-            k.revoked,
+            k.revoked_reason ?? false,
           ]),
         )
         ctx.out.info(plural(data.total, 'key'))
@@ -71,5 +74,68 @@ export function revoke(keyId: string, _options: unknown, command: Command) {
     const billing = await ctx.billing()
     const { data, raw } = await billing.revokeKey({ params: { key_id: keyId } })
     ctx.out.result(raw, () => ctx.out.success(`revoked ${data.key_id}`), [data.key_id])
+  })
+}
+
+/**
+ * `rwa keys reroll KEY_ID [--overlap 1h]`: the new raw key, printed once. Without an overlap the old key
+ * stops at once, so that asks for confirmation like a revocation.
+ */
+export function reroll(keyId: string, options: Record<string, unknown>, command: Command) {
+  return withContext(command, async (ctx) => {
+    const body = (await requestFrom(ctx, options)) as RerollKeyRequest
+    if (!body.overlap_seconds) {
+      await confirmDestructive(
+        ctx,
+        `reroll API key ${keyId} with no overlap`,
+        'The old key stops working at once (--overlap 1h keeps it working for an hour).',
+      )
+    }
+    const billing = await ctx.billing()
+    const { data, raw } = await billing.rerollKey({ params: { key_id: keyId }, body })
+    ctx.out.result(
+      raw,
+      () => {
+        ctx.out.record([
+          ['api_key', data.api_key],
+          ['key_id', data.key_id],
+          ['org_id', data.org_id],
+          ['name', data.name],
+          ['roles', data.roles.join(', ')],
+          ['expires_at', data.expires_at ?? 'never'],
+          ['replaces', data.previous_key_id],
+          ['old key stops at', data.previous_key_revoked_at],
+        ])
+      },
+      data.api_key === null ? [] : [data.api_key],
+    )
+    if (ctx.out.json) return
+    if (data.api_key === null) {
+      ctx.out.warn(
+        'this answer replays an earlier request with the same --idempotency-key: the raw key was shown only in the first answer',
+      )
+    } else ctx.out.warn(data.warning)
+  })
+}
+
+/** `rwa whoami`: the key in use, as the server sees it. */
+export function whoami(_options: unknown, command: Command) {
+  return withContext(command, async (ctx) => {
+    const billing = await ctx.billing()
+    const { data, raw } = await billing.getKeySelf({})
+    ctx.out.result(raw, () => {
+      ctx.out.record([
+        ['key_id', data.key_id],
+        ['prefix', data.key_prefix],
+        ['name', data.name],
+        ['org_id', data.admin ? `${data.org_id} (admin key: acts on every organization)` : data.org_id],
+        ['roles', data.roles.join(', ')],
+        ['tier', data.tier],
+        ['requests_per_minute', data.limits.requests_per_minute],
+        ['requests_per_day', data.limits.requests_per_day],
+        ['trial_ends_at', data.trial_ends_at],
+        ['expires_at', data.expires_at ?? 'never'],
+      ])
+    }, [data.key_id])
   })
 }

@@ -1,5 +1,5 @@
 import type { Flag } from './flag.js'
-import { wholeNumber } from './parse.js'
+import { durationSeconds, instantIn, list, wholeNumber } from './parse.js'
 
 /*
  * The flag tables of the billing commands: `rwa keys`, `rwa subscription`, `rwa usage`. Each entry
@@ -14,11 +14,35 @@ export const KEYS = {
   list: [org("organization (default: the key's own)")],
   create: [
     { field: 'name', flag: '--name <name>', help: 'label of the key', prompt: 'Name of the key' },
-    org("owning organization (default: the key's own; the admin key may name any)"),
+    org("owning organization (default: the key's own; the admin key must name one, admin for an admin key)"),
     {
       field: 'start_trial',
       flag: '--trial',
       help: "start the organization's 14-day trial if it has none yet",
+    },
+    {
+      field: 'roles',
+      flag: '--role <role>',
+      help: 'owner, issuer, agent, transfers or auditor; repeat for more (default: owner)',
+      parse: list,
+      repeatable: true,
+      example: 'transfers',
+    },
+    {
+      field: 'expires_at',
+      flag: '--expires-in <duration>',
+      help: 'the key stops working after that long: 24h, 30m, 10s, 7d (default: never)',
+      parse: instantIn,
+      example: '24h',
+    },
+  ],
+  reroll: [
+    {
+      field: 'overlap_seconds',
+      flag: '--overlap <duration>',
+      help: 'how long the old key keeps working: 1h, 30m, at most 30d (default: it stops at once)',
+      parse: durationSeconds,
+      example: '1h',
     },
   ],
 } satisfies Record<string, Flag[]>

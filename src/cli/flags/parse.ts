@@ -43,6 +43,16 @@ export function duration(value: string | string[], flag: string): number {
   return Number(match[1]) * DURATION_UNITS[match[2]!]!
 }
 
+/** A duration from now, as the instant it ends (ISO 8601): `--expires-in 24h`. */
+export function instantIn(value: string | string[], flag: string): string {
+  return new Date(Date.now() + duration(value, flag)).toISOString()
+}
+
+/** A duration in whole seconds: `--overlap 1h` is 3600. */
+export function durationSeconds(value: string | string[], flag: string): number {
+  return duration(value, flag) / 1000
+}
+
 /** A number, decimals allowed. */
 export function decimal(value: string | string[], flag: string): number {
   const typed = text(value)

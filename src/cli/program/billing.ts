@@ -5,7 +5,7 @@ import { examples, fileOption } from './help.js'
 
 /** `rwa keys`, `rwa subscription`, `rwa usage`, `rwa pricing`, `rwa stats`. */
 export function declareBilling(program: Command): void {
-  const keys = program.command('keys').description('Create, list and revoke API keys')
+  const keys = program.command('keys').description('Create, list, reroll and revoke API keys')
   examples(
     flags(keys.command('list').description('List the API keys of an organization (masked)'), KEYS.list),
     ['rwa keys list', 'rwa keys list --org acme --json'],
@@ -21,6 +21,7 @@ export function declareBilling(program: Command): void {
     ),
     [
       'rwa keys create --name ci',
+      'rwa keys create --name ci --role transfers --expires-in 24h',
       'rwa keys create --org acme --name "acme ops" --trial --json | jq -r .api_key',
     ],
   ).action(async (o, c) => (await import('../commands/keys.js')).create(o, c))
@@ -31,6 +32,25 @@ export function declareBilling(program: Command): void {
       .argument('<key_id>', 'key to revoke (key_...)'),
     ['rwa keys revoke key_01JD3Q... --yes'],
   ).action(async (id, o, c) => (await import('../commands/keys.js')).revoke(id, o, c))
+  examples(
+    flags(
+      keys
+        .command('reroll')
+        .description(
+          'Replace a key by a new one with the same name, roles and expiry; the old one works for --overlap',
+        )
+        .argument('<key_id>', 'key to replace (key_...)'),
+      KEYS.reroll,
+    ),
+    [
+      'rwa keys reroll key_01JD3Q... --overlap 1h --json | jq -r .api_key',
+      'rwa keys reroll key_01JD3Q... --yes',
+    ],
+  ).action(async (id, o, c) => (await import('../commands/keys.js')).reroll(id, o, c))
+  examples(
+    program.command('whoami').description('Show the key in use: its organization, roles, tier and expiry'),
+    ['rwa whoami', 'rwa whoami --json | jq -r .roles[]'],
+  ).action(async (o, c) => (await import('../commands/keys.js')).whoami(o, c))
 
   const subscription = program
     .command('subscription')
