@@ -1,7 +1,15 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Jwks, type Proof, proofSchema } from '../../../src/contract/rwa.js'
-import { canonicalFacts, proofDigest, proofFacts, verifyProof } from '../../../src/proof/verify.js'
+import { trustBundleSchema } from '../../../src/contract/rwa.js'
+import {
+  canonicalFacts,
+  digestOfCanonical,
+  proofDigest,
+  proofFacts,
+  verifyProof,
+  verifyProofTrusted,
+} from '../../../src/proof/verify.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 import { buildWorld, expectStatus, OWNER, RECIPIENT, transferBody } from '../../support/governance.js'
 
@@ -145,5 +153,53 @@ describe('compliance proofs', () => {
     const again = (await restarted.get('/console/rwa/.well-known/jwks.json')).body as Jwks
     expect(again).toEqual(jwks)
     expect((await verifyProof(approved, again)).valid).toBe(true)
+  })
+})
+
+describe('proofs against a trust bundle (DESIGN §14)', () => {
+  it('a version-2 proof holds for its organization; a version-1 proof (signed before) holds with a note', async () => {
+    const bundle = trustBundleSchema.parse(await expectStatus(h.get('/console/rwa/trust-bundle'), 200))
+    const v2 = await verifyProofTrusted(approved, bundle)
+    expect(v2).toMatchObject({ valid: true, kid: approved.kid })
+    if (v2.valid) expect(v2.notes.at(-1)).toBe('made for organization admin, by the issuers of SG, US')
+
+    // A proof as the server signed them before version 2: the facts without version, org_id, issuers.
+    const { version: _v, org_id: _o, issuers: _i, ...v1Facts } = proofFacts(approved)
+    const canonical = canonicalFacts(v1Facts)
+    const { jws, kid } = await h.ctx.signingKeys.signProof(canonical)
+    const v1: Proof = { ...v1Facts, digest: digestOfCanonical(canonical), jws, kid }
+    expect(await verifyProof(v1, jwks)).toEqual({ valid: true, kid })
+    const held = await verifyProofTrusted(v1, bundle)
+    expect(held).toMatchObject({ valid: true })
+    if (held.valid)
+      expect(held.notes).toContain('version-1 proof: it signs neither its organization nor its issuers')
+
+    // The same proof judged by another organization's bundle: made for admin, not lion.
+    const lion = await h.createOrg('lion', { trial: true })
+    const theirs = trustBundleSchema.parse(
+      await expectStatus(h.get('/console/rwa/trust-bundle', { key: lion.key }), 200),
+    )
+    expect(await verifyProofTrusted(approved, theirs)).toEqual({
+      valid: false,
+      reason: "the proof was made for organization admin, not lion (the trust bundle's)",
+    })
+    // A bundle whose issuer of SG differs (another key): the proof's issuers are not the bundle's.
+    const otherSg = {
+      ...bundle,
+      issuers: bundle.issuers.map((i) =>
+        i.jurisdiction_id === 'SG' ? { ...i, issuer_did: 'did:key:z6MkOther' } : i,
+      ),
+    }
+    expect(await verifyProofTrusted(approved, otherSg)).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(
+        /^the proof's issuer of SG .* is not the trust bundle's \(did:key:z6MkOther\)$/,
+      ),
+    })
+    // A bundle without the key: not trusted, whatever the signature.
+    expect(await verifyProofTrusted(approved, { ...bundle, proof_keys: { keys: [] } })).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(/^signature key not trusted/),
+    })
   })
 })
