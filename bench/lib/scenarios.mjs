@@ -162,6 +162,28 @@ export const SCENARIOS = [
     },
   },
   {
+    // The same transfers, each with an Idempotency-Key of its own (DESIGN §16): the claim committed
+    // before the write and the answer stored in it, against the same POST without the header.
+    id: 'transfer-post-idem',
+    title: 'POST /console/rwa/transfers with an Idempotency-Key',
+    server: 'rwa',
+    auth: true,
+    governance: true,
+    baseline: 'transfer-post',
+    transfers: true,
+    request: (state) => {
+      const base = SCENARIOS.find((s) => s.id === 'transfer-post').request(state)
+      let i = 0
+      return {
+        ...base,
+        setupRequest: (req) => {
+          const next = base.setupRequest(req)
+          return { ...next, headers: { ...next.headers, 'idempotency-key': `bench-${process.pid}-${i++}` } }
+        },
+      }
+    },
+  },
+  {
     id: 'credential-post',
     title: 'POST /console/rwa/credentials',
     server: 'rwa',
