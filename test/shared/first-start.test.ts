@@ -44,6 +44,7 @@ describe('first starts at once on an empty database', () => {
       '0007-flat-costs',
       '0008-summary-columns',
       '0009-verification',
+      '0011-key-roles',
       '0012-accountability',
     ])
     expect(adminKeys).toHaveLength(1)
