@@ -93,12 +93,13 @@ export function errorHandler(logError: (message: string, error?: unknown) => voi
 
 /**
  * What a request no route answers is told: 405 with `Allow` when the path is known with other methods
- * (`allowedOf`), else 404 `route_not_found`.
+ * only (`allowedOf`), else 404 `route_not_found`.
  */
 export function notFoundHandler(allowedOf: (path: string) => string[]): NotFoundHandler {
   return function handleNotFound(c) {
     const allow = allowedOf(c.req.path)
-    if (allow.length > 0) {
+    // A route of this method matched and found nothing itself (an asset /docs does not have): a 404.
+    if (allow.length > 0 && !allow.includes(c.req.method)) {
       return problemResponse(
         c,
         new ApiError(
