@@ -134,7 +134,7 @@ describe('rwa completion and version', () => {
   }
 
   it('completes command groups, subcommands and their flags', async () => {
-    expect(await complete(['rwa', 'tr'])).toEqual(['trust', 'transfers'])
+    expect(await complete(['rwa', 'tr'])).toEqual(['trust', 'transfers', 'trust-bundle'])
     expect(await complete(['rwa', 'keys', ''])).toEqual(expect.arrayContaining(['list', 'create', 'revoke']))
     expect(await complete(['rwa', 'transfers', 'request', '--t'])).toEqual(['--token-id', '--to'])
     expect(await complete(['rwa', '--json', 'proofs', 'v'])).toEqual(['verify'])
