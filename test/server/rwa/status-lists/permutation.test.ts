@@ -7,11 +7,14 @@ describe('the status list index permutation', () => {
   it('maps every ordinal of a full list to a distinct index inside it', () => {
     const key = randomBytes(32)
     const seen = new Uint8Array(STATUS_LIST_MIN_BITS)
+    // Counted, not asserted per ordinal: 131,072 expect() calls doubled the time (23 s against 11 s loaded).
+    let outside = 0
     for (let n = 0; n < STATUS_LIST_MIN_BITS; n++) {
       const index = permute(key, n, STATUS_LIST_MIN_BITS)
-      expect(index >= 0 && index < STATUS_LIST_MIN_BITS).toBe(true)
-      seen[index]!++
+      if (Number.isInteger(index) && index >= 0 && index < STATUS_LIST_MIN_BITS) seen[index]!++
+      else outside++
     }
+    expect(outside).toBe(0)
     expect(seen.every((count) => count === 1)).toBe(true)
   })
 
