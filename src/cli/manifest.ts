@@ -30,7 +30,8 @@ import { EXIT, ExitError } from './exit-error.js'
  * - credential: an active credential of the same jurisdiction, owner_did and title_deed (compared
  *   trimmed, case-insensitive, as the server does). Credentials are signed and immutable: if its other
  *   fields differ, apply stops before changing anything. With none active but a revoked one, the entry
- *   is reported `revoked` and nothing is issued: a revocation is for good (DESIGN §14).
+ *   is reported `revoked` and nothing is issued: a revocation is for good (DESIGN §14). Another
+ *   owner's active credential of the deed stops apply before anything changes.
  * - attestation: one with the same jurisdiction, subject, type, attester, credential, evidence and
  *   valid_until (a renewal with a new valid_until is a new attestation).
  * - token: the token of its credential (one per credential). total_supply and symbol are fixed once
@@ -264,27 +265,38 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
     })
   }
 
+  // Every credential of each jurisdiction the manifest issues in, read once (newest first).
+  const credentialsOf = new Map<string, Credential[]>()
+  const credentialsIn = async (jurisdiction: string): Promise<Credential[]> => {
+    if (!existingJurisdictions.has(jurisdiction)) return []
+    let found = credentialsOf.get(jurisdiction)
+    if (!found) {
+      found = await all<Credential>(
+        (cursor) => gov.listCredentials({ query: { jurisdiction, limit: 500, cursor } }),
+        'credentials',
+      )
+      credentialsOf.set(jurisdiction, found)
+    }
+    return found
+  }
   for (const entry of manifest.credentials) {
     const { ref, ...request } = entry
     const name = `${request.owner_did} ${request.property_data.title_deed}`
-    const same = existingJurisdictions.has(request.jurisdiction)
-      ? (
-          await all<Credential>(
-            (cursor) =>
-              gov.listCredentials({
-                query: {
-                  jurisdiction: request.jurisdiction,
-                  owner_did: request.owner_did,
-                  limit: 500,
-                  cursor,
-                },
-              }),
-            'credentials',
-          )
-        ).filter(
-          (c) => titleDeedKey(c.property_data.title_deed) === titleDeedKey(request.property_data.title_deed),
-        )
-      : []
+    const deed = titleDeedKey(request.property_data.title_deed)
+    const ofDeed = (await credentialsIn(request.jurisdiction)).filter(
+      (c) => titleDeedKey(c.property_data.title_deed) === deed,
+    )
+    // One property, one live credential: another owner's active credential of the deed stops apply
+    // before it changes anything (the server would refuse the issue with title_deed_in_use).
+    const taken = ofDeed.find((c) => c.status === 'active' && c.owner_did !== request.owner_did)
+    if (taken) {
+      throw new ExitError(
+        EXIT.conflict,
+        `title deed ${request.property_data.title_deed} of ${request.jurisdiction} is already that of active credential ${taken.credential_id} (owner ${taken.owner_did}); one property has one live credential`,
+        'revoke that credential first (`rwa credentials revoke`), or change the manifest',
+      )
+    }
+    const same = ofDeed.filter((c) => c.owner_did === request.owner_did)
     const existing = same.find((c) => c.status === 'active')
     // Revoked for good: reported as revoked, never issued again behind the revocation's back. The
     // list is newest first, so this is the latest revocation.

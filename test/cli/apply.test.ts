@@ -279,6 +279,22 @@ describe('rwa apply', () => {
     expect(credentials.credentials).toHaveLength(1)
   })
 
+  it("stops before changing anything when another owner's active credential has the title deed (5)", async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-deed-taken')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    expect(
+      (await shared.home.run(['apply', '-f', '-'], { env, input: JSON.stringify(manifest) })).exitCode,
+    ).toBe(0)
+    const before = await state(key)
+    const other = structuredClone(manifest)
+    other.jurisdictions[0]!.name = 'USA'
+    other.credentials[0]!.owner_did = 'did:web:evil:mallory'
+    const run = await shared.home.run(['apply', '-f', '-'], { env, input: JSON.stringify(other) })
+    expect(run.exitCode).toBe(5)
+    expect(run.stderr).toMatch(/is already that of active credential cred_\w+ \(owner did:web:/)
+    expect(await state(key)).toEqual(before)
+  })
+
   it('refuses an invalid manifest with exit 2, naming each bad path, before any change', async () => {
     const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-bad')
     const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
