@@ -8,7 +8,7 @@ import type { Executor } from '../db/queries.js'
 import { ApiError, invalidFields } from '../errors.js'
 import {
   claimKey,
-  deleteExpiredKey,
+  deleteExpiredKeys,
   findKey,
   type IdempotencyRow,
   type IdempotentRequest,
@@ -96,12 +96,13 @@ async function claim(
   const nowMs = ctx.clock.now()
   const now = isoTimestamp(nowMs)
   const expiresAt = isoTimestamp(nowMs + KEY_LIFETIME_MS)
+  await deleteExpiredKeys(ctx.db, orgId, now)
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await claimKey(ctx.db, orgId, key, request, now, expiresAt)) return undefined
     const row = await findKey(ctx.db, orgId, key)
     if (!row) continue // released meanwhile: claim again
     if (row.expires_at <= now) {
-      await deleteExpiredKey(ctx.db, orgId, key, now)
+      await deleteExpiredKeys(ctx.db, orgId, now)
       continue
     }
     if (row.method !== request.method || row.path !== request.path || row.body_hash !== request.body_hash) {

@@ -53,14 +53,12 @@ export function findKey(db: Executor, orgId: string, key: string): Promise<Idemp
     .executeTakeFirst()
 }
 
-/** Forgets a key whose 24 h are over, so it can be claimed again. */
-export async function deleteExpiredKey(db: Executor, orgId: string, key: string, now: string): Promise<void> {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('org_id', '=', orgId)
-    .where('key', '=', key)
-    .where('expires_at', '<=', now)
-    .execute()
+/**
+ * Forgets the organization's keys whose 24 h are over (each claim does, so the table holds about a
+ * day of keys), and with them the one about to be claimed again if it is one of them.
+ */
+export async function deleteExpiredKeys(db: Executor, orgId: string, now: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('org_id', '=', orgId).where('expires_at', '<=', now).execute()
 }
 
 /**

@@ -154,6 +154,18 @@ describe('Idempotency-Key on a POST', () => {
     const fresh = await h.post('/console/rwa/transfers', body, { key: w.key, headers })
     expect([fresh.status, fresh.headers.get('Idempotent-Replayed')]).toEqual([201, null])
     expect(await transfersOf(h, w)).toBe(2)
+    // Keys never sent again go too: a day later, the next claim of the organization forgets them.
+    h.clock.advance(86_400_000)
+    await expectStatus(
+      h.post(
+        `/console/rwa/tokens/${w.tokenId}/pause`,
+        {},
+        { key: w.key, headers: { 'Idempotency-Key': 'k2' } },
+      ),
+      200,
+    )
+    const kept = await h.ctx.db.selectFrom('idempotency_keys').select('key').execute()
+    expect(kept.map((r) => r.key)).toEqual(['k2'])
   })
 
   it('refuses a malformed key naming the header', async () => {
