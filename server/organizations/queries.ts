@@ -57,6 +57,21 @@ export function findSubscription(db: Executor, orgId: string) {
   return db.selectFrom('subscriptions').selectAll().where('org_id', '=', orgId).executeTakeFirst()
 }
 
+/** The organization holding a payment provider's subscription, if any. */
+export async function orgOfSubscription(
+  db: Executor,
+  provider: string,
+  subscriptionId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select('org_id')
+    .where('payment_subscription_id', '=', subscriptionId)
+    .where('provider', '=', provider)
+    .executeTakeFirst()
+  return row?.org_id
+}
+
 /** The organization holding a payment provider's subscription or customer, if any. */
 export async function orgOfPayment(
   db: Executor,

@@ -54,6 +54,8 @@ export interface SubscriptionEvent {
 export interface WebhookLookups {
   /** Whether the event was applied before (a redelivery). */
   isProcessed(eventId: string): Promise<boolean>
+  /** The organization holding a subscription of this provider (the stored mapping). */
+  orgOfSubscription(subscriptionId: string): Promise<string | undefined>
   /** The organization already holding a subscription or customer of this provider. */
   orgOfPayment(subscriptionId: string, customerId: string): Promise<string | undefined>
   /** Why an organization cannot take a subscription (e.g. the operator organization), or null. */

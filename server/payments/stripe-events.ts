@@ -105,6 +105,7 @@ export async function interpretStripeEvent(
             eventCreatedMs,
             subscriptionId: state.payment_subscription_id,
             status: state.status,
+            tier: state.tier ?? undefined,
           },
           current,
         ),
@@ -150,14 +151,17 @@ async function fetched(stripe: StripeReader, subscriptionId: string): Promise<St
 }
 
 /**
- * The organization of a subscription: `org_id` named by the event (subscription metadata first), else the
- * organization already holding this subscription or customer, else the customer's metadata at Stripe.
+ * The organization of a subscription: the organization already holding this subscription (the stored
+ * mapping wins over what the event says), else `org_id` named by the event (subscription metadata
+ * first), else the organization holding this customer, else the customer's metadata at Stripe.
  */
 async function orgIdOf(
   stripe: StripeReader,
   { sub, orgHints }: EventSubscription,
   lookups: WebhookLookups,
 ): Promise<string | null> {
+  const holder = await lookups.orgOfSubscription(sub.id)
+  if (holder) return holder
   const named = orgHints.find((hint): hint is string => typeof hint === 'string' && hint.trim() !== '')
   if (named) return named.trim()
   const customerId = refId(sub.customer)

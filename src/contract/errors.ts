@@ -200,6 +200,10 @@ export const REASONS = {
     code: 'unprocessable',
     when: "An attestation's `type` is neither a known requirement nor one a jurisdiction lists",
   },
+  same_holding: {
+    code: 'unprocessable',
+    when: 'A forced transfer from a holding to itself (same holder and jurisdiction): it would move nothing, only unfreeze its frozen units',
+  },
   recipient_not_kyc: {
     code: 'unprocessable',
     when: 'A forced transfer or recovery whose recipient holds no valid `kyc` attestation recognised where the units go',

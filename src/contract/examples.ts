@@ -199,6 +199,7 @@ export const tokenExample: TokenDetail = {
     { holder_did: ALICE, jurisdiction: 'US', amount: 750, frozen_amount: 0, frozen: false },
     { holder_did: BOB, jurisdiction: 'SG', amount: 250, frozen_amount: 0, frozen: false },
   ],
+  holdings_total: 2,
   created_at: AT,
   governance_history_total: 2,
   frozen_holders: [],
@@ -235,6 +236,7 @@ export const newTokenExample: TokenDetail = {
   ...tokenExample,
   rules: NO_RULES,
   holdings: [{ holder_did: ALICE, jurisdiction: 'US', amount: 1000, frozen_amount: 0, frozen: false }],
+  holdings_total: 1,
   governance_history: tokenExample.governance_history.slice(0, 1),
   governance_history_total: 1,
 }

@@ -599,7 +599,13 @@ export const rwaRoutes = {
       'Recorded with status forced and a signed proof',
       forcedTransferExample,
     ),
-    refusals: ['token_not_found', 'jurisdiction_not_found', 'insufficient_holding', 'recipient_not_kyc'],
+    refusals: [
+      'token_not_found',
+      'jurisdiction_not_found',
+      'insufficient_holding',
+      'same_holding',
+      'recipient_not_kyc',
+    ],
   }),
   recoverIdentity: defineOperation({
     ...governance,

@@ -409,6 +409,9 @@ export const setTokenRulesRequestSchema = z.strictObject({
   reason: reasonSchema.optional(),
 })
 
+/** How many holdings (the largest) a token carries in the list and the detail; the rest are paged. */
+export const TOKEN_HOLDINGS_SHOWN = 100
+
 export const tokenSchema = z.object({
   token_id: tokenIdSchema,
   credential_id: credentialIdSchema,
@@ -420,7 +423,12 @@ export const tokenSchema = z.object({
     '`paused` by an agent (POST .../pause); `frozen` once its credential is revoked (for good)',
   ),
   rules: tokenRulesSchema,
-  holdings: z.array(holdingSchema).describe('Who holds how much where; the amounts sum to total_supply'),
+  holdings: z
+    .array(holdingSchema)
+    .describe(
+      `Who holds how much where, largest first: the first ${TOKEN_HOLDINGS_SHOWN} holdings (all of them sum to total_supply); GET .../holdings pages through all`,
+    ),
+  holdings_total: z.number().int().nonnegative().describe('How many holdings the token has'),
   created_at: timestampSchema,
 })
 

@@ -65,7 +65,7 @@ export interface World {
 export async function buildWorld(
   h: ApiCaller,
   key = h.adminKey,
-  options: { trust?: boolean } = {},
+  options: { trust?: boolean; supply?: number } = {},
 ): Promise<World> {
   const opts = { key }
   await expectStatus(h.post('/console/rwa/jurisdictions', US, opts), 201)
@@ -114,7 +114,7 @@ export async function buildWorld(
   const token = await expectStatus(
     h.post(
       '/console/rwa/tokenize',
-      { credential_id: credential.credential_id, total_supply: 1000, symbol: 'SF1' },
+      { credential_id: credential.credential_id, total_supply: options.supply ?? 1000, symbol: 'SF1' },
       opts,
     ),
     201,

@@ -16,6 +16,7 @@ import {
   findSubscription,
   lockOrganization,
   orgOfPayment,
+  orgOfSubscription,
   upsertSubscription,
 } from '../../organizations/queries.js'
 import {
@@ -205,6 +206,7 @@ export async function receivePaymentEvent(
 ): Promise<PaymentEventOutcome> {
   const verdict = await webhook.interpret(event, {
     isProcessed: (eventId) => isEventProcessed(ctx.db, eventId),
+    orgOfSubscription: (subscriptionId) => orgOfSubscription(ctx.db, ctx.payments.name, subscriptionId),
     orgOfPayment: (subscriptionId, customerId) =>
       orgOfPayment(ctx.db, ctx.payments.name, subscriptionId, customerId),
     refusal: async (orgId) => {

@@ -5,18 +5,56 @@ import type { HoldingsTable } from '../../db/schema.js'
 
 /** Every query of token holdings and of whole-holder freezes. */
 
-/** Holdings of the given tokens, largest first within each token. */
-export function holdingsOf(db: Executor, tokenIds: string[]) {
-  if (tokenIds.length === 0) return Promise.resolve([])
-  return db
+/**
+ * The largest `perToken` holdings of each of the tokens (a page of tokens, never more than a page's
+ * limit of ids), largest first, each with whether its holder is frozen for the token: one statement
+ * whatever the number of holders, so no list of holders is ever sent as parameters.
+ */
+export async function largestHoldingsOf(db: Executor, tokenIds: string[], perToken: number) {
+  if (tokenIds.length === 0) return []
+  const ranked = db
     .selectFrom('holdings')
-    .selectAll()
+    .select(['token_id', 'holder_did', 'jurisdiction', 'amount', 'frozen_amount'])
+    .select((eb) =>
+      eb.fn
+        .agg<number>('row_number')
+        .over((ob) =>
+          ob.partitionBy('token_id').orderBy('amount', 'desc').orderBy('holder_did').orderBy('jurisdiction'),
+        )
+        .as('position'),
+    )
     .where('token_id', 'in', tokenIds)
-    .orderBy('token_id')
-    .orderBy('amount', 'desc')
-    .orderBy('holder_did')
-    .orderBy('jurisdiction')
+  const rows = await db
+    .selectFrom(ranked.as('r'))
+    .selectAll('r')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('holder_freezes as f')
+            .select('f.holder_did')
+            .whereRef('f.token_id', '=', 'r.token_id')
+            .whereRef('f.holder_did', '=', 'r.holder_did'),
+        )
+        .as('holder_frozen'),
+    )
+    .where('r.position', '<=', perToken)
+    .orderBy('r.token_id')
+    .orderBy('r.position')
     .execute()
+  return rows.map((r) => ({ ...r, holder_frozen: Boolean(r.holder_frozen) }))
+}
+
+/** How many holdings each of the tokens has (a token with none is absent). */
+export async function holdingCountsOf(db: Executor, tokenIds: string[]): Promise<Map<string, number>> {
+  if (tokenIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('holdings')
+    .select((eb) => ['token_id', eb.fn.countAll<number>().as('n')])
+    .where('token_id', 'in', tokenIds)
+    .groupBy('token_id')
+    .execute()
+  return new Map(rows.map((r) => [r.token_id, Number(r.n)]))
 }
 
 /** The holdings of one holder of a token, by jurisdiction. */

@@ -24,17 +24,14 @@ export const holdingFromRow = (h: HoldingRow, frozen: boolean): Holding => ({
 export const rulesFromRow = (rules: string | null): TokenRules =>
   rules === null ? { ...NO_RULES } : { ...NO_RULES, ...(JSON.parse(rules) as Partial<TokenRules>) }
 
-/** The key of a (token, holder) pair in the set of frozen holders `tokenFromRow` takes. */
-export const frozenKey = (tokenId: string, holderDid: string): string => `${tokenId}\u0000${holderDid}`
-
 /**
- * The API record of a stored token, with its holdings among `holdings` (those of other tokens are
- * skipped); `frozen` holds the frozenKey of every frozen (token, holder) pair.
+ * The API record of a stored token with `holdings` (its largest, as the API shows them; each knows
+ * whether its holder is frozen) and how many holdings it has in all.
  */
 export function tokenFromRow(
   row: Selectable<TokensTable>,
-  holdings: Array<HoldingRow & { token_id: string }>,
-  frozen: ReadonlySet<string>,
+  holdings: Holding[],
+  holdingsTotal: number,
 ): Token {
   return {
     token_id: row.token_id,
@@ -45,9 +42,8 @@ export function tokenFromRow(
     total_supply: Number(row.total_supply),
     status: row.status as Token['status'],
     rules: rulesFromRow(row.rules),
-    holdings: holdings
-      .filter((h) => h.token_id === row.token_id)
-      .map((h) => holdingFromRow(h, frozen.has(frozenKey(row.token_id, h.holder_did)))),
+    holdings,
+    holdings_total: holdingsTotal,
     created_at: row.created_at,
   }
 }
@@ -58,17 +54,17 @@ export const eventFromRow = (e: Selectable<TokenEventsTable>): GovernanceEvent =
   details: JSON.parse(e.details),
 })
 
-/** The token with its latest history events (oldest first among them), their total and frozen holders. */
+/** The token with its largest holdings, its latest history events (oldest first among them), their totals and frozen holders. */
 export function tokenDetailFromRow(
   row: Selectable<TokensTable>,
-  holdings: Array<HoldingRow & { token_id: string }>,
+  holdings: Holding[],
+  holdingsTotal: number,
   frozenHolders: string[],
   events: Selectable<TokenEventsTable>[],
   eventsTotal: number,
 ): TokenDetail {
-  const frozen = new Set(frozenHolders.map((did) => frozenKey(row.token_id, did)))
   return {
-    ...tokenFromRow(row, holdings, frozen),
+    ...tokenFromRow(row, holdings, holdingsTotal),
     governance_history: events.map(eventFromRow),
     governance_history_total: eventsTotal,
     frozen_holders: frozenHolders,

@@ -1,10 +1,12 @@
 import {
+  type Holding,
   type ListHoldingsQuery,
   type ListHoldingsResponse,
   type ListTokensQuery,
   type ListTokensResponse,
   type SetTokenRulesRequest,
   TOKEN_DETAIL_HISTORY,
+  TOKEN_HOLDINGS_SHOWN,
   type TokenDetail,
   type TokenHistoryQuery,
   type TokenHistoryResponse,
@@ -20,20 +22,14 @@ import { credentialOr404 } from '../credentials/queries.js'
 import {
   frozenAmong,
   frozenHolders,
-  holdingsOf,
+  holdingCountsOf,
+  largestHoldingsOf,
   insertHolding,
   listHoldings as listHoldingRows,
 } from '../holdings/queries.js'
 import { recordTokenEvent } from '../history/history.js'
 import { countTokenEvents, latestTokenEvents, tokenEventsPage } from '../history/queries.js'
-import {
-  eventFromRow,
-  frozenKey,
-  holdingFromRow,
-  rulesFromRow,
-  tokenDetailFromRow,
-  tokenFromRow,
-} from './from-row.js'
+import { eventFromRow, holdingFromRow, rulesFromRow, tokenDetailFromRow, tokenFromRow } from './from-row.js'
 import {
   findTokenByCredential,
   insertToken,
@@ -117,7 +113,7 @@ export async function tokenize(
           symbol: row.symbol,
         },
       })
-      return tokenDetailFromRow(row, [holding], [], [event], 1)
+      return tokenDetailFromRow(row, [holdingFromRow(holding, false)], 1, [], [event], 1)
     })
     .catch(async (error) => {
       // Unreachable while the credential's lock holds; kept so a unique violation can never be a 500.
@@ -130,11 +126,19 @@ export async function tokenize(
 /** The token detail as stored now (inside or outside a transaction). */
 export async function tokenDetail(db: Executor, orgId: string, id: string): Promise<TokenDetail> {
   const row = await tokenOr404(db, orgId, id)
-  const holdings = await holdingsOf(db, [id])
+  const holdings = await largestHoldingsOf(db, [id], TOKEN_HOLDINGS_SHOWN)
+  const holdingsTotal = (await holdingCountsOf(db, [id])).get(id) ?? 0
   const frozen = await frozenHolders(db, id)
   const events = await latestTokenEvents(db, id, TOKEN_DETAIL_HISTORY)
   const total = await countTokenEvents(db, id)
-  return tokenDetailFromRow(row, holdings, frozen, events, total)
+  return tokenDetailFromRow(
+    row,
+    holdings.map((h) => holdingFromRow(h, h.holder_frozen)),
+    holdingsTotal,
+    frozen,
+    events,
+    total,
+  )
 }
 
 export function getToken(ctx: AppContext, principal: Principal, id: string): Promise<TokenDetail> {
@@ -148,14 +152,17 @@ export async function listTokens(
 ): Promise<ListTokensResponse> {
   const page = await listTokenRows(ctx.db, principal.orgId, query)
   const ids = page.rows.map((r) => r.token_id)
-  const holdings = await holdingsOf(ctx.db, ids)
-  const frozen = new Set<string>()
-  for (const id of ids) {
-    const dids = holdings.filter((h) => h.token_id === id).map((h) => h.holder_did)
-    for (const did of await frozenAmong(ctx.db, id, dids)) frozen.add(frozenKey(id, did))
+  const holdings = new Map<string, Holding[]>()
+  for (const h of await largestHoldingsOf(ctx.db, ids, TOKEN_HOLDINGS_SHOWN)) {
+    const list = holdings.get(h.token_id) ?? []
+    list.push(holdingFromRow(h, h.holder_frozen))
+    holdings.set(h.token_id, list)
   }
+  const counts = await holdingCountsOf(ctx.db, ids)
   return {
-    tokens: page.rows.map((row) => tokenFromRow(row, holdings, frozen)),
+    tokens: page.rows.map((row) =>
+      tokenFromRow(row, holdings.get(row.token_id) ?? [], counts.get(row.token_id) ?? 0),
+    ),
     total: page.total,
     next_cursor: page.next_cursor,
   }

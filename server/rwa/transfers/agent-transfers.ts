@@ -57,6 +57,17 @@ export async function forcedTransfer(
   input: ForcedTransferRequest,
 ): Promise<Transfer> {
   const orgId = principal.orgId
+  // Taking units out of a holding and putting them back would release its frozen units with no
+  // unfreeze recorded (takeUnits takes frozen units last, adjustHolding adds free ones).
+  if (input.from_did === input.to_did && input.from_jurisdiction === input.to_jurisdiction) {
+    throw new ApiError(
+      'same_holding',
+      `A forced transfer from ${input.from_did} in ${input.from_jurisdiction} to the same holder and jurisdiction moves nothing; POST .../unfreeze with an amount releases frozen units`,
+      {
+        context: { token_id: tokenId, holder_did: input.from_did, jurisdiction: input.from_jurisdiction },
+      },
+    )
+  }
   const now = isoTimestamp(ctx.clock.now())
   const transferId = ctx.ids.next('tx')
   const proofId = ctx.ids.next('prf')

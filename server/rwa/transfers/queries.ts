@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely'
+import { type Insertable, sql } from 'kysely'
 import { compiledOnce } from '../../db/compiled-query.js'
 import type { ListTransfersQuery } from '../../../src/contract/rwa.js'
 import { type Executor, ownedRecord, type Page, whereEqual } from '../../db/queries.js'
@@ -137,6 +137,9 @@ function shaped<Row>(
   }
 }
 
+/** The largest daily volume kept: the contract's largest integer (Number.MAX_SAFE_INTEGER). */
+const MAX_VOLUME = Number.MAX_SAFE_INTEGER
+
 /**
  * Stores a transfer and, in the same transaction, counts it (transfer_counts) and, when approved, adds
  * its units to the sender's volume of the day (transfer_daily_volumes). Upserts that add: concurrent
@@ -170,8 +173,11 @@ export async function insertTransfer(db: Executor, row: Insertable<TransfersTabl
         volume: row.amount,
       })
       .onConflict((oc) =>
-        oc.columns(['token_id', 'sender_did', 'day']).doUpdateSet((eb) => ({
-          volume: eb('transfer_daily_volumes.volume', '+', eb.ref('excluded.volume')),
+        // Saturates at the contract's largest integer: a day's volume past 2^53 - 1 (several transfers
+        // of large amounts) is over any daily limit a rule can state, and stays readable on PostgreSQL,
+        // whose int8 parser refuses what a JavaScript number cannot hold exactly.
+        oc.columns(['token_id', 'sender_did', 'day']).doUpdateSet(() => ({
+          volume: sql<number>`case when transfer_daily_volumes.volume > ${MAX_VOLUME} - excluded.volume then ${MAX_VOLUME} else transfer_daily_volumes.volume + excluded.volume end`,
         })),
       )
       .execute()

@@ -27,7 +27,8 @@ export function durationText(ms: number): string {
 /** The cap `max_holders` puts on `jurisdiction`, if any. */
 export function holderCap(rule: TokenRules['max_holders'], jurisdiction: string): number | undefined {
   if (rule === null) return undefined
-  return typeof rule === 'number' ? rule : rule[jurisdiction]
+  // Object.hasOwn: a jurisdiction named `constructor` or `__proto__` must not read Object.prototype.
+  return typeof rule === 'number' ? rule : Object.hasOwn(rule, jurisdiction) ? rule[jurisdiction] : undefined
 }
 
 /** How many holders the target has after the transfer (a holder leaves when its holding reaches 0). */

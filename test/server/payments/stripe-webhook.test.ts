@@ -9,6 +9,7 @@ import {
   eventObject,
   invoiceObject,
   PRICE_ENTERPRISE,
+  PRICE_PRO,
   PRICES,
   STRIPE_SECRET_KEY,
   signedHeader,
@@ -301,6 +302,36 @@ describe('idempotency and order', () => {
     )
     expect(res.body.outcome).toBe('skipped')
     expect((await h.get('/console/billing/subscription/acme')).body.tier).toBe('enterprise')
+  })
+
+  it('another subscription naming the organization cannot replace its higher one, nor end it (sub_other for shop)', async () => {
+    await h.createOrg('shop')
+    const main = subscriptionObject({ orgId: 'shop', price: PRICE_ENTERPRISE })
+    expect(
+      (await deliver(eventObject('customer.subscription.created', main, nowSeconds() - 60))).body.outcome,
+    ).toBe('applied')
+    // A signed event of another subscription whose metadata names shop: a cheaper plan bought by anyone.
+    const other = subscriptionObject({ orgId: 'shop', price: PRICE_PRO })
+    const created = await deliver(eventObject('customer.subscription.created', other, nowSeconds()))
+    expect(created.body).toMatchObject({ outcome: 'skipped', org_id: 'shop' })
+    expect(created.body.reason ?? created.body.detail ?? JSON.stringify(created.body)).toMatch(/higher tier/)
+    const deleted = await deliver(
+      eventObject('customer.subscription.deleted', { ...other, status: 'canceled' }, nowSeconds() + 1),
+    )
+    expect(deleted.body.outcome).toBe('skipped')
+    const now = (await h.get('/console/billing/subscription/shop')).body
+    expect(now).toMatchObject({ tier: 'enterprise' })
+    // Its own subscription still changes it: the stored mapping wins, whatever org the event names.
+    const moved = await deliver(
+      eventObject(
+        'customer.subscription.updated',
+        { ...main, metadata: { org_id: 'acme' }, items: other.items },
+        nowSeconds() + 2,
+      ),
+    )
+    expect(moved.body).toMatchObject({ outcome: 'applied', org_id: 'shop' })
+    expect((await h.get('/console/billing/subscription/shop')).body.tier).toBe('pro')
+    expect((await h.get('/console/billing/subscription/acme')).body.tier).toBe('free')
   })
 
   it('a Stripe event replaces a subscription the admin set by hand', async () => {

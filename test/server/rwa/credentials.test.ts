@@ -414,6 +414,7 @@ describe('tokens', () => {
         daily_volume_per_holder: null,
       },
       holdings: [{ holder_did: OWNER, jurisdiction: 'US', amount: 1000, frozen_amount: 0, frozen: false }],
+      holdings_total: 1,
       created_at: '2026-01-15T12:00:00.000Z',
       governance_history_total: 1,
       frozen_holders: [],
