@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import {
@@ -39,8 +39,16 @@ export const queryErrorLog =
  */
 export async function openDatabase(path: string, options: DatabaseOptions = {}): Promise<Db> {
   let sqlite: SQLite.Database | undefined
+  if (path !== ':memory:') {
+    // A typo in --db must not look like data loss (a new, empty database and a new admin key): the
+    // directory has to exist already.
+    const directory = dirname(path)
+    if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+      throw new DatabaseDirectoryMissingError(path, directory)
+    }
+  }
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+    if (path !== ':memory:') ownerOnly(path)
     sqlite = new SQLite(path)
     sqlite.pragma('journal_mode = WAL')
     // NORMAL is durable across application crashes in WAL mode; only a power loss can drop the last commits.
@@ -62,6 +70,29 @@ export async function openDatabase(path: string, options: DatabaseOptions = {}):
     throw new DatabaseOpenError(path, error)
   }
   return db
+}
+
+/**
+ * The database file, and the `-wal` and `-shm` files SQLite makes beside it, readable by their owner
+ * alone (0600): they hold every signing key. A new file is created 0600 before SQLite opens it (SQLite
+ * gives its -wal and -shm the database file's mode); existing ones are narrowed to 0600.
+ */
+function ownerOnly(path: string): void {
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600))
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600)
+  }
+}
+
+/** `--db` names a file in a directory that does not exist; the message names both. */
+export class DatabaseDirectoryMissingError extends Error {
+  constructor(
+    readonly path: string,
+    readonly directory: string,
+  ) {
+    super(`the directory ${directory} of the database ${path} does not exist; nothing was created`)
+    this.name = 'DatabaseDirectoryMissingError'
+  }
 }
 
 /** The database at `path` could not be opened or migrated; the message names the path. */

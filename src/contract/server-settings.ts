@@ -37,7 +37,8 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     flag: '--db <path>',
     env: 'RWA_DB',
     default: 'rwa.db',
-    description: 'SQLite database file, created and migrated at start (WAL mode)',
+    description:
+      'SQLite database file, created (0600) and migrated at start (WAL mode); its directory must exist',
   },
   {
     field: 'publicUrl',

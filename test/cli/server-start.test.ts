@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -28,6 +28,7 @@ async function holdPort(): Promise<{ port: number; server: Server }> {
 
 describe('rwa server start', () => {
   it('on a busy port fails before creating anything; a later start on a free port prints a working admin key', async () => {
+    mkdirSync(join(dir, 'busy'))
     const dbPath = join(dir, 'busy', 'rwa.db')
     const { port, server } = await holdPort()
     try {
@@ -57,6 +58,7 @@ describe('rwa server start', () => {
   })
 
   it('says so when RWA_ADMIN_KEY is ignored on an existing database, and not when it is the admin key', async () => {
+    mkdirSync(join(dir, 'preset'))
     const dbPath = join(dir, 'preset', 'rwa.db')
     const preset = `rwa_live_${'p'.repeat(43)}`
     const first = await startServerProcess({ storage: sqliteStorageAt(dbPath), adminKey: preset })
@@ -75,6 +77,36 @@ describe('rwa server start', () => {
     expect(other.stderr()).toContain(
       `RWA_ADMIN_KEY is ignored: the database ${dbPath} already has an admin key (RWA_ADMIN_KEY applies only to a new database)`,
     )
+  })
+
+  it('refuses --db in a directory that does not exist (exit 2, naming it) and creates nothing', async () => {
+    const typo = join(dir, 'no-such-dir', 'rwa.db')
+    const run = await home.run(['server', 'start', '--port', '0', '--db', typo])
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toContain(
+      `the directory ${join(dir, 'no-such-dir')} of the database ${typo} does not exist`,
+    )
+    expect(run.stderr).toMatch(/^hint: .*mkdir -p/m)
+    expect(run.stderr).not.toMatch(/admin API key/)
+    expect(existsSync(join(dir, 'no-such-dir'))).toBe(false)
+  })
+
+  it('creates the database, its -wal and its -shm readable by their owner alone (0600), and narrows an existing one', async () => {
+    mkdirSync(join(dir, 'modes'))
+    const dbPath = join(dir, 'modes', 'rwa.db')
+    const started = await startServerProcess({ storage: sqliteStorageAt(dbPath) })
+    try {
+      const files = readdirSync(join(dir, 'modes')).filter((f) => f.startsWith('rwa.db'))
+      expect(files).toEqual(expect.arrayContaining(['rwa.db', 'rwa.db-wal', 'rwa.db-shm']))
+      for (const f of files) expect((statSync(join(dir, 'modes', f)).mode & 0o777).toString(8), f).toBe('600')
+    } finally {
+      await started.stop()
+    }
+    const { chmodSync } = await import('node:fs')
+    chmodSync(dbPath, 0o644)
+    const again = await startServerProcess({ storage: sqliteStorageAt(dbPath) })
+    await again.stop()
+    expect((statSync(dbPath).mode & 0o777).toString(8)).toBe('600')
   })
 
   it('a database it cannot open is named in the error', async () => {

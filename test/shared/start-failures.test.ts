@@ -53,6 +53,9 @@ describe('rwa server start over PostgreSQL', () => {
     expect(run.exitCode).toBe(7)
     expect(run.stderr).toContain(`Redis at ${redisUrl}`)
     expect(run.stderr).toMatch(/cannot be reached: connect ECONNREFUSED/)
+    // The hint is about Redis, not about creating a PostgreSQL database.
+    expect(run.stderr).toMatch(/^hint: check that Redis runs/m)
+    expect(run.stderr).not.toMatch(/createdb/)
   })
 
   it('PostgreSQL unreachable or its database missing: exit 7 naming the URL without its password', async () => {

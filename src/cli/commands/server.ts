@@ -1,6 +1,6 @@
 import { loadServerConfig, type ServerConfig } from '../../../server/config.js'
 import { SERVER_SETTINGS } from '../../contract/server-settings.js'
-import { DatabaseOpenError } from '../../../server/db/database.js'
+import { DatabaseDirectoryMissingError, DatabaseOpenError } from '../../../server/db/database.js'
 import { UnreachableError } from '../../../server/errors.js'
 import { runServer } from '../../../server/start.js'
 import { EXIT, ExitError } from '../exit-error.js'
@@ -35,11 +35,21 @@ export function startFailure(error: unknown, config: ServerConfig, command: stri
         : `${config.host} is not an address of this machine: use --host 127.0.0.1 or 0.0.0.0`,
     )
   }
+  if (error instanceof DatabaseDirectoryMissingError) {
+    return new ExitError(
+      EXIT.usage,
+      error.message,
+      `check --db / RWA_DB for a typo, or create the directory first: mkdir -p ${error.directory}`,
+    )
+  }
   if (error instanceof UnreachableError) {
+    const redis = error.message.startsWith('Redis')
     return new ExitError(
       EXIT.unreachable,
       error.message,
-      'check that it runs and the URL is right (the PostgreSQL database must exist: createdb NAME)',
+      redis
+        ? 'check that Redis runs and that --redis-url / RWA_REDIS_URL points at it (redis://host:6379)'
+        : 'check that it runs and the URL is right (the PostgreSQL database must exist: createdb NAME)',
     )
   }
   if (error instanceof DatabaseOpenError) {
