@@ -11,7 +11,13 @@ export const serverConfigSchema = z.object({
     .url({ protocol: /^https?$/ })
     .optional()
     .describe('Base URL verifiers reach the service at; written into credentials (status lists)'),
-  databaseUrl: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  databaseUrl: z
+    .url({
+      protocol: /^postgres(ql)?$/,
+      error:
+        'must be a PostgreSQL URL, postgres://user:password@host:5432/name (only PostgreSQL, or SQLite with --db, is supported)',
+    })
+    .optional(),
   redisUrl: z.url({ protocol: /^rediss?$/ }).optional(),
   redisPrefix: z
     .string()

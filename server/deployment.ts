@@ -26,7 +26,7 @@ export interface Deployment {
  */
 export async function openDeployment(
   config: ServerConfig,
-  log: (line: string) => void,
+  log: (line: string, level?: 'info' | 'warn') => void,
   options: {
     onQueryError?: (error: unknown) => void
     /** Told when a Redis-backed piece loses Redis (`limit` or `invalidations`), for the error metric. */
@@ -40,7 +40,7 @@ export async function openDeployment(
   }
   const db = await openPostgres(config.databaseUrl, {
     onQueryError: options.onQueryError,
-    onError: (error) => log(`postgres connection lost: ${error.message} (the pool reconnects)`),
+    onError: (error) => log(`postgres connection lost: ${error.message} (the pool reconnects)`, 'warn'),
   })
   try {
     const shared = await connectSharedState(config.redisUrl!, db, {
@@ -74,20 +74,24 @@ export async function openDeployment(
 }
 
 /** One log line when a Redis-backed piece loses Redis, and one when it has it back. */
-export function logRedisState(log: (line: string) => void): RedisStateListener {
+export function logRedisState(log: (line: string, level?: 'info' | 'warn') => void): RedisStateListener {
   return ({ component, state, error }) => {
     const why = error instanceof Error ? ` (${error.message})` : ''
+    // A loss is what an operator must see (at warn, so --log-level warn keeps it); the return is news.
+    const level = state === 'lost' ? 'warn' : 'info'
     if (component === 'limits') {
       log(
         state === 'lost'
           ? `redis lost${why}: limiting in this instance's memory until it is back`
           : 'redis is back: limits are shared again',
+        level,
       )
     } else {
       log(
         state === 'lost'
           ? `redis lost for invalidations${why}: changes made elsewhere reach this instance within ${SHARED_CACHE_TTL_MS / 1000} s until it is back`
           : 'redis is back for invalidations: cached keys and organizations forgotten',
+        level,
       )
     }
   }

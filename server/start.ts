@@ -60,7 +60,12 @@ export async function startServer(
   const logger = await createLogger({ format: config.logFormat, level: config.logLevel })
   // The admin key and the address must show even at --log-level warn or silent: they are not noise.
   const lifecycle = logger.child({}, { level: 'info' })
-  const announce = log ?? ((line: string) => lifecycle.info(line))
+  // Warnings an operator must act on (an ignored RWA_ADMIN_KEY, a lost Redis or PostgreSQL connection)
+  // are logged at warn, so --log-level warn keeps them.
+  const announce =
+    log ??
+    ((line: string, level: 'info' | 'warn' = 'info') =>
+      level === 'warn' ? lifecycle.warn(line) : lifecycle.info(line))
   const metrics = new ServerMetrics({ processMetrics: true })
 
   let serveRequest: (request: Request, env: unknown) => Response | Promise<Response> = () =>
@@ -103,6 +108,7 @@ export async function startServer(
       const where = config.databaseUrl === undefined ? config.db : redactUrl(config.databaseUrl)
       announce(
         `RWA_ADMIN_KEY is ignored: the database ${where} already has an admin key (RWA_ADMIN_KEY applies only to a new database)`,
+        'warn',
       )
     }
   } catch (error) {

@@ -77,6 +77,12 @@ describe('rwa server start', () => {
     expect(other.stderr()).toContain(
       `RWA_ADMIN_KEY is ignored: the database ${dbPath} already has an admin key (RWA_ADMIN_KEY applies only to a new database)`,
     )
+    // At warn, so that --log-level warn keeps it.
+    const line = other
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes('RWA_ADMIN_KEY is ignored'))!
+    expect(JSON.parse(line).level).toBe('warn')
   })
 
   it('refuses --db in a directory that does not exist (exit 2, naming it) and creates nothing', async () => {

@@ -39,6 +39,13 @@ describe('loadServerConfig', () => {
     ).toMatchObject({ databaseUrl: 'postgresql://db/rwa', redisUrl: 'rediss://cache', redisPrefix: 'rwa:' })
   })
 
+  it('says what a database URL must be when it is another database (mysql://), not just "Invalid URL"', () => {
+    const env = { RWA_DATABASE_URL: 'mysql://rwa@db:3306/rwa', RWA_REDIS_URL: 'redis://cache' }
+    expect(() => loadServerConfig({}, env)).toThrow(
+      /RWA_DATABASE_URL \(--database-url\): must be a PostgreSQL URL, postgres:\/\/user:password@host:5432\/name \(only PostgreSQL, or SQLite with --db, is supported\)/,
+    )
+  })
+
   it('requires RWA_REDIS_URL with a database URL, naming it', () => {
     expect(() => loadServerConfig({}, { RWA_DATABASE_URL: 'postgres://db/rwa' })).toThrow(
       /RWA_REDIS_URL \(--redis-url\): required with RWA_DATABASE_URL/,
