@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely'
-import { countOf, type Executor } from '../../db/queries.js'
+import type { Executor } from '../../db/queries.js'
 import type { ApiKeysTable } from '../../db/schema.js'
 
 /** Every query of API keys. Only the SHA-256 of a raw key is ever stored. */
@@ -23,15 +23,14 @@ export async function hasAnyKey(db: Executor, orgId: string): Promise<boolean> {
   return row !== undefined
 }
 
-/** The keys of an organization neither revoked nor past the overlap of their reroll at `now`. */
-export function countActiveKeys(db: Executor, orgId: string, now: string): Promise<number> {
-  return countOf(
-    db
-      .selectFrom('api_keys')
-      .where('org_id', '=', orgId)
-      .where('revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('retires_at', 'is', null), eb('retires_at', '>', now)])),
-  )
+/** The keys of an organization not revoked by a revocation, with what decides whether they still work. */
+export function unrevokedKeys(db: Executor, orgId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['key_id', 'roles', 'revoked_at', 'retires_at', 'expires_at'])
+    .where('org_id', '=', orgId)
+    .where('revoked_at', 'is', null)
+    .execute()
 }
 
 /** Revokes a key unless it already is; false when it was (another request revoked it first). */

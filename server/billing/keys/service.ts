@@ -11,7 +11,7 @@ import type {
 import { FREE_TRIAL_DAYS } from '../../../src/contract/limits.js'
 import { DEFAULT_ROLES, type Role, rolesInOrder } from '../../../src/contract/roles.js'
 import { generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-keys.js'
-import { ADMIN_ORG_ID, assertOrgAccess, type Principal } from '../../auth/principal.js'
+import { ADMIN_ORG_ID, assertOrgAccess, isAdminKey, type Principal } from '../../auth/principal.js'
 import { rolesOfRow, storedRoles } from '../../caches/stored-roles.js'
 import { DAY_MS, isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
@@ -21,8 +21,8 @@ import { ensureOrganization, lockOrganization, startTrialOnce } from '../../orga
 import { organizationOr404, trialEndsAtOf } from '../subscriptions/service.js'
 import { expiredAt, keyStateAt, rolesNotGrantable } from './key-rules.js'
 import {
-  countActiveKeys,
   findKeyRow,
+  unrevokedKeys,
   insertApiKey,
   listKeyRows,
   markKeyRerolled,
@@ -185,12 +185,23 @@ export async function revokeKey(
     if (keyStateAt(row, now).revoked) throw alreadyRevoked()
     // Two admin keys revoked at once on two instances must not both pass the last-key check.
     await lockOrganization(trx, row.org_id)
-    if (row.org_id === ADMIN_ORG_ID && (await countActiveKeys(trx, ADMIN_ORG_ID, isoTimestamp(now))) <= 1) {
-      throw new ApiError(
-        'last_admin_key',
-        'This is the last active admin key; create another admin key before revoking it',
-        { context: { key_id: keyId } },
+    // Only an unexpired owner key of the operator organization is an admin key: its auditor or expired
+    // keys must not count, or revoking the last real one would lock the operator out.
+    const actsAsAdmin = (key: Pick<typeof row, 'roles' | 'expires_at' | 'revoked_at' | 'retires_at'>) =>
+      isAdminKey(ADMIN_ORG_ID, rolesOfRow(key.roles)) &&
+      !keyStateAt(key, now).revoked &&
+      !expiredAt(key.expires_at, now)
+    if (row.org_id === ADMIN_ORG_ID && actsAsAdmin(row)) {
+      const others = (await unrevokedKeys(trx, ADMIN_ORG_ID)).filter(
+        (k) => k.key_id !== keyId && actsAsAdmin(k),
       )
+      if (others.length === 0) {
+        throw new ApiError(
+          'last_admin_key',
+          'This is the last active admin key; create another admin key before revoking it',
+          { context: { key_id: keyId } },
+        )
+      }
     }
     if (!(await markKeyRevoked(trx, keyId, isoTimestamp(now)))) throw alreadyRevoked()
     ctx.record({ orgId: row.org_id, action: 'key.revoked', target: { type: 'key', id: keyId } })

@@ -205,6 +205,18 @@ describe('DELETE /console/billing/keys/{key_id}', () => {
     const res = await h.request('DELETE', `/console/billing/keys/${adminKeyId}`)
     expect(res.status).toBe(409)
     expect(res.body.detail).toMatch(/last active admin key/)
+    // Keys of the operator organization that are not admin keys (an auditor, an expired owner) do not
+    // count: with only those beside it, it is still the last.
+    await h.post('/console/billing/keys', { org_id: 'admin', name: 'audit', roles: ['auditor'] })
+    await h.post('/console/billing/keys', {
+      org_id: 'admin',
+      name: 'short-lived',
+      expires_at: new Date(h.clock.now() + 60_000).toISOString(),
+    })
+    h.clock.advance(120_000)
+    const still = await h.request('DELETE', `/console/billing/keys/${adminKeyId}`)
+    expect(still.status).toBe(409)
+    expect(still.body.reason).toBe('last_admin_key')
     // With a second admin key it can go.
     const second = await h.post('/console/billing/keys', { org_id: 'admin', name: 'admin-2' })
     expect(
