@@ -76,10 +76,12 @@ export function idempotentRequest(ctx: AppContext, operation: OperationSpec): Mi
       await releaseKey(ctx.db, orgId, key)
       throw error
     }
-    if (claimed.stored) return
     const status = c.res.status
+    // Checked before `stored`: a write that stored its answer and then failed to commit (answered 5xx,
+    // the error handled inside the chain) rolled the answer back with it, leaving the claim in flight.
+    // releaseKey frees only a claim still in flight, never a committed answer.
     if (status >= 500 || status === 429) await releaseKey(ctx.db, orgId, key)
-    else await storeAnswer(ctx.db, orgId, key, await answerOf(c.res, secretFields))
+    else if (!claimed.stored) await storeAnswer(ctx.db, orgId, key, await answerOf(c.res, secretFields))
   }
 }
 

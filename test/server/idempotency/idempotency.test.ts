@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildWorld, expectStatus, transferBody, type World } from '../../support/governance.js'
 import { createHarness, type Harness } from '../../support/harness.js'
@@ -166,6 +167,32 @@ describe('Idempotency-Key on a POST', () => {
     )
     const kept = await h.ctx.db.selectFrom('idempotency_keys').select('key').execute()
     expect(kept.map((r) => r.key)).toEqual(['k2'])
+  })
+
+  it('a write that fails after storing its answer releases the key: the retry runs', async () => {
+    const { h, w } = await world()
+    const send = () =>
+      h.post('/console/rwa/transfers', transferBody(w.tokenId, 100), {
+        key: w.key,
+        headers: { 'Idempotency-Key': KEY },
+      })
+    // The audit insert comes after the answer is stored in the write: with its table gone, the write
+    // fails and rolls back both.
+    // Straight to the app, past the harness's OpenAPI check: an induced internal failure is a 500 no
+    // operation declares.
+    await sql`ALTER TABLE audit_events RENAME TO audit_events_away`.execute(h.ctx.db)
+    const failed = await h.app.request('/console/rwa/transfers', {
+      method: 'POST',
+      headers: { 'X-API-Key': w.key, 'Content-Type': 'application/json', 'Idempotency-Key': KEY },
+      body: JSON.stringify(transferBody(w.tokenId, 100)),
+    })
+    expect(failed.status).toBe(500)
+    await sql`ALTER TABLE audit_events_away RENAME TO audit_events`.execute(h.ctx.db)
+    expect(await transfersOf(h, w)).toBe(0)
+    const retried = await send()
+    expect(retried.status).toBe(201)
+    expect(retried.headers.get('Idempotent-Replayed')).toBeNull()
+    expect(await transfersOf(h, w)).toBe(1)
   })
 
   it('refuses a malformed key naming the header', async () => {
