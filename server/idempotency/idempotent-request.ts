@@ -37,6 +37,8 @@ export interface IdempotencyClaim {
   key: string
   /** Fields of the body stored as null (a raw key). */
   secretFields: readonly string[]
+  /** When this request's claim was made (or taken over): the answer is stored only while it is its own. */
+  claimedAt: string
   stored: boolean
 }
 
@@ -65,42 +67,44 @@ export function idempotentRequest(ctx: AppContext, operation: OperationSpec): Mi
         .update(await c.req.text())
         .digest('hex'),
     }
-    const earlier = await claim(ctx, orgId, key, request)
-    if (earlier) return replay(c, earlier)
+    const claimedOrEarlier = await claim(ctx, orgId, key, request)
+    if (typeof claimedOrEarlier !== 'string') return replay(c, claimedOrEarlier)
 
-    const claimed: IdempotencyClaim = { orgId, key, secretFields, stored: false }
+    const claimedAt = claimedOrEarlier
+    const claimed: IdempotencyClaim = { orgId, key, secretFields, claimedAt, stored: false }
     c.set('idempotency', claimed)
     try {
       await next()
     } catch (error) {
-      await releaseKey(ctx.db, orgId, key)
+      await releaseKey(ctx.db, orgId, key, claimedAt)
       throw error
     }
     const status = c.res.status
     // Checked before `stored`: a write that stored its answer and then failed to commit (answered 5xx,
     // the error handled inside the chain) rolled the answer back with it, leaving the claim in flight.
     // releaseKey frees only a claim still in flight, never a committed answer.
-    if (status >= 500 || status === 429) await releaseKey(ctx.db, orgId, key)
-    else if (!claimed.stored) await storeAnswer(ctx.db, orgId, key, await answerOf(c.res, secretFields))
+    if (status >= 500 || status === 429) await releaseKey(ctx.db, orgId, key, claimedAt)
+    else if (!claimed.stored)
+      await storeAnswer(ctx.db, orgId, key, claimedAt, await answerOf(c.res, secretFields))
   }
 }
 
 /**
- * Claims the key for this request; or, when the organization holds it already, the stored answer to
- * replay, or the refusal the state of the key calls for.
+ * Claims the key for this request (answering the claim's time); or, when the organization holds it
+ * already, the stored answer to replay, or the refusal the state of the key calls for.
  */
 async function claim(
   ctx: AppContext,
   orgId: string,
   key: string,
   request: IdempotentRequest,
-): Promise<IdempotencyRow | undefined> {
+): Promise<IdempotencyRow | string> {
   const nowMs = ctx.clock.now()
   const now = isoTimestamp(nowMs)
   const expiresAt = isoTimestamp(nowMs + KEY_LIFETIME_MS)
   await deleteExpiredKeys(ctx.db, orgId, now)
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await claimKey(ctx.db, orgId, key, request, now, expiresAt)) return undefined
+    if (await claimKey(ctx.db, orgId, key, request, now, expiresAt)) return now
     const row = await findKey(ctx.db, orgId, key)
     if (!row) continue // released meanwhile: claim again
     if (row.expires_at <= now) {
@@ -116,7 +120,7 @@ async function claim(
     }
     if (row.state === 'done') return row
     const stale = Date.parse(row.created_at) + TAKE_OVER_AFTER_MS <= nowMs
-    if (stale && (await takeOverKey(ctx.db, orgId, key, row.created_at, now))) return undefined
+    if (stale && (await takeOverKey(ctx.db, orgId, key, row.created_at, now))) return now
     throw new ApiError(
       'idempotency_key_in_progress',
       `A request with Idempotency-Key ${key} is still running; retry once it has answered`,
@@ -156,6 +160,15 @@ async function answerOf(response: Response, secretFields: readonly string[]) {
 export async function storeInWrite(db: Executor, c: Context<AppEnv>, response: Response): Promise<void> {
   const claimed = c.get('idempotency')
   if (!claimed) return
-  await storeAnswer(db, claimed.orgId, claimed.key, await answerOf(response, claimed.secretFields))
+  const answer = await answerOf(response, claimed.secretFields)
+  if (!(await storeAnswer(db, claimed.orgId, claimed.key, claimed.claimedAt, answer))) {
+    // A retry took the claim over while this request was slow: it runs the write, so this one must not
+    // commit its own (throwing rolls the write back).
+    throw new ApiError(
+      'idempotency_key_in_progress',
+      `Idempotency-Key ${claimed.key} was taken over by a retry of this request while it ran; nothing was done`,
+      { context: { idempotency_key: claimed.key }, headers: { 'Retry-After': '1' } },
+    )
+  }
   claimed.stored = true
 }

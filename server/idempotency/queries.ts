@@ -83,27 +83,35 @@ export async function takeOverKey(
   return Number(result.numUpdatedRows) === 1
 }
 
-/** Stores the answer of the request that claimed the key. */
+/**
+ * Stores the answer of the request that claimed the key at `claimedAt`; false when that claim is no
+ * longer its own (taken over after a minute by a retry, while this request was merely slow).
+ */
 export async function storeAnswer(
   db: Executor,
   orgId: string,
   key: string,
+  claimedAt: string,
   answer: { status: number; headers: string; body: string },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('idempotency_keys')
     .set({ state: 'done', ...answer })
     .where('org_id', '=', orgId)
     .where('key', '=', key)
-    .execute()
+    .where('state', '=', 'in_flight')
+    .where('created_at', '=', claimedAt)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
 }
 
 /** Releases a claim whose request had no answer worth keeping (a 5xx, a 429): it may be retried. */
-export async function releaseKey(db: Executor, orgId: string, key: string): Promise<void> {
+export async function releaseKey(db: Executor, orgId: string, key: string, claimedAt: string): Promise<void> {
   await db
     .deleteFrom('idempotency_keys')
     .where('org_id', '=', orgId)
     .where('key', '=', key)
     .where('state', '=', 'in_flight')
+    .where('created_at', '=', claimedAt)
     .execute()
 }

@@ -1,6 +1,13 @@
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildWorld, expectStatus, transferBody, type World } from '../../support/governance.js'
+import {
+  claimKey,
+  findKey,
+  releaseKey,
+  storeAnswer,
+  takeOverKey,
+} from '../../../server/idempotency/queries.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 let h: Harness | undefined
@@ -193,6 +200,24 @@ describe('Idempotency-Key on a POST', () => {
     expect(retried.status).toBe(201)
     expect(retried.headers.get('Idempotent-Replayed')).toBeNull()
     expect(await transfersOf(h, w)).toBe(1)
+  })
+
+  it('a slow request whose claim was taken over can neither store its answer nor release the claim', async () => {
+    h = await createHarness()
+    const db = h.ctx.db
+    const request = { method: 'POST', path: '/console/rwa/transfers', body_hash: 'ab'.repeat(32) }
+    const first = '2026-11-28T12:00:00.000Z'
+    const retry = '2026-11-28T12:01:30.000Z'
+    const expires = '2026-11-29T12:00:00.000Z'
+    await h.createOrg('acme')
+    expect(await claimKey(db, 'acme', KEY, request, first, expires)).toBe(true)
+    expect(await takeOverKey(db, 'acme', KEY, first, retry)).toBe(true)
+    const answer = { status: 201, headers: '{}', body: '{"n":1}' }
+    expect(await storeAnswer(db, 'acme', KEY, first, answer)).toBe(false)
+    await releaseKey(db, 'acme', KEY, first)
+    expect(await findKey(db, 'acme', KEY)).toMatchObject({ state: 'in_flight', created_at: retry })
+    expect(await storeAnswer(db, 'acme', KEY, retry, { ...answer, body: '{"n":2}' })).toBe(true)
+    expect(await findKey(db, 'acme', KEY)).toMatchObject({ state: 'done', body: '{"n":2}' })
   })
 
   it('refuses a malformed key naming the header', async () => {
