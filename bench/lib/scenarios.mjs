@@ -11,6 +11,9 @@ import { SOURCE, propertyData, transferBody } from './seed.mjs'
  * for every scenario but carries no target. Scenarios that vary their requests do so through `setupRequest`, baselines included, so
  * the load generator pays the same per-request cost on both sides of a ratio.
  */
+/** How many credential-post request streams this process made: part of each one's title deeds. */
+let credentialRuns = 0
+
 export const SCENARIOS = [
   {
     id: 'hello',
@@ -193,6 +196,9 @@ export const SCENARIOS = [
     target: 0.4,
     request: ({ orgs }) => {
       let i = 0
+      // One live credential per title deed (DESIGN §14): every request of every round (and of the seed,
+      // and of a warm-up over the same database) names a deed of its own.
+      const run = `${process.pid}-${Date.now().toString(36)}-${credentialRuns++}`
       return {
         method: 'POST',
         setupRequest: (req) => {
@@ -206,7 +212,7 @@ export const SCENARIOS = [
               jurisdiction: SOURCE,
               // A few owners per organization: most credentials go to a DID the org already has.
               owner_did: `did:web:${org.orgId}:holder-${Math.floor(n / orgs.length) % 16}`,
-              property_data: propertyData(n),
+              property_data: { ...propertyData(n), title_deed: `TD-BENCH-${run}-${n}` },
             }),
           }
         },
