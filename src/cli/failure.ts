@@ -100,14 +100,16 @@ function nameOfField(
   if (request?.file !== undefined && inBody && !request.fromFlags.has(path) && where !== 'path') {
     return { name: `${path} (from --file ${request.file})`, given: typed(valueAt(request.body, path)) }
   }
-  const flag = context.fields.find((f) => f.field === path)
+  // An element of a list (`roles.0`) goes by the flag of its list (`--role`), with its own value.
+  const list = path.replace(/(\.\d+)+$/, '')
+  const flag = context.fields.find((f) => f.field === path || f.field === list)
   const flagGiven = flag !== undefined && context.flagValues?.[longOf(flag)] !== undefined
   // A path parameter the command took as its one argument (`rwa credentials get <credential_id>`).
   if (!flagGiven && where === 'path' && context.argumentNames.length === 1 && context.args[0] !== undefined) {
     return { name: `<${context.argumentNames[0]}>`, given: JSON.stringify(context.args[0]) }
   }
   const given = flagGiven
-    ? typed(context.flagValues?.[longOf(flag)])
+    ? typed(list !== path && inBody ? valueAt(request?.body, path) : context.flagValues?.[longOf(flag)])
     : inBody
       ? typed(valueAt(request?.body, path))
       : undefined

@@ -11,7 +11,7 @@ import {
   EXIT_OF_REASON,
   type FailureContext,
 } from '../../src/cli/failure.js'
-import { USAGE } from '../../src/cli/flags/billing.js'
+import { KEYS, USAGE } from '../../src/cli/flags/billing.js'
 import { CREDENTIALS, TOKENS, TRANSFERS } from '../../src/cli/flags/governance.js'
 import { ApiProblemError } from '../../src/client/errors.js'
 import type { FieldError } from '../../src/contract/errors.js'
@@ -104,6 +104,19 @@ describe('a refused field is named by the flag of the command table that gave it
     expect(failure.code).toBe(2)
     expect(failure.message).toBe('--recipient-did: expected a DID, e.g. did:web:acme:alice (got "bob")')
     expect(failure.hint).toBe('`rwa transfers request --help` lists its flags and arguments')
+  })
+
+  it('an element of a list (roles.1) goes by the flag of its list (--role), with the element given', () => {
+    const failure = failing(invalid([{ path: 'roles.1', message: 'expected one of "owner"|"issuer"' }]), {
+      command: 'keys create',
+      fields: KEYS.create,
+      flagValues: { '--role': ['issuer', 'wizard'], '--name': 'ci' },
+      request: { body: { name: 'ci', roles: ['issuer', 'wizard'] }, fromFlags: new Set(['name', 'roles']) },
+    })
+    expect(failure.code).toBe(2)
+    expect(failure.message).toBe(
+      '--role: expected one of "owner"|"issuer" (got "wizard"; e.g. --role transfers)',
+    )
   })
 
   it('a flag that differs from its field (--from), and an example where the message has none', () => {
