@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
-import { withContext } from '../context.js'
+import { type CliContext, withContext } from '../context.js'
 import type { CreateKeyRequest, RerollKeyRequest } from '../../contract/billing.js'
-import { plural } from '../output.js'
+import { type Cell, plural } from '../output.js'
 import { confirmDestructive, requestFrom } from '../input.js'
 
 /** `rwa keys create`: the one output that shows a raw API key. */
@@ -10,31 +10,37 @@ export function create(options: Record<string, unknown>, command: Command) {
     const body = await requestFrom(ctx, options)
     const billing = await ctx.billing()
     const { data, raw } = await billing.createKey({ body: body as CreateKeyRequest })
-    ctx.out.result(
-      raw,
-      () => {
-        ctx.out.record([
-          ['api_key', data.api_key],
-          ['key_id', data.key_id],
-          ['org_id', data.org_id],
-          ['name', data.name],
-          ['tier', data.tier],
-          ['roles', data.roles.join(', ')],
-          ['expires_at', data.expires_at ?? 'never'],
-          ['created_at', data.created_at],
-          ['trial_ends_at', data.trial_ends_at],
-        ])
-      },
-      data.api_key === null ? [] : [data.api_key],
-    )
-    // The raw key is printed once, whatever the mode: with -q it is the one line on stdout.
-    if (ctx.out.json) return
-    if (data.api_key === null) {
-      ctx.out.warn(
-        'this answer replays an earlier request with the same --idempotency-key: the raw key was shown only in the first answer',
-      )
-    } else ctx.out.warn(data.warning)
+    printNewKey(ctx, raw, data, [
+      ['api_key', data.api_key],
+      ['key_id', data.key_id],
+      ['org_id', data.org_id],
+      ['name', data.name],
+      ['tier', data.tier],
+      ['roles', data.roles.join(', ')],
+      ['expires_at', data.expires_at ?? 'never'],
+      ['created_at', data.created_at],
+      ['trial_ends_at', data.trial_ends_at],
+    ])
   })
+}
+
+/**
+ * A new raw key (create, reroll), printed once whatever the mode (with -q it is the one line on stdout),
+ * and said plainly when a replay of the same --idempotency-key carries none.
+ */
+function printNewKey(
+  ctx: CliContext,
+  raw: unknown,
+  data: { api_key: string | null; warning: string },
+  fields: Array<[string, Cell]>,
+) {
+  ctx.out.result(raw, () => ctx.out.record(fields), data.api_key === null ? [] : [data.api_key])
+  if (ctx.out.json) return
+  if (data.api_key === null) {
+    ctx.out.warn(
+      'this answer replays an earlier request with the same --idempotency-key: the raw key was shown only in the first answer',
+    )
+  } else ctx.out.warn(data.warning)
 }
 
 /** `rwa keys list`: masked keys of an organization. */
@@ -93,28 +99,16 @@ export function reroll(keyId: string, options: Record<string, unknown>, command:
     }
     const billing = await ctx.billing()
     const { data, raw } = await billing.rerollKey({ params: { key_id: keyId }, body })
-    ctx.out.result(
-      raw,
-      () => {
-        ctx.out.record([
-          ['api_key', data.api_key],
-          ['key_id', data.key_id],
-          ['org_id', data.org_id],
-          ['name', data.name],
-          ['roles', data.roles.join(', ')],
-          ['expires_at', data.expires_at ?? 'never'],
-          ['replaces', data.previous_key_id],
-          ['old key stops at', data.previous_key_revoked_at],
-        ])
-      },
-      data.api_key === null ? [] : [data.api_key],
-    )
-    if (ctx.out.json) return
-    if (data.api_key === null) {
-      ctx.out.warn(
-        'this answer replays an earlier request with the same --idempotency-key: the raw key was shown only in the first answer',
-      )
-    } else ctx.out.warn(data.warning)
+    printNewKey(ctx, raw, data, [
+      ['api_key', data.api_key],
+      ['key_id', data.key_id],
+      ['org_id', data.org_id],
+      ['name', data.name],
+      ['roles', data.roles.join(', ')],
+      ['expires_at', data.expires_at ?? 'never'],
+      ['replaces', data.previous_key_id],
+      ['old key stops at', data.previous_key_revoked_at],
+    ])
   })
 }
 
