@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import canonicalizeModule from 'canonicalize'
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose'
-import { type Jwks, type Proof, proofSchema, type TrustBundle } from '../contract/rwa.js'
+import {
+  type Jwks,
+  type Proof,
+  proofSchema,
+  type TrustBundle,
+  transferDetailSchema,
+} from '../contract/rwa.js'
 import { issuerOf, trustedProofKey } from './trust.js'
 
 /*
@@ -170,21 +176,9 @@ export async function verifyProofTrusted(
 }
 
 /** The fields of a saved transfer (`rwa transfers get ID --json`): a transfer detail has exactly these. */
-export const TRANSFER_RECORD_FIELDS = [
-  'transfer_id',
-  'status',
-  'proof_id',
-  'compliance_details',
-  'token_id',
-  'from_jurisdiction',
-  'to_jurisdiction',
-  'sender_did',
-  'recipient_did',
-  'amount',
-  'created_at',
-  'reason',
-  'proof',
-] as const
+export const TRANSFER_RECORD_FIELDS = Object.keys(transferDetailSchema.shape) as Array<
+  keyof typeof transferDetailSchema.shape
+>
 
 /** A saved proof or transfer, read as what was signed: the proof, and the transfer record around it. */
 export type ProofInput = { proof: Proof; transfer?: Record<string, unknown> } | { error: string }
