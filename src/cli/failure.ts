@@ -204,6 +204,8 @@ const HINTS: Partial<Record<Reason, Hint>> = {
       : `start its trial: \`rwa keys create --org ${org} --trial --name NAME\`; or subscribe: \`rwa pricing\` lists the tiers`
   },
   max_dids: () => '`rwa usage` shows what is used; `rwa pricing` lists the quotas of each tier',
+  max_skills: () =>
+    'every tokenized asset is a skill: `rwa usage` shows what is used; `rwa pricing` lists the quotas of each tier',
   // 404
   route_not_found: () =>
     'is --url (or RWA_URL) the base URL of an rwa server, of a version that has this command? `rwa config show` shows the one in use',

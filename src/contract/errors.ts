@@ -98,6 +98,10 @@ export const REASONS = {
     when: 'A governance call by an organization on the free tier with no active trial',
   },
   max_dids: { code: 'quota_exceeded', when: "A credential would add a DID past the tier's `max_dids`" },
+  max_skills: {
+    code: 'quota_exceeded',
+    when: "A tokenize would register a skill (a tokenized asset) past the tier's `max_skills`",
+  },
   // 404
   route_not_found: { code: 'not_found', when: 'No operation has that path, with any method' },
   // 405

@@ -390,6 +390,7 @@ export const rwaRoutes = {
       'credential_revoked',
       'credential_expired',
       'credential_already_tokenized',
+      'max_skills',
     ],
   }),
   listTokens: defineOperation({

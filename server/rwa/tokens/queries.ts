@@ -1,6 +1,14 @@
 import type { Insertable } from 'kysely'
 import type { ListTokensQuery } from '../../../src/contract/rwa.js'
-import { type Executor, ownedRecord, pageOf, type RowLock, whereEqual, withLock } from '../../db/queries.js'
+import {
+  countOf,
+  type Executor,
+  ownedRecord,
+  pageOf,
+  type RowLock,
+  whereEqual,
+  withLock,
+} from '../../db/queries.js'
 import type { TokensTable } from '../../db/schema.js'
 import { ownedOr404 } from '../owned.js'
 
@@ -28,6 +36,11 @@ export function listTokens(db: Executor, orgId: string, query: ListTokensQuery) 
     status: query.status,
   })
   return pageOf(base, 'token_id', query)
+}
+
+/** The tokens an organization has made: its skills registered (DESIGN §19; tokens are never deleted). */
+export function countTokens(db: Executor, orgId: string): Promise<number> {
+  return countOf(db.selectFrom('tokens').where('org_id', '=', orgId))
 }
 
 export async function insertToken(db: Executor, row: Insertable<TokensTable>): Promise<void> {

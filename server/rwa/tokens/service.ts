@@ -14,10 +14,12 @@ import {
   type TokenRules,
 } from '../../../src/contract/rwa.js'
 import type { Principal } from '../../auth/principal.js'
-import { isoTimestamp } from '../../clock.js'
+import { isoTimestamp, utcDate } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
 import { ApiError, constraintViolationOf } from '../../errors.js'
+import { addUsage } from '../../metering/queries.js'
+import { lockOrganization } from '../../organizations/queries.js'
 import { credentialOr404 } from '../credentials/queries.js'
 import {
   frozenAmong,
@@ -31,6 +33,7 @@ import { recordTokenEvent } from '../history/history.js'
 import { countTokenEvents, latestTokenEvents, tokenEventsPage } from '../history/queries.js'
 import { eventFromRow, holdingFromRow, rulesFromRow, tokenDetailFromRow, tokenFromRow } from './from-row.js'
 import {
+  countTokens,
   findTokenByCredential,
   insertToken,
   listTokens as listTokenRows,
@@ -38,7 +41,11 @@ import {
   tokenOr404,
 } from './queries.js'
 
-/** Tokenizes an active credential, once: the whole supply starts with the owner in its jurisdiction. */
+/**
+ * Tokenizes an active credential, once: the whole supply starts with the owner in its jurisdiction. Each
+ * token registers one skill (DESIGN §19): past the tier's `max_skills` it is 403 `quota_exceeded`, and
+ * it counts in the day's `skills_registered`, in the same transaction.
+ */
 export async function tokenize(
   ctx: AppContext,
   principal: Principal,
@@ -75,6 +82,7 @@ export async function tokenize(
       }
       const existing = await findTokenByCredential(trx, credential.credential_id)
       if (existing) throw alreadyTokenized(existing.token_id)
+      await registerSkill(trx, principal, nowMs)
       const row = {
         token_id: tokenId,
         org_id: orgId,
@@ -121,6 +129,27 @@ export async function tokenize(
       const existing = await findTokenByCredential(ctx.db, input.credential_id)
       throw alreadyTokenized(existing?.token_id ?? 'another token')
     })
+}
+
+/**
+ * Counts a new token as a skill of the organization, or refuses it past `max_skills`. Counted under the
+ * organization's lock (taken after the credential's, the order every write keeps), so concurrent
+ * tokenizations on any instance cannot together pass the limit.
+ */
+async function registerSkill(db: Executor, principal: Principal, nowMs: number): Promise<void> {
+  const orgId = principal.orgId
+  const max = principal.entitlement.limits.max_skills
+  if (max !== 'unlimited') {
+    await lockOrganization(db, orgId)
+    if ((await countTokens(db, orgId)) >= max) {
+      throw new ApiError(
+        'max_skills',
+        `Organization ${orgId} has reached its limit of ${max} skills (max_skills): every tokenized asset is one. Move to a higher tier to tokenize more`,
+        { context: { org_id: orgId, max_skills: max } },
+      )
+    }
+  }
+  await addUsage(db, orgId, utcDate(nowMs), 'skills_registered', 1)
 }
 
 /** The token detail as stored now (inside or outside a transaction). */
