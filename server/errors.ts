@@ -85,6 +85,9 @@ export type RecordKind =
   | 'transfer'
   | 'proof'
   | 'status_list'
+  | 'event'
+  | 'webhook'
+  | 'delivery'
 
 /** A 404 for an id the caller's organization does not have (another organization's looks the same). */
 export const notFound = (kind: RecordKind, id: string): ApiError =>

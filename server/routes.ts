@@ -17,6 +17,7 @@ import { reportHandlers } from './billing/reports/routes.js'
 import { subscriptionHandlers } from './billing/subscriptions/routes.js'
 import { stripeWebhookHandlers } from './billing/subscriptions/webhook-routes.js'
 import type { AppContext } from './context.js'
+import { eventHandlers } from './events/routes.js'
 import type { Handler, Handlers } from './handler.js'
 import { routeOf } from './http/openapi.js'
 import { idempotentRequest, storeInWrite } from './idempotency/idempotent-request.js'
@@ -57,6 +58,7 @@ const HANDLERS: Handlers<Routes> = {
   ...metricsHandlers,
   ...trustBundleHandlers,
   ...auditHandlers,
+  ...eventHandlers,
 }
 
 /**

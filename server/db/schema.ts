@@ -21,6 +21,14 @@ import type {
   TransferDailyVolumesTable,
 } from './counters-schema.js'
 import type { AuditEventsTable, IdempotencyKeysTable } from './accountability-schema.js'
+import type {
+  EventsTable,
+  JobLeasesTable,
+  ScheduledEventMarksTable,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+} from './events-schema.js'
 
 /**
  * The tables, as kysely sees them. Timestamps are ISO 8601 strings in UTC and dates `YYYY-MM-DD`,
@@ -51,6 +59,12 @@ export interface Database {
   transfer_daily_volumes: TransferDailyVolumesTable
   audit_events: AuditEventsTable
   idempotency_keys: IdempotencyKeysTable
+  events: EventsTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
+  scheduled_event_marks: ScheduledEventMarksTable
+  job_leases: JobLeasesTable
 }
 
 export interface OrganizationsTable {

@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal.js'
 import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
 import { holdingConnection } from '../db/held-connection.js'
+import { enqueueEvents } from '../events/outbox.js'
 import {
   type Actor,
   type Change,
@@ -32,6 +33,7 @@ export async function runWrite<T>(ctx: AppContext, origin: WriteOrigin, work: ()
           trx,
           scope.changes.map((change) => auditRow(ctx, scope, change)),
         )
+        await enqueueEvents(ctx, trx, scope)
         return value
       }),
     ),

@@ -126,6 +126,12 @@ export const REASONS = {
   proof_not_found: { code: 'not_found', when: "No proof of that id in the caller's organization" },
   status_list_not_found: { code: 'not_found', when: 'No status list of that id' },
   holding_not_found: { code: 'not_found', when: 'The holder holds none of the token in that jurisdiction' },
+  event_not_found: { code: 'not_found', when: "No event of that id in the caller's organization" },
+  webhook_not_found: {
+    code: 'not_found',
+    when: "No webhook endpoint of that id in the caller's organization",
+  },
+  delivery_not_found: { code: 'not_found', when: 'No delivery of that id to that webhook endpoint' },
   payment_webhook_disabled: {
     code: 'not_found',
     when: 'The payment webhook is called on a server running the local payment provider',
@@ -193,6 +199,10 @@ export const REASONS = {
   credential_type_not_accepted: {
     code: 'unprocessable',
     when: 'The jurisdiction does not accept that credential type (`context.accepted`)',
+  },
+  webhook_url_refused: {
+    code: 'unprocessable',
+    when: 'A webhook URL that is not https, or whose host is (or resolves to) a loopback, private, link-local, unique-local or metadata address (`context.reason`); loopback http is allowed only when the server runs with --allow-http-webhooks',
   },
   valid_until_not_future: { code: 'unprocessable', when: '`valid_until` is not in the future' },
   expires_at_not_future: { code: 'unprocessable', when: "A key's `expires_at` is not in the future" },

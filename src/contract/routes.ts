@@ -1,5 +1,6 @@
 import { auditRoutes } from './audit-routes.js'
 import { billingRoutes, paymentProviderRoutes } from './billing-routes.js'
+import { eventRoutes } from './events-routes.js'
 import { operationsRoutes } from './operations-routes.js'
 import { rwaRoutes } from './rwa-routes.js'
 
@@ -13,6 +14,7 @@ export const ROUTES = {
   ...rwaRoutes,
   ...paymentProviderRoutes,
   ...auditRoutes,
+  ...eventRoutes,
   ...operationsRoutes,
 } as const
 

@@ -1,3 +1,4 @@
+import type { Selectable } from 'kysely'
 import type {
   ApiKeyRecord,
   CreateKeyRequest,
@@ -12,9 +13,11 @@ import { FREE_TRIAL_DAYS } from '../../../src/contract/limits.js'
 import { DEFAULT_ROLES, type Role, rolesInOrder } from '../../../src/contract/roles.js'
 import { generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-keys.js'
 import { ADMIN_ORG_ID, assertOrgAccess, isAdminKey, type Principal } from '../../auth/principal.js'
+import type { KnownOrg } from '../../caches/auth-cache.js'
 import { rolesOfRow, storedRoles } from '../../caches/stored-roles.js'
 import { DAY_MS, isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
+import type { ApiKeysTable } from '../../db/schema.js'
 import { ApiError } from '../../errors.js'
 import { entitlementOf } from '../../limits/entitlement.js'
 import { ensureOrganization, lockOrganization, startTrialOnce } from '../../organizations/queries.js'
@@ -150,7 +153,18 @@ export async function listKeys(
   await ctx.meter.flush()
   const now = ctx.clock.now()
   const tier = entitlementOf(org, now).tier
-  const keys: ApiKeyRecord[] = (await listKeyRows(ctx.db, orgId)).map((row) => ({
+  const keys = (await listKeyRows(ctx.db, orgId)).map((row) => keyRecordOf(row, org, tier, now))
+  return { keys, total: keys.length }
+}
+
+/** A key as the API answers it (masked: never the raw key), at `now`. */
+export function keyRecordOf(
+  row: Selectable<ApiKeysTable>,
+  org: KnownOrg,
+  tier: ApiKeyRecord['tier'],
+  now: number,
+): ApiKeyRecord {
+  return {
     key_id: row.key_id,
     key_prefix: row.key_prefix,
     org_id: row.org_id,
@@ -162,8 +176,7 @@ export async function listKeys(
     trial_ends_at: trialEndsAtOf(org),
     roles: rolesOfRow(row.roles),
     expires_at: row.expires_at,
-  }))
-  return { keys, total: keys.length }
+  }
 }
 
 /** Revokes a key for good. Another organization's key is reported as unknown. */

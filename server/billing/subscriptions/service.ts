@@ -69,6 +69,11 @@ export async function getSubscription(
   orgId: string,
 ): Promise<SubscriptionResponse> {
   assertOrgAccess(principal, orgId)
+  return subscriptionOf(ctx, orgId)
+}
+
+/** An organization's subscription as the API answers it (`GET /console/billing/subscription`). */
+export async function subscriptionOf(ctx: AppContext, orgId: string): Promise<SubscriptionResponse> {
   const org = await organizationOf(ctx, orgId)
   const entitlement = entitlementOf(org, ctx.clock.now())
   const row = await findSubscription(ctx.db, orgId)

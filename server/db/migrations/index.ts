@@ -9,6 +9,7 @@ import { summaryColumns } from './0008-summary-columns.js'
 import { verification } from './0009-verification.js'
 import { keyRoles } from './0011-key-roles.js'
 import { accountability } from './0012-accountability.js'
+import { events } from './0016-events.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0009-verification': verification,
   '0011-key-roles': keyRoles,
   '0012-accountability': accountability,
+  '0016-events': events,
 }

@@ -1,9 +1,12 @@
 import type { Insertable } from 'kysely'
 import type { ListTrustQuery } from '../../../src/contract/rwa.js'
-import { type Executor, pageOf, whereEqual } from '../../db/queries.js'
+import { type Executor, ownedRecord, pageOf, whereEqual } from '../../db/queries.js'
 import type { TrustRelationsTable } from '../../db/schema.js'
 
 /** Every query of trust relations; each filters by org_id first. */
+
+/** A trust relation of the organization by its id, active or revoked. */
+export const findTrustRelation = ownedRecord('trust_relations', 'trust_id')
 
 /** The organization's active trust relations. */
 const activeTrust = (db: Executor, orgId: string) =>

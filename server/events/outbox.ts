@@ -1,0 +1,100 @@
+import { EventEmitter } from 'node:events'
+import { isEventType, selectsEvent } from '../../src/contract/events.js'
+import { isoTimestamp } from '../clock.js'
+import type { AppContext } from '../context.js'
+import type { EventsTable, WebhookDeliveriesTable } from '../db/events-schema.js'
+import type { Executor } from '../db/queries.js'
+import type { Change, WriteScope } from '../writes/change.js'
+import { apiObjectOf } from './objects.js'
+import { enabledEndpointsOf, insertDeliveries, insertEvents } from './queries.js'
+
+/*
+ * The outbox (DESIGN §20): a write's events are derived from the changes it recorded, as its audit
+ * events are, and written in its transaction together with one delivery per subscribed endpoint. A
+ * committed change therefore always has its event and its deliveries, whatever happens to the process
+ * afterwards; the delivery workers (server/webhooks/worker.ts) read them from the database.
+ */
+
+/** Events of the same type as their audit action: the changes the webhooks speak of. */
+export const isEventChange = (change: Change): boolean => isEventType(change.action)
+
+/**
+ * In-process news of committed events, per app: the delivery worker wakes at once instead of at its
+ * next poll, and an event stream reads at once. Other instances learn of them by polling.
+ */
+const signals = new WeakMap<AppContext, EventEmitter>()
+
+export function eventSignal(ctx: AppContext): EventEmitter {
+  let signal = signals.get(ctx)
+  if (!signal) {
+    signal = new EventEmitter()
+    signal.setMaxListeners(0)
+    signals.set(ctx, signal)
+  }
+  return signal
+}
+
+/**
+ * Writes the events of a write's changes, and their deliveries, in the write's transaction (called by
+ * server/writes/run-write.ts just before it commits). Changes that are not event types (a key's
+ * `trial.ended`, a webhook's own changes) have no event.
+ */
+export async function enqueueEvents(ctx: AppContext, trx: Executor, scope: WriteScope): Promise<void> {
+  const changes = scope.changes.filter(isEventChange)
+  if (changes.length === 0) return
+  const at = isoTimestamp(ctx.clock.now())
+  const rows: EventsTable[] = []
+  for (const change of changes) {
+    const object = await apiObjectOf(ctx, trx, change.orgId, change.target, change.after)
+    rows.push({
+      event_id: ctx.ids.next('evt'),
+      org_id: change.orgId,
+      type: change.action,
+      created_at: at,
+      data: JSON.stringify({ object }),
+    })
+  }
+  await enqueueEventRows(ctx, trx, rows)
+  scope.afterCommit.push(() => eventSignal(ctx).emit('committed'))
+}
+
+/**
+ * Stores events and queues one delivery per enabled endpoint of their organization subscribed to
+ * their type. The scheduled events' job calls it too, in its own transaction.
+ */
+export async function enqueueEventRows(ctx: AppContext, trx: Executor, rows: EventsTable[]): Promise<void> {
+  if (rows.length === 0) return
+  await insertEvents(trx, rows)
+  const orgIds = [...new Set(rows.map((row) => row.org_id))]
+  const endpoints = await enabledEndpointsOf(trx, orgIds)
+  if (endpoints.length === 0) return
+  const deliveries: WebhookDeliveriesTable[] = []
+  for (const row of rows) {
+    for (const endpoint of endpoints) {
+      if (endpoint.org_id !== row.org_id || !selectsEvent(JSON.parse(endpoint.events), row.type)) continue
+      deliveries.push(newDelivery(ctx, endpoint.webhook_id, row))
+    }
+  }
+  await insertDeliveries(trx, deliveries)
+}
+
+/** A delivery of an event to an endpoint, due now. */
+export function newDelivery(
+  ctx: AppContext,
+  webhookId: string,
+  event: Pick<EventsTable, 'event_id' | 'org_id'>,
+): WebhookDeliveriesTable {
+  const now = isoTimestamp(ctx.clock.now())
+  return {
+    delivery_id: ctx.ids.next('dlv'),
+    org_id: event.org_id,
+    webhook_id: webhookId,
+    event_id: event.event_id,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    lease_until: null,
+    lease_token: null,
+    created_at: now,
+  }
+}

@@ -1,0 +1,51 @@
+import type { Insertable } from 'kysely'
+import type { EventsTable, WebhookDeliveriesTable } from '../db/events-schema.js'
+import { type Executor, ownedRecord, type PageQuery, pageOf, whereEqual } from '../db/queries.js'
+
+/** Every query of the events outbox; each filters by org_id first. */
+
+/** Appends a write's events (in the write's transaction). */
+export async function insertEvents(db: Executor, rows: Insertable<EventsTable>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('events').values(rows).execute()
+}
+
+export const findEvent = ownedRecord('events', 'event_id')
+
+/** An organization's events, newest first, narrowed to one type. */
+export function listEventRows(db: Executor, orgId: string, type: string | undefined, page: PageQuery) {
+  return pageOf(whereEqual(db.selectFrom('events').where('org_id', '=', orgId), { type }), 'event_id', page)
+}
+
+/**
+ * An organization's events after `afterId` (ids sort by time), oldest first, for the stream. Ids made
+ * by two instances in the same millisecond may commit out of order, so the stream asks again from a
+ * little before the last id it sent and skips what it has seen.
+ */
+export function eventsSince(db: Executor, orgId: string, afterId: string, limit: number) {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('event_id', '>', afterId)
+    .orderBy('event_id', 'asc')
+    .limit(limit)
+    .execute()
+}
+
+/** The enabled endpoints of the organizations named, with what they subscribe to. */
+export function enabledEndpointsOf(db: Executor, orgIds: string[]) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['webhook_id', 'org_id', 'events'])
+    .where('org_id', 'in', orgIds)
+    .where('status', '=', 'enabled')
+    .execute()
+}
+
+/** Queues deliveries (in the write's transaction, beside their events). */
+export async function insertDeliveries(
+  db: Executor,
+  rows: Insertable<WebhookDeliveriesTable>[],
+): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute()
+}

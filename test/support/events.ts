@@ -1,0 +1,102 @@
+import { buildWorld, expectStatus, OWNER, RECIPIENT, SG, transferBody, US } from './governance.js'
+import type { ApiCaller } from './harness.js'
+
+/** The path of each record an event can be about, to compare `data.object` with what GET answers. */
+export const RECORD_PATHS: Record<string, (id: string) => string> = {
+  transfer: (id) => `/console/rwa/transfers/${id}`,
+  credential: (id) => `/console/rwa/credentials/${id}`,
+  attestation: (id) => `/console/rwa/attestations/${id}`,
+  token: (id) => `/console/rwa/tokens/${id}`,
+  jurisdiction: (id) => `/console/rwa/jurisdictions/${id}`,
+}
+
+/**
+ * Makes, with `key` (an owner of a pro organization), one change of every event type a write can
+ * cause: the world of buildWorld (jurisdictions, trust, a credential, attestations, a token), an
+ * approved, a rejected and a forced transfer, pause and unpause, freeze and unfreeze, new rules, a
+ * recovery, an update and a removal of a jurisdiction, a revoked attestation, credential and trust, a
+ * key created, rerolled and revoked, and (with the admin key) the subscription updated.
+ */
+export async function exerciseEveryChange(h: ApiCaller, orgId: string, key: string): Promise<void> {
+  const opts = { key }
+  const world = await buildWorld(h, key)
+  const tokenPath = `/console/rwa/tokens/${world.tokenId}`
+  await expectStatus(h.post('/console/rwa/transfers', transferBody(world.tokenId, 10), opts), 201)
+  // No attestations for this recipient: rejected, and recorded.
+  await expectStatus(
+    h.post(
+      '/console/rwa/transfers',
+      transferBody(world.tokenId, 10, { recipient_did: 'did:web:x:nobody' }),
+      opts,
+    ),
+    201,
+  )
+  await expectStatus(
+    h.post(
+      `${tokenPath}/forced-transfer`,
+      {
+        from_did: OWNER,
+        from_jurisdiction: 'US',
+        to_did: RECIPIENT,
+        to_jurisdiction: 'US',
+        amount: 5,
+        reason: 'court order 1',
+      },
+      opts,
+    ),
+    201,
+  )
+  await expectStatus(h.post(`${tokenPath}/pause`, { reason: 'audit' }, opts), 200)
+  await expectStatus(h.post(`${tokenPath}/unpause`, {}, opts), 200)
+  await expectStatus(h.post(`${tokenPath}/freeze`, { holder_did: RECIPIENT }, opts), 200)
+  await expectStatus(h.post(`${tokenPath}/unfreeze`, { holder_did: RECIPIENT }, opts), 200)
+  await expectStatus(h.request('PUT', `${tokenPath}/rules`, { key, body: { max_holders: 50 } }), 200)
+  await expectStatus(
+    h.post(
+      '/console/rwa/attestations',
+      { jurisdiction: 'US', subject_did: 'did:web:lion:bob2', type: 'kyc', attester: 'Acme KYC Ltd' },
+      opts,
+    ),
+    201,
+  )
+  await expectStatus(
+    h.post(
+      `${tokenPath}/recover`,
+      { lost_did: RECIPIENT, new_did: 'did:web:lion:bob2', reason: 'lost wallet' },
+      opts,
+    ),
+    200,
+  )
+  const { jurisdiction_id: _, ...usFields } = US
+  await expectStatus(
+    h.request('PUT', '/console/rwa/jurisdictions/US', {
+      key,
+      body: { ...usFields, name: 'United States of America' },
+    }),
+    200,
+  )
+  await expectStatus(
+    h.post('/console/rwa/jurisdictions', { ...SG, jurisdiction_id: 'XX', name: 'Gone' }, opts),
+    201,
+  )
+  await expectStatus(h.request('DELETE', '/console/rwa/jurisdictions/XX', { key }), 200)
+  await expectStatus(
+    h.post(`/console/rwa/attestations/${world.attestations.aml}/revoke`, { reason: 'stale' }, opts),
+    200,
+  )
+  await expectStatus(
+    h.post(`/console/rwa/credentials/${world.credentialId}/revoke`, { reason: 'sold' }, opts),
+    200,
+  )
+  await expectStatus(
+    h.request('DELETE', '/console/rwa/jurisdictions/trust', {
+      key,
+      body: { from_jurisdiction: 'US', to_jurisdiction: 'SG' },
+    }),
+    200,
+  )
+  const second = await expectStatus(h.post('/console/billing/keys', { name: 'ci' }, opts), 201)
+  const rerolled = await expectStatus(h.post(`/console/billing/keys/${second.key_id}/reroll`, {}, opts), 201)
+  await expectStatus(h.request('DELETE', `/console/billing/keys/${rerolled.key_id}`, { key }), 200)
+  await expectStatus(h.post('/console/billing/subscription', { org_id: orgId, tier: 'enterprise' }), 200)
+}
