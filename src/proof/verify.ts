@@ -48,11 +48,16 @@ export function proofFacts(proof: ProofFacts): ProofFacts {
   }
 }
 
+/** The RFC 8785 (JCS) canonical JSON of a JSON value (proof facts, a log's audit event). */
+export function canonicalJson(value: unknown, what = 'the value'): string {
+  const canonical = canonicalizeFn(value)
+  if (canonical === undefined) throw new Error(`${what} cannot be canonicalized`)
+  return canonical
+}
+
 /** The RFC 8785 (JCS) canonical JSON of the facts: the exact bytes the JWS signs. */
 export function canonicalFacts(facts: ProofFacts): string {
-  const canonical = canonicalizeFn(proofFacts(facts))
-  if (canonical === undefined) throw new Error('proof facts cannot be canonicalized')
-  return canonical
+  return canonicalJson(proofFacts(facts), 'proof facts')
 }
 
 /** Lower-case hex SHA-256 of the canonical JSON of the facts: a proof's `digest`. */
