@@ -91,6 +91,13 @@ const BASELINE_ROWS = 5000
 /** Stay this far under each organization's per-minute limit, so the limiter never refuses. */
 const LIMIT_HEADROOM = 0.8
 
+/**
+ * The throughput scenarios load GET pricing (a route without a key) from one address at thousands of
+ * requests a second: the per-client bucket (DESIGN §15, 20/s) would refuse nearly all of it. They
+ * measure the answer, so their servers run without the bucket; the flood scenario measures it.
+ */
+const THROUGHPUT_ARGS = ['--public-rate-limit', 'off']
+
 const failures = []
 const log = (line) => process.stderr.write(`bench: ${line}\n`)
 
@@ -154,6 +161,7 @@ async function main() {
       '0',
       '--db',
       join(work, 'rwa.db'),
+      ...THROUGHPUT_ARGS,
     ])
     if (!servers.rwa.adminKey) throw new Error('the rwa server printed no admin key')
     if (needed.has('rwa-pg') || needed.has('rwa-pg2')) {
@@ -333,6 +341,7 @@ async function startPostgresDeployment(servers, pinning, profileArgs) {
     deployment.databaseUrl,
     '--redis-url',
     deployment.redisUrl,
+    ...THROUGHPUT_ARGS,
   ]
   const env = { NODE_ENV: 'production', RWA_REDIS_PREFIX: deployment.prefix }
   try {

@@ -9,6 +9,7 @@ import { registerDocsPage } from './http/docs-page.js'
 import { registerOpenApiComponents } from './http/openapi.js'
 import { registerOpenApiJson } from './http/openapi-json.js'
 import { illFormedInput } from './http/well-formed.js'
+import { publicRateLimit } from './limits/public-limit.js'
 import { observeRequests } from './operations/observe-requests.js'
 import { registerRoutes } from './routes.js'
 
@@ -51,6 +52,12 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   registerOpenApiComponents(app)
   registerRoutes(app, ctx)
 
+  // The document and the reference page are public too: the same per-client bucket as the public
+  // operations (server/routes.ts); an unknown path answers 404 from memory and is not counted.
+  const publicLimit = publicRateLimit(ctx)
+  app.use('/openapi.json', publicLimit)
+  app.use('/docs', publicLimit)
+  app.use('/docs/*', publicLimit)
   registerOpenApiJson(app)
   registerDocsPage(app)
   return app

@@ -1,6 +1,29 @@
 import { z } from 'zod'
 import { apiKeySecretSchema } from '../src/contract/billing.js'
 import { SERVER_SETTINGS } from '../src/contract/server-settings.js'
+import { DEFAULT_PUBLIC_RATE, type PublicRate } from './limits/public-bucket.js'
+
+/**
+ * `--public-rate-limit`: `RATE/BURST` (requests per second, at most BURST at once; `20/100`), or `off`
+ * (also `0`) for no limit. A burst under 1 would refuse every request, so it is refused here instead.
+ */
+const publicRateSchema = z
+  .string()
+  .trim()
+  .transform((text, check): PublicRate | null => {
+    if (/^(off|0)$/i.test(text)) return null
+    const match = /^(\d+(?:\.\d+)?)\/(\d+)$/.exec(text)
+    const perSecond = Number(match?.[1])
+    const burst = Number(match?.[2])
+    if (!match || !(perSecond > 0) || !(burst >= 1) || perSecond > 1e6 || burst > 1e6) {
+      check.addIssue({
+        code: 'custom',
+        message: `expected RATE/BURST, requests per second and the most at once, e.g. 20/100 (rate > 0, burst >= 1), or off; got ${JSON.stringify(text)}`,
+      })
+      return z.NEVER
+    }
+    return { perSecond, burst }
+  })
 
 /** Server settings: flags win over RWA_* variables, which win over the defaults. */
 export const serverConfigSchema = z.object({
@@ -49,6 +72,9 @@ export const serverConfigSchema = z.object({
   metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
   /** Seconds between the first SIGTERM and closing the listener, while /readyz answers 503. */
   drainSeconds: z.coerce.number().min(0).max(3600).default(0),
+  publicRateLimit: publicRateSchema.default(DEFAULT_PUBLIC_RATE),
+  /** Proxies in front whose X-Forwarded-For entries are believed (server/limits/public-limit.ts). */
+  trustProxy: z.coerce.number().int().min(0).max(10).default(0),
 })
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>

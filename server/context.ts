@@ -6,6 +6,7 @@ import { databaseReadiness, Readiness, type ReadinessCheck } from './health/read
 import { IdFactory } from './ids.js'
 import { type Invalidation, type InvalidationBus, localInvalidationBus } from './invalidation.js'
 import { InMemoryLimitStore, type LimitStore } from './limits/limit-store.js'
+import type { PublicRate } from './limits/public-bucket.js'
 import { jsonLogger, type Logger } from './logging/logger.js'
 import { UsageMeter } from './metering/meter.js'
 import { ServerMetrics } from './metrics/metrics.js'
@@ -27,6 +28,11 @@ export interface AppContext {
   readonly authCache: AuthCache
   /** Each organization's per-minute window and per-day counter. */
   readonly limits: LimitStore
+  /**
+   * The token bucket of the routes reachable without a key (null: off), and how many proxies of the
+   * operator's own stand in front of the server (the client's address is read that many hops back).
+   */
+  readonly publicLimit: { readonly rate: PublicRate | null; readonly trustProxyHops: number }
   /** Request counts and keys' last use, buffered and flushed additively. */
   readonly meter: UsageMeter
   readonly payments: PaymentProvider
@@ -64,6 +70,14 @@ export interface AppContextOptions {
   payments?: PaymentProvider
   authCache?: AuthCache
   limits?: LimitStore
+  /**
+   * The per-client bucket of the unauthenticated routes (`--public-rate-limit`). Default: off, for an
+   * app embedded or driven in process; the server passes its configuration (20/s, bursts of 100 unless
+   * told otherwise).
+   */
+  publicRateLimit?: PublicRate | null
+  /** `--trust-proxy`: proxies in front of the server whose `X-Forwarded-For` entries are believed. Default 0. */
+  trustProxyHops?: number
   paymentAnswers?: PaymentAnswerCache
   bus?: InvalidationBus
   /**
@@ -128,6 +142,10 @@ export function createAppContext(options: AppContextOptions): AppContext {
     ids: new IdFactory(() => clock.now()),
     authCache,
     limits: options.limits ?? new InMemoryLimitStore(options.db),
+    publicLimit: Object.freeze({
+      rate: options.publicRateLimit ?? null,
+      trustProxyHops: options.trustProxyHops ?? 0,
+    }),
     meter,
     payments: options.payments ?? new LocalPaymentProvider(options.db),
     paymentAnswers,

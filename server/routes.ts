@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono'
 import {
   type Access,
   checksRoles,
+  isPubliclyLimited,
   type OperationSpec,
   takesIdempotencyKey,
 } from '../src/contract/operation.js'
@@ -21,6 +22,7 @@ import { eventHandlers } from './events/routes.js'
 import type { Handler, Handlers } from './handler.js'
 import { routeOf } from './http/openapi.js'
 import { idempotentRequest, storeInWrite } from './idempotency/idempotent-request.js'
+import { publicRateLimit } from './limits/public-limit.js'
 import { healthHandlers } from './operations/health-routes.js'
 import { metricsHandlers } from './operations/metrics-routes.js'
 import { attestationHandlers } from './rwa/attestations/routes.js'
@@ -68,12 +70,17 @@ const HANDLERS: Handlers<Routes> = {
 function accessMiddleware(ctx: AppContext): (operation: OperationSpec) => MiddlewareHandler<AppEnv>[] {
   const auth = authenticate(ctx)
   const plan = requireGovernance(ctx)
+  // The payment provider's webhook shares the bucket: Stripe answers any non-2xx (a 429 too) by
+  // redelivering with backoff for days, so an event throttled in a burst comes late but is never lost;
+  // exempt, it would be the one public POST a flood could use to make the server read and HMAC 1 MiB
+  // bodies without limit.
+  const publicLimit = publicRateLimit(ctx)
   return (operation) => {
     const what = `${operation.method.toUpperCase()} ${operation.path}`
     const roles = checksRoles(operation) ? [requireRole(operation)] : []
     const idempotent = takesIdempotencyKey(operation) ? [idempotentRequest(ctx, operation)] : []
     const byAccess: Record<Access, () => MiddlewareHandler<AppEnv>[]> = {
-      public: () => [],
+      public: () => (isPubliclyLimited(operation) ? [publicLimit] : []),
       key: () => [auth, ...roles],
       admin: () => [auth, requireAdminKey(what)],
       governance: () => [auth, ...roles, plan],

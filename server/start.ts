@@ -101,6 +101,8 @@ export async function startServer(
       payments: paymentProviderFromConfig(config, db, announce),
       // Written into every credential signed (its status list URL); by default where it listens.
       publicUrl: config.publicUrl ?? url,
+      publicRateLimit: config.publicRateLimit,
+      trustProxyHops: config.trustProxy,
     })
     const admin = await ensureAdminKey(ctx, config.adminKey)
     if (admin.printable) announce(`admin API key (shown once): ${admin.printable}`)

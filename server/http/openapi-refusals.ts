@@ -109,13 +109,24 @@ const REFUSALS: Record<
   },
 }
 
+/** The 429 of a route without a key: the per-client bucket (DESIGN §15). */
+const PUBLIC_RATE_LIMITED = {
+  description:
+    'public_rate_limited: this client address made more requests without an API key than its bucket allows (`--public-rate-limit`, default 20/s in bursts of 100); retry after `Retry-After` seconds',
+  code: 'rate_limited',
+  detail: 'Too many requests from 203.0.113.7 without an API key (20/s, bursts of 100); retry in 1 s',
+  reason: 'public_rate_limited',
+  context: { per_second: 20, burst: 100, retry_after_seconds: 1 },
+} as const
+
 /**
  * A problem-details response, with the request id. On a limited route, after authentication (every
  * status but 401, and 413, which is refused before the key is read) it carries the RateLimit headers;
  * 429 and 503 also carry Retry-After.
  */
 export function problemResponse(status: number, limited: boolean) {
-  const refusal = REFUSALS[status]
+  // A route without a key is limited per client address, not per organization.
+  const refusal = status === 429 && !limited ? PUBLIC_RATE_LIMITED : REFUSALS[status]
   if (!refusal) throw new Error(`No standard refusal for status ${status}`)
   const headers: Record<string, { $ref: string }> =
     limited && status !== 401 && status !== 413 ? { ...rateLimitHeaders } : {}

@@ -2,6 +2,7 @@ import type { Limits } from '../../src/contract/limits.js'
 import { utcDate } from '../clock.js'
 import type { Db } from '../db/database.js'
 import { requestCountOn } from '../metering/queries.js'
+import { type BucketDecision, type PublicRate, TokenBuckets } from './public-bucket.js'
 import { type LimitDecision, RateLimiter } from './rate-limiter.js'
 
 /**
@@ -12,6 +13,11 @@ import { type LimitDecision, RateLimiter } from './rate-limiter.js'
  */
 export interface LimitStore {
   take(orgId: string, limits: Limits, now: number): Promise<LimitDecision>
+  /**
+   * Takes one token from the bucket of `client` (an address, or an IPv6 /64) on the unauthenticated
+   * routes, atomically with respect to every request of that client the store sees.
+   */
+  takePublic(client: string, rate: PublicRate, now: number): Promise<BucketDecision>
   /** Resolves when the store can serve shared limits now; rejects saying why (for readiness checks). */
   ping(): Promise<void>
   /** Releases what the store holds open (connections, timers). */
@@ -21,6 +27,7 @@ export interface LimitStore {
 /** The embedded store: one process, the windows in memory (a RateLimiter). */
 export class InMemoryLimitStore implements LimitStore {
   private readonly limiter = new RateLimiter()
+  private readonly buckets = new TokenBuckets()
 
   constructor(private readonly db: Db) {}
 
@@ -34,6 +41,10 @@ export class InMemoryLimitStore implements LimitStore {
       }
     }
     return this.limiter.take(orgId, limits, now)
+  }
+
+  async takePublic(client: string, rate: PublicRate, now: number): Promise<BucketDecision> {
+    return this.buckets.take(client, rate, now)
   }
 
   async ping(): Promise<void> {}

@@ -3,6 +3,7 @@ import type { Limits } from '../../src/contract/limits.js'
 import { MINUTE_MS, utcDate } from '../clock.js'
 import type { Db } from '../db/database.js'
 import { InMemoryLimitStore, type LimitStore } from '../limits/limit-store.js'
+import { type BucketDecision, bucketDecision, type PublicRate } from '../limits/public-bucket.js'
 import { type LimitDecision, type LimitOutcome, limitDecision } from '../limits/rate-limiter.js'
 import { requestCountOn } from '../metering/queries.js'
 import { pingRedis, type RedisStateListener } from './connection.js'
@@ -46,6 +47,38 @@ local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 return {0, size, day, oldest[2]}
 `
 
+/**
+ * One request against a client's token bucket on the unauthenticated routes (public-bucket.ts),
+ * atomically, so every instance draws from the same bucket: KEYS[1] a hash { t: tokens, a: when they
+ * were counted (ms) }. ARGV: now, tokens per second, burst, the key's TTL (ms: the time to refill it
+ * whole, after which an absent bucket and a full one are the same). Returns { 1 admitted or 0 refused,
+ * the tokens left as a string } (a Lua number in a reply would lose its fraction). A bucket counted
+ * later than `now` (another instance's clock runs ahead) is not refilled rather than drained.
+ */
+const TAKE_PUBLIC_SCRIPT = `
+local now = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local burst = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 't', 'a')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if not tokens or not at then
+  tokens = burst
+  at = now
+elseif now > at then
+  tokens = math.min(burst, tokens + (now - at) * rate / 1000)
+  at = now
+end
+local allowed = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 'a', tostring(at))
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {allowed, tostring(tokens)}
+`
+
 const OUTCOMES: Record<number, LimitOutcome> = { 0: 'admitted', 1: 'day', 2: 'minute' }
 
 /** A day key outlives its day by one, so a late request near midnight still finds it. */
@@ -67,6 +100,13 @@ interface RedisWithTake extends Redis {
     member: string,
     dayTtl: number,
   ): Promise<TakeReply>
+  rwaTakePublic(
+    bucketKey: string,
+    now: number,
+    perSecond: number,
+    burst: number,
+    ttlMs: number,
+  ): Promise<[number, string]>
 }
 
 /**
@@ -95,6 +135,9 @@ export class RedisLimitStore implements LimitStore {
     this.redis = redis as RedisWithTake
     if (typeof this.redis.rwaTakeLimit !== 'function') {
       redis.defineCommand('rwaTakeLimit', { numberOfKeys: 2, lua: TAKE_SCRIPT })
+    }
+    if (typeof this.redis.rwaTakePublic !== 'function') {
+      redis.defineCommand('rwaTakePublic', { numberOfKeys: 1, lua: TAKE_PUBLIC_SCRIPT })
     }
     this.fallback = new InMemoryLimitStore(db)
   }
@@ -142,6 +185,25 @@ export class RedisLimitStore implements LimitStore {
       windowSize,
       pivotAt: pivot === '' ? undefined : Number(pivot),
     })
+  }
+
+  async takePublic(client: string, rate: PublicRate, now: number): Promise<BucketDecision> {
+    if (this.lost) return this.fallback.takePublic(client, rate, now)
+    const refillMs = Math.ceil((rate.burst * 1000) / rate.perSecond) + 1000
+    let reply: [number, string]
+    try {
+      reply = await this.redis.rwaTakePublic(
+        `${this.options.prefix}public:${client}`,
+        now,
+        rate.perSecond,
+        rate.burst,
+        refillMs,
+      )
+    } catch (error) {
+      this.markLost(error)
+      return this.fallback.takePublic(client, rate, now)
+    }
+    return bucketDecision(reply[0] === 1, Number(reply[1]), rate)
   }
 
   async ping(): Promise<void> {

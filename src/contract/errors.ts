@@ -231,6 +231,10 @@ export const REASONS = {
     code: 'rate_limited',
     when: "The organization's per-minute or per-day limit is reached (`context.window`, `context.limit`); `Retry-After` says when to retry",
   },
+  public_rate_limited: {
+    code: 'rate_limited',
+    when: 'Too many requests without an API key from one client address (`--public-rate-limit`, default 20/s in bursts of 100; `context.per_second`, `context.burst`); `Retry-After` says when to retry',
+  },
   // 500, 503
   internal: { code: 'internal', when: 'A bug: the server logged the details under the request id' },
   starting: { code: 'unavailable', when: 'The server is still starting' },

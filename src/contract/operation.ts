@@ -218,6 +218,13 @@ export function pathOf(template: string, params: Record<string, unknown> | undef
 const PROBE_PATHS = new Set(['/healthz', '/readyz'])
 
 /**
+ * Whether the per-client bucket of the routes without a key applies (DESIGN §15): every public route
+ * but the probes, which a load balancer must always be able to reach.
+ */
+export const isPubliclyLimited = (operation: Pick<OperationSpec, 'access' | 'path'>): boolean =>
+  operation.access === 'public' && !PROBE_PATHS.has(operation.path)
+
+/**
  * The reasons every operation of its kind can refuse with, whatever its own rules: a value that fails
  * its schema; with a body, a body that is not JSON, too large or of another media type; with a key, the
  * key's refusals, and with limits the rate limit; the key's roles where some role may not call it; the
@@ -232,6 +239,7 @@ export function standardReasons(
   if (operation.access !== 'public')
     reasons.push('key_missing', 'key_malformed', 'key_unknown', 'key_revoked', 'key_expired')
   if (isLimited(operation.access)) reasons.push('rate_limited')
+  if (isPubliclyLimited(operation)) reasons.push('public_rate_limited')
   if (checksRoles(operation)) reasons.push('role_required')
   if (operation.access === 'governance') reasons.push('plan_required')
   if (operation.access === 'admin' || operation.access === 'operator') reasons.push('admin_key_required')

@@ -130,6 +130,22 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     description: 'also serve GET /metrics without a key on this port',
   },
   {
+    field: 'publicRateLimit',
+    flag: '--public-rate-limit <rate>',
+    env: 'RWA_PUBLIC_RATE_LIMIT',
+    default: '20/100',
+    description:
+      'requests per second/burst each client address may make without an API key (/openapi.json, /docs, status lists, JWKS, pricing, the payment webhook; not /healthz or /readyz), shared by the instances; off (or 0) disables it',
+  },
+  {
+    field: 'trustProxy',
+    flag: '--trust-proxy <hops>',
+    env: 'RWA_TRUST_PROXY',
+    default: '0',
+    description:
+      "how many proxies of yours stand in front of the server: the client address is then read that many hops back in X-Forwarded-For (0: the connection's address; never set it without such proxies, or clients choose their own address)",
+  },
+  {
     field: 'drainSeconds',
     flag: '--drain-seconds <s>',
     env: 'RWA_DRAIN_SECONDS',

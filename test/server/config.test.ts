@@ -61,6 +61,29 @@ describe('loadServerConfig', () => {
     )
   })
 
+  it('takes --public-rate-limit as RATE/BURST or off, and names it when malformed', () => {
+    expect(loadServerConfig({}, {}).publicRateLimit).toEqual({ perSecond: 20, burst: 100 })
+    expect(loadServerConfig({ publicRateLimit: '5/50' }, {}).publicRateLimit).toEqual({
+      perSecond: 5,
+      burst: 50,
+    })
+    expect(loadServerConfig({}, { RWA_PUBLIC_RATE_LIMIT: '0.5/3' }).publicRateLimit).toEqual({
+      perSecond: 0.5,
+      burst: 3,
+    })
+    expect(loadServerConfig({ publicRateLimit: 'off' }, {}).publicRateLimit).toBeNull()
+    expect(loadServerConfig({}, { RWA_PUBLIC_RATE_LIMIT: '0' }).publicRateLimit).toBeNull()
+    for (const bad of ['20', '20/', '0/100', '20/0', '20/1.5', '-1/5', 'unlimited']) {
+      expect(() => loadServerConfig({ publicRateLimit: bad }, {}), bad).toThrow(
+        /RWA_PUBLIC_RATE_LIMIT \(--public-rate-limit\): expected RATE\/BURST, requests per second and the most at once, e\.g\. 20\/100/,
+      )
+    }
+    expect(loadServerConfig({ trustProxy: '1' }, {}).trustProxy).toBe(1)
+    expect(() => loadServerConfig({}, { RWA_TRUST_PROXY: 'yes' })).toThrow(
+      /RWA_TRUST_PROXY \(--trust-proxy\)/,
+    )
+  })
+
   it('names a malformed URL', () => {
     expect(() =>
       loadServerConfig({}, { RWA_DATABASE_URL: 'mysql://db/rwa', RWA_REDIS_URL: 'redis://c' }),
@@ -93,7 +116,10 @@ describe('SERVER_SETTINGS (what `rwa server start --help` lists)', () => {
 
   it('shows the defaults the configuration really applies', async () => {
     const { SERVER_SETTINGS } = await import('../../src/contract/server-settings.js')
-    const applied = loadServerConfig({}, {}) as Record<string, unknown>
+    const applied = { ...loadServerConfig({}, {}) } as Record<string, unknown>
+    // The one setting parsed into an object: shown as it is written.
+    const { perSecond, burst } = loadServerConfig({}, {}).publicRateLimit!
+    applied.publicRateLimit = `${perSecond}/${burst}`
     for (const setting of SERVER_SETTINGS) {
       if (applied[setting.field] !== undefined)
         expect(setting.default, setting.field).toBe(String(applied[setting.field]))

@@ -148,8 +148,11 @@ describe('refusals and headers declared where they can happen', () => {
     const body = op.requestBody.content['application/json']
     expect(body.schema.required).toEqual(['id', 'object', 'type', 'created', 'data'])
     expect(body.example).toMatchObject({ object: 'event', type: 'customer.subscription.created' })
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '413', '415', '503'])
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '413', '415', '429', '503'])
     expect(Object.keys(op.responses['503'].headers)).toEqual(['Retry-After', 'X-Request-Id'])
+    // The per-client bucket of the routes without a key (a 429 Stripe redelivers after).
+    expect(op.responses['429']['x-reasons']).toEqual(['public_rate_limited'])
+    expect(Object.keys(op.responses['429'].headers)).toEqual(['Retry-After', 'X-Request-Id'])
   })
 
   it('declares the required X-Request-Id on every answer of every operation', () => {
