@@ -72,6 +72,8 @@ export const serverConfigSchema = z.object({
   metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
   /** Seconds between the first SIGTERM and closing the listener, while /readyz answers 503. */
   drainSeconds: z.coerce.number().min(0).max(3600).default(0),
+  /** A file the server writes its URL into once ready, and removes on a clean shutdown (server/url-file.ts). */
+  urlFile: z.string().min(1).optional(),
   publicRateLimit: publicRateSchema.default(DEFAULT_PUBLIC_RATE),
   /** Proxies in front whose X-Forwarded-For entries are believed (server/limits/public-limit.ts). */
   trustProxy: z.coerce.number().int().min(0).max(10).default(0),

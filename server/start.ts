@@ -12,6 +12,7 @@ import { createLogger, type Logger } from './logging/logger.js'
 import { type MetricsServer, serveMetrics } from './metrics/metrics-server.js'
 import { ServerMetrics } from './metrics/metrics.js'
 import { paymentProviderFromConfig } from './payments/from-config.js'
+import { prepareUrlFile, removeUrlFile, writeUrlFile } from './url-file.js'
 
 export interface RunningServer {
   url: string
@@ -78,6 +79,8 @@ export async function startServer(
     hostname: config.host,
     logError: (message, error) => logger.error(error === undefined ? {} : { err: error }, message),
   })
+  // Before anything is bound or created: a --url-file that cannot be written fails the start at once.
+  if (config.urlFile !== undefined) prepareUrlFile(config.urlFile)
   await listen(server, config.host, config.port)
   const url = urlOf(server, config.host)
 
@@ -124,6 +127,17 @@ export async function startServer(
   ctx.meter.start()
   const app = createApp(ctx)
   serveRequest = (request, env) => app.fetch(request, env as never)
+  if (config.urlFile !== undefined) {
+    try {
+      writeUrlFile(config.urlFile, url)
+    } catch (error) {
+      await new Promise((resolve) => server.close(resolve))
+      await metricsServer?.close()
+      await ctx.meter.stop()
+      await opened.close()
+      throw error
+    }
+  }
   if (metricsServer) announce(`metrics on ${metricsServer.url}`)
   announce(`listening on ${url}`)
 
@@ -145,6 +159,8 @@ export async function startServer(
         await metricsServer?.close()
         await ctx.meter.stop()
         await opened.close()
+        // Last: whoever waits for the file to go knows the server has let go of everything.
+        if (config.urlFile !== undefined) removeUrlFile(config.urlFile)
         logger.flush()
       })()
       return closing

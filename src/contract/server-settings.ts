@@ -146,6 +146,13 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
       "how many proxies of yours stand in front of the server: the client address is then read that many hops back in X-Forwarded-For (0: the connection's address; never set it without such proxies, or clients choose their own address)",
   },
   {
+    field: 'urlFile',
+    flag: '--url-file <file>',
+    env: 'RWA_URL_FILE',
+    description:
+      "once listening and ready, write the server's URL (and a newline) into this file, atomically; removed on a clean shutdown (for scripts: wait for it instead of reading the log)",
+  },
+  {
     field: 'drainSeconds',
     flag: '--drain-seconds <s>',
     env: 'RWA_DRAIN_SECONDS',

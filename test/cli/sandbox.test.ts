@@ -1,6 +1,9 @@
-import { existsSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { cliHome, startSandbox } from '../support/cli.js'
+import { RWA_BIN } from '../support/server-process.js'
 
 const home = cliHome()
 afterAll(() => home.cleanup())
@@ -35,5 +38,63 @@ describe('rwa sandbox --demo', () => {
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL')
     }
+  })
+})
+
+/**
+ * `rwa sandbox ARGS` as a person runs it: stdout and stderr into one file, in the order they were
+ * written, as a terminal shows them. Waits (at most 30 s) for its --url-file, makes a few requests as
+ * the other shell would, and returns what the screen shows, and whether the URL file went on SIGINT.
+ */
+async function sandboxScreen(
+  name: string,
+  args: string[],
+): Promise<{ screen: string; urlFileLeft: boolean }> {
+  const screenPath = join(home.dir, `${name}.screen`)
+  const urlFile = join(home.dir, `${name}.url`)
+  const fd = openSync(screenPath, 'w')
+  const child = spawn(process.execPath, [RWA_BIN, 'sandbox', '--port', '0', '--url-file', urlFile, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: home.dir, XDG_CONFIG_HOME: home.configHome, NO_COLOR: '1' },
+    stdio: ['ignore', fd, fd],
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  try {
+    for (let waited = 0; !existsSync(urlFile); waited += 100) {
+      if (waited > 30_000 || child.exitCode !== null) {
+        throw new Error(`no URL file: ${readFileSync(screenPath, 'utf8')}`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const url = readFileSync(urlFile, 'utf8').trim()
+    const key = /RWA_API_KEY=(\S+)/.exec(readFileSync(screenPath, 'utf8'))![1]!
+    for (const path of ['/console/billing/pricing', '/console/billing/keys', '/no/such/path']) {
+      await (await fetch(`${url}${path}`, { headers: { 'X-API-Key': key } })).arrayBuffer()
+    }
+    // Time for any log line those requests would write.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const screen = readFileSync(screenPath, 'utf8')
+    child.kill('SIGINT')
+    expect(await exited).toBe(0)
+    return { screen, urlFileLeft: existsSync(urlFile) }
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL')
+    closeSync(fd)
+  }
+}
+
+describe('rwa sandbox on a terminal', () => {
+  it('keeps its export line last on screen while it serves requests, and removes its URL file on exit', async () => {
+    const { screen, urlFileLeft } = await sandboxScreen('quiet', [])
+    const lines = screen.trimEnd().split('\n')
+    expect(lines.at(-2)).toMatch(/^ {2}export RWA_URL=http:\/\/127\.0\.0\.1:\d+ RWA_API_KEY=rwa_live_\S{43}$/)
+    expect(lines.at(-1)).toBe('  rwa transfers list')
+    expect(urlFileLeft).toBe(false)
+  })
+
+  it('logs a line per request after it when asked to (--log-level info)', async () => {
+    const { screen } = await sandboxScreen('verbose', ['--log-level', 'info'])
+    const afterExport = screen.slice(screen.indexOf('export RWA_URL='))
+    expect(afterExport).toMatch(/"route":"\/console\/billing\/pricing"/)
+    expect(afterExport).toMatch(/"route":"\/console\/billing\/keys"/)
   })
 })

@@ -10,13 +10,16 @@ interface SandboxOptions {
   db?: string
   host?: string
   port?: string
+  logLevel?: string
+  urlFile?: string
 }
 
 const ADMIN_KEY_LINE = /admin API key \(shown once\): (\S+)/
 
 /**
  * `rwa sandbox [--demo]`: the embedded server on a temporary (or given) database, until SIGINT or
- * SIGTERM. Prints the URL, the admin key and the `export` line on stdout (one JSON object with --json).
+ * SIGTERM. Prints the URL, the admin key and the `export` line on stdout (one JSON object with --json),
+ * last: nothing follows them on the terminal until it stops (its request log is at warn by default).
  */
 export function sandbox(options: SandboxOptions, command: Command) {
   return withContext(command, async (ctx) => {
@@ -37,10 +40,24 @@ export function sandbox(options: SandboxOptions, command: Command) {
     try {
       // The sandbox is always a local SQLite file, even where RWA_DATABASE_URL names a shared database.
       const { RWA_DATABASE_URL: _, RWA_REDIS_URL: __, ...env } = process.env
-      config = loadServerConfig({ host: options.host, port: options.port, db }, env)
+      // Its request log is quiet unless asked for (--log-level info, RWA_LOG_LEVEL): a line per request
+      // on the same terminal would scroll away the `export` line people came for. Warnings still show.
+      const logLevel = options.logLevel ?? (env.RWA_LOG_LEVEL ? undefined : 'warn')
+      // The URL file is written below, once the demo is seeded and the lines are printed, not by the
+      // server when it listens: a script waiting for it must find the sandbox ready for use.
+      const { RWA_URL_FILE: ___, ...rest } = env
+      config = loadServerConfig({ host: options.host, port: options.port, db, logLevel }, rest)
     } catch (error) {
       removeTemp()
       throw new ExitError(EXIT.usage, (error as Error).message, 'see `rwa sandbox --help`')
+    }
+    const urlFile = options.urlFile ?? (process.env.RWA_URL_FILE || undefined)
+    const { prepareUrlFile, removeUrlFile, writeUrlFile } = await import('../../../server/url-file.js')
+    try {
+      if (urlFile !== undefined) prepareUrlFile(urlFile)
+    } catch (error) {
+      removeTemp()
+      throw startFailure(error, config, 'rwa sandbox')
     }
 
     let adminKey: string | undefined
@@ -59,7 +76,10 @@ export function sandbox(options: SandboxOptions, command: Command) {
         ctx.out.info(`${signal} received, stopping the sandbox`)
         server
           .close()
-          .finally(removeTemp)
+          .finally(() => {
+            if (urlFile !== undefined) removeUrlFile(urlFile)
+            removeTemp()
+          })
           .then(() => resolve())
       }
       process.once('SIGINT', () => stop('SIGINT'))
@@ -111,12 +131,12 @@ export function sandbox(options: SandboxOptions, command: Command) {
             `demo: token ${demo.token_id}; transfer ${demo.approved_transfer_id} approved, ${demo.rejected_transfer_id} rejected`,
           )
         } else if (demo) ctx.out.line(`demo: already seeded (token ${demo.token_id})`)
-        ctx.out.line('\nUse it from another shell:\n')
+        ctx.out.line('press Ctrl-C to stop; use it from another shell:\n')
         ctx.out.line(`  ${exportLine}`)
         ctx.out.line('  rwa transfers list\n')
       },
     )
-    ctx.out.info('press Ctrl-C to stop')
+    if (urlFile !== undefined) writeUrlFile(urlFile, server.url)
     await stopped
   })
 }

@@ -3,6 +3,7 @@ import { SERVER_SETTINGS } from '../../contract/server-settings.js'
 import { DatabaseDirectoryMissingError, DatabaseOpenError } from '../../../server/db/database.js'
 import { UnreachableError } from '../../../server/errors.js'
 import { runServer } from '../../../server/start.js'
+import { UrlFileError } from '../../../server/url-file.js'
 import { EXIT, ExitError } from '../exit-error.js'
 
 /** The flags of `rwa server start`, by setting field (declared from SERVER_SETTINGS). */
@@ -40,6 +41,13 @@ export function startFailure(error: unknown, config: ServerConfig, command: stri
       EXIT.usage,
       error.message,
       `check --db / RWA_DB for a typo, or create the directory first: mkdir -p ${error.directory}`,
+    )
+  }
+  if (error instanceof UrlFileError) {
+    return new ExitError(
+      EXIT.usage,
+      error.message,
+      'check --url-file / RWA_URL_FILE for a typo, or create its directory first',
     )
   }
   if (error instanceof UnreachableError) {

@@ -37,8 +37,16 @@ export function declareLocal(program: Command, version: string): void {
         'SQLite database file (env RWA_DB; default: a new temporary one, deleted on exit)',
       )
       .option('--host <host>', 'interface to listen on (env RWA_HOST, default 127.0.0.1)')
-      .option('--port <port>', 'port to listen on; 0 picks a free one (env RWA_PORT, default 4600)'),
-    ['rwa sandbox --demo', 'rwa sandbox --port 0 --db ./sandbox.db'],
+      .option('--port <port>', 'port to listen on; 0 picks a free one (env RWA_PORT, default 4600)')
+      .option(
+        '--log-level <level>',
+        'server log on stderr: warn keeps the terminal for the connection lines; info logs each request (env RWA_LOG_LEVEL, default warn)',
+      )
+      .option(
+        '--url-file <file>',
+        'write the URL into this file once ready (demo seeded), removed on exit (env RWA_URL_FILE)',
+      ),
+    ['rwa sandbox --demo', 'rwa sandbox --port 0 --db ./sandbox.db', 'rwa sandbox --log-level info'],
   ).action(async (o, c) => (await import('../commands/sandbox.js')).sandbox(o, c))
 
   const loadConfig = () => import('../commands/config.js')
