@@ -88,6 +88,7 @@ export type RecordKind =
   | 'event'
   | 'webhook'
   | 'delivery'
+  | 'approval'
 
 /** A 404 for an id the caller's organization does not have (another organization's looks the same). */
 export const notFound = (kind: RecordKind, id: string): ApiError =>

@@ -8,6 +8,8 @@ import {
   takesIdempotencyKey,
 } from '../src/contract/operation.js'
 import { ROUTES, type Routes } from '../src/contract/routes.js'
+import { type ApprovableOperationId, approvalHandlers } from './approvals/routes.js'
+import { requestIfCovered } from './approvals/service.js'
 import { auditHandlers } from './audit/routes.js'
 import { adminKeyOnly, authenticate, requireAdminKey, requireRole } from './auth/authenticate.js'
 import type { AppEnv } from './auth/principal.js'
@@ -37,11 +39,8 @@ import { trustHandlers } from './rwa/trust/routes.js'
 import { trustBundleHandlers } from './rwa/trust-bundle/routes.js'
 import { actorOf, runWrite } from './writes/run-write.js'
 
-/**
- * The handler of every declared operation (src/contract/routes.ts), from each aggregate's `routes.ts`:
- * an operation declared without a handler, or a handler for no operation, does not compile.
- */
-const HANDLERS: Handlers<Routes> = {
+/** The handler of every operation but four eyes' own (which run the others'). */
+const OPERATION_HANDLERS = {
   ...pricingHandlers,
   ...keyHandlers,
   ...subscriptionHandlers,
@@ -61,6 +60,18 @@ const HANDLERS: Handlers<Routes> = {
   ...trustBundleHandlers,
   ...auditHandlers,
   ...eventHandlers,
+}
+
+/**
+ * The handler of every declared operation (src/contract/routes.ts), from each aggregate's `routes.ts`:
+ * an operation declared without a handler, or a handler for no operation, does not compile.
+ */
+const HANDLERS: Handlers<Routes> = {
+  ...OPERATION_HANDLERS,
+  ...approvalHandlers(
+    (operationId: ApprovableOperationId) =>
+      OPERATION_HANDLERS[operationId] as unknown as Handler<OperationSpec>,
+  ),
 }
 
 /**
@@ -123,13 +134,25 @@ function bindOperation(
   const isWrite = operation.method !== 'get' && operation.access !== 'public'
   app.openapi({ ...routeOf(operation), middleware }, async (c) => {
     const answer = async () => {
-      const answer = await handler(ctx, {
-        params: c.req.valid('param' as never),
+      const input = {
+        params: c.req.valid('param' as never) as { id: string } | undefined,
         query: c.req.valid('query' as never),
         body: bodyOf(c.req.valid('json' as never)),
         principal: c.get('principal'),
         c,
-      } as never)
+      }
+      // Four eyes (DESIGN §16): a call the organization's policy covers waits for a second key instead.
+      if (operation.approval && input.params) {
+        const pending = await requestIfCovered(
+          ctx,
+          input.principal,
+          operation.approval,
+          input.params.id,
+          input.body,
+        )
+        if (pending) return c.json(pending, 202)
+      }
+      const answer = await handler(ctx, input as never)
       return answer instanceof Response ? answer : c.json(answer as object, status)
     }
     if (!isWrite) return (await answer()) as never

@@ -34,3 +34,32 @@ export interface IdempotencyKeysTable {
   created_at: string
   expires_at: string
 }
+
+/** An organization's four-eyes policy (0014): `require_approval` is a JSON array of operation names. */
+export interface ApprovalPoliciesTable {
+  org_id: string
+  require_approval: string
+  updated_at: string
+  updated_by: string
+}
+
+/**
+ * A covered call waiting for a second key, or decided (0014). `body` and `outcome` are JSON text;
+ * `status` is never `expired` (a pending row past `expires_at` reads so).
+ */
+export interface ApprovalsTable {
+  approval_id: string
+  org_id: string
+  operation: string
+  target_type: string
+  target_id: string
+  body: string
+  status: 'pending' | 'approved' | 'rejected' | 'failed'
+  requested_by: string
+  requested_at: string
+  expires_at: string
+  decided_by: string | null
+  decided_at: string | null
+  reason: string | null
+  outcome: string | null
+}

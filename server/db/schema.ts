@@ -20,7 +20,12 @@ import type {
   TransferCountsTable,
   TransferDailyVolumesTable,
 } from './counters-schema.js'
-import type { AuditEventsTable, IdempotencyKeysTable } from './accountability-schema.js'
+import type {
+  ApprovalPoliciesTable,
+  ApprovalsTable,
+  AuditEventsTable,
+  IdempotencyKeysTable,
+} from './accountability-schema.js'
 import type {
   EventsTable,
   JobLeasesTable,
@@ -65,6 +70,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable
   scheduled_event_marks: ScheduledEventMarksTable
   job_leases: JobLeasesTable
+  approval_policies: ApprovalPoliciesTable
+  approvals: ApprovalsTable
 }
 
 export interface OrganizationsTable {

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander'
 import { EXIT, ExitError } from './exit-error.js'
+import { declareApprovals } from './program/approvals.js'
 import { declareAudit } from './program/audit.js'
 import { declareBilling } from './program/billing.js'
 import { declareGovernance } from './program/governance.js'
@@ -67,6 +68,7 @@ export function buildProgram(): Command {
 
   declareBilling(program)
   declareGovernance(program)
+  declareApprovals(program)
   declareAudit(program)
   declareLocal(program, VERSION)
   return program

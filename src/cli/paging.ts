@@ -22,6 +22,7 @@ const NOUNS = {
   holdings: ['holding', 'holdings'],
   governance_history: ['event', 'events'],
   events: ['audit event', 'audit events'],
+  approvals: ['approval', 'approvals'],
 } as const satisfies Record<string, readonly [string, string]>
 
 export type ListKey = keyof typeof NOUNS

@@ -50,6 +50,8 @@ export interface CallSpec<S extends z.ZodType> {
   query?: Query
   body?: unknown
   schema: S
+  /** The schemas of other success statuses the call may answer (a four-eyes 202), by status. */
+  otherSchemas?: ReadonlyMap<number, z.ZodType>
   /** The success body is text (a VC-JWT, metrics), parsed as is rather than as JSON. */
   text?: boolean
   /**
@@ -170,7 +172,7 @@ export class HttpClient {
     json: unknown,
     requestId: string | undefined,
   ): ApiResponse<z.infer<S>> {
-    const parsed = spec.schema.safeParse(json)
+    const parsed = (spec.otherSchemas?.get(status) ?? spec.schema).safeParse(json)
     if (!parsed.success) {
       const where = parsed.error.issues
         .slice(0, 3)
@@ -183,7 +185,8 @@ export class HttpClient {
         requestId,
       )
     }
-    return { status, data: parsed.data, raw: json }
+    // Another success status (a four-eyes 202) parses with its own schema: the operation types it in.
+    return { status, data: parsed.data as z.infer<S>, raw: json }
   }
 
   /** Releases the connection pool (kept-alive sockets); a later call opens new connections. */

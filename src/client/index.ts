@@ -10,6 +10,7 @@
  * const token = await rwa.governance.getToken({ params: { id: 'tok_...' } })
  * await rwa.close()
  */
+import { approvalRoutes } from '../contract/approvals-routes.js'
 import { auditRoutes } from '../contract/audit-routes.js'
 import { rwaRoutes } from '../contract/rwa-routes.js'
 import { type BillingClient, billingClientOver } from './billing.js'
@@ -23,6 +24,9 @@ export { type BillingClient, billingClientOver, HttpClient }
 /** The governance operations under `/console/rwa/`, the JWKS and the status lists included. */
 export type GovernanceClient = OperationClient<typeof rwaRoutes>
 
+/** Four eyes: the approval policy and the approvals (`/console/rwa/policy`, `/console/rwa/approvals`). */
+export type ApprovalClient = OperationClient<typeof approvalRoutes>
+
 /** The audit log (`/console/audit`). */
 export type AuditClient = OperationClient<typeof auditRoutes>
 
@@ -31,6 +35,7 @@ export interface RwaClient {
   readonly http: HttpClient
   readonly billing: BillingClient
   readonly governance: GovernanceClient
+  readonly approvals: ApprovalClient
   readonly audit: AuditClient
   close(): Promise<void>
 }
@@ -47,6 +52,7 @@ export function clientOver(http: HttpClient): RwaClient {
     http,
     billing: billingClientOver(http),
     governance: operationClient(http, rwaRoutes),
+    approvals: operationClient(http, approvalRoutes),
     audit: operationClient(http, auditRoutes),
     close: () => http.close(),
   }

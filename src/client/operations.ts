@@ -1,5 +1,5 @@
 import type { OperationInput, OperationOutput, OperationSpec, OperationTable } from '../contract/operation.js'
-import { pathOf, takesIdempotencyKey } from '../contract/operation.js'
+import { pathOf, successSchemas, takesIdempotencyKey } from '../contract/operation.js'
 import type { ApiResponse, HttpClient, Query } from './http.js'
 
 /*
@@ -23,6 +23,8 @@ export function callOperation<O extends OperationSpec>(
   input: { params?: object; query?: object; body?: unknown } = {},
 ): Promise<ApiResponse<OperationOutput<O>>> {
   const mediaType = operation.response.mediaType
+  const others = successSchemas(operation)
+  others.delete(operation.response.status)
   return http.call({
     method: operation.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: pathOf(operation.path, input.params as Record<string, unknown> | undefined),
@@ -31,6 +33,7 @@ export function callOperation<O extends OperationSpec>(
     schema: operation.response.schema,
     ...(mediaType !== undefined && mediaType !== 'application/json' ? { text: true } : {}),
     ...(takesIdempotencyKey(operation) ? { idempotent: true } : {}),
+    ...(others.size > 0 ? { otherSchemas: others } : {}),
   }) as Promise<ApiResponse<OperationOutput<O>>>
 }
 

@@ -93,6 +93,10 @@ export const REASONS = {
     code: 'forbidden',
     when: "The key's roles do not include one the operation needs (`context.roles` names those that would do, `context.key_roles` the key's)",
   },
+  approval_requires_another_key: {
+    code: 'forbidden',
+    when: 'Approving an approval with the key that requested it: four eyes need another key',
+  },
   plan_required: {
     code: 'plan_required',
     when: 'A governance call by an organization on the free tier with no active trial',
@@ -124,6 +128,7 @@ export const REASONS = {
   token_not_found: { code: 'not_found', when: "No token of that id in the caller's organization" },
   transfer_not_found: { code: 'not_found', when: "No transfer of that id in the caller's organization" },
   proof_not_found: { code: 'not_found', when: "No proof of that id in the caller's organization" },
+  approval_not_found: { code: 'not_found', when: "No approval of that id in the caller's organization" },
   status_list_not_found: { code: 'not_found', when: 'No status list of that id' },
   holding_not_found: { code: 'not_found', when: 'The holder holds none of the token in that jurisdiction' },
   event_not_found: { code: 'not_found', when: "No event of that id in the caller's organization" },
@@ -185,6 +190,14 @@ export const REASONS = {
     when: 'Issuing a credential for a title deed an active credential of the jurisdiction already has (compared trimmed, case-insensitive; `context.credential_id` names it)',
   },
   attestation_already_revoked: { code: 'conflict', when: 'The attestation is revoked already' },
+  approval_not_pending: {
+    code: 'conflict',
+    when: 'Approving or rejecting an approval decided already (`context.status`: approved, rejected or failed)',
+  },
+  approval_expired: {
+    code: 'conflict',
+    when: 'Approving or rejecting an approval pending past its `expires_at` (72 h): it can no longer run; request the operation again',
+  },
   idempotency_key_in_progress: {
     code: 'conflict',
     when: 'A request with the same `Idempotency-Key` is still running; retry once it has answered',

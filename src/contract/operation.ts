@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { ApprovableOperation } from './approvals.js'
 import type { Reason } from './errors.js'
 import { ROLES, type Role } from './roles.js'
 
@@ -103,6 +104,12 @@ export interface OperationSpec {
    * `null`, so the response schema must allow it.
    */
   secretFields?: readonly string[]
+  /**
+   * The name an organization's four-eyes policy (DESIGN §16) gives the operation: when the policy names
+   * it, the call answers 202 with a pending approval (declared in `otherResponses`, see `approvable` in
+   * ./approvals.ts) and another key runs it by approving.
+   */
+  approval?: ApprovableOperation
 }
 
 /** The roles that may call an operation: `owner`, what its declaration names, every role for a GET. */
@@ -202,8 +209,36 @@ export type ParsedInput<O extends OperationSpec> = {
   body: BodyPart<O, true>
 }
 
-/** The success body of an operation, as its response schema describes it. */
-export type OperationOutput<O extends OperationSpec> = z.output<O['response']['schema']>
+/** The JSON bodies of the other successes an operation declares (a 202 of a four-eyes approval). */
+type OtherSuccessOutput<O> = O extends { otherResponses: infer R }
+  ? {
+      [K in keyof R]: K extends 200 | 201 | 202
+        ? R[K] extends { content: { 'application/json': { schema: infer S extends z.ZodType } } }
+          ? z.output<S>
+          : never
+        : never
+    }[keyof R]
+  : never
+
+/**
+ * The success body of an operation, as its response schema describes it, or as one of the other
+ * successes it declares does (the pending approval a four-eyes policy answers with).
+ */
+export type OperationOutput<O extends OperationSpec> =
+  | z.output<O['response']['schema']>
+  | OtherSuccessOutput<O>
+
+/** The schema of each success status an operation declares: its response's, and its other 2xx JSON ones. */
+export function successSchemas(
+  operation: Pick<OperationSpec, 'response' | 'otherResponses'>,
+): Map<number, z.ZodType> {
+  const schemas = new Map<number, z.ZodType>([[operation.response.status, operation.response.schema]])
+  for (const [status, other] of Object.entries(operation.otherResponses ?? {})) {
+    const json = other.content?.['application/json']
+    if (Number(status) < 300 && json) schemas.set(Number(status), json.schema)
+  }
+  return schemas
+}
 
 /** Fills the `{name}` parameters of a path template. */
 export function pathOf(template: string, params: Record<string, unknown> | undefined): string {

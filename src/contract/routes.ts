@@ -1,3 +1,4 @@
+import { approvalRoutes } from './approvals-routes.js'
 import { auditRoutes } from './audit-routes.js'
 import { billingRoutes, paymentProviderRoutes } from './billing-routes.js'
 import { eventRoutes } from './events-routes.js'
@@ -12,6 +13,7 @@ import { rwaRoutes } from './rwa-routes.js'
 export const ROUTES = {
   ...billingRoutes,
   ...rwaRoutes,
+  ...approvalRoutes,
   ...paymentProviderRoutes,
   ...auditRoutes,
   ...eventRoutes,

@@ -37,6 +37,7 @@ import {
   trustRelationExample,
   updateJurisdictionRequestExample,
 } from './examples.js'
+import { approvable } from './approvals.js'
 import { defineOperation, jsonBody, jsonResponse, optionalJsonBody } from './operation.js'
 import {
   attestationParamsSchema,
@@ -307,7 +308,8 @@ export const rwaRoutes = {
     ...governance,
     roles: ['issuer'],
     operationId: 'revokeCredential',
-    audit: ['credential.revoked'],
+    audit: ['credential.revoked', 'approval.requested'],
+    ...approvable('credential_revoke'),
     method: 'post',
     path: `${RWA_BASE}/credentials/{id}/revoke`,
     summary: 'Revoke a credential (permanent; freezes its token)',
@@ -519,7 +521,8 @@ export const rwaRoutes = {
     ...governance,
     roles: ['agent'],
     operationId: 'unfreezeHolder',
-    audit: ['holder.unfrozen'],
+    audit: ['holder.unfrozen', 'approval.requested'],
+    ...approvable('unfreeze'),
     method: 'post',
     path: `${RWA_BASE}/tokens/{id}/unfreeze`,
     summary: 'Unfreeze a holder, or an amount of frozen units of one holding',
@@ -587,7 +590,8 @@ export const rwaRoutes = {
     ...governance,
     roles: ['agent'],
     operationId: 'forcedTransfer',
-    audit: ['transfer.forced'],
+    audit: ['transfer.forced', 'approval.requested'],
+    ...approvable('forced_transfer'),
     method: 'post',
     path: `${RWA_BASE}/tokens/{id}/forced-transfer`,
     summary:
@@ -612,7 +616,8 @@ export const rwaRoutes = {
     ...governance,
     roles: ['agent'],
     operationId: 'recoverIdentity',
-    audit: ['token.recovered'],
+    audit: ['token.recovered', 'approval.requested'],
+    ...approvable('recover'),
     method: 'post',
     path: `${RWA_BASE}/tokens/{id}/recover`,
     summary: "Move a lost identity's holdings and freezes to a new DID that holds kyc where they are",

@@ -46,6 +46,7 @@ describe('first starts at once on an empty database', () => {
       '0009-verification',
       '0011-key-roles',
       '0012-accountability',
+      '0014-approvals',
     ])
     expect(adminKeys).toHaveLength(1)
     expect(results.filter((r) => r.created)).toHaveLength(1)

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
 import type { Credential, IssueCredentialRequest, ListCredentialsQuery } from '../../contract/rwa.js'
+import { unlessPending } from './approvals.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { checkRevocation } from '../../proof/status-list.js'
@@ -84,10 +85,15 @@ export function revoke(id: string, options: Record<string, unknown>, command: Co
       `revoke credential ${id}`,
       'Tokens backed by it can no longer be transferred.',
     )
-    const { data, raw } = await (await ctx.rwa()).governance.revokeCredential({
-      params: { id: id },
-      body: body,
-    })
+    const answer = unlessPending(
+      ctx,
+      await (await ctx.rwa()).governance.revokeCredential({
+        params: { id: id },
+        body: body,
+      }),
+    )
+    if (!answer) return
+    const { data, raw } = answer
     ctx.out.result(raw, () => ctx.out.success(`revoked credential ${data.credential_id}`), [
       data.credential_id,
     ])

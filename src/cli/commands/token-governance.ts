@@ -18,6 +18,7 @@ import { list } from '../flags/parse.js'
 import { confirmDestructive, requestFrom } from '../input.js'
 import { plural } from '../output.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
+import { unlessPending } from './approvals.js'
 import { showChecks } from './transfers.js'
 
 /*
@@ -87,9 +88,11 @@ function freezeCommand(freeze: boolean) {
         throw new ExitError(EXIT.usage, '--amount needs --jurisdiction: the holding whose units are frozen')
       }
       const gov = (await ctx.rwa()).governance
-      const { data, raw } = freeze
+      const answer = freeze
         ? await gov.freezeHolder({ params: { id: id }, body: body as FreezeRequest })
-        : await gov.unfreezeHolder({ params: { id: id }, body: body as FreezeRequest })
+        : unlessPending(ctx, await gov.unfreezeHolder({ params: { id: id }, body: body as FreezeRequest }))
+      if (!answer) return
+      const { data, raw } = answer
       ctx.out.result(raw, () => {
         showFreezeState(ctx, data)
         const what =
@@ -136,10 +139,15 @@ export function forceTransfer(id: string, options: Record<string, unknown>, comm
       `force the transfer of ${typeof body.amount === 'number' ? plural(body.amount, 'unit') : `${body.amount} units`} of ${id} from ${body.from_did} to ${body.to_did}`,
       'It bypasses every requirement, rule, freeze and pause.',
     )
-    const { data, raw } = await (await ctx.rwa()).governance.forcedTransfer({
-      params: { id: id },
-      body: body as ForcedTransferRequest,
-    })
+    const answer = unlessPending(
+      ctx,
+      await (await ctx.rwa()).governance.forcedTransfer({
+        params: { id: id },
+        body: body as ForcedTransferRequest,
+      }),
+    )
+    if (!answer) return
+    const { data, raw } = answer
     ctx.out.result(raw, () => {
       ctx.out.record([
         ['transfer_id', data.transfer_id],
@@ -161,10 +169,15 @@ export function recover(id: string, options: Record<string, unknown>, command: C
   return withContext(command, async (ctx) => {
     const body = await requestFrom(ctx, options)
     await confirmDestructive(ctx, `move every holding of ${body.lost_did} in ${id} to ${body.new_did}`)
-    const { data, raw } = await (await ctx.rwa()).governance.recoverIdentity({
-      params: { id: id },
-      body: body as RecoverRequest,
-    })
+    const answer = unlessPending(
+      ctx,
+      await (await ctx.rwa()).governance.recoverIdentity({
+        params: { id: id },
+        body: body as RecoverRequest,
+      }),
+    )
+    if (!answer) return
+    const { data, raw } = answer
     ctx.out.result(raw, () => {
       showHoldings(ctx, data.moved)
       ctx.out.success(`recovered ${data.lost_did} as ${data.new_did}; proof ${data.proof_id}`)

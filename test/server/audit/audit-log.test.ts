@@ -31,7 +31,42 @@ interface Scenario {
   prepare?: (h: Harness, w: World) => Promise<void>
   ok: (w: World) => Call
   refused: (w: World) => Call
+  /**
+   * The events the successful call records besides its own: approving an approval records the approved
+   * operation's event too (with the approving key as its actor).
+   */
+  alsoRecords?: string[]
 }
+
+/** An approval of a forced transfer, requested by an agent key of the org (not the org's key, which approves). */
+const requestForced = async (h: Harness, w: World, orgId: string) => {
+  await expectStatus(
+    h.request('PUT', '/console/rwa/policy', { key: w.key, body: { require_approval: ['forced_transfer'] } }),
+    200,
+  )
+  const agent = await expectStatus(
+    h.post('/console/billing/keys', { org_id: orgId, name: 'agent', roles: ['agent'] }),
+    201,
+  )
+  const pending = await expectStatus(
+    h.post(
+      `${T(w)}/forced-transfer`,
+      {
+        from_did: OWNER,
+        to_did: RECIPIENT,
+        from_jurisdiction: 'US',
+        to_jurisdiction: 'US',
+        amount: 10,
+        reason: 'court order',
+      },
+      { key: agent.api_key },
+    ),
+    202,
+  )
+  ;(w as World & { approval: string }).approval = pending.approval_id
+}
+const APPROVAL = (w: World) => `/console/rwa/approvals/${(w as World & { approval: string }).approval}`
+const UNKNOWN_APPROVAL = '/console/rwa/approvals/apr_01M8420DESXZV8X28W2ZQWTKA9'
 
 const T = (w: World) => `/console/rwa/tokens/${w.tokenId}`
 const FREEZE = { holder_did: OWNER, reason: 'court order' }
@@ -293,6 +328,21 @@ const SCENARIOS: Record<string, Scenario> = {
       },
     }),
   },
+  setApprovalPolicy: {
+    ok: () => ({ method: 'PUT', path: '/console/rwa/policy', body: { require_approval: ['recover'] } }),
+    refused: () => ({ method: 'PUT', path: '/console/rwa/policy', body: { require_approval: ['pause'] } }),
+  },
+  approveApproval: {
+    prepare: (h, w) => requestForced(h, w, `org-${'approveApproval'.toLowerCase()}`),
+    ok: (w) => ({ method: 'POST', path: `${APPROVAL(w)}/approve` }),
+    refused: () => ({ method: 'POST', path: `${UNKNOWN_APPROVAL}/approve` }),
+    alsoRecords: ['transfer.forced'],
+  },
+  rejectApproval: {
+    prepare: (h, w) => requestForced(h, w, `org-${'rejectApproval'.toLowerCase()}`),
+    ok: (w) => ({ method: 'POST', path: `${APPROVAL(w)}/reject`, body: { reason: 'no' } }),
+    refused: () => ({ method: 'POST', path: `${UNKNOWN_APPROVAL}/reject`, body: {} }),
+  },
   recoverIdentity: {
     ok: (w) => ({
       method: 'POST',
@@ -359,7 +409,17 @@ describe.each(KEYED_WRITES.map((o) => [o.operationId, o] as const))('%s', (opera
     })
     expect(res.status, res.text).toBeLessThan(300)
     const after = await eventsOf(logOrg)
-    const fresh = after.filter((e) => !before.some((b) => b.event_id === e.event_id))
+    const all = after.filter((e) => !before.some((b) => b.event_id === e.event_id))
+    const also = scenario.alsoRecords ?? []
+    expect(all.map((e) => e.action).filter((a) => also.includes(a))).toEqual(also)
+    for (const event of all) {
+      expect(event).toMatchObject({
+        org_id: logOrg,
+        actor: { key_id: keyId, roles: ['owner'] },
+        request_id: requestId,
+      })
+    }
+    const fresh = all.filter((e) => !also.includes(e.action))
     expect(fresh).toHaveLength(1)
     expect(operation.audit).toContain(fresh[0].action)
     expect(fresh[0]).toMatchObject({

@@ -49,7 +49,7 @@ const concrete = (path: string) =>
       '{id}',
       path.includes('/jurisdictions/')
         ? 'US'
-        : `${{ credentials: 'cred', attestations: 'att', tokens: 'tok', transfers: 'tx', proofs: 'prf' }[path.split('/')[3]!]}_01M8420DESXZV8X28W2ZQWTKA9`,
+        : `${{ credentials: 'cred', attestations: 'att', tokens: 'tok', transfers: 'tx', proofs: 'prf', approvals: 'apr' }[path.split('/')[3]!]}_01M8420DESXZV8X28W2ZQWTKA9`,
     )
 
 describe('the document as a whole', () => {
@@ -72,9 +72,9 @@ describe('the document as a whole', () => {
     expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true)
     expect(new Set(ids).size).toBe(ids.length)
     // The 32 of the spec and billing, the 11 of token governance (DESIGN §10–12), the 3 of operations,
-    // the trust bundle and attestation revocation (DESIGN §14), the audit log (§16), and keys' reroll
-    // and whoami (§16).
-    expect(ids).toHaveLength(51)
+    // the trust bundle and attestation revocation (DESIGN §14), the audit log (§16), keys' reroll
+    // and whoami (§16), and four eyes' policy and approvals (§16: 2 + 4).
+    expect(ids).toHaveLength(57)
   })
 })
 

@@ -134,6 +134,8 @@ describe('the declarations', () => {
         'unfreezeHolder',
         'forcedTransfer',
         'recoverIdentity',
+        'approveApproval',
+        'rejectApproval',
       ].sort(),
     )
     // Keys are the owner's alone.

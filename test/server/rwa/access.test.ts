@@ -78,7 +78,24 @@ describe('tenant isolation', () => {
   beforeEach(async () => {
     a = await buildWorld(h) // the admin organization's own workspace
     const tx = await expectStatus(h.post('/console/rwa/transfers', transferBody(a.tokenId, 10)), 201)
+    // A pending approval of the first organization (its policy covers forced transfers).
+    await expectStatus(
+      h.request('PUT', '/console/rwa/policy', { body: { require_approval: ['forced_transfer'] } }),
+      200,
+    )
+    const approval = await expectStatus(
+      h.post(`/console/rwa/tokens/${a.tokenId}/forced-transfer`, {
+        from_did: 'did:web:acme:alice',
+        from_jurisdiction: 'US',
+        to_did: 'did:web:lion:bob',
+        to_jurisdiction: 'US',
+        amount: 1,
+        reason: 'x',
+      }),
+      202,
+    )
     ids = {
+      ':apr': approval.approval_id,
       ':cred': a.credentialId,
       ':att': a.attestations.kyc!,
       ':tok': a.tokenId,
@@ -88,7 +105,7 @@ describe('tenant isolation', () => {
     other = await h.createOrg('other', { trial: true })
   })
 
-  const real = (path: string) => path.replace(/:(cred|att|tok|tx|prf)/, (m) => ids[m]!)
+  const real = (path: string) => path.replace(/:(apr|cred|att|tok|tx|prf)/, (m) => ids[m]!)
 
   /** Requests of another organization that name the first one's ids or jurisdiction codes. */
   const foreign: Array<[label: string, method: string, path: string, body?: () => Record<string, unknown>]> =
@@ -179,6 +196,9 @@ describe('tenant isolation', () => {
         '/console/rwa/tokens/:tok/recover',
         () => ({ lost_did: 'did:web:acme:alice', new_did: 'did:web:lion:bob', reason: 'x' }),
       ],
+      ['getApproval', 'GET', '/console/rwa/approvals/:apr'],
+      ['approveApproval', 'POST', '/console/rwa/approvals/:apr/approve'],
+      ['rejectApproval', 'POST', '/console/rwa/approvals/:apr/reject', () => ({})],
       [
         'canTransfer',
         'GET',
@@ -189,12 +209,12 @@ describe('tenant isolation', () => {
   it('covers every governance operation that names a record of the organization', () => {
     // An operation with an `{id}` in its path, or a body naming a jurisdiction or a record, must be here.
     const named = new Set(foreign.map(([label]) => label))
-    // Registering names a new jurisdiction code, which is each organization's own.
+    // Registering names a new jurisdiction code, and a policy is the caller's, each organization's own.
     const expected = (Object.values(ROUTES) as OperationSpec[])
       .filter((operation) => operation.access === 'governance')
       .filter((operation) => operation.path.includes('{id}') || operation.body !== undefined)
       .map((operation) => operation.operationId)
-      .filter((id) => id !== 'registerJurisdiction')
+      .filter((id) => id !== 'registerJurisdiction' && id !== 'setApprovalPolicy')
     expect([...named].sort()).toEqual(expected.sort())
   })
 
@@ -202,7 +222,7 @@ describe('tenant isolation', () => {
     const res = await h.request(method, real(path), { key: other.key, body: body?.() })
     expect(res.status).toBe(404)
     expect(res.body.reason).toMatch(
-      /^(jurisdiction|credential|attestation|token|transfer|proof|trust)_not_found$/,
+      /^(jurisdiction|credential|attestation|token|transfer|proof|trust|approval)_not_found$/,
     )
     // Nothing of the owner's changed: its token is as it was (no pause, freeze, rules or move).
     const token = await expectStatus(h.get(real('/console/rwa/tokens/:tok')), 200)

@@ -55,6 +55,13 @@ describe('GET /openapi.json (governance)', () => {
         // Verification (DESIGN §14).
         'GET /console/rwa/trust-bundle',
         'POST /console/rwa/attestations/{id}/revoke',
+        // Four eyes (DESIGN §16).
+        'GET /console/rwa/policy',
+        'PUT /console/rwa/policy',
+        'GET /console/rwa/approvals',
+        'GET /console/rwa/approvals/{id}',
+        'POST /console/rwa/approvals/{id}/approve',
+        'POST /console/rwa/approvals/{id}/reject',
       ].sort(),
     )
     const transfer = res.body.paths['/console/rwa/transfers'].post
