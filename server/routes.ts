@@ -11,6 +11,7 @@ import { ROUTES, type Routes } from '../src/contract/routes.js'
 import { type ApprovableOperationId, approvalHandlers } from './approvals/routes.js'
 import { requestIfCovered } from './approvals/service.js'
 import { auditHandlers } from './audit/routes.js'
+import { auditLogHandlers } from './audit-log/routes.js'
 import { adminKeyOnly, authenticate, requireAdminKey, requireRole } from './auth/authenticate.js'
 import type { AppEnv } from './auth/principal.js'
 import { requireGovernance } from './auth/require-governance.js'
@@ -59,6 +60,7 @@ const OPERATION_HANDLERS = {
   ...metricsHandlers,
   ...trustBundleHandlers,
   ...auditHandlers,
+  ...auditLogHandlers,
   ...eventHandlers,
 }
 

@@ -27,5 +27,6 @@ export function auditEventFromRow(row: AuditEventsTable): AuditEvent {
     action: row.action,
     target: { type: row.target_type, id: row.target_id },
     ...(row.changes === null ? {} : { changes: JSON.parse(row.changes) }),
+    ...(row.log_index === null ? {} : { log_index: row.log_index }),
   }
 }

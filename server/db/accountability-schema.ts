@@ -16,6 +16,27 @@ export interface AuditEventsTable {
   target_type: string
   target_id: string
   changes: string | null
+  /** The event's position in its organization's log (migration 0015); set by every write since. */
+  log_index: number | null
+}
+
+/**
+ * An organization's verifiable log (migration 0015, DESIGN §17): its size, root and compact range
+ * (hex hashes, comma-separated, largest subtree first).
+ */
+export interface AuditLogsTable {
+  org_id: string
+  size: number
+  root: string
+  frontier: string
+}
+
+/** A complete subtree of an organization's log: level 0 is a leaf, `idx` its position in its level. */
+export interface AuditLogNodesTable {
+  org_id: string
+  level: number
+  idx: number
+  hash: string
 }
 
 /** An organization's Idempotency-Key: the request it came with, and its answer once it has one. */

@@ -24,6 +24,8 @@ import type {
   ApprovalPoliciesTable,
   ApprovalsTable,
   AuditEventsTable,
+  AuditLogNodesTable,
+  AuditLogsTable,
   IdempotencyKeysTable,
 } from './accountability-schema.js'
 import type {
@@ -63,6 +65,8 @@ export interface Database {
   token_event_counts: TokenEventCountsTable
   transfer_daily_volumes: TransferDailyVolumesTable
   audit_events: AuditEventsTable
+  audit_logs: AuditLogsTable
+  audit_log_nodes: AuditLogNodesTable
   idempotency_keys: IdempotencyKeysTable
   events: EventsTable
   webhook_endpoints: WebhookEndpointsTable

@@ -9,6 +9,12 @@ import { signCompactEdDsa } from './compact-jws.js'
 import { generateSigningKey, importPrivateKey, verificationMethodOf } from './did-key.js'
 import { findServiceKey, insertServiceKeyIfAbsent, listServiceKeys } from './queries.js'
 
+/**
+ * What a service key signs: `proof` the compliance proofs, `log` the checkpoints of the verifiable
+ * log (DESIGN §17). Each is generated once per database and stored like the other.
+ */
+type ServicePurpose = 'proof' | 'log'
+
 interface ServiceKey {
   kid: string
   key: KeyObject
@@ -23,7 +29,7 @@ interface ServiceKey {
  */
 export class SigningKeys {
   private readonly issuers = new Map<string, KeyObject>()
-  private serviceKey: Promise<ServiceKey> | undefined
+  private readonly serviceKeys = new Map<ServicePurpose, Promise<ServiceKey>>()
 
   constructor(
     private readonly db: Db,
@@ -69,10 +75,24 @@ export class SigningKeys {
     return { jws: signCompactEdDsa({ alg: 'EdDSA', kid, typ: PROOF_JWS_TYPE }, canonical, key), kid }
   }
 
-  /** The public JWKS of the service's proof key(s). */
+  /** The log key (DESIGN §17): it signs the checkpoints of every organization's log. */
+  logKey(): Promise<ServiceKey> {
+    return this.service('log')
+  }
+
+  /** The public JWKS of the service's keys: the proof key(s) and the log key. */
   async jwks(): Promise<Jwks> {
-    const { kid, publicX } = await this.service()
-    return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: publicX, kid, alg: 'EdDSA', use: 'sig' }] }
+    const keys = [await this.service(), await this.service('log')]
+    return {
+      keys: keys.map(({ kid, publicX }) => ({
+        kty: 'OKP',
+        crv: 'Ed25519',
+        x: publicX,
+        kid,
+        alg: 'EdDSA',
+        use: 'sig',
+      })),
+    }
   }
 
   /**
@@ -97,16 +117,20 @@ export class SigningKeys {
     }
   }
 
-  private service(): Promise<ServiceKey> {
-    this.serviceKey ??= this.loadOrCreateServiceKey().catch((error) => {
-      this.serviceKey = undefined
-      throw error
-    })
-    return this.serviceKey
+  private service(purpose: ServicePurpose = 'proof'): Promise<ServiceKey> {
+    let key = this.serviceKeys.get(purpose)
+    if (!key) {
+      key = this.loadOrCreateServiceKey(purpose).catch((error) => {
+        this.serviceKeys.delete(purpose)
+        throw error
+      })
+      this.serviceKeys.set(purpose, key)
+    }
+    return key
   }
 
-  private async loadOrCreateServiceKey(): Promise<ServiceKey> {
-    const load = () => findServiceKey(this.db, 'proof')
+  private async loadOrCreateServiceKey(purpose: ServicePurpose): Promise<ServiceKey> {
+    const load = () => findServiceKey(this.db, purpose)
     let row = await load()
     if (!row) {
       const generated = generateSigningKey()
@@ -114,18 +138,18 @@ export class SigningKeys {
       // Another process sharing the database may have created it first: then its key wins.
       await insertServiceKeyIfAbsent(this.db, {
         kid,
-        purpose: 'proof',
+        purpose,
         private_key: generated.privateKey,
         public_x: generated.publicX,
         created_at: isoTimestamp(this.clock.now()),
       })
       row = await load()
-      if (!row) throw new Error('the proof signing key could not be stored')
+      if (!row) throw new Error(`the ${purpose} signing key could not be stored`)
     }
     const key = importPrivateKey(row.private_key)
     // Guard against a stored public half that does not match the private key.
     const x = createPublicKey(key).export({ format: 'jwk' }).x
-    if (x !== row.public_x) throw new Error(`proof signing key ${row.kid} is inconsistent`)
+    if (x !== row.public_x) throw new Error(`${purpose} signing key ${row.kid} is inconsistent`)
     return { kid: row.kid, key, publicX: row.public_x }
   }
 }

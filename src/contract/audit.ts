@@ -31,6 +31,14 @@ export const auditEventSchema = z.object({
     .object({ before: z.unknown(), after: z.unknown() })
     .optional()
     .describe('What the change set (`after`) and, for an update, what it replaced (`before`)'),
+  log_index: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      "The event's position in its organization's verifiable log (GET /console/audit/log/entries): the leaf is this record's RFC 8785 canonical JSON without `log_index`",
+    ),
 })
 
 export const listAuditQuerySchema = z.strictObject({
@@ -63,4 +71,5 @@ export const auditEventExample: AuditEvent = {
     before: { transfer_requirements: ['kyc', 'aml'] },
     after: { transfer_requirements: ['kyc', 'aml', 'title_verification'] },
   },
+  log_index: 41,
 }

@@ -217,6 +217,10 @@ export const REASONS = {
     code: 'unprocessable',
     when: 'A webhook URL that is not https, or whose host is (or resolves to) a loopback, private, link-local, unique-local or metadata address (`context.reason`); loopback http is allowed only when the server runs with --allow-http-webhooks',
   },
+  log_size_exceeded: {
+    code: 'unprocessable',
+    when: "A log proof names a tree size beyond the organization's log (`context.log_size`)",
+  },
   valid_until_not_future: { code: 'unprocessable', when: '`valid_until` is not in the future' },
   expires_at_not_future: { code: 'unprocessable', when: "A key's `expires_at` is not in the future" },
   idempotency_key_reused: {

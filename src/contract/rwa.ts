@@ -1,3 +1,4 @@
+import { logKeySchema } from './audit-log.js'
 import { z } from 'zod'
 import { pageFields, pageQuery, prefixedId, timestampSchema } from './common.js'
 
@@ -722,7 +723,7 @@ export const ed25519JwkSchema = z.object({
   use: z.literal('sig'),
 })
 
-/** GET /console/rwa/.well-known/jwks.json: the service's proof-signing public keys. */
+/** GET /console/rwa/.well-known/jwks.json: the service's public keys (proofs, and the log's checkpoints). */
 export const jwksSchema = z.object({ keys: z.array(ed25519JwkSchema) })
 
 /** A proof key of a trust bundle: the JWK and when it signed (retired keys included). */
@@ -748,6 +749,11 @@ export const trustBundleSchema = z.object({
   generated_at: timestampSchema,
   proof_keys: z.object({ keys: z.array(trustBundleKeySchema) }),
   issuers: z.array(trustBundleIssuerSchema),
+  log_key: logKeySchema
+    .optional()
+    .describe(
+      "The key that signs the checkpoints of the organization's verifiable log (DESIGN §17); absent from bundles saved before the log existed",
+    ),
 })
 
 export type RegisterJurisdictionRequest = z.infer<typeof registerJurisdictionRequestSchema>

@@ -10,6 +10,7 @@ import { verification } from './0009-verification.js'
 import { keyRoles } from './0011-key-roles.js'
 import { accountability } from './0012-accountability.js'
 import { approvals } from './0014-approvals.js'
+import { auditLog } from './0015-audit-log.js'
 import { events } from './0016-events.js'
 
 /**
@@ -28,5 +29,6 @@ export const migrations: Record<string, Migration> = {
   '0011-key-roles': keyRoles,
   '0012-accountability': accountability,
   '0014-approvals': approvals,
+  '0015-audit-log': auditLog,
   '0016-events': events,
 }

@@ -2,6 +2,7 @@ import type { TrustBundle } from '../../../src/contract/rwa.js'
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
+import { logKeyOf } from '../../audit-log/service.js'
 import { listIssuers } from '../jurisdictions/queries.js'
 
 /**
@@ -24,5 +25,6 @@ export async function trustBundle(ctx: AppContext, principal: Principal): Promis
       valid_from: j.created_at,
       valid_until: null,
     })),
+    log_key: await logKeyOf(ctx, principal.orgId),
   }
 }

@@ -64,10 +64,19 @@ const call = (operation: OperationSpec, role: Role): Promise<TestResponse> =>
 const accessRefused = (res: TestResponse) =>
   res.status === 401 || ['role_required', 'plan_required', 'admin_key_required'].includes(res.body?.reason)
 
+/** The verifiable log's reads (DESIGN §17): the audit log's roles. */
+const AUDIT_LOG_READS: string[] = [
+  'getLogCheckpoint',
+  'listLogEntries',
+  'getLogInclusionProof',
+  'getLogConsistencyProof',
+]
+
 describe('every role may read: every GET a key calls admits every role, but the audit log', () => {
   const reads = KEYED.filter((operation) => operation.method === 'get')
   it.each(reads.map((o) => [o.operationId, o] as const))('%s', (id, operation) => {
-    if (id === 'listAuditEvents') expect(rolesOf(operation)).toEqual(['owner', 'auditor'])
+    if (id === 'listAuditEvents' || AUDIT_LOG_READS.includes(id))
+      expect(rolesOf(operation)).toEqual(['owner', 'auditor'])
     else {
       expect(rolesOf(operation)).toEqual(ROLES)
       expect(checksRoles(operation)).toBe(false)

@@ -55,16 +55,19 @@ describe('access to governance', () => {
   it('publishes the JWKS without a key', async () => {
     const res = await h.get('/console/rwa/.well-known/jwks.json', { key: null })
     expect(res.status).toBe(200)
-    expect(res.body.keys).toHaveLength(1)
-    expect(res.body.keys[0]).toEqual({
-      kty: 'OKP',
-      crv: 'Ed25519',
-      x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      kid: expect.any(String),
-      alg: 'EdDSA',
-      use: 'sig',
-    })
-    expect(res.body.keys[0]).not.toHaveProperty('d')
+    // The proof key and the log key (DESIGN §17).
+    expect(res.body.keys).toHaveLength(2)
+    for (const key of res.body.keys) {
+      expect(key).toEqual({
+        kty: 'OKP',
+        crv: 'Ed25519',
+        x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        kid: expect.any(String),
+        alg: 'EdDSA',
+        use: 'sig',
+      })
+      expect(key).not.toHaveProperty('d')
+    }
     // The same key on every call.
     expect((await h.get('/console/rwa/.well-known/jwks.json', { key: null })).body).toEqual(res.body)
   })

@@ -145,7 +145,11 @@ describe('compliance proofs', () => {
   })
 
   it('is signed by one service key per database, kept across app restarts', async () => {
-    const row = await h.ctx.db.selectFrom('rwa_service_keys').selectAll().execute()
+    const row = await h.ctx.db
+      .selectFrom('rwa_service_keys')
+      .selectAll()
+      .where('purpose', '=', 'proof')
+      .execute()
     expect(row).toHaveLength(1)
     expect(row[0]!.kid).toBe(approved.kid)
     // A new app over the same database publishes the same key and still verifies old proofs.

@@ -56,18 +56,26 @@ describe('GET /console/rwa/trust-bundle', () => {
       org_id: 'admin',
       generated_at: new Date(h.clock.now()).toISOString(),
       proof_keys: {
-        keys: jwks.keys.map((key: object) => ({
-          ...key,
-          valid_from: expect.any(String),
-          valid_until: null,
-        })),
+        // The JWKS's keys but the log key (which signs checkpoints, not proofs).
+        keys: jwks.keys
+          .filter((key: { kid: string }) => key.kid !== bundle.log_key?.kid)
+          .map((key: object) => ({
+            ...key,
+            valid_from: expect.any(String),
+            valid_until: null,
+          })),
       },
       issuers: [
         { jurisdiction_id: 'SG', issuer_did: sg.issuer_did, valid_from: sg.created_at, valid_until: null },
         { jurisdiction_id: 'US', issuer_did: us.issuer_did, valid_from: us.created_at, valid_until: null },
       ],
+      log_key: {
+        kid: expect.any(String),
+        vkey: expect.stringMatching(/^[^+\s]+\/console\/audit\/admin\+[0-9a-f]{8}\+A[A-Za-z0-9+/]{43}$/),
+      },
     })
     expect(bundle.proof_keys.keys).toHaveLength(1)
+    expect(jwks.keys.map((k: { kid: string }) => k.kid)).toContain(bundle.log_key?.kid)
   })
 
   it("lists only the caller's organization's issuers, for any key of it (no plan needed)", async () => {

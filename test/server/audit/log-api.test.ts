@@ -1,0 +1,167 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { eventLeafHash } from '../../../src/tlog/leaf.js'
+import { rootOfLeaves, verifyConsistency, verifyInclusion } from '../../../src/tlog/merkle.js'
+import { verifyCheckpoint } from '../../../src/tlog/note.js'
+import { buildWorld, expectStatus, transferBody } from '../../support/governance.js'
+import { createHarness, type Harness } from '../../support/harness.js'
+
+/*
+ * The verifiable log over HTTP (DESIGN §17): the checkpoint is signed by the key the JWKS and the
+ * trust bundle publish, the entries rebuild its root, every entry has an inclusion proof, a later
+ * checkpoint is consistent with an earlier one, and the refusals.
+ */
+
+let h: Harness | undefined
+afterEach(async () => {
+  await h?.close()
+  h = undefined
+})
+
+const b64 = (s: string) => Buffer.from(s, 'base64')
+
+describe('GET /console/audit/log/*', () => {
+  it('checkpoints, entries and proofs agree, and a later checkpoint extends the earlier', async () => {
+    h = await createHarness()
+    const acme = await h.createOrg('acme', { tier: 'pro' })
+    const world = await buildWorld(h, acme.key)
+    const key = { key: acme.key }
+
+    const first = await expectStatus(h.get('/console/audit/log/checkpoint', key), 200)
+    expect(first.origin).toBe(`${new URL(h.ctx.publicUrl()).host}/console/audit/acme`)
+    const checkpoint = verifyCheckpoint(first.checkpoint, first.log_key.vkey)
+    expect(checkpoint).toEqual({ origin: first.origin, size: first.tree_size, root: b64(first.root_hash) })
+    expect(first.tree_size).toBeGreaterThan(5)
+
+    // The key is the one the JWKS and the trust bundle publish.
+    const jwks = await expectStatus(h.get('/console/rwa/.well-known/jwks.json', key), 200)
+    expect(jwks.keys.map((k: any) => k.kid)).toContain(first.log_key.kid)
+    const bundle = await expectStatus(h.get('/console/rwa/trust-bundle', key), 200)
+    expect(bundle.log_key).toEqual(first.log_key)
+
+    // The entries rebuild the root; each is the event /console/audit answers, with its position.
+    const entries = await expectStatus(
+      h.get('/console/audit/log/entries', { ...key, query: { start: 0, end: first.tree_size } }),
+      200,
+    )
+    expect(entries.entries.map((e: any) => e.log_index)).toEqual([...Array(first.tree_size).keys()])
+    expect(rootOfLeaves(entries.entries.map(eventLeafHash)).root.toString('base64')).toBe(first.root_hash)
+    const listed = await expectStatus(h.get('/console/audit', { ...key, query: { limit: 500 } }), 200)
+    expect([...listed.events].reverse()).toEqual(entries.entries)
+
+    for (const [index, entry] of entries.entries.entries()) {
+      const proof = await expectStatus(
+        h.get('/console/audit/log/inclusion', { ...key, query: { index, tree_size: first.tree_size } }),
+        200,
+      )
+      expect(proof.leaf_hash).toBe(eventLeafHash(entry).toString('base64'))
+      verifyInclusion(
+        index,
+        first.tree_size,
+        eventLeafHash(entry),
+        proof.proof.map(b64),
+        b64(first.root_hash),
+      )
+    }
+
+    // More writes: the checkpoint covers them at once, and is consistent with the first.
+    const transfer = await expectStatus(
+      h.post('/console/rwa/transfers', transferBody(world.tokenId), key),
+      201,
+    )
+    const second = await expectStatus(h.get('/console/audit/log/checkpoint', key), 200)
+    expect(second.tree_size).toBeGreaterThan(first.tree_size)
+    const consistency = await expectStatus(
+      h.get('/console/audit/log/consistency', {
+        ...key,
+        query: { from: first.tree_size, to: second.tree_size },
+      }),
+      200,
+    )
+    expect(consistency.from_root).toBe(first.root_hash)
+    verifyConsistency(
+      first.tree_size,
+      second.tree_size,
+      consistency.proof.map(b64),
+      b64(first.root_hash),
+      b64(second.root_hash),
+    )
+    // The transfer's event carries its position too.
+    const transferEvents = await expectStatus(
+      h.get('/console/audit', { ...key, query: { target_id: transfer.transfer_id } }),
+      200,
+    )
+    expect(transferEvents.events[0]?.log_index).toBeGreaterThanOrEqual(first.tree_size)
+
+    // A window past the end is cut at the log's size.
+    const tail = await expectStatus(
+      h.get('/console/audit/log/entries', {
+        ...key,
+        query: { start: second.tree_size - 1, end: second.tree_size + 50 },
+      }),
+      200,
+    )
+    expect(tail.end).toBe(second.tree_size)
+    expect(tail.entries).toHaveLength(1)
+  })
+
+  it('refuses sizes beyond the log, bad windows, other organizations and keys without the role', async () => {
+    h = await createHarness()
+    const acme = await h.createOrg('acme', { tier: 'pro' })
+    const lion = await h.createOrg('lion', { tier: 'pro' })
+    await buildWorld(h, acme.key)
+    const key = { key: acme.key }
+    const { tree_size: size } = await expectStatus(h.get('/console/audit/log/checkpoint', key), 200)
+
+    const beyond = await h.get('/console/audit/log/inclusion', {
+      ...key,
+      query: { index: 0, tree_size: size + 1 },
+    })
+    expect(beyond.status).toBe(422)
+    expect(beyond.body).toMatchObject({ reason: 'log_size_exceeded', context: { log_size: size } })
+    const beyondTo = await h.get('/console/audit/log/consistency', {
+      ...key,
+      query: { from: 1, to: size + 1 },
+    })
+    expect(beyondTo.body.reason).toBe('log_size_exceeded')
+    for (const [path, query, field] of [
+      ['inclusion', { index: 3, tree_size: 3 }, 'index'],
+      ['consistency', { from: 0, to: 2 }, 'from'],
+      ['consistency', { from: 3, to: 2 }, 'from'],
+      ['entries', { start: 0, end: 1001 }, 'end'],
+      ['entries', { start: 5, end: 5 }, 'end'],
+      ['entries', { start: -1, end: 5 }, 'start'],
+    ] as const) {
+      const res = await h.get(`/console/audit/log/${path}`, { ...key, query })
+      expect(res.status, `${path} ${JSON.stringify(query)}`).toBe(400)
+      expect(res.body.errors.map((e: any) => e.path)).toContain(field)
+    }
+
+    const other = await h.get('/console/audit/log/checkpoint', { key: lion.key, query: { org_id: 'acme' } })
+    expect(other.status).toBe(403)
+    expect(other.body.reason).toBe('other_organization')
+    const admin = await expectStatus(
+      h.get('/console/audit/log/checkpoint', { query: { org_id: 'acme' } }),
+      200,
+    )
+    expect(admin.tree_size).toBe(size)
+    // The empty log of an organization that wrote nothing yet but its creation has a checkpoint too.
+    const lions = await expectStatus(h.get('/console/audit/log/checkpoint', { key: lion.key }), 200)
+    expect(verifyCheckpoint(lions.checkpoint, lions.log_key.vkey).size).toBe(lions.tree_size)
+
+    const auditor = await expectStatus(
+      h.post('/console/billing/keys', { name: 'auditor', roles: ['auditor'] }, key),
+      201,
+    )
+    await expectStatus(h.get('/console/audit/log/checkpoint', { key: auditor.api_key }), 200)
+    const issuer = await expectStatus(
+      h.post('/console/billing/keys', { name: 'issuer', roles: ['issuer'] }, key),
+      201,
+    )
+    const refused = await h.get('/console/audit/log/entries', {
+      key: issuer.api_key,
+      query: { start: 0, end: 1 },
+    })
+    expect(refused.status).toBe(403)
+    expect(refused.body.reason).toBe('role_required')
+  })
+})
