@@ -47,6 +47,7 @@ describe('first starts at once on an empty database', () => {
       '0011-key-roles',
       '0012-accountability',
       '0014-approvals',
+      '0015-audit-log',
       '0016-events',
     ])
     expect(adminKeys).toHaveLength(1)
