@@ -194,6 +194,8 @@ const HINTS: Partial<Record<Reason, Hint>> = {
     const role = roles.find((r) => r !== 'owner') ?? 'owner'
     return `\`rwa whoami\` shows the roles of the key in use; an owner makes a fitting one: \`rwa keys create --name NAME --role ${word(role)}\``
   },
+  approval_requires_another_key: (p) =>
+    `four eyes: another key with the agent role (or an owner) approves it: \`rwa approvals approve ${text(p, 'approval_id', 'ID')}\` with that key`,
   admin_key_required: () =>
     'use the admin key: printed once when the server first started (or set with RWA_ADMIN_KEY)',
   plan_required: (p) => {
@@ -218,11 +220,16 @@ const HINTS: Partial<Record<Reason, Hint>> = {
   token_not_found: listOf('tokens'),
   transfer_not_found: listOf('transfers'),
   proof_not_found: () => "`rwa transfers list` shows each transfer's proof_id",
+  approval_not_found: listOf('approvals'),
   trust_not_found: (p) =>
     `\`rwa trust list --jurisdiction ${text(p, 'from_jurisdiction', 'ID')} --status active\` lists the trust in force`,
   holding_not_found: (p, c) =>
     `\`rwa tokens holdings ${tokenOf(p, c)} --holder-did ${text(p, 'holder_did', 'DID')}\` lists its holdings`,
   // 409
+  approval_not_pending: (p) =>
+    `\`rwa approvals get ${text(p, 'approval_id', 'ID')}\` shows who decided it and what became of it`,
+  approval_expired: () =>
+    'it waited more than 72 h: run the command again to request a new approval, and have it approved in time',
   key_already_revoked: () =>
     '`rwa keys list` shows each key and whether it is revoked; `rwa keys create --name NAME` makes a new one',
   last_admin_key: () => 'create another admin key first: `rwa keys create --org admin --name NAME`',
@@ -292,7 +299,15 @@ const HINTS: Partial<Record<Reason, Hint>> = {
 }
 
 /** Command groups with a `get ID` subcommand. */
-const GETTABLE = new Set(['jurisdictions', 'credentials', 'attestations', 'tokens', 'transfers', 'proofs'])
+const GETTABLE = new Set([
+  'jurisdictions',
+  'credentials',
+  'attestations',
+  'tokens',
+  'transfers',
+  'proofs',
+  'approvals',
+])
 
 /** The hint of a code, for a reason without one of its own. */
 const CODE_HINTS: Record<ErrorCode, Hint> = {
