@@ -1,4 +1,6 @@
-import type { ZodError } from 'zod'
+import type { ZodError, z } from 'zod'
+
+type ZodIssue = z.core.$ZodIssue
 import {
   ERROR_STATUS,
   ERROR_TITLE,
@@ -30,6 +32,8 @@ export class ApiError extends Error {
       context?: ProblemContext
       errors?: FieldError[]
       headers?: Record<string, string>
+      /** `batch_operation_failed`: the failed operation's own problem. */
+      operationProblem?: Problem
     } = {},
   ) {
     super(detail)
@@ -49,13 +53,19 @@ export class ApiError extends Error {
       context: this.options.context ?? {},
     }
     if (this.options.errors) problem.errors = this.options.errors
+    if (this.options.operationProblem) problem.operation_problem = this.options.operationProblem
     return problem
   }
 }
 
 /** `invalid_request` naming every failing field of a zod error. */
 export function validationError(error: ZodError, where: string): ApiError {
-  const errors: FieldError[] = error.issues.flatMap((issue) => {
+  return invalidFields(where, fieldErrorsOf(error.issues, where))
+}
+
+/** Each failing field of zod issues, its path dotted (`where` for the whole value). */
+export function fieldErrorsOf(issues: readonly ZodIssue[], where: string): FieldError[] {
+  return issues.flatMap((issue) => {
     // An unknown field is reported at the field itself, not at the object holding it.
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({
@@ -67,7 +77,6 @@ export function validationError(error: ZodError, where: string): ApiError {
       { path: issue.path.length > 0 ? printableText(issue.path.join('.')) : where, message: issue.message },
     ]
   })
-  return invalidFields(where, errors)
 }
 
 /** `invalid_request` naming each failing field of the body, query or path (`where`). */

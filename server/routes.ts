@@ -29,6 +29,7 @@ import { publicRateLimit } from './limits/public-limit.js'
 import { healthHandlers } from './operations/health-routes.js'
 import { metricsHandlers } from './operations/metrics-routes.js'
 import { attestationHandlers } from './rwa/attestations/routes.js'
+import { batchHandlers } from './rwa/batch/routes.js'
 import { credentialHandlers } from './rwa/credentials/routes.js'
 import { jurisdictionHandlers } from './rwa/jurisdictions/routes.js'
 import { statusListHandlers } from './rwa/status-lists/routes.js'
@@ -62,6 +63,10 @@ const OPERATION_HANDLERS = {
   ...auditHandlers,
   ...auditLogHandlers,
   ...eventHandlers,
+  // A batch runs each of its operations by that operation's own handler (DESIGN §18).
+  ...batchHandlers(async (ctx, operationId, input) =>
+    (HANDLERS[operationId] as Handler<OperationSpec>)(ctx, input as never),
+  ),
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { API_KEY_PATTERN } from '../../src/contract/billing.js'
 import { type OperationSpec, rolesOf } from '../../src/contract/operation.js'
 import type { KnownKey } from '../caches/auth-cache.js'
@@ -9,7 +9,7 @@ import { setAnswerHeaders } from '../http/answer-headers.js'
 import { entitlementOf } from '../limits/entitlement.js'
 import type { LimitDecision } from '../limits/rate-limiter.js'
 import { hashApiKey } from './api-keys.js'
-import { type AppEnv, isAdminKey } from './principal.js'
+import { type AppEnv, isAdminKey, type Principal } from './principal.js'
 import { trialExpiry } from './trial-expiry.js'
 
 /**
@@ -33,18 +33,10 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
     const decision = await ctx.limits.take(org.orgId, entitlement.limits, now)
     if (!decision.allowed) {
       ctx.metrics.rateLimited(entitlement.limitsTier, decision.window)
-      throw new ApiError(
-        'rate_limited',
+      throw rateLimitRefusal(
+        org.orgId,
+        decision,
         `Rate limit of ${decision.limit} requests per ${decision.window} reached for organization ${org.orgId}; retry in ${decision.retryAfterSeconds} s or move to a higher tier`,
-        {
-          context: {
-            org_id: org.orgId,
-            window: decision.window,
-            limit: decision.limit,
-            retry_after_seconds: decision.retryAfterSeconds,
-          },
-          headers: { ...rateLimitHeaders(decision), 'Retry-After': String(decision.retryAfterSeconds) },
-        },
       )
     }
     ctx.meter.record(org.orgId, key.keyId, now)
@@ -57,8 +49,61 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
     })
 
     await next()
-    setAnswerHeaders(c, rateLimitHeaders(decision))
+    // A batch took more requests meanwhile (takeRequests): the headers speak of what is left after it.
+    setAnswerHeaders(c, rateLimitHeaders(c.get('limitDecision') ?? decision))
   }
+}
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The decision of the last requests the request took, when it took more than its own (a batch). */
+    limitDecision: LimitDecision | undefined
+  }
+}
+
+/** The 429 of a refused decision, with its RateLimit headers and `Retry-After`. */
+function rateLimitRefusal(orgId: string, decision: LimitDecision, detail: string): ApiError {
+  return new ApiError('rate_limited', detail, {
+    context: {
+      org_id: orgId,
+      window: decision.window,
+      limit: decision.limit,
+      retry_after_seconds: decision.retryAfterSeconds,
+    },
+    headers: { ...rateLimitHeaders(decision), 'Retry-After': String(decision.retryAfterSeconds) },
+  })
+}
+
+/**
+ * Takes `count` more requests of the caller's organization against its limits, all or none, and meters
+ * them: a batch's operations beyond the one its request counted (DESIGN §18). Refused, it is the 429 of
+ * a request, its detail starting with `what`; admitted, the answer's RateLimit headers speak of what is
+ * left after them.
+ */
+export async function takeRequests(
+  ctx: AppContext,
+  c: Context<AppEnv>,
+  principal: Principal,
+  count: number,
+  what: string,
+): Promise<void> {
+  if (count <= 0) return
+  const { entitlement, orgId } = principal
+  const now = ctx.clock.now()
+  const decision = await ctx.limits.take(orgId, entitlement.limits, now, count)
+  if (!decision.allowed) {
+    ctx.metrics.rateLimited(entitlement.limitsTier, decision.window)
+    const never = decision.window === 'minute' && count > entitlement.limits.requests_per_minute
+    throw rateLimitRefusal(
+      orgId,
+      decision,
+      never
+        ? `${what}: more than the limit of ${decision.limit} requests per minute of organization ${orgId}; send smaller batches, or move to a higher tier`
+        : `${what}: more than is left of the limit of ${decision.limit} requests per ${decision.window} of organization ${orgId}; retry in ${decision.retryAfterSeconds} s, send a smaller batch, or move to a higher tier`,
+    )
+  }
+  ctx.meter.record(orgId, principal.keyId, now, count)
+  c.set('limitDecision', decision)
 }
 
 /**

@@ -36,6 +36,26 @@ const HTTP_EXCEPTION_REASONS: Record<number, Reason> = {
 }
 
 /**
+ * The refusal a database's unique or foreign-key violation means, or undefined for any other error. The
+ * services check what they can and lock where a check could be interleaved; a unique or foreign key the
+ * database still refused means a concurrent request changed the same thing first.
+ */
+export function concurrencyRefusalOf(error: unknown): ApiError | undefined {
+  const violation = constraintViolationOf(error)
+  if (violation === 'unique')
+    return new ApiError(
+      'concurrent_duplicate',
+      'A concurrent request created the same thing first; read it back before retrying',
+    )
+  if (violation === 'foreign_key')
+    return new ApiError(
+      'concurrent_removal',
+      'A concurrent request removed something this one refers to; read it back before retrying',
+    )
+  return undefined
+}
+
+/**
  * Turns anything thrown by a route into problem details. Expected failures are ApiErrors; Hono's
  * HTTPExceptions map through the code table; a database's unique or foreign-key refusal is a 409;
  * anything else is a bug: a bare 500 for the client, the details for the log.
@@ -53,22 +73,8 @@ export function errorHandler(logError: (message: string, error?: unknown) => voi
         return problemResponse(c, new ApiError(reason, detail))
       }
     }
-    // The services check what they can and lock where a check could be interleaved; a unique or foreign
-    // key the database still refused means a concurrent request changed the same thing first.
-    const violation = constraintViolationOf(error)
-    if (violation) {
-      const refusal =
-        violation === 'unique'
-          ? new ApiError(
-              'concurrent_duplicate',
-              'A concurrent request created the same thing first; read it back before retrying',
-            )
-          : new ApiError(
-              'concurrent_removal',
-              'A concurrent request removed something this one refers to; read it back before retrying',
-            )
-      return problemResponse(c, refusal)
-    }
+    const refusal = concurrencyRefusalOf(error)
+    if (refusal) return problemResponse(c, refusal)
     if (isDatabaseUnavailable(error)) {
       logError(
         `database unavailable on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}):`,

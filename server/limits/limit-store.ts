@@ -6,13 +6,13 @@ import { type BucketDecision, type PublicRate, TokenBuckets } from './public-buc
 import { type LimitDecision, RateLimiter } from './rate-limiter.js'
 
 /**
- * Where each organization's per-minute window and per-day counter live. `take` admits one request if
- * both limits allow it and records it, atomically with respect to every other request of the
+ * Where each organization's per-minute window and per-day counter live. `take` admits one request (or
+ * `count` of them, all or none: a batch's operations) if both limits allow it and records it, atomically with respect to every other request of the
  * organization that the store sees. A day counter the store has no value for is seeded from the
  * stored usage of that day, so a restart does not hand out a fresh day.
  */
 export interface LimitStore {
-  take(orgId: string, limits: Limits, now: number): Promise<LimitDecision>
+  take(orgId: string, limits: Limits, now: number, count?: number): Promise<LimitDecision>
   /**
    * Takes one token from the bucket of `client` (an address, or an IPv6 /64) on the unauthenticated
    * routes, atomically with respect to every request of that client the store sees.
@@ -31,7 +31,7 @@ export class InMemoryLimitStore implements LimitStore {
 
   constructor(private readonly db: Db) {}
 
-  async take(orgId: string, limits: Limits, now: number): Promise<LimitDecision> {
+  async take(orgId: string, limits: Limits, now: number, count = 1): Promise<LimitDecision> {
     const today = utcDate(now)
     if (this.limiter.needsDaySeed(orgId, today)) {
       const stored = await requestCountOn(this.db, orgId, today)
@@ -40,7 +40,7 @@ export class InMemoryLimitStore implements LimitStore {
         this.limiter.seedDay(orgId, today, stored, limits.requests_per_minute)
       }
     }
-    return this.limiter.take(orgId, limits, now)
+    return this.limiter.take(orgId, limits, now, count)
   }
 
   async takePublic(client: string, rate: PublicRate, now: number): Promise<BucketDecision> {

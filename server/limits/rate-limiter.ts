@@ -47,8 +47,11 @@ export class RateLimiter {
     w.dayCount = count
   }
 
-  /** Admits one request of `orgId` at `now` if both limits allow it, and records it. */
-  take(orgId: string, limits: Limits, now: number): LimitDecision {
+  /**
+   * Admits `count` requests of `orgId` at `now` if both limits have room for all of them, and records
+   * them; otherwise records none (a batch's operations, DESIGN §18, are admitted whole or not at all).
+   */
+  take(orgId: string, limits: Limits, now: number, count = 1): LimitDecision {
     const rpm = limits.requests_per_minute
     const w = this.window(orgId, rpm)
     const today = utcDate(now)
@@ -62,17 +65,22 @@ export class RateLimiter {
     }
 
     const perDay = limits.requests_per_day
-    const counts = { dayCount: w.dayCount, windowSize: w.size }
-    if (perDay !== 'unlimited' && w.dayCount >= perDay) return limitDecision(limits, now, 'day', counts)
-    if (w.size >= rpm) {
-      // Room frees when the oldest of the newest `rpm` entries leaves the minute.
-      const pivotAt = w.ring[(w.head + w.size - rpm) % w.ring.length]
+    const counts = { dayCount: w.dayCount, windowSize: w.size, count }
+    if (perDay !== 'unlimited' && w.dayCount + count > perDay)
+      return limitDecision(limits, now, 'day', counts)
+    if (w.size + count > rpm) {
+      // Room for `count` frees when the oldest of the newest `rpm - count` entries leaves the minute
+      // (more than the whole minute's limit never fits: the refusal then names the oldest entry).
+      const keep = Math.max(0, rpm - count)
+      const pivotAt = w.size > keep ? w.ring[(w.head + w.size - keep - 1) % w.ring.length] : undefined
       return limitDecision(limits, now, 'minute', { ...counts, pivotAt })
     }
 
-    w.ring[(w.head + w.size) % w.ring.length] = now
-    w.size++
-    w.dayCount++
+    for (let i = 0; i < count; i++) {
+      w.ring[(w.head + w.size) % w.ring.length] = now
+      w.size++
+    }
+    w.dayCount += count
     return limitDecision(limits, now, 'admitted', { ...counts, pivotAt: w.ring[w.head] })
   }
 
@@ -103,6 +111,7 @@ export type LimitOutcome = 'admitted' | 'day' | 'minute'
  * The decision and what the RateLimit headers say, from the organization's counts before the request.
  * Shared by the in-memory limiter and the Redis store, so every instance answers alike.
  * - `dayCount`, `windowSize`: requests admitted today and in the trailing minute, before this one;
+ * - `count`: how many requests this one takes (1; a batch's operations, DESIGN §18);
  * - `pivotAt`: when refused by the minute, the time of the entry whose expiry makes room (the oldest of
  *   the newest `requests_per_minute`); when admitted, the oldest entry of the window including this one.
  */
@@ -110,7 +119,7 @@ export function limitDecision(
   limits: Limits,
   now: number,
   outcome: LimitOutcome,
-  counts: { dayCount: number; windowSize: number; pivotAt?: number | undefined },
+  counts: { dayCount: number; windowSize: number; pivotAt?: number | undefined; count?: number },
 ): LimitDecision {
   const rpm = limits.requests_per_minute
   const perDay = limits.requests_per_day
@@ -138,8 +147,9 @@ export function limitDecision(
       retryAfterSeconds: minuteReset,
     }
   }
-  const dayLeft = perDay === 'unlimited' ? Number.POSITIVE_INFINITY : perDay - counts.dayCount - 1
-  const minuteLeft = rpm - counts.windowSize - 1
+  const taken = counts.count ?? 1
+  const dayLeft = perDay === 'unlimited' ? Number.POSITIVE_INFINITY : perDay - counts.dayCount - taken
+  const minuteLeft = rpm - counts.windowSize - taken
   if (dayLeft < minuteLeft) {
     return {
       allowed: true,

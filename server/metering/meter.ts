@@ -32,13 +32,13 @@ export class UsageMeter {
     return pending
   }
 
-  /** Counts one admitted request of `orgId` made with key `keyId` at `now`. */
-  record(orgId: string, keyId: string, now: number): void {
+  /** Counts one admitted request (or `count`: a batch's operations) of `orgId` made with key `keyId` at `now`. */
+  record(orgId: string, keyId: string, now: number, count = 1): void {
     const date = utcDate(now)
     const id = `${orgId}\u0000${date}`
     const entry = this.requests.get(id)
-    if (entry) entry.count++
-    else this.requests.set(id, { orgId, date, count: 1 })
+    if (entry) entry.count += count
+    else this.requests.set(id, { orgId, date, count })
     this.lastUsed.set(keyId, now)
   }
 

@@ -12,7 +12,8 @@ import { pingRedis, type RedisStateListener } from './connection.js'
  * One request against an organization's limits, atomically (a Lua script runs alone on the server):
  * KEYS[1] the sorted set of the trailing minute's admitted requests (score = time in ms), KEYS[2] the
  * UTC day's counter. ARGV: now, requests per minute, requests per day (-1: unlimited), the stored
- * usage of the day (-1: not read yet), a unique member for this request, the day key's TTL (s).
+ * usage of the day (-1: not read yet), a unique member for this request, the day key's TTL (s), and how
+ * many requests it takes (a batch's operations, DESIGN §18: all admitted or none).
  * Returns { outcome, window size before, day count before, pivot time }, outcome being 0 admitted,
  * 1 refused by the day, 2 refused by the minute, -1 "the day key is missing: call again with the
  * stored usage", which seeds it unless another instance did first.
@@ -22,6 +23,7 @@ local now = tonumber(ARGV[1])
 local rpm = tonumber(ARGV[2])
 local per_day = tonumber(ARGV[3])
 local seed = tonumber(ARGV[4])
+local count = tonumber(ARGV[7])
 local day = redis.call('GET', KEYS[2])
 if day then
   day = tonumber(day)
@@ -33,16 +35,29 @@ else
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${MINUTE_MS})
 local size = redis.call('ZCARD', KEYS[1])
-if per_day >= 0 and day >= per_day then
+if per_day >= 0 and day + count > per_day then
   return {1, size, day, ''}
 end
-if size >= rpm then
-  local pivot = redis.call('ZRANGE', KEYS[1], size - rpm, size - rpm, 'WITHSCORES')
+if size + count > rpm then
+  local keep = math.max(0, rpm - count)
+  if size <= keep then return {2, size, day, ''} end
+  local pivot = redis.call('ZRANGE', KEYS[1], size - keep - 1, size - keep - 1, 'WITHSCORES')
   return {2, size, day, pivot[2]}
 end
-redis.call('ZADD', KEYS[1], now, ARGV[5])
+if count == 1 then
+  redis.call('ZADD', KEYS[1], now, ARGV[5])
+else
+  for i = 1, count, 500 do
+    local args = {}
+    for j = i, math.min(count, i + 499) do
+      args[#args + 1] = now
+      args[#args + 1] = ARGV[5] .. ':' .. j
+    end
+    redis.call('ZADD', KEYS[1], unpack(args))
+  end
+end
 redis.call('PEXPIRE', KEYS[1], ${MINUTE_MS + 1000})
-redis.call('INCR', KEYS[2])
+redis.call('INCRBY', KEYS[2], count)
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 return {0, size, day, oldest[2]}
 `
@@ -99,6 +114,7 @@ interface RedisWithTake extends Redis {
     seed: number,
     member: string,
     dayTtl: number,
+    count: number,
   ): Promise<TakeReply>
   rwaTakePublic(
     bucketKey: string,
@@ -142,8 +158,8 @@ export class RedisLimitStore implements LimitStore {
     this.fallback = new InMemoryLimitStore(db)
   }
 
-  async take(orgId: string, limits: Limits, now: number): Promise<LimitDecision> {
-    if (this.lost) return this.fallback.take(orgId, limits, now)
+  async take(orgId: string, limits: Limits, now: number, count = 1): Promise<LimitDecision> {
+    if (this.lost) return this.fallback.take(orgId, limits, now, count)
     const day = utcDate(now)
     const base = `${this.options.prefix}limits:${orgId}`
     const keys = [`${base}:minute`, `${base}:day:${day}`] as const
@@ -158,6 +174,7 @@ export class RedisLimitStore implements LimitStore {
         seed,
         member,
         DAY_KEY_TTL_SECONDS,
+        count,
       )
 
     let reply: TakeReply
@@ -165,7 +182,7 @@ export class RedisLimitStore implements LimitStore {
       reply = await run(-1)
     } catch (error) {
       this.markLost(error)
-      return this.fallback.take(orgId, limits, now)
+      return this.fallback.take(orgId, limits, now, count)
     }
     if (reply[0] === -1) {
       // Outside the try: a database failure here is not Redis's.
@@ -174,13 +191,14 @@ export class RedisLimitStore implements LimitStore {
         reply = await run(stored)
       } catch (error) {
         this.markLost(error)
-        return this.fallback.take(orgId, limits, now)
+        return this.fallback.take(orgId, limits, now, count)
       }
     }
     const [code, windowSize, dayCount, pivot] = reply
     const outcome = OUTCOMES[code]
     if (!outcome) throw new Error(`unexpected reply from the limit script: ${JSON.stringify(reply)}`)
     return limitDecision(limits, now, outcome, {
+      count,
       dayCount,
       windowSize,
       pivotAt: pivot === '' ? undefined : Number(pivot),

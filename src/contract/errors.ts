@@ -239,6 +239,10 @@ export const REASONS = {
     code: 'unprocessable',
     when: 'A forced transfer or recovery whose recipient holds no valid `kyc` attestation recognised where the units go',
   },
+  batch_operation_failed: {
+    code: 'unprocessable',
+    when: 'An operation of an atomic batch failed, so none was kept: `context` names its `index`, `ref` and `op`, and `operation_problem` is its own problem',
+  },
   admin_not_billed: {
     code: 'unprocessable',
     when: 'A subscription change for the operator organization `admin`',
@@ -282,8 +286,8 @@ export const fieldErrorSchema = z.object({
   message: z.string(),
 })
 
-/** RFC 9457 problem details, as every error response carries them (`application/problem+json`). */
-export const problemSchema = z.object({
+/** The members of a problem document. */
+const problemFields = {
   type: z.string(),
   title: z.string(),
   status: z.number().int(),
@@ -299,6 +303,17 @@ export const problemSchema = z.object({
     .optional()
     .describe(
       'The `X-Request-Id` of the request that failed (also in the response header): the server log line of the request carries it',
+    ),
+}
+
+/** RFC 9457 problem details, as every error response carries them (`application/problem+json`). */
+export const problemSchema = z.object({
+  ...problemFields,
+  operation_problem: z
+    .object(problemFields)
+    .optional()
+    .describe(
+      '`batch_operation_failed`: the problem of the operation that failed, as it alone would have had it',
     ),
 })
 

@@ -38,6 +38,8 @@ import {
   updateJurisdictionRequestExample,
 } from './examples.js'
 import { approvable } from './approvals.js'
+import { batchRequestExample, batchResponseExample } from './batch-examples.js'
+import { batchRequestSchema, batchResponseSchema } from './batch.js'
 import { defineOperation, jsonBody, jsonResponse, optionalJsonBody } from './operation.js'
 import {
   attestationParamsSchema,
@@ -646,5 +648,42 @@ export const rwaRoutes = {
       canTransferResponseExample,
     ),
     refusals: ['token_not_found', 'jurisdiction_not_found'],
+  }),
+
+  // ── Batches (DESIGN §18) ──────────────────────────────────────────────────
+  batch: defineOperation({
+    ...governance,
+    // Each operation is checked against the roles its own operation needs (403 naming it).
+    roles: ['issuer', 'agent', 'transfers'],
+    operationId: 'batch',
+    // The actions of the operations a batch may hold (test/server/rwa/batch.test.ts keeps it so).
+    audit: [
+      'jurisdiction.registered',
+      'jurisdiction.updated',
+      'trust.established',
+      'credential.issued',
+      'attestation.submitted',
+      'attestation.revoked',
+      'token.created',
+      'token.rules_updated',
+      'token.paused',
+      'token.unpaused',
+      'holder.frozen',
+      'transfer.approved',
+      'transfer.rejected',
+    ],
+    method: 'post',
+    path: `${RWA_BASE}/batch`,
+    summary: 'Run up to 1,000 governance writes in order, all or nothing by default',
+    description:
+      'Each operation is the single operation it names: validated by its schemas, refused without its role (403 naming it), run by its service, audited as it would be, and counted as one request against the limits (the batch itself adds none; a batch larger than what is left of the minute or day is 429 before anything runs). A body value `{ "$ref": "name.field" }` is a field of what an earlier operation (its `ref`) answered; a ref to a missing or later operation is 400 before anything runs. Atomic (default): one transaction, and the first failing operation rolls everything back: 422 `batch_operation_failed` with `context: { index, ref, op }` and its own problem under `operation_problem` (a rejected transfer is a result, not a failure). `atomic: false`: each operation stands alone, its failure a result. `dry_run: true`: runs it all and keeps nothing.',
+    body: jsonBody(batchRequestSchema, batchRequestExample),
+    response: jsonResponse(
+      200,
+      batchResponseSchema,
+      "Each operation's status and answer, in order",
+      batchResponseExample,
+    ),
+    refusals: ['batch_operation_failed'],
   }),
 } as const

@@ -50,10 +50,12 @@ const step = fc.record({
     fc.constantFrom(0, 1, 19_999, 20_000, 59_999, 60_000, 60_001),
     fc.constant(6 * 3600_000),
   ),
+  // Mostly one request; sometimes a batch's several, at times more than a minute's limit.
+  count: fc.oneof(fc.constant(1), fc.constant(1), fc.integer({ min: 1, max: 6 })),
 })
 
 describe('RedisLimitStore', () => {
-  it('decides every request exactly as the in-memory RateLimiter', async () => {
+  it('decides every request (and every batch of several) exactly as the in-memory RateLimiter', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 60 }), async (steps) => {
         const prefix = createRedisPrefix()
@@ -61,10 +63,10 @@ describe('RedisLimitStore', () => {
         const store = new RedisLimitStore(redis, db, { prefix: prefix.prefix })
         const memory = new RateLimiter()
         let now = Date.UTC(2026, 0, 15, 20, 0, 0)
-        for (const { org, tier, advance } of steps) {
+        for (const { org, tier, advance, count } of steps) {
           now += advance
           const limits = LIMITS[tier]!
-          expect(await store.take(org, limits, now)).toEqual(memory.take(org, limits, now))
+          expect(await store.take(org, limits, now, count)).toEqual(memory.take(org, limits, now, count))
         }
         await store.close()
       }),

@@ -343,6 +343,23 @@ const SCENARIOS: Record<string, Scenario> = {
     ok: (w) => ({ method: 'POST', path: `${APPROVAL(w)}/reject`, body: { reason: 'no' } }),
     refused: () => ({ method: 'POST', path: `${UNKNOWN_APPROVAL}/reject`, body: {} }),
   },
+  batch: {
+    ok: () => ({
+      method: 'POST',
+      path: '/console/rwa/batch',
+      body: { operations: [{ op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } }] },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/batch',
+      body: {
+        operations: [
+          { op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
+          { op: 'jurisdictions.register', body: US },
+        ],
+      },
+    }),
+  },
   recoverIdentity: {
     ok: (w) => ({
       method: 'POST',

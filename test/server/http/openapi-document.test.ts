@@ -73,9 +73,9 @@ describe('the document as a whole', () => {
     expect(new Set(ids).size).toBe(ids.length)
     // The 32 of the spec and billing, the 11 of token governance (DESIGN §10–12), the 3 of operations,
     // the trust bundle and attestation revocation (DESIGN §14), the audit log (§16), keys' reroll
-    // and whoami (§16), four eyes' policy and approvals (§16: 2 + 4), the verifiable log (§17: 4) and
-    // the events (§20: 2).
-    expect(ids).toHaveLength(63)
+    // and whoami (§16), four eyes' policy and approvals (§16: 2 + 4), the verifiable log (§17: 4),
+    // batches (§18) and the events (§20: 2).
+    expect(ids).toHaveLength(64)
   })
 })
 

@@ -55,10 +55,27 @@ function pathOf(operation: OperationSpec): string {
     .replace('{id}', ids[collection] ?? 'unknown')
 }
 
+/**
+ * A batch's own operations are checked against their roles too (DESIGN §18): each role sends one it may
+ * run (its body left empty, so it is refused as invalid, past access).
+ */
+const BATCH_OP_OF: Record<Role, string> = {
+  owner: 'jurisdictions.register',
+  issuer: 'credentials.issue',
+  agent: 'tokens.pause',
+  transfers: 'transfers.request',
+  auditor: 'transfers.request',
+}
+
 const call = (operation: OperationSpec, role: Role): Promise<TestResponse> =>
   h.request(operation.method.toUpperCase(), pathOf(operation), {
     key: keyOf[role],
-    body: operation.body ? operation.body.example : undefined,
+    body:
+      operation.operationId === 'batch'
+        ? { operations: [{ op: BATCH_OP_OF[role], body: {} }] }
+        : operation.body
+          ? operation.body.example
+          : undefined,
   })
 
 const accessRefused = (res: TestResponse) =>
@@ -119,9 +136,10 @@ describe('the declarations', () => {
         .map((o) => o.operationId)
         .sort()
     expect(byRole('auditor')).toEqual([])
-    expect(byRole('transfers')).toEqual(['requestTransfer'])
+    expect(byRole('transfers')).toEqual(['batch', 'requestTransfer'])
     expect(byRole('issuer')).toEqual(
       [
+        'batch',
         'establishTrust',
         'revokeTrust',
         'registerJurisdiction',
@@ -136,6 +154,7 @@ describe('the declarations', () => {
     )
     expect(byRole('agent')).toEqual(
       [
+        'batch',
         'setTokenRules',
         'pauseToken',
         'unpauseToken',

@@ -37,6 +37,24 @@ describe('RateLimiter', () => {
     expect(limiter.take('o', small, Date.UTC(2026, 0, 16, 0, 0, 0)).allowed).toBe(true)
   })
 
+  it('takes several requests at once (a batch) all or none, by the minute and by the day', () => {
+    const limiter = new RateLimiter()
+    const limits = { ...small, requests_per_minute: 10, requests_per_day: 15 }
+    expect(limiter.take('o', limits, T0)).toMatchObject({ allowed: true, remaining: 9 })
+    const six = limiter.take('o', limits, T0 + 10_000, 6)
+    expect(six).toMatchObject({ allowed: true, window: 'minute', remaining: 3 })
+    // 4 do not fit in what is left (3): none is taken, and room for 4 comes when the first leaves.
+    const four = limiter.take('o', limits, T0 + 20_000, 4)
+    expect(four).toMatchObject({ allowed: false, window: 'minute' })
+    expect(four.retryAfterSeconds).toBe(40)
+    expect(limiter.take('o', limits, T0 + 20_000, 3)).toMatchObject({ allowed: true, remaining: 0 })
+    // The day: 10 taken, 5 left; a minute later 6 are refused by the day, 5 fit.
+    expect(limiter.take('o', limits, T0 + 80_000, 6)).toMatchObject({ allowed: false, window: 'day' })
+    expect(limiter.take('o', limits, T0 + 80_000, 5)).toMatchObject({ allowed: true, remaining: 0 })
+    // More than a minute's limit never fits.
+    expect(new RateLimiter().take('p', limits, T0, 11)).toMatchObject({ allowed: false, window: 'minute' })
+  })
+
   it('keeps organizations apart', () => {
     const limiter = new RateLimiter()
     for (let i = 0; i < 3; i++) limiter.take('a', small, T0)

@@ -1,0 +1,147 @@
+import {
+  BATCH_OPERATIONS,
+  type BatchOperation,
+  type BatchOperationName,
+  REF_KEY,
+  REF_VALUE,
+} from '../../../src/contract/batch.js'
+import type { FieldError } from '../../../src/contract/errors.js'
+import { printableText } from '../../../src/contract/text.js'
+import { invalidFields } from '../../errors.js'
+
+/*
+ * The plan of a batch (DESIGN §18), pure: each operation with the places of its body that take a value
+ * an earlier operation answers (`{ "$ref": "name.field" }`). A ref to an operation that is missing or
+ * comes later, a ref named twice, or a `$ref` of another form is refused before anything runs.
+ */
+
+/** A path into a body: keys of objects and indexes of arrays. */
+export type BodyPath = ReadonlyArray<string | number>
+
+/** A place of a body whose value is a field of an earlier operation's answer. */
+export interface RefSite {
+  path: BodyPath
+  /** The ref of the operation whose answer holds the value. */
+  ref: string
+  /** The dotted path of the value in that answer. */
+  field: readonly string[]
+}
+
+export interface PlannedOperation {
+  index: number
+  ref: string | null
+  op: BatchOperationName
+  operationId: string
+  /** The body field naming the record the operation acts on (its path's `{id}`), if it has one. */
+  idField: string | undefined
+  body: Record<string, unknown>
+  sites: RefSite[]
+}
+
+/** `operations[i].body.a.b`: how a field of an operation is named in a refusal. */
+export const fieldOf = (index: number, path: BodyPath): string =>
+  printableText([`operations[${index}].body`, ...path].join('.'))
+
+/** The plan, or 400 `invalid_field` naming each `operations[i]` whose refs cannot be resolved. */
+export function planBatch(operations: readonly BatchOperation[]): PlannedOperation[] {
+  const errors: FieldError[] = []
+  const defined = new Map<string, number>()
+  operations.forEach((operation, index) => {
+    if (operation.ref === undefined) return
+    const first = defined.get(operation.ref)
+    if (first === undefined) defined.set(operation.ref, index)
+    else
+      errors.push({
+        path: `operations[${index}].ref`,
+        message: `ref "${operation.ref}" is already the name of operations[${first}]`,
+      })
+  })
+
+  const planned = operations.map((operation, index): PlannedOperation => {
+    const sites: RefSite[] = []
+    for (const { path, value } of refValues(operation.body)) {
+      const match = typeof value === 'string' ? REF_VALUE.exec(value) : null
+      if (!match) {
+        errors.push({
+          path: fieldOf(index, path),
+          message: `a ${REF_KEY} is { "${REF_KEY}": "name.field" }, alone in its object: name an earlier operation's ref and a field of its answer`,
+        })
+        continue
+      }
+      const [, ref, field] = match as unknown as [string, string, string]
+      const at = defined.get(ref)
+      if (at === undefined || at >= index) {
+        errors.push({
+          path: fieldOf(index, path),
+          message:
+            at === undefined
+              ? `refers to ref "${ref}", which no operation of the batch has`
+              : `refers to ref "${ref}" of operations[${at}], which runs after operations[${index}]: a ref can only name an earlier operation`,
+        })
+        continue
+      }
+      sites.push({ path, ref, field: field.split('.') })
+    }
+    const spec = BATCH_OPERATIONS[operation.op] as { operationId: string; idField?: string }
+    return {
+      index,
+      ref: operation.ref ?? null,
+      op: operation.op,
+      operationId: spec.operationId,
+      idField: spec.idField,
+      body: operation.body,
+      sites,
+    }
+  })
+  if (errors.length > 0) throw invalidFields('body', errors)
+  return planned
+}
+
+/** Every `{ "$ref": ... }` object in a body (and any object holding `$ref` beside other keys), with its path. */
+function* refValues(
+  value: unknown,
+  path: Array<string | number> = [],
+): Generator<{ path: BodyPath; value: unknown }> {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) yield* refValues(value[i], [...path, i])
+    return
+  }
+  if (value === null || typeof value !== 'object') return
+  const record = value as Record<string, unknown>
+  if (REF_KEY in record) {
+    // Another key beside it makes it no reference: refused as malformed rather than passed on.
+    yield { path, value: Object.keys(record).length === 1 ? record[REF_KEY] : undefined }
+    return
+  }
+  for (const [key, child] of Object.entries(record)) yield* refValues(child, [...path, key])
+}
+
+/** Whether one path starts with the other: a schema issue there may be the ref's, not yet resolved. */
+export function overlaps(a: BodyPath, b: BodyPath): boolean {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** The value at `field` of an answer, or undefined when the answer has none there. */
+export function valueAt(answer: unknown, field: readonly string[]): unknown {
+  let value = answer
+  for (const key of field) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
+}
+
+/** A copy of `body` with `value` at `path` (copying only the objects and arrays along the path). */
+export function withValueAt(body: unknown, path: BodyPath, value: unknown): unknown {
+  if (path.length === 0) return value
+  const [head, ...rest] = path as [string | number, ...Array<string | number>]
+  if (Array.isArray(body)) {
+    const copy = [...body]
+    copy[head as number] = withValueAt(copy[head as number], rest, value)
+    return copy
+  }
+  const record = body as Record<string, unknown>
+  return { ...record, [head]: withValueAt(record[head as string], rest, value) }
+}
