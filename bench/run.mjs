@@ -6,6 +6,7 @@
 // this process is the load generator (autocannon) on another core. Rounds are interleaved (every
 // scenario once per round, each beside its baseline), so a burst of noise from the shared machine hits
 // both sides of a ratio alike; the ratio reported is the median of the per-round ratios.
+import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -343,7 +344,12 @@ async function startPostgresDeployment(servers, pinning, profileArgs) {
     deployment.redisUrl,
     ...THROUGHPUT_ARGS,
   ]
-  const env = { NODE_ENV: 'production', RWA_REDIS_PREFIX: deployment.prefix }
+  // Both instances share the deployment's master key (required over PostgreSQL, DESIGN §15).
+  const env = {
+    NODE_ENV: 'production',
+    RWA_REDIS_PREFIX: deployment.prefix,
+    RWA_MASTER_KEY: randomBytes(32).toString('base64url'),
+  }
   try {
     const a = await startServer({
       name: 'rwa-pg',

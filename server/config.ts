@@ -24,6 +24,7 @@ const publicRateSchema = z
     }
     return { perSecond, burst }
   })
+import { MASTER_KEY_PATTERN } from './signing/master-key.js'
 
 /** Server settings: flags win over RWA_* variables, which win over the defaults. */
 export const serverConfigSchema = z.object({
@@ -47,6 +48,9 @@ export const serverConfigSchema = z.object({
     .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'expected 1-64 letters, digits or : _ . -')
     .default('rwa:'),
   adminKey: apiKeySecretSchema.optional(),
+  /** The key-encryption key of the signing keys (DESIGN §15): 32 bytes as base64url. Never logged. */
+  masterKey: z.string().regex(MASTER_KEY_PATTERN, 'expected 32 bytes as 43 base64url characters').optional(),
+  masterKeyFile: z.string().min(1).optional(),
   paymentProvider: z.enum(['local', 'stripe']).default('local'),
   stripeSecretKey: z
     .string()
@@ -129,6 +133,25 @@ export function loadServerConfig(
           path: ['db'],
           message:
             'names a SQLite file while RWA_DATABASE_URL (--database-url) names a PostgreSQL database: give one',
+        })
+      }
+      if (config.masterKey !== undefined && config.masterKeyFile !== undefined) {
+        check.addIssue({
+          code: 'custom',
+          path: ['masterKeyFile'],
+          message: 'names a master key file while RWA_MASTER_KEY gives the key: give one',
+        })
+      }
+      if (
+        config.databaseUrl !== undefined &&
+        config.masterKey === undefined &&
+        config.masterKeyFile === undefined
+      ) {
+        check.addIssue({
+          code: 'custom',
+          path: ['masterKey'],
+          message:
+            'required with RWA_DATABASE_URL (or --master-key-file FILE): every signing key is stored encrypted under it, and instances sharing the database must share it (32 random bytes as base64url: openssl rand -base64 32 | tr "+/" "-_" | tr -d =)',
         })
       }
       if (config.databaseUrl !== undefined && config.redisUrl === undefined) {

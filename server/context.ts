@@ -12,6 +12,7 @@ import { UsageMeter } from './metering/meter.js'
 import { ServerMetrics } from './metrics/metrics.js'
 import { LocalPaymentProvider } from './payments/local-provider.js'
 import type { PaymentProvider } from './payments/provider.js'
+import type { MasterKey } from './signing/master-key.js'
 import { SigningKeys } from './signing/signing-keys.js'
 import { type Change, currentWrite, recordChange } from './writes/change.js'
 
@@ -66,6 +67,11 @@ export interface AppContext {
 
 export interface AppContextOptions {
   db: Db
+  /**
+   * The key every private signing key is sealed under (DESIGN §15), checked against the database by
+   * `openKeyCustody` (server/signing/custody.ts) before the context is built.
+   */
+  masterKey: MasterKey
   clock?: Clock
   payments?: PaymentProvider
   authCache?: AuthCache
@@ -149,7 +155,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     meter,
     payments: options.payments ?? new LocalPaymentProvider(options.db),
     paymentAnswers,
-    signingKeys: new SigningKeys(options.db, clock),
+    signingKeys: new SigningKeys(options.db, clock, options.masterKey),
     bus,
     invalidate(message: Invalidation) {
       const now = () => {

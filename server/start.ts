@@ -13,6 +13,8 @@ import { type MetricsServer, serveMetrics } from './metrics/metrics-server.js'
 import { ServerMetrics } from './metrics/metrics.js'
 import { paymentProviderFromConfig } from './payments/from-config.js'
 import { prepareUrlFile, removeUrlFile, writeUrlFile } from './url-file.js'
+import { systemClock } from './clock.js'
+import { openKeyCustody, resolveMasterKey } from './signing/custody.js'
 
 export interface RunningServer {
   url: string
@@ -96,8 +98,23 @@ export async function startServer(
       onRedisLost: (operation) => metrics.redisError(operation),
     })
     const { db } = deployment
+    const where = config.databaseUrl === undefined ? config.db : redactUrl(config.databaseUrl)
+    // Before anything creates a key (the admin key, a signing key): a wrong master key stops here.
+    const master = await resolveMasterKey(db, {
+      masterKey: config.masterKey,
+      masterKeyFile: config.masterKeyFile,
+      sqlitePath: deployment.kind === 'sqlite' ? config.db : undefined,
+    })
+    if (master.created) {
+      announce(
+        `created the master key file ${master.created} (0600): back it up apart from the database; without it no signing key can be read (README: Backup and restore)`,
+      )
+    }
+    const { sealed } = await openKeyCustody(db, master.key, systemClock, { where, source: master.source })
+    if (sealed > 0) announce(`encrypted ${sealed} signing key(s) stored in plaintext under the master key`)
     ctx = createAppContext({
       db,
+      masterKey: master.key,
       ...deployment.context,
       logger,
       metrics,
@@ -110,7 +127,6 @@ export async function startServer(
     const admin = await ensureAdminKey(ctx, config.adminKey)
     if (admin.printable) announce(`admin API key (shown once): ${admin.printable}`)
     if (admin.presetIgnored) {
-      const where = config.databaseUrl === undefined ? config.db : redactUrl(config.databaseUrl)
       announce(
         `RWA_ADMIN_KEY is ignored: the database ${where} already has an admin key (RWA_ADMIN_KEY applies only to a new database)`,
         'warn',

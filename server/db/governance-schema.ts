@@ -6,15 +6,29 @@ import type { Generated } from 'kysely'
  */
 
 // ── Governance (migration 0002) ─────────────────────────────────────────────
-// JSON-valued columns hold JSON text; private keys are PKCS#8 DER in base64 and never leave the server.
+// JSON-valued columns hold JSON text. Private keys are PKCS#8 DER sealed under the master key
+// (server/signing/master-key.ts: `rwa-aes256gcm-v1:` + base64url), bound to their row, and never leave
+// the server; a database from before migration 0013 held them as plain base64 until its first start.
 
-/** The service's own signing keys, one per purpose (`proof`). */
+/**
+ * The service's own signing keys (`proof`): one active per purpose, and the retired ones (migration
+ * 0013), kept so what they signed keeps verifying.
+ */
 export interface RwaServiceKeysTable {
   kid: string
   purpose: string
   private_key: string
   /** base64url of the raw 32-byte Ed25519 public key (the JWK `x`). */
   public_x: string
+  created_at: string
+  /** When a rotation replaced it; null for the key that signs now. */
+  retired_at: string | null
+}
+
+/** The master key's check value (migration 0013): a start with another master key is refused. */
+export interface KeyCustodyTable {
+  name: string
+  check_value: string
   created_at: string
 }
 

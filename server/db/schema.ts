@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely'
 import type {
+  KeyCustodyTable,
   RwaServiceKeysTable,
   JurisdictionsTable,
   TrustRelationsTable,
@@ -48,6 +49,7 @@ export interface Database {
   usage_daily: UsageDailyTable
   processed_events: ProcessedEventsTable
   rwa_service_keys: RwaServiceKeysTable
+  key_custody: KeyCustodyTable
   jurisdictions: JurisdictionsTable
   trust_relations: TrustRelationsTable
   credentials: CredentialsTable

@@ -1,6 +1,7 @@
 import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
+import type { IssuerRow } from '../signing/signing-keys.js'
 
 /*
  * What a jurisdiction issues (property credentials and regulatory attestations) shares its rules and
@@ -56,7 +57,7 @@ export function issuanceTimes(ctx: AppContext, validUntil: string | undefined, w
  */
 export function signIssued(
   ctx: AppContext,
-  jurisdiction: { issuer_did: string; private_key: string },
+  jurisdiction: IssuerRow,
   vc: {
     id: string
     type: string
@@ -67,19 +68,16 @@ export function signIssued(
   },
 ): Promise<string> {
   const { validUntil } = vc.times
-  return ctx.signingKeys.signCredential(
-    { did: jurisdiction.issuer_did, privateKey: jurisdiction.private_key },
-    {
-      id: vc.id,
-      subject: vc.subject,
-      issuedAt: vc.times.nowMs,
-      '@context': VC_CONTEXT,
-      type: ['VerifiableCredential', vc.type],
-      issuer: jurisdiction.issuer_did,
-      validFrom: vc.times.now,
-      ...(validUntil ? { validUntil } : {}),
-      credentialSubject: vc.credentialSubject,
-      credentialStatus: vc.credentialStatus,
-    },
-  )
+  return ctx.signingKeys.signCredential(jurisdiction, {
+    id: vc.id,
+    subject: vc.subject,
+    issuedAt: vc.times.nowMs,
+    '@context': VC_CONTEXT,
+    type: ['VerifiableCredential', vc.type],
+    issuer: jurisdiction.issuer_did,
+    validFrom: vc.times.now,
+    ...(validUntil ? { validUntil } : {}),
+    credentialSubject: vc.credentialSubject,
+    credentialStatus: vc.credentialStatus,
+  })
 }

@@ -4,7 +4,7 @@ import { didKeyOf } from '../../src/proof/did-key.js'
 // did:key encoding lives with its decoding in src/proof (the CLI verifies credentials offline with it).
 export { didKeyOf, verificationMethodOf } from '../../src/proof/did-key.js'
 
-/** A new Ed25519 key pair, as stored: the private key (PKCS#8 DER, base64) and its did:key. */
+/** A new Ed25519 key pair: the private key (PKCS#8 DER, base64; sealed before it is stored) and its did:key. */
 export interface GeneratedKey {
   privateKey: string
   publicX: string
@@ -22,6 +22,6 @@ export function generateSigningKey(): GeneratedKey {
   }
 }
 
-/** The KeyObject of a stored private key (PKCS#8 DER, base64). */
-export const importPrivateKey = (stored: string): KeyObject =>
-  createPrivateKey({ key: Buffer.from(stored, 'base64'), format: 'der', type: 'pkcs8' })
+/** The KeyObject of a private key's PKCS#8 DER (as opened from its sealed stored form). */
+export const importPrivateKey = (der: Buffer): KeyObject =>
+  createPrivateKey({ key: der, format: 'der', type: 'pkcs8' })

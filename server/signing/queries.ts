@@ -1,13 +1,19 @@
 import type { Insertable } from 'kysely'
 import type { Executor } from '../db/queries.js'
 import type { RwaServiceKeysTable } from '../db/schema.js'
+import { SEALED_PREFIX } from './master-key.js'
 
-/** The service's own signing key for `purpose` (`proof`), if it was created. */
+/** The service's active signing key for `purpose` (`proof`), if it was created. */
 export function findServiceKey(db: Executor, purpose: string) {
-  return db.selectFrom('rwa_service_keys').selectAll().where('purpose', '=', purpose).executeTakeFirst()
+  return db
+    .selectFrom('rwa_service_keys')
+    .selectAll()
+    .where('purpose', '=', purpose)
+    .where('retired_at', 'is', null)
+    .executeTakeFirst()
 }
 
-/** Stores a service key unless one of its purpose exists already (then the stored one wins). */
+/** Stores a service key unless an active one of its purpose exists already (then the stored one wins). */
 export async function insertServiceKeyIfAbsent(
   db: Executor,
   row: Insertable<RwaServiceKeysTable>,
@@ -15,7 +21,7 @@ export async function insertServiceKeyIfAbsent(
   await db
     .insertInto('rwa_service_keys')
     .values(row)
-    .onConflict((oc) => oc.column('purpose').doNothing())
+    .onConflict((oc) => oc.column('purpose').where('retired_at', 'is', null).doNothing())
     .execute()
 }
 
@@ -23,8 +29,93 @@ export async function insertServiceKeyIfAbsent(
 export function listServiceKeys(db: Executor, purpose: string) {
   return db
     .selectFrom('rwa_service_keys')
-    .select(['kid', 'public_x', 'created_at'])
+    .select(['kid', 'public_x', 'created_at', 'retired_at'])
     .where('purpose', '=', purpose)
     .orderBy('created_at')
+    .orderBy('kid')
+    .execute()
+}
+
+// ── Custody (server/signing/custody.ts) ─────────────────────────────────────
+
+const CHECK_NAME = 'master_key_check'
+
+/** The master key's check value, once a start has stored it. */
+export async function findKeyCheck(db: Executor): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('key_custody')
+    .select('check_value')
+    .where('name', '=', CHECK_NAME)
+    .executeTakeFirst()
+  return row?.check_value
+}
+
+/** Stores the check value unless another instance stored one first. */
+export async function insertKeyCheckIfAbsent(db: Executor, checkValue: string, at: string): Promise<void> {
+  await db
+    .insertInto('key_custody')
+    .values({ name: CHECK_NAME, check_value: checkValue, created_at: at })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute()
+}
+
+/** Service keys still stored in plaintext (a database from before migration 0013). */
+export function plaintextServiceKeys(db: Executor) {
+  return db
+    .selectFrom('rwa_service_keys')
+    .select(['kid', 'purpose', 'private_key'])
+    .where('private_key', 'not like', `${SEALED_PREFIX}%`)
+    .execute()
+}
+
+/** Jurisdiction keys still stored in plaintext (a database from before migration 0013). */
+export function plaintextJurisdictionKeys(db: Executor) {
+  return db
+    .selectFrom('jurisdictions')
+    .select(['org_id', 'jurisdiction_id', 'issuer_did', 'private_key'])
+    .where('private_key', 'not like', `${SEALED_PREFIX}%`)
+    .execute()
+}
+
+/** One sealed key of each table, if any: what a start without a check value tries its master key on. */
+export async function sealedKeySamples(db: Executor) {
+  const service = await db
+    .selectFrom('rwa_service_keys')
+    .select(['kid', 'purpose', 'private_key'])
+    .where('private_key', 'like', `${SEALED_PREFIX}%`)
+    .limit(1)
+    .executeTakeFirst()
+  const jurisdiction = await db
+    .selectFrom('jurisdictions')
+    .select(['org_id', 'jurisdiction_id', 'issuer_did', 'private_key'])
+    .where('private_key', 'like', `${SEALED_PREFIX}%`)
+    .limit(1)
+    .executeTakeFirst()
+  return { service, jurisdiction }
+}
+
+/** Replaces a service key's stored private key, if it is still `from` (another instance may have sealed it). */
+export async function replaceServiceKeyPrivate(db: Executor, kid: string, from: string, to: string) {
+  await db
+    .updateTable('rwa_service_keys')
+    .set({ private_key: to })
+    .where('kid', '=', kid)
+    .where('private_key', '=', from)
+    .execute()
+}
+
+/** Replaces a jurisdiction's stored private key, if it is still `from`. */
+export async function replaceJurisdictionPrivate(
+  db: Executor,
+  key: { org_id: string; jurisdiction_id: string },
+  from: string,
+  to: string,
+) {
+  await db
+    .updateTable('jurisdictions')
+    .set({ private_key: to })
+    .where('org_id', '=', key.org_id)
+    .where('jurisdiction_id', '=', key.jurisdiction_id)
+    .where('private_key', '=', from)
     .execute()
 }

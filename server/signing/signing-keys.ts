@@ -6,7 +6,9 @@ import type { Clock } from '../clock.js'
 import { isoTimestamp } from '../clock.js'
 import type { Db } from '../db/database.js'
 import { signCompactEdDsa } from './compact-jws.js'
-import { generateSigningKey, importPrivateKey, verificationMethodOf } from './did-key.js'
+import { jurisdictionKeyAad, serviceKeyAad } from './custody.js'
+import { didKeyOf, generateSigningKey, importPrivateKey, verificationMethodOf } from './did-key.js'
+import type { MasterKey } from './master-key.js'
 import { findServiceKey, insertServiceKeyIfAbsent, listServiceKeys } from './queries.js'
 
 /**
@@ -14,6 +16,15 @@ import { findServiceKey, insertServiceKeyIfAbsent, listServiceKeys } from './que
  * log (DESIGN §17). Each is generated once per database and stored like the other.
  */
 type ServicePurpose = 'proof' | 'log'
+
+/** A jurisdiction as its key is stored: the row the sealed key is bound to. */
+export interface IssuerRow {
+  org_id: string
+  jurisdiction_id: string
+  issuer_did: string
+  /** Sealed under the master key (server/signing/master-key.ts). */
+  private_key: string
+}
 
 interface ServiceKey {
   kid: string
@@ -23,9 +34,9 @@ interface ServiceKey {
 
 /**
  * The signing keys of governance: each jurisdiction's key (its private part stored with the
- * jurisdiction) and the service's proof key (generated once per database). Imported KeyObjects are
- * cached in memory, so a request signs without re-parsing a key. Private keys never leave this class
- * except as the stored base64 the database holds.
+ * jurisdiction) and the service's proof key (generated once per database). Every private key is stored
+ * sealed under the master key and bound to its row (DESIGN §15); it is decrypted into memory only, and
+ * the imported KeyObjects are cached there, so a request signs without opening or parsing a key again.
  */
 export class SigningKeys {
   private readonly issuers = new Map<string, KeyObject>()
@@ -34,14 +45,34 @@ export class SigningKeys {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly masterKey: MasterKey,
   ) {}
 
-  /** The KeyObject of an issuer, from its did:key and the stored private key. */
-  issuerKey(did: string, storedPrivateKey: string): KeyObject {
-    let key = this.issuers.get(did)
+  /**
+   * A new key pair for jurisdiction `jurisdictionId` of `orgId`: its did:key and its private key sealed
+   * for that row, as the jurisdiction row stores them.
+   */
+  newIssuerKey(orgId: string, jurisdictionId: string): { issuer_did: string; private_key: string } {
+    const generated = generateSigningKey()
+    const row = { org_id: orgId, jurisdiction_id: jurisdictionId, issuer_did: generated.did }
+    const private_key = this.masterKey.seal(
+      Buffer.from(generated.privateKey, 'base64'),
+      jurisdictionKeyAad(row),
+    )
+    return { issuer_did: generated.did, private_key }
+  }
+
+  /** The KeyObject of an issuer, opened from its row (and checked against its did:key once). */
+  issuerKey(issuer: IssuerRow): KeyObject {
+    let key = this.issuers.get(issuer.issuer_did)
     if (!key) {
-      key = importPrivateKey(storedPrivateKey)
-      this.issuers.set(did, key)
+      const what = `the key of jurisdiction ${issuer.jurisdiction_id} of ${issuer.org_id}`
+      const der = this.masterKey.open(issuer.private_key, jurisdictionKeyAad(issuer), what)
+      key = importPrivateKey(der)
+      const x = createPublicKey(key).export({ format: 'jwk' }).x!
+      if (didKeyOf(Buffer.from(x, 'base64url')) !== issuer.issuer_did)
+        throw new Error(`${what} is inconsistent`)
+      this.issuers.set(issuer.issuer_did, key)
     }
     return key
   }
@@ -51,14 +82,15 @@ export class SigningKeys {
    * JWT claims iss/sub/jti/iat mirror the credential so generic JWT tooling reads it too.
    */
   async signCredential(
-    issuer: { did: string; privateKey: string },
+    issuer: IssuerRow,
     credential: { id: string; subject: string; issuedAt: number; [claim: string]: unknown },
   ): Promise<string> {
     const { id, subject, issuedAt, ...vc } = credential
     // The claims in the order jose's SignJWT wrote them (the credential, then iss, sub, jti, iat).
-    const claims = { ...vc, id, iss: issuer.did, sub: subject, jti: id, iat: Math.floor(issuedAt / 1000) }
-    const header = { alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOf(issuer.did) } as const
-    return signCompactEdDsa(header, JSON.stringify(claims), this.issuerKey(issuer.did, issuer.privateKey))
+    const did = issuer.issuer_did
+    const claims = { ...vc, id, iss: did, sub: subject, jti: id, iat: Math.floor(issuedAt / 1000) }
+    const header = { alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOf(did) } as const
+    return signCompactEdDsa(header, JSON.stringify(claims), this.issuerKey(issuer))
   }
 
   /**
@@ -112,7 +144,7 @@ export class SigningKeys {
         alg: 'EdDSA' as const,
         use: 'sig' as const,
         valid_from: row.created_at,
-        valid_until: null,
+        valid_until: row.retired_at,
       })),
     }
   }
@@ -136,17 +168,23 @@ export class SigningKeys {
       const generated = generateSigningKey()
       const kid = await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: generated.publicX })
       // Another process sharing the database may have created it first: then its key wins.
+      const sealed = this.masterKey.seal(
+        Buffer.from(generated.privateKey, 'base64'),
+        serviceKeyAad({ kid, purpose }),
+      )
       await insertServiceKeyIfAbsent(this.db, {
         kid,
         purpose,
-        private_key: generated.privateKey,
+        private_key: sealed,
         public_x: generated.publicX,
         created_at: isoTimestamp(this.clock.now()),
+        retired_at: null,
       })
       row = await load()
       if (!row) throw new Error(`the ${purpose} signing key could not be stored`)
     }
-    const key = importPrivateKey(row.private_key)
+    const der = this.masterKey.open(row.private_key, serviceKeyAad(row), `service key ${row.kid}`)
+    const key = importPrivateKey(der)
     // Guard against a stored public half that does not match the private key.
     const x = createPublicKey(key).export({ format: 'jwk' }).x
     if (x !== row.public_x) throw new Error(`${purpose} signing key ${row.kid} is inconsistent`)

@@ -77,6 +77,21 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
       'the admin key to create on a new database (rwa_live_ + 43 base64url characters), not printed; ignored, with a notice, once the database has an admin key',
   },
   {
+    field: 'masterKey',
+    env: 'RWA_MASTER_KEY',
+    default: 'SQLite: <db>.master-key; PostgreSQL: required',
+    description:
+      'the key every private signing key is stored encrypted under: 32 bytes as 43 base64url characters; keep it apart from the database backups (README: Backup and restore)',
+  },
+  {
+    field: 'masterKeyFile',
+    flag: '--master-key-file <path>',
+    env: 'RWA_MASTER_KEY_FILE',
+    default: 'SQLite: <db>.master-key, created 0600 on first start',
+    description:
+      'file holding the master key (43 base64url characters), instead of RWA_MASTER_KEY; over PostgreSQL one of the two is required',
+  },
+  {
     field: 'paymentProvider',
     env: 'RWA_PAYMENT_PROVIDER',
     default: 'local',

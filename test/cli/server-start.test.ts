@@ -103,7 +103,9 @@ describe('rwa server start', () => {
     const started = await startServerProcess({ storage: sqliteStorageAt(dbPath) })
     try {
       const files = readdirSync(join(dir, 'modes')).filter((f) => f.startsWith('rwa.db'))
-      expect(files).toEqual(expect.arrayContaining(['rwa.db', 'rwa.db-wal', 'rwa.db-shm']))
+      expect(files).toEqual(
+        expect.arrayContaining(['rwa.db', 'rwa.db-wal', 'rwa.db-shm', 'rwa.db.master-key']),
+      )
       for (const f of files) expect((statSync(join(dir, 'modes', f)).mode & 0o777).toString(8), f).toBe('600')
     } finally {
       await started.stop()

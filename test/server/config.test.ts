@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { loadServerConfig } from '../../server/config.js'
 
+const MASTER_KEY = Buffer.alloc(32, 7).toString('base64url')
+
 describe('loadServerConfig', () => {
   it('defaults to 127.0.0.1:4600 over ./rwa.db with the local payment provider', () => {
     expect(loadServerConfig({}, {})).toMatchObject({
@@ -23,20 +25,55 @@ describe('loadServerConfig', () => {
     expect(() => loadServerConfig({}, { RWA_ADMIN_KEY: 'secret' })).toThrow(/RWA_ADMIN_KEY/)
   })
 
-  it('takes a PostgreSQL database URL with a Redis URL, and the Redis key prefix', () => {
+  it('takes a PostgreSQL database URL with a Redis URL, a master key, and the Redis key prefix', () => {
     const env = {
       RWA_DATABASE_URL: 'postgres://rwa:secret@db:5432/rwa',
       RWA_REDIS_URL: 'redis://cache:6379/2',
       RWA_REDIS_PREFIX: 'blue:',
+      RWA_MASTER_KEY: MASTER_KEY,
     }
     expect(loadServerConfig({}, env)).toMatchObject({
       databaseUrl: 'postgres://rwa:secret@db:5432/rwa',
       redisUrl: 'redis://cache:6379/2',
       redisPrefix: 'blue:',
+      masterKey: MASTER_KEY,
     })
     expect(
-      loadServerConfig({ databaseUrl: 'postgresql://db/rwa', redisUrl: 'rediss://cache' }, {}),
-    ).toMatchObject({ databaseUrl: 'postgresql://db/rwa', redisUrl: 'rediss://cache', redisPrefix: 'rwa:' })
+      loadServerConfig(
+        {
+          databaseUrl: 'postgresql://db/rwa',
+          redisUrl: 'rediss://cache',
+          masterKeyFile: '/etc/rwa/master-key',
+        },
+        {},
+      ),
+    ).toMatchObject({
+      databaseUrl: 'postgresql://db/rwa',
+      redisUrl: 'rediss://cache',
+      redisPrefix: 'rwa:',
+      masterKeyFile: '/etc/rwa/master-key',
+    })
+  })
+
+  it('requires a master key with a database URL (RWA_MASTER_KEY or --master-key-file), one of the two, well formed', () => {
+    const pg = { RWA_DATABASE_URL: 'postgres://db/rwa', RWA_REDIS_URL: 'redis://cache' }
+    expect(() => loadServerConfig({}, pg)).toThrow(
+      /RWA_MASTER_KEY: required with RWA_DATABASE_URL \(or --master-key-file FILE\)/,
+    )
+    expect(() => loadServerConfig({ masterKeyFile: 'k' }, { ...pg, RWA_MASTER_KEY: MASTER_KEY })).toThrow(
+      /RWA_MASTER_KEY_FILE \(--master-key-file\): names a master key file while RWA_MASTER_KEY gives the key/,
+    )
+    const short = 'c2hvcnQ'
+    let message = ''
+    try {
+      loadServerConfig({}, { ...pg, RWA_MASTER_KEY: short })
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toMatch(/RWA_MASTER_KEY: expected 32 bytes as 43 base64url characters/)
+    expect(message).not.toContain(short)
+    // SQLite needs none: the start creates <db>.master-key.
+    expect(loadServerConfig({}, {}).masterKey).toBeUndefined()
   })
 
   it('says what a database URL must be when it is another database (mysql://), not just "Invalid URL"', () => {

@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ensureAdminKey } from '../../server/bootstrap.js'
 import { createAppContext } from '../../server/context.js'
 import { type Db, openPostgres } from '../../server/db/database.js'
+import { systemClock } from '../../server/clock.js'
+import { openKeyCustody } from '../../server/signing/custody.js'
+import { MasterKey } from '../../server/signing/master-key.js'
 import { createTestDatabase, type TestDatabase } from '../support/backends.js'
 
 /*
@@ -22,7 +25,15 @@ async function startTogether(n: number, presetKey?: string) {
   const url = database.url
   const dbs = await Promise.all(Array.from({ length: n }, () => openPostgres(url, { poolSize: 2 })))
   opened.push(...dbs)
-  const results = await Promise.all(dbs.map((db) => ensureAdminKey(createAppContext({ db }), presetKey)))
+  // As `rwa server start` does: the master key checked (and its check value stored once), then the admin key.
+  const masterKey = MasterKey.generate()
+  const names = { where: 'the test database', source: 'the test key' }
+  const results = await Promise.all(
+    dbs.map(async (db) => {
+      await openKeyCustody(db, masterKey, systemClock, names)
+      return ensureAdminKey(createAppContext({ db, masterKey }), presetKey)
+    }),
+  )
   const db = dbs[0]!
   const migrations = await db
     .selectFrom('kysely_migration' as never)
@@ -46,6 +57,7 @@ describe('first starts at once on an empty database', () => {
       '0009-verification',
       '0011-key-roles',
       '0012-accountability',
+      '0013-key-custody',
       '0014-approvals',
       '0015-audit-log',
       '0016-events',

@@ -11,6 +11,8 @@ import type { RedisStateListener } from '../../server/redis/connection.js'
 import { jsonLogger } from '../../server/logging/logger.js'
 import { ServerMetrics } from '../../server/metrics/metrics.js'
 import { connectSharedState, type SharedState } from '../../server/redis/shared-state.js'
+import { openKeyCustody } from '../../server/signing/custody.js'
+import { MasterKey } from '../../server/signing/master-key.js'
 import type { Tier } from '../../src/contract/limits.js'
 import {
   createRedisPrefix,
@@ -60,6 +62,8 @@ export interface Harness extends TestInstance {
   dialect: TestDialect
   /** The SQLite file (SQLite only). */
   dbPath: string | undefined
+  /** The master key the storage's signing keys are sealed under (every instance's, unless told otherwise). */
+  masterKey: MasterKey
   /** Every line the app's logger wrote (JSON), in order (every instance's). */
   logLines: string[]
   /** `logLines` parsed. */
@@ -148,6 +152,8 @@ export async function createHarness(
   backends: { redisUrl?: string; onRedisState?: RedisStateListener } = {},
 ): Promise<Harness> {
   const clock = options.clock instanceof ManualClock ? options.clock : new ManualClock()
+  // One master key per storage, as a deployment has: every instance over it is given the same.
+  const masterKey = options.masterKey ?? MasterKey.generate()
   const metrics = new ServerMetrics()
   const onQueryError = (error: unknown) => metrics.databaseError(error)
   // The real logger, writing into memory: every test's log lines are checked for secrets at close().
@@ -208,6 +214,7 @@ export async function createHarness(
       metrics,
       ...storage.context,
       ...extra,
+      masterKey: extra.masterKey ?? masterKey,
       db: storage.db,
       clock,
       logger,
@@ -222,6 +229,8 @@ export async function createHarness(
 
   let adminKey = ''
   const first = await openInstance(options)
+  // As a start does, before any key is made: the check value that a later start's master key must open.
+  await openKeyCustody(first.ctx.db, masterKey, clock, { where: 'the test storage', source: 'the test key' })
   adminKey = (await ensureAdminKey(first.ctx)).printable!
 
   const harness: Harness = {
@@ -229,6 +238,7 @@ export async function createHarness(
     clock,
     dialect: TEST_DIALECT,
     dbPath,
+    masterKey,
     adminKey,
     logLines,
     logRecords: () => logLines.map((line) => JSON.parse(line)),

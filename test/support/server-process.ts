@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -33,7 +34,8 @@ export async function createServerStorage(dialect = TEST_DIALECT): Promise<Serve
     return {
       dialect,
       args: ['--database-url', database.url, '--redis-url', TEST_REDIS_URL],
-      env: { RWA_REDIS_PREFIX: redis.prefix },
+      // A deployment's master key (required over PostgreSQL), shared by every process over this storage.
+      env: { RWA_REDIS_PREFIX: redis.prefix, RWA_MASTER_KEY: randomBytes(32).toString('base64url') },
       async remove() {
         await redis.clean()
         await database.drop()

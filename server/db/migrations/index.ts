@@ -9,6 +9,7 @@ import { summaryColumns } from './0008-summary-columns.js'
 import { verification } from './0009-verification.js'
 import { keyRoles } from './0011-key-roles.js'
 import { accountability } from './0012-accountability.js'
+import { keyCustody } from './0013-key-custody.js'
 import { approvals } from './0014-approvals.js'
 import { auditLog } from './0015-audit-log.js'
 import { events } from './0016-events.js'
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0009-verification': verification,
   '0011-key-roles': keyRoles,
   '0012-accountability': accountability,
+  '0013-key-custody': keyCustody,
   '0014-approvals': approvals,
   '0015-audit-log': auditLog,
   '0016-events': events,

@@ -10,7 +10,6 @@ import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import { ApiError, constraintViolationOf } from '../../errors.js'
-import { generateSigningKey } from '../../signing/did-key.js'
 import { listPage } from '../owned.js'
 import { jurisdictionFromRow } from './from-row.js'
 import {
@@ -47,7 +46,7 @@ export async function registerJurisdiction(
   input: RegisterJurisdictionRequest,
 ): Promise<Jurisdiction> {
   const now = isoTimestamp(ctx.clock.now())
-  const key = generateSigningKey()
+  const key = ctx.signingKeys.newIssuerKey(principal.orgId, input.jurisdiction_id)
   const row = {
     org_id: principal.orgId,
     jurisdiction_id: input.jurisdiction_id,
@@ -57,8 +56,8 @@ export async function registerJurisdiction(
     frameworks: JSON.stringify(input.frameworks),
     credential_types: JSON.stringify(input.credential_types),
     transfer_requirements: JSON.stringify(input.transfer_requirements),
-    issuer_did: key.did,
-    private_key: key.privateKey,
+    issuer_did: key.issuer_did,
+    private_key: key.private_key,
     created_at: now,
     updated_at: now,
   }

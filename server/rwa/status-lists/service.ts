@@ -169,22 +169,19 @@ async function signStatusList(ctx: AppContext, list: StatusListRow, signedAt: st
   const bits = emptyBitstring(Number(list.capacity))
   for (const index of await revokedIndexes(ctx.db, listId)) setStatusBit(bits, index)
   const url = statusListUrl(ctx, listId)
-  return ctx.signingKeys.signCredential(
-    { did: jurisdiction.issuer_did, privateKey: jurisdiction.private_key },
-    {
-      id: url,
-      subject: `${url}#list`,
-      issuedAt: Date.parse(signedAt),
-      '@context': VC_CONTEXT,
-      type: ['VerifiableCredential', 'BitstringStatusListCredential'],
-      issuer: jurisdiction.issuer_did,
-      validFrom: signedAt,
-      credentialSubject: {
-        id: `${url}#list`,
-        type: 'BitstringStatusList',
-        statusPurpose: 'revocation',
-        encodedList: encodeStatusList(bits),
-      },
+  return ctx.signingKeys.signCredential(jurisdiction, {
+    id: url,
+    subject: `${url}#list`,
+    issuedAt: Date.parse(signedAt),
+    '@context': VC_CONTEXT,
+    type: ['VerifiableCredential', 'BitstringStatusListCredential'],
+    issuer: jurisdiction.issuer_did,
+    validFrom: signedAt,
+    credentialSubject: {
+      id: `${url}#list`,
+      type: 'BitstringStatusList',
+      statusPurpose: 'revocation',
+      encodedList: encodeStatusList(bits),
     },
-  )
+  })
 }

@@ -12,6 +12,7 @@ interface SandboxOptions {
   port?: string
   logLevel?: string
   urlFile?: string
+  masterKeyFile?: string
 }
 
 const ADMIN_KEY_LINE = /admin API key \(shown once\): (\S+)/
@@ -46,7 +47,10 @@ export function sandbox(options: SandboxOptions, command: Command) {
       // The URL file is written below, once the demo is seeded and the lines are printed, not by the
       // server when it listens: a script waiting for it must find the sandbox ready for use.
       const { RWA_URL_FILE: ___, ...rest } = env
-      config = loadServerConfig({ host: options.host, port: options.port, db, logLevel }, rest)
+      config = loadServerConfig(
+        { host: options.host, port: options.port, db, logLevel, masterKeyFile: options.masterKeyFile },
+        rest,
+      )
     } catch (error) {
       removeTemp()
       throw new ExitError(EXIT.usage, (error as Error).message, 'see `rwa sandbox --help`')

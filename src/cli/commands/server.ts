@@ -2,6 +2,8 @@ import { loadServerConfig, type ServerConfig } from '../../../server/config.js'
 import { SERVER_SETTINGS } from '../../contract/server-settings.js'
 import { DatabaseDirectoryMissingError, DatabaseOpenError } from '../../../server/db/database.js'
 import { UnreachableError } from '../../../server/errors.js'
+import { WrongMasterKeyError } from '../../../server/signing/custody.js'
+import { MasterKeyError } from '../../../server/signing/master-key.js'
 import { runServer } from '../../../server/start.js'
 import { UrlFileError } from '../../../server/url-file.js'
 import { EXIT, ExitError } from '../exit-error.js'
@@ -49,6 +51,16 @@ export function startFailure(error: unknown, config: ServerConfig, command: stri
       error.message,
       'check --url-file / RWA_URL_FILE for a typo, or create its directory first',
     )
+  }
+  if (error instanceof WrongMasterKeyError) {
+    return new ExitError(
+      EXIT.usage,
+      error.message,
+      'give the master key this database was started with (RWA_MASTER_KEY or --master-key-file); a lost master key cannot be recovered (README: Backup and restore)',
+    )
+  }
+  if (error instanceof MasterKeyError) {
+    return new ExitError(EXIT.usage, error.message, 'see README: Backup and restore')
   }
   if (error instanceof UnreachableError) {
     const redis = error.message.startsWith('Redis')

@@ -45,6 +45,10 @@ export function declareLocal(program: Command, version: string): void {
       .option(
         '--url-file <file>',
         'write the URL into this file once ready (demo seeded), removed on exit (env RWA_URL_FILE)',
+      )
+      .option(
+        '--master-key-file <path>',
+        'file holding the master key the signing keys are encrypted under (env RWA_MASTER_KEY_FILE, or RWA_MASTER_KEY; default: <db>.master-key)',
       ),
     ['rwa sandbox --demo', 'rwa sandbox --port 0 --db ./sandbox.db', 'rwa sandbox --log-level info'],
   ).action(async (o, c) => (await import('../commands/sandbox.js')).sandbox(o, c))

@@ -14,7 +14,7 @@ import { emptyDatabasePerTest } from '../../support/empty-database.js'
  * and the payload of its JWS, and reads back exactly as before; anything else keeps what it had.
  */
 
-const key = importPrivateKey(generateSigningKey().privateKey)
+const key = importPrivateKey(Buffer.from(generateSigningKey().privateKey, 'base64'))
 const compliance = {
   source_requirements: ['kyc'],
   target_requirements: ['kyc'],

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../../server/app.js'
 import { ensureAdminKey } from '../../../server/bootstrap.js'
 import { createAppContext } from '../../../server/context.js'
+import { MasterKey } from '../../../server/signing/master-key.js'
 import { openPostgres } from '../../../server/db/database.js'
 import { jsonLogger } from '../../../server/logging/logger.js'
 import { problemSchema } from '../../../src/contract/errors.js'
@@ -68,6 +69,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('PostgreSQL lost while the server ru
     const logged: unknown[] = []
     const ctx = createAppContext({
       db,
+      masterKey: MasterKey.generate(),
       logger: jsonLogger({ level: 'error', destination: { write: () => {} } }),
       logError: (_message, error) => logged.push(error),
     })

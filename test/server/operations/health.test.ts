@@ -22,7 +22,9 @@ afterEach(() => h.close())
 
 /** A second app over `db`, logging into the harness's log (so its lines are checked too). */
 async function readyzOf(db: Db, readinessChecks?: ReadinessCheck[]) {
-  const app = createApp(createAppContext({ db, clock: h.clock, logger: h.ctx.logger, readinessChecks }))
+  const app = createApp(
+    createAppContext({ db, masterKey: h.masterKey, clock: h.clock, logger: h.ctx.logger, readinessChecks }),
+  )
   const res = await app.request('/readyz')
   return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as any }
 }

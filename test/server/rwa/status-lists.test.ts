@@ -256,19 +256,16 @@ describe('credentials issued before status lists', () => {
       .where('jurisdiction_id', '=', 'US')
       .executeTakeFirstOrThrow()
     // A credential as migration 0002 left it: a VC without credentialStatus, no list entry.
-    const vc_jwt = await h.ctx.signingKeys.signCredential(
-      { did: us.issuer_did, privateKey: us.private_key },
-      {
-        id: 'urn:rwa:credential:cred_OLD',
-        subject: OWNER,
-        issuedAt: h.clock.now(),
-        '@context': ['https://www.w3.org/ns/credentials/v2'],
-        type: ['VerifiableCredential', 'PropertyOwnershipCredential'],
-        issuer: us.issuer_did,
-        validFrom: '2026-01-15T12:00:00.000Z',
-        credentialSubject: { id: OWNER, jurisdiction: 'US', property: PROPERTY },
-      },
-    )
+    const vc_jwt = await h.ctx.signingKeys.signCredential(us, {
+      id: 'urn:rwa:credential:cred_OLD',
+      subject: OWNER,
+      issuedAt: h.clock.now(),
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiableCredential', 'PropertyOwnershipCredential'],
+      issuer: us.issuer_did,
+      validFrom: '2026-01-15T12:00:00.000Z',
+      credentialSubject: { id: OWNER, jurisdiction: 'US', property: PROPERTY },
+    })
     await h.ctx.db
       .insertInto('credentials')
       .values({

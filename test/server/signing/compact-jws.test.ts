@@ -5,7 +5,7 @@ import { attachPayload, detachPayload, signCompactEdDsa } from '../../../server/
 import { generateSigningKey, importPrivateKey } from '../../../server/signing/did-key.js'
 
 const { privateKey } = generateSigningKey()
-const key = importPrivateKey(privateKey)
+const key = importPrivateKey(Buffer.from(privateKey, 'base64'))
 const publicKey = createPublicKey(key)
 
 describe('a compact EdDSA JWS signed with node:crypto', () => {
