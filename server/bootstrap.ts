@@ -6,6 +6,7 @@ import { hasAnyKey, insertApiKey } from './billing/keys/queries.js'
 import { findKeyByHash } from './caches/queries.js'
 import type { AppContext } from './context.js'
 import { ensureOrganization, lockOrganization, upsertSubscription } from './organizations/queries.js'
+import { runWrite } from './writes/run-write.js'
 
 type EnsuredAdminKey = { created: boolean; printable: string | null; presetIgnored: boolean }
 
@@ -30,40 +31,58 @@ export async function ensureAdminKey(ctx: AppContext, presetKey?: string): Promi
 
   const apiKey = presetKey ?? generateApiKey()
   const now = ctx.clock.now()
-  const created = await ctx.db.transaction().execute(async (trx) => {
-    await ensureOrganization(trx, ADMIN_ORG_ID, now)
-    await lockOrganization(trx, ADMIN_ORG_ID)
-    // Another instance starting at the same moment may have made it while this one waited for the lock.
-    if (await hasAnyKey(trx, ADMIN_ORG_ID)) return false
-    await upsertSubscription(
-      trx,
-      ADMIN_ORG_ID,
-      {
-        tier: 'enterprise',
-        status: 'active',
-        provider: 'operator',
-        payment_subscription_id: null,
-        payment_customer_id: null,
-        payment_price_id: null,
-        current_period_start: null,
-        current_period_end: null,
-        cancel_at_period_end: 0,
-        provider_updated_at: null,
-      },
-      now,
-    )
-    await insertApiKey(trx, {
-      key_id: ctx.ids.next('key'),
-      org_id: ADMIN_ORG_ID,
-      key_hash: hashApiKey(apiKey),
-      key_prefix: keyPrefixOf(apiKey),
-      name: 'admin',
-      created_at: isoTimestamp(now),
-      last_used_at: null,
-      revoked_at: null,
-    })
-    return true
-  })
+  // A write of the server's own: the key's creation is in the operator organization's audit log.
+  const origin = { actor: { system: 'bootstrap' as const }, requestId: null }
+  const created = await runWrite(ctx, origin, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await ensureOrganization(trx, ADMIN_ORG_ID, now)
+      await lockOrganization(trx, ADMIN_ORG_ID)
+      // Another instance starting at the same moment may have made it while this one waited for the lock.
+      if (await hasAnyKey(trx, ADMIN_ORG_ID)) return false
+      await upsertSubscription(
+        trx,
+        ADMIN_ORG_ID,
+        {
+          tier: 'enterprise',
+          status: 'active',
+          provider: 'operator',
+          payment_subscription_id: null,
+          payment_customer_id: null,
+          payment_price_id: null,
+          current_period_start: null,
+          current_period_end: null,
+          cancel_at_period_end: 0,
+          provider_updated_at: null,
+        },
+        now,
+      )
+      const keyId = ctx.ids.next('key')
+      await insertApiKey(trx, {
+        key_id: keyId,
+        org_id: ADMIN_ORG_ID,
+        key_hash: hashApiKey(apiKey),
+        key_prefix: keyPrefixOf(apiKey),
+        name: 'admin',
+        created_at: isoTimestamp(now),
+        last_used_at: null,
+        revoked_at: null,
+      })
+      ctx.record({
+        orgId: ADMIN_ORG_ID,
+        action: 'key.created',
+        target: { type: 'key', id: keyId },
+        after: {
+          name: 'admin',
+          key_prefix: keyPrefixOf(apiKey),
+          start_trial: false,
+          roles: ['owner'],
+          expires_at: null,
+          preset: presetKey !== undefined,
+        },
+      })
+      return true
+    }),
+  )
   if (!created) return existing()
   return { created: true, printable: presetKey === undefined ? apiKey : null, presetIgnored: false }
 }

@@ -7,7 +7,9 @@ import { AsyncLocalStorage } from 'node:async_hooks'
  */
 
 /** Who made a change: an API key with its roles, or the server itself on behalf of a system. */
-export type Actor = { key_id: string; roles: string[] } | { system: 'payment_provider' | 'trial_expiry' }
+export type Actor =
+  | { key_id: string; roles: string[] }
+  | { system: 'payment_provider' | 'trial_expiry' | 'bootstrap' }
 
 /** A record a write changed, as the audit log names it. Never a raw key, secret or private key in it. */
 export interface Change {

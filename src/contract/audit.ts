@@ -15,8 +15,10 @@ export const auditActionSchema = z
 export const auditActorSchema = z.union([
   z.object({ key_id: z.string(), roles: z.array(z.string()) }).describe('An API key and its roles'),
   z
-    .object({ system: z.enum(['payment_provider', 'trial_expiry']) })
-    .describe('The server, for the payment provider or one of its own jobs'),
+    .object({ system: z.enum(['payment_provider', 'trial_expiry', 'bootstrap']) })
+    .describe(
+      "The server, for the payment provider or one of its own jobs (`bootstrap`: the first start's admin key)",
+    ),
 ])
 
 export const auditEventSchema = z.object({

@@ -141,6 +141,23 @@ describe('writes the server makes for others', () => {
     })
   })
 
+  it("the first start's admin key is recorded in the operator organization's log, never its raw key", async () => {
+    h = await createHarness()
+    const { events } = await audit(h, { org_id: 'admin', action: 'key.created' })
+    const [adminKey] = (
+      await expectStatus(h.get('/console/billing/keys', { query: { org_id: 'admin' } }), 200)
+    ).keys
+    expect(events).toHaveLength(1)
+    expect(events[0]).toMatchObject({
+      org_id: 'admin',
+      actor: { system: 'bootstrap' },
+      request_id: null,
+      target: { type: 'key', id: adminKey.key_id },
+      changes: { after: { name: 'admin', roles: ['owner'], key_prefix: adminKey.key_prefix, preset: false } },
+    })
+    expect(JSON.stringify(events[0])).not.toContain(h.adminKey)
+  })
+
   it("a trial's end is recorded with the trial-expiry job as the actor", async () => {
     h = await createHarness()
     const acme = await h.createOrg('acme', { trial: true })
