@@ -65,3 +65,20 @@ export function listLogEntries(db: Executor, orgId: string, start: number, end: 
     .orderBy('log_index')
     .execute()
 }
+
+/** The log position of the first event about a record (a transfer's: its decision), if any. */
+export async function logIndexOfTarget(
+  db: Executor,
+  orgId: string,
+  targetId: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('audit_events')
+    .select('log_index')
+    .where('org_id', '=', orgId)
+    .where('target_id', '=', targetId)
+    .orderBy('event_id')
+    .limit(1)
+    .executeTakeFirst()
+  return row?.log_index ?? undefined
+}

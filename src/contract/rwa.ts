@@ -675,6 +675,14 @@ export const proofSchema = z.object({
   digest: z.string().regex(/^[0-9a-f]{64}$/),
   jws: z.string(),
   kid: z.string(),
+  log_index: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      "The log position of its transfer's audit event (GET /console/audit/log/inclusion proves it is in the organization's log); not signed, absent for a proof without a transfer",
+    ),
 })
 
 /** A transfer as a list shows it: its parties and outcome, and the spec's three compliance fields. */

@@ -9,6 +9,7 @@ import type {
   Transfer,
   TransferDetail,
 } from '../../../src/contract/rwa.js'
+import { logIndexOfTarget } from '../../audit-log/queries.js'
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
@@ -114,7 +115,17 @@ export async function getTransfer(
   const row = await ownedOr404(findTransfer(ctx.db, principal.orgId, id), 'transfer', id)
   const proof = await findProof(ctx.db, principal.orgId, row.proof_id)
   if (!proof) throw new Error(`transfer ${id} has no proof ${row.proof_id}`)
-  return { ...transferFromRow(row), proof: proofFromRow(proof, row) }
+  return {
+    ...transferFromRow(row),
+    proof: await withLogIndex(ctx, principal.orgId, proofFromRow(proof, row)),
+  }
+}
+
+/** A transfer's proof carries the log position of its transfer's event (DESIGN §17). */
+async function withLogIndex(ctx: AppContext, orgId: string, proof: Proof): Promise<Proof> {
+  if (proof.transfer_id === undefined) return proof
+  const log_index = await logIndexOfTarget(ctx.db, orgId, proof.transfer_id)
+  return log_index === undefined ? proof : { ...proof, log_index }
 }
 
 /** Transfers as summaries: the spec's three compliance fields, no checks (DESIGN §10). */
@@ -133,7 +144,7 @@ export async function getProof(ctx: AppContext, principal: Principal, id: string
     proof.facts === null && proof.transfer_id !== null
       ? await findTransfer(ctx.db, principal.orgId, proof.transfer_id)
       : undefined
-  return proofFromRow(proof, transfer)
+  return withLogIndex(ctx, principal.orgId, proofFromRow(proof, transfer))
 }
 
 /** The public keys that verify proofs. */

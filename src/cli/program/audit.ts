@@ -3,7 +3,7 @@ import { AUDIT } from '../flags/audit.js'
 import { declareFlags as flags } from '../flags/flag.js'
 import { examples, pageOptions } from './help.js'
 
-/** `rwa audit`: the organization's audit log (GET /console/audit). */
+/** `rwa audit`: the organization's audit log (GET /console/audit), its export and verification; `rwa log verify`. */
 export function declareAudit(program: Command): void {
   const load = () => import('../commands/audit.js')
   const audit = program.command('audit').description('Who changed what: the audit log of every write')
@@ -26,4 +26,40 @@ export function declareAudit(program: Command): void {
     ),
     ['rwa audit tail', 'rwa audit tail --action transfer.forced --json'],
   ).action(async (o, c) => (await load()).tail(o, c))
+
+  // The verifiable log (DESIGN §17).
+  const loadLog = () => import('../commands/audit-log.js')
+  examples(
+    audit
+      .command('export')
+      .description(
+        'Write a self-contained audit bundle: the signed checkpoint, every log entry, credential, attestation, transfer and proof, the status lists and the trust bundle (JSON files)',
+      )
+      .requiredOption('--out <dir>', 'the directory to write the bundle to (created if missing)'),
+    ['rwa audit export --out audit-2026-11'],
+  ).action(async (o, c) => (await loadLog()).auditExport(o, c))
+  examples(
+    audit
+      .command('verify')
+      .description(
+        "Verify an audit bundle offline: the checkpoint's signature, the entries rebuilding its root, every record's entry; exit 8 if anything does not hold",
+      )
+      .argument('<dir>', 'a directory written by rwa audit export')
+      .option('--trust <file>', 'a trust bundle obtained apart from the export: pins the log key'),
+    ['rwa audit verify audit-2026-11 --trust trust.json'],
+  ).action(async (d, o, c) => (await loadLog()).auditVerify(d, o, c))
+  const log = program.command('log').description("The organization's verifiable log of audit events")
+  examples(
+    log
+      .command('verify')
+      .description(
+        'Verify the server\'s latest checkpoint: signed by the pinned log key and consistent with the last one this machine saw (kept under $XDG_STATE_HOME/rwa); exit 8 "log rewritten" otherwise',
+      )
+      .option(
+        '--trust <file>',
+        "a trust bundle whose log key to pin (default: the key seen at this log's first verify)",
+      )
+      .option('--org <org_id>', "another organization's log (admin key)"),
+    ['rwa log verify', 'rwa log verify --trust trust.json'],
+  ).action(async (o, c) => (await loadLog()).logVerify(o, c))
 }

@@ -91,6 +91,11 @@ describe('GET /console/audit/log/*', () => {
       200,
     )
     expect(transferEvents.events[0]?.log_index).toBeGreaterThanOrEqual(first.tree_size)
+    // And so does its proof, through that event.
+    const proof = await expectStatus(h.get(`/console/rwa/proofs/${transfer.proof_id}`, key), 200)
+    expect(proof.log_index).toBe(transferEvents.events[0]?.log_index)
+    const detail = await expectStatus(h.get(`/console/rwa/transfers/${transfer.transfer_id}`, key), 200)
+    expect(detail.proof.log_index).toBe(proof.log_index)
 
     // A window past the end is cut at the log's size.
     const tail = await expectStatus(

@@ -1,0 +1,317 @@
+import { generateKeyPairSync } from 'node:crypto'
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { insertAuditEvents } from '../../server/audit/queries.js'
+import { appendToAuditLog, type PendingAuditEvent } from '../../server/audit-log/append.js'
+import { openDatabase } from '../../server/db/database.js'
+import { eventLeafHash } from '../../src/tlog/leaf.js'
+import { rootOfLeaves } from '../../src/tlog/merkle.js'
+import { rawPublicKey, signCheckpoint, verifierKey } from '../../src/tlog/note.js'
+import { type CliHome, cliHome, newOrg } from '../support/cli.js'
+import { buildWorld, transferBody } from '../support/governance.js'
+import type { ApiCaller } from '../support/harness.js'
+import {
+  createServerStorage,
+  type ServerProcess,
+  type ServerStorage,
+  startServerProcess,
+} from '../support/server-process.js'
+
+/*
+ * The verifiable log from the CLI, against a real server over a real SQLite file (DESIGN §17):
+ * `rwa audit export` of an organization with thousands of events verifies offline; every tamper of
+ * the bundle (an entry deleted, reordered, edited, a record without its entry, a checkpoint re-signed
+ * with another key) and a rolled-back database are exit 8.
+ */
+
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 })
+
+const PUBLIC_URL = 'https://rwa.test'
+const BULK_EVENTS = 3000
+
+let storage: ServerStorage
+let server: ServerProcess
+let home: CliHome
+let key: string
+let env: Record<string, string>
+let tokenId: string
+const run = (args: string[]) => home.run(args, { env, timeout: 120_000 })
+
+/** An ApiCaller over fetch, to build the usual world through the real server. */
+const over = (url: () => string, adminKey: string): ApiCaller => {
+  const request = async (method: string, path: string, options: any = {}) => {
+    const target = new URL(path, url())
+    for (const [k, v] of Object.entries(options.query ?? {})) target.searchParams.set(k, String(v))
+    const res = await fetch(target, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-api-key': options.key ?? adminKey },
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    })
+    const text = await res.text()
+    return {
+      status: res.status,
+      text,
+      body: text ? JSON.parse(text) : undefined,
+      headers: res.headers,
+    } as any
+  }
+  return {
+    adminKey,
+    request,
+    get: (path, options) => request('GET', path, options),
+    post: (path, body, options) => request('POST', path, { ...options, body }),
+  }
+}
+
+const restart = async () => {
+  const adminKey = server.adminKey
+  await server.stop()
+  server = await startServerProcess({ storage, adminKey, env: { RWA_PUBLIC_URL: PUBLIC_URL } })
+  env = { ...env, RWA_URL: server.url }
+}
+
+beforeAll(async () => {
+  storage = await createServerStorage('sqlite')
+  server = await startServerProcess({ storage, env: { RWA_PUBLIC_URL: PUBLIC_URL } })
+  home = cliHome()
+  key = await newOrg(server.url, server.adminKey, 'ledger')
+  env = { RWA_URL: server.url, RWA_API_KEY: key }
+  const api = over(() => server.url, server.adminKey)
+  const world = await buildWorld(api, key)
+  tokenId = world.tokenId
+  for (const amount of [100, 50]) {
+    const res = await api.post('/console/rwa/transfers', transferBody(tokenId, amount), { key })
+    expect(res.status, res.text).toBe(201)
+  }
+  // Thousands of events, cheaply: appended to the log by the write seam's own functions, straight
+  // into the stopped server's database, 100 per transaction.
+  await server.stop()
+  const db = await openDatabase(storage.dbPath!)
+  for (let batch = 0; batch < BULK_EVENTS / 100; batch++) {
+    await db.transaction().execute(async (trx) => {
+      const events: PendingAuditEvent[] = Array.from({ length: 100 }, (_, i) => ({
+        event_id: `aud_bulk${String(batch * 100 + i).padStart(6, '0')}`,
+        org_id: 'ledger',
+        at: new Date(Date.UTC(2026, 10, 1, 0, 0, batch * 100 + i)).toISOString(),
+        actor: JSON.stringify({ system: 'trial_expiry' }),
+        actor_key_id: null,
+        request_id: null,
+        action: 'jurisdiction.reviewed',
+        target_type: 'jurisdiction',
+        target_id: i % 2 ? 'US' : 'SG',
+        changes: JSON.stringify({ before: null, after: { review: batch * 100 + i } }),
+      }))
+      await appendToAuditLog(trx, events)
+      await insertAuditEvents(trx, events as never)
+    })
+  }
+  await db.destroy()
+  server = await startServerProcess({
+    storage,
+    adminKey: server.adminKey,
+    env: { RWA_PUBLIC_URL: PUBLIC_URL },
+  })
+  env = { ...env, RWA_URL: server.url }
+})
+
+afterAll(async () => {
+  await server?.cleanup()
+  await storage?.remove()
+  home?.cleanup()
+})
+
+const readJson = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8'))
+const writeJson = (dir: string, file: string, value: unknown) =>
+  writeFileSync(join(dir, file), JSON.stringify(value))
+
+describe('rwa audit export and rwa audit verify', () => {
+  let bundle: string
+  let trust: string
+
+  it('exports an organization with thousands of events; the bundle verifies offline, pinned or not', async () => {
+    const saved = await run(['trust-bundle', '--json'])
+    expect(saved.exitCode, saved.stderr).toBe(0)
+    trust = join(home.dir, 'trust.json')
+    writeFileSync(trust, saved.stdout)
+    expect(JSON.parse(saved.stdout).log_key.vkey).toMatch(/^rwa\.test\/console\/audit\/ledger\+[0-9a-f]{8}\+/)
+
+    bundle = join(home.dir, 'bundle')
+    const exported = await run(['audit', 'export', '--out', bundle])
+    expect(exported.exitCode, exported.stderr).toBe(0)
+    // Piped: no progress line on stderr.
+    expect(exported.stderr).not.toContain('\r')
+    const entries = readJson(bundle, 'entries.json')
+    expect(entries.length).toBeGreaterThan(BULK_EVENTS)
+    expect(readJson(bundle, 'checkpoint.json').tree_size).toBe(entries.length)
+    expect(readJson(bundle, 'transfers.json')).toHaveLength(2)
+    expect(readJson(bundle, 'proofs.json')).toHaveLength(2)
+    expect(readJson(bundle, 'credentials.json')).toHaveLength(1)
+    expect(Object.keys(readJson(bundle, 'status-lists.json'))).toHaveLength(1)
+    expect(readJson(bundle, 'proofs.json')[0].log_index).toEqual(expect.any(Number))
+
+    const pinned = await run(['audit', 'verify', bundle, '--trust', trust])
+    expect(pinned.exitCode, pinned.stderr).toBe(0)
+    expect(pinned.stdout).toContain(`${entries.length} entries rebuild the checkpoint's root`)
+    expect(pinned.stderr).not.toContain('not pinned')
+    const unpinned = await run(['audit', 'verify', bundle, '--json'])
+    expect(unpinned.exitCode, unpinned.stderr).toBe(0)
+    expect(JSON.parse(unpinned.stdout)).toMatchObject({ valid: true, tree_size: entries.length })
+    expect(unpinned.stderr).toContain('log key not pinned')
+  })
+
+  const tampered = (name: string, change: (dir: string) => void) => {
+    const dir = join(home.dir, `tampered-${name}`)
+    rmSync(dir, { recursive: true, force: true })
+    cpSync(bundle, dir, { recursive: true })
+    change(dir)
+    return dir
+  }
+  const expectRefused = async (dir: string, pattern: RegExp, args: string[] = ['--trust', trust]) => {
+    const res = await run(['audit', 'verify', dir, ...args])
+    expect(res.exitCode, res.stdout + res.stderr).toBe(8)
+    expect(res.stderr).toMatch(pattern)
+  }
+
+  it('an entry deleted, reordered or edited is exit 8', async () => {
+    await expectRefused(
+      tampered('deleted', (dir) => {
+        const entries = readJson(dir, 'entries.json')
+        // The rejected transfer's event, say, and the positions after it renumbered.
+        entries.splice(20, 1)
+        writeJson(
+          dir,
+          'entries.json',
+          entries.map((e: any, i: number) => ({ ...e, log_index: i })),
+        )
+      }),
+      /covers \d+ entries and the bundle has \d+: entries were deleted/,
+    )
+    await expectRefused(
+      tampered('reordered', (dir) => {
+        const entries = readJson(dir, 'entries.json')
+        ;[entries[5], entries[6]] = [entries[6], entries[5]]
+        writeJson(
+          dir,
+          'entries.json',
+          entries.map((e: any, i: number) => ({ ...e, log_index: i })),
+        )
+      }),
+      /do not rebuild the checkpoint's root/,
+    )
+    await expectRefused(
+      tampered('edited', (dir) => {
+        const entries = readJson(dir, 'entries.json')
+        entries[3].changes = { before: null, after: { transfer_requirements: [] } }
+        writeJson(dir, 'entries.json', entries)
+      }),
+      /do not rebuild the checkpoint's root/,
+    )
+  })
+
+  it('a record without its entry is exit 8', async () => {
+    await expectRefused(
+      tampered('unlogged-transfer', (dir) => {
+        const transfers = readJson(dir, 'transfers.json')
+        writeJson(dir, 'transfers.json', [
+          ...transfers,
+          { ...transfers[0], transfer_id: 'tx_01KFAKEFAKEFAKEFAKEFAKEFAK' },
+        ])
+      }),
+      /transfer tx_01KFAKEFAKEFAKEFAKEFAKEFAK has no entry in the log/,
+    )
+    await expectRefused(
+      tampered('unlogged-credential', (dir) => {
+        const credentials = readJson(dir, 'credentials.json')
+        writeJson(dir, 'credentials.json', [
+          ...credentials,
+          { ...credentials[0], credential_id: 'cred_01KFAKE' },
+        ])
+      }),
+      /credential cred_01KFAKE has no entry in the log/,
+    )
+  })
+
+  it('a checkpoint re-signed with another key is exit 8 against the pinned key', async () => {
+    const dir = tampered('resigned', (dir) => {
+      // Delete an entry, rebuild the tree and re-sign its checkpoint with a key of one's own, put in
+      // the bundle's trust bundle too: self-consistent, but not signed by the log key.
+      const entries = readJson(dir, 'entries.json')
+        .filter((_: unknown, i: number) => i !== 20)
+        .map((e: any, i: number) => ({ ...e, log_index: i }))
+      const { root, size } = rootOfLeaves(entries.map(eventLeafHash))
+      const checkpoint = readJson(dir, 'checkpoint.json')
+      const { privateKey } = generateKeyPairSync('ed25519')
+      const vkey = verifierKey(checkpoint.origin, rawPublicKey(privateKey))
+      writeJson(dir, 'entries.json', entries)
+      writeJson(dir, 'checkpoint.json', {
+        ...checkpoint,
+        tree_size: size,
+        root_hash: root.toString('base64'),
+        checkpoint: signCheckpoint({ origin: checkpoint.origin, size, root }, checkpoint.origin, privateKey),
+        log_key: { ...checkpoint.log_key, vkey },
+      })
+      const trustBundle = readJson(dir, 'trust-bundle.json')
+      writeJson(dir, 'trust-bundle.json', { ...trustBundle, log_key: { ...trustBundle.log_key, vkey } })
+    })
+    await expectRefused(dir, /checkpoint: the note is not signed by the log key/)
+    // Unpinned, the forgery is self-consistent: this is what --trust is for, and the CLI says so.
+    const unpinned = await run(['audit', 'verify', dir])
+    expect(unpinned.exitCode).toBe(0)
+    expect(unpinned.stderr).toContain('log key not pinned')
+  })
+})
+
+describe('rwa log verify', () => {
+  it('keeps the checkpoint it saw, accepts a log that grew, and refuses a rolled-back database with exit 8', async () => {
+    const first = await run(['log', 'verify', '--trust', join(home.dir, 'trust.json')])
+    expect(first.exitCode, first.stderr).toBe(0)
+    expect(first.stdout).toContain('first checkpoint seen')
+    const statePath = join(home.dir, '.local', 'state', 'rwa', 'log-checkpoints.json')
+    const seenBefore = JSON.parse(readFileSync(statePath, 'utf8')).logs['rwa.test/console/audit/ledger']
+    expect(seenBefore.tree_size).toBeGreaterThan(BULK_EVENTS)
+
+    // A backup of the database as it is now, then more writes.
+    await server.stop()
+    const backup = `${storage.dbPath}.backup`
+    copyFileSync(storage.dbPath!, backup)
+    await restart()
+    const api = over(() => server.url, server.adminKey)
+    expect((await api.post('/console/rwa/transfers', transferBody(tokenId, 10), { key })).status).toBe(201)
+    const grown = await run(['log', 'verify', '--json'])
+    expect(grown.exitCode, grown.stderr).toBe(0)
+    const grew = JSON.parse(grown.stdout)
+    expect(grew.previous.tree_size).toBe(seenBefore.tree_size)
+    expect(grew.tree_size).toBeGreaterThan(seenBefore.tree_size)
+    const stateAfterGrowth = readFileSync(statePath, 'utf8')
+
+    // The database rolled back to the backup: a shorter log. Exit 8, and the state is kept as it was.
+    await server.stop()
+    copyFileSync(backup, storage.dbPath!)
+    for (const suffix of ['-wal', '-shm'])
+      if (existsSync(storage.dbPath + suffix)) rmSync(storage.dbPath + suffix)
+    await restart()
+    const rolledBack = await run(['log', 'verify'])
+    expect(rolledBack.exitCode, rolledBack.stderr).toBe(8)
+    expect(rolledBack.stderr).toMatch(/log rewritten: the log has \d+ entries, fewer than the \d+ seen/)
+    expect(readFileSync(statePath, 'utf8')).toBe(stateAfterGrowth)
+
+    // Writes after the rollback make the log as long again, but a fork: still exit 8.
+    for (const amount of [11, 12, 13]) {
+      expect((await api.post('/console/rwa/transfers', transferBody(tokenId, amount), { key })).status).toBe(
+        201,
+      )
+    }
+    const forked = await run(['log', 'verify'])
+    expect(forked.exitCode, forked.stderr).toBe(8)
+    expect(forked.stderr).toMatch(/log rewritten: .*(does not extend|not the one seen)/)
+    expect(readFileSync(statePath, 'utf8')).toBe(stateAfterGrowth)
+
+    // The rolled-back server's export fails offline too, against the same witness state.
+    const dir = join(home.dir, 'rolled-back')
+    expect((await run(['audit', 'export', '--out', dir])).exitCode).toBe(0)
+    const verified = await run(['audit', 'verify', dir, '--trust', join(home.dir, 'trust.json')])
+    expect(verified.exitCode, verified.stderr).toBe(8)
+    expect(verified.stderr).toMatch(/log rewritten/)
+  })
+})
