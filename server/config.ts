@@ -81,6 +81,18 @@ export const serverConfigSchema = z.object({
   publicRateLimit: publicRateSchema.default(DEFAULT_PUBLIC_RATE),
   /** Proxies in front whose X-Forwarded-For entries are believed (server/limits/public-limit.ts). */
   trustProxy: z.coerce.number().int().min(0).max(10).default(0),
+  /** Webhook endpoints may be http to a loopback address (a developer's machine; `rwa sandbox`). */
+  allowHttpWebhooks: z
+    .preprocess(
+      (v) =>
+        v === true || v === 'true' || v === '1'
+          ? true
+          : v === false || v === 'false' || v === '0'
+            ? false
+            : v,
+      z.boolean({ error: 'expected true or false (1 or 0)' }),
+    )
+    .default(false),
 })
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>

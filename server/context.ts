@@ -63,6 +63,8 @@ export interface AppContext {
   readonly metrics: ServerMetrics
   /** What `/readyz` answers: the checks, and whether the server is shutting down. */
   readonly readiness: Readiness
+  /** `--allow-http-webhooks`: webhook endpoints may be http on loopback (a developer's machine). */
+  readonly allowHttpWebhooks: boolean
 }
 
 export interface AppContextOptions {
@@ -101,6 +103,8 @@ export interface AppContextOptions {
   metrics?: ServerMetrics
   /** What `/readyz` checks. Default: the database answers and its migrations are done. */
   readinessChecks?: ReadinessCheck[]
+  /** `--allow-http-webhooks`. Default: false (https to public addresses only). */
+  allowHttpWebhooks?: boolean
 }
 
 /** The public URL when none is configured: the default listening address. */
@@ -175,6 +179,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     logger,
     metrics,
     readiness,
+    allowHttpWebhooks: options.allowHttpWebhooks ?? false,
   })
 }
 

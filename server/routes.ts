@@ -22,6 +22,7 @@ import { subscriptionHandlers } from './billing/subscriptions/routes.js'
 import { stripeWebhookHandlers } from './billing/subscriptions/webhook-routes.js'
 import type { AppContext } from './context.js'
 import { eventHandlers } from './events/routes.js'
+import { webhookHandlers } from './webhooks/routes.js'
 import type { Handler, Handlers } from './handler.js'
 import { routeOf } from './http/openapi.js'
 import { idempotentRequest, storeInWrite } from './idempotency/idempotent-request.js'
@@ -63,6 +64,7 @@ const OPERATION_HANDLERS = {
   ...auditHandlers,
   ...auditLogHandlers,
   ...eventHandlers,
+  ...webhookHandlers,
   // A batch runs each of its operations by that operation's own handler (DESIGN §18).
   ...batchHandlers(async (ctx, operationId, input) =>
     (HANDLERS[operationId] as Handler<OperationSpec>)(ctx, input as never),

@@ -15,6 +15,7 @@ import { paymentProviderFromConfig } from './payments/from-config.js'
 import { prepareUrlFile, removeUrlFile, writeUrlFile } from './url-file.js'
 import { systemClock } from './clock.js'
 import { openKeyCustody, resolveMasterKey } from './signing/custody.js'
+import { webhookWorker } from './webhooks/worker.js'
 
 export interface RunningServer {
   url: string
@@ -123,6 +124,7 @@ export async function startServer(
       publicUrl: config.publicUrl ?? url,
       publicRateLimit: config.publicRateLimit,
       trustProxyHops: config.trustProxy,
+      allowHttpWebhooks: config.allowHttpWebhooks,
     })
     const admin = await ensureAdminKey(ctx, config.adminKey)
     if (admin.printable) announce(`admin API key (shown once): ${admin.printable}`)
@@ -141,6 +143,7 @@ export async function startServer(
   }
   const opened = deployment
   ctx.meter.start()
+  const webhooks = webhookWorker(ctx, { poll: true })
   const app = createApp(ctx)
   serveRequest = (request, env) => app.fetch(request, env as never)
   if (config.urlFile !== undefined) {
@@ -173,6 +176,7 @@ export async function startServer(
           if ('closeIdleConnections' in server) server.closeIdleConnections()
         })
         await metricsServer?.close()
+        await webhooks.stop()
         await ctx.meter.stop()
         await opened.close()
         // Last: whoever waits for the file to go knows the server has let go of everything.

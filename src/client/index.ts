@@ -12,6 +12,7 @@
  */
 import { approvalRoutes } from '../contract/approvals-routes.js'
 import { auditRoutes } from '../contract/audit-routes.js'
+import { eventRoutes, webhookRoutes } from '../contract/events-routes.js'
 import { rwaRoutes } from '../contract/rwa-routes.js'
 import { type BillingClient, billingClientOver } from './billing.js'
 import { type ClientOptions, HttpClient } from './http.js'
@@ -30,6 +31,9 @@ export type ApprovalClient = OperationClient<typeof approvalRoutes>
 /** The audit log (`/console/audit`). */
 export type AuditClient = OperationClient<typeof auditRoutes>
 
+/** Events and webhook endpoints (`/console/events`, `/console/webhooks`). */
+export type EventsClient = OperationClient<typeof eventRoutes & typeof webhookRoutes>
+
 export interface RwaClient {
   readonly baseUrl: string
   readonly http: HttpClient
@@ -37,6 +41,7 @@ export interface RwaClient {
   readonly governance: GovernanceClient
   readonly approvals: ApprovalClient
   readonly audit: AuditClient
+  readonly events: EventsClient
   close(): Promise<void>
 }
 
@@ -54,6 +59,7 @@ export function clientOver(http: HttpClient): RwaClient {
     governance: operationClient(http, rwaRoutes),
     approvals: operationClient(http, approvalRoutes),
     audit: operationClient(http, auditRoutes),
+    events: operationClient(http, { ...eventRoutes, ...webhookRoutes }),
     close: () => http.close(),
   }
 }

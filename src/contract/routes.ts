@@ -1,7 +1,7 @@
 import { approvalRoutes } from './approvals-routes.js'
 import { auditRoutes } from './audit-routes.js'
 import { billingRoutes, paymentProviderRoutes } from './billing-routes.js'
-import { eventRoutes } from './events-routes.js'
+import { eventRoutes, webhookRoutes } from './events-routes.js'
 import { operationsRoutes } from './operations-routes.js'
 import { rwaRoutes } from './rwa-routes.js'
 
@@ -17,6 +17,7 @@ export const ROUTES = {
   ...paymentProviderRoutes,
   ...auditRoutes,
   ...eventRoutes,
+  ...webhookRoutes,
   ...operationsRoutes,
 } as const
 

@@ -174,6 +174,13 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     default: '0',
     description: 'after SIGTERM, serve this long while /readyz answers 503',
   },
+  {
+    field: 'allowHttpWebhooks',
+    flag: '--allow-http-webhooks',
+    env: 'RWA_ALLOW_HTTP_WEBHOOKS',
+    default: 'false',
+    description: 'let webhook endpoints be http on loopback (local development; rwa sandbox sets it)',
+  },
 ]
 
 /**

@@ -47,8 +47,16 @@ export function sandbox(options: SandboxOptions, command: Command) {
       // The URL file is written below, once the demo is seeded and the lines are printed, not by the
       // server when it listens: a script waiting for it must find the sandbox ready for use.
       const { RWA_URL_FILE: ___, ...rest } = env
+      // Webhooks to this machine (`rwa listen`, a local receiver) are what a sandbox is for.
       config = loadServerConfig(
-        { host: options.host, port: options.port, db, logLevel, masterKeyFile: options.masterKeyFile },
+        {
+          host: options.host,
+          port: options.port,
+          db,
+          logLevel,
+          masterKeyFile: options.masterKeyFile,
+          allowHttpWebhooks: 'true',
+        },
         rest,
       )
     } catch (error) {

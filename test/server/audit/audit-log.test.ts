@@ -71,7 +71,76 @@ const UNKNOWN_APPROVAL = '/console/rwa/approvals/apr_01M8420DESXZV8X28W2ZQWTKA9'
 const T = (w: World) => `/console/rwa/tokens/${w.tokenId}`
 const FREEZE = { holder_did: OWNER, reason: 'court order' }
 
+/** A webhook endpoint made in `prepare`, with a delivery of the organization's latest event to it. */
+type WebhookWorld = World & { webhookId: string; eventId: string; deliveryId: string }
+const HOOK_URL = 'https://1.1.1.1/hooks'
+const prepareWebhook = async (h: Harness, w: World) => {
+  const made = await expectStatus(
+    h.post('/console/webhooks', { url: HOOK_URL, events: ['*'] }, { key: w.key }),
+    201,
+  )
+  const events = await expectStatus(h.get('/console/events', { key: w.key, query: { limit: 1 } }), 200)
+  const resent = await expectStatus(
+    h.post(`/console/events/${events.events[0].id}/resend`, {}, { key: w.key }),
+    200,
+  )
+  Object.assign(w, {
+    webhookId: made.webhook_id,
+    eventId: events.events[0].id,
+    deliveryId: resent.deliveries[0].delivery_id,
+  })
+}
+const UNKNOWN_WH = 'wh_01M8420DESXZV8X28W2ZQWTKB0'
+
 const SCENARIOS: Record<string, Scenario> = {
+  createWebhook: {
+    ok: () => ({
+      method: 'POST',
+      path: '/console/webhooks',
+      body: { url: HOOK_URL, events: ['transfer.*'] },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/webhooks',
+      body: { url: 'https://169.254.169.254/', events: ['transfer.*'] },
+    }),
+  },
+  deleteWebhook: {
+    prepare: prepareWebhook,
+    ok: (w) => ({ method: 'DELETE', path: `/console/webhooks/${(w as WebhookWorld).webhookId}` }),
+    refused: () => ({ method: 'DELETE', path: `/console/webhooks/${UNKNOWN_WH}` }),
+  },
+  rotateWebhookSecret: {
+    prepare: prepareWebhook,
+    ok: (w) => ({
+      method: 'POST',
+      path: `/console/webhooks/${(w as WebhookWorld).webhookId}/rotate-secret`,
+      body: {},
+    }),
+    refused: () => ({ method: 'POST', path: `/console/webhooks/${UNKNOWN_WH}/rotate-secret`, body: {} }),
+  },
+  retryWebhookDelivery: {
+    prepare: prepareWebhook,
+    ok: (w) => ({
+      method: 'POST',
+      path: `/console/webhooks/${(w as WebhookWorld).webhookId}/deliveries/${(w as WebhookWorld).deliveryId}/retry`,
+      body: {},
+    }),
+    refused: (w) => ({
+      method: 'POST',
+      path: `/console/webhooks/${(w as WebhookWorld).webhookId}/deliveries/dlv_01M8420DESXZV8X28W2ZQWTKC1/retry`,
+      body: {},
+    }),
+  },
+  resendEvent: {
+    prepare: prepareWebhook,
+    ok: (w) => ({ method: 'POST', path: `/console/events/${(w as WebhookWorld).eventId}/resend`, body: {} }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/events/evt_01M8420DESXZV8X28W2ZQWTKA9/resend',
+      body: {},
+    }),
+  },
   createKey: {
     ok: () => ({ method: 'POST', path: '/console/billing/keys', body: { name: 'ci' } }),
     refused: () => ({

@@ -45,11 +45,16 @@ const concrete = (path: string) =>
   path
     .replace('{key_id}', 'key_01M80QDRFAQSS9ZK6YPFRFRQA8')
     .replace('{org_id}', 'acme')
+    .replace('{delivery_id}', 'dlv_01M8420DESXZV8X28W2ZQWTKA9')
     .replace(
       '{id}',
       path.includes('/jurisdictions/')
         ? 'US'
-        : `${{ credentials: 'cred', attestations: 'att', tokens: 'tok', transfers: 'tx', proofs: 'prf', approvals: 'apr' }[path.split('/')[3]!]}_01M8420DESXZV8X28W2ZQWTKA9`,
+        : path.startsWith('/console/events/')
+          ? 'evt_01M8420DESXZV8X28W2ZQWTKA9'
+          : path.startsWith('/console/webhooks/')
+            ? 'wh_01M8420DESXZV8X28W2ZQWTKA9'
+            : `${{ credentials: 'cred', attestations: 'att', tokens: 'tok', transfers: 'tx', proofs: 'prf', approvals: 'apr' }[path.split('/')[3]!]}_01M8420DESXZV8X28W2ZQWTKA9`,
     )
 
 describe('the document as a whole', () => {
@@ -74,8 +79,8 @@ describe('the document as a whole', () => {
     // The 32 of the spec and billing, the 11 of token governance (DESIGN §10–12), the 3 of operations,
     // the trust bundle and attestation revocation (DESIGN §14), the audit log (§16), keys' reroll
     // and whoami (§16), four eyes' policy and approvals (§16: 2 + 4), the verifiable log (§17: 4),
-    // batches (§18) and the events (§20: 2).
-    expect(ids).toHaveLength(64)
+    // batches (§18), the events (§20: 2) and the webhook endpoints with their deliveries (§20: 8).
+    expect(ids).toHaveLength(72)
   })
 })
 

@@ -1,0 +1,376 @@
+import { Webhook } from 'standardwebhooks'
+import { afterEach, describe, expect, it } from 'vitest'
+import { EVENT_TYPES } from '../../../src/contract/events.js'
+import { DAY_MS } from '../../../server/clock.js'
+import { webhookWorker } from '../../../server/webhooks/worker.js'
+import { ManualClock } from '../../support/clock.js'
+import { exerciseEveryChange } from '../../support/events.js'
+import { expectStatus, US } from '../../support/governance.js'
+import { createHarness, type Harness } from '../../support/harness.js'
+import { WebhookReceiver } from '../../support/webhook-receiver.js'
+
+let h: Harness | undefined
+let receiver: WebhookReceiver | undefined
+afterEach(async () => {
+  await h?.close()
+  await receiver?.stop()
+  h = undefined
+  receiver = undefined
+})
+
+const SCHEDULED = ['attestation.expiring', 'key.expiring', 'trial.ending', 'limit.reached']
+
+async function setUp(options: { clock?: ManualClock } = {}) {
+  h = await createHarness({ allowHttpWebhooks: true, ...(options.clock ? { clock: options.clock } : {}) })
+  receiver = await new WebhookReceiver().start()
+  const acme = await h.createOrg('acme', { tier: 'pro' })
+  const worker = webhookWorker(h.ctx, { poll: false })
+  return { h, receiver, acme, worker }
+}
+
+const createEndpoint = (harness: Harness, key: string, url: string, events: string[] = ['*']) =>
+  expectStatus(harness.post('/console/webhooks', { url, events, description: 'test' }, { key }), 201)
+
+describe('webhook endpoints', () => {
+  it('are made by an owner with a secret shown once, listed and read by every role, rotated and deleted', async () => {
+    const { h, receiver, acme } = await setUp()
+    const made = await createEndpoint(h, acme.key, receiver.url, ['transfer.*', 'attestation.expiring'])
+    expect(made).toMatchObject({
+      webhook_id: expect.stringMatching(/^wh_/),
+      url: receiver.url,
+      events: ['transfer.*', 'attestation.expiring'],
+      description: 'test',
+      status: 'enabled',
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    })
+    const auditor = await expectStatus(
+      h.post('/console/billing/keys', { name: 'aud', roles: ['auditor'] }, { key: acme.key }),
+      201,
+    )
+    const { secret, ...record } = made
+    expect(
+      await expectStatus(h.get(`/console/webhooks/${made.webhook_id}`, { key: auditor.api_key }), 200),
+    ).toEqual(record)
+    const list = await expectStatus(h.get('/console/webhooks', { key: auditor.api_key }), 200)
+    expect(list).toEqual({ webhooks: [record], total: 1, next_cursor: null })
+    const refused = await h.post(
+      '/console/webhooks',
+      { url: receiver.url, events: ['*'] },
+      { key: auditor.api_key },
+    )
+    expect(refused.status).toBe(403)
+    expect(refused.body.reason).toBe('role_required')
+
+    const rotated = await expectStatus(
+      h.post(`/console/webhooks/${made.webhook_id}/rotate-secret`, {}, { key: acme.key }),
+      200,
+    )
+    expect(rotated.secret).toMatch(/^whsec_/)
+    expect(rotated.secret).not.toBe(secret)
+
+    // The audit log names each change, never a secret.
+    const audit = await expectStatus(
+      h.get('/console/audit', { key: acme.key, query: { target_id: made.webhook_id } }),
+      200,
+    )
+    expect(audit.events.map((e: any) => e.action)).toEqual(['webhook.secret_rotated', 'webhook.created'])
+    expect(JSON.stringify(audit)).not.toContain('whsec_')
+
+    await expectStatus(h.request('DELETE', `/console/webhooks/${made.webhook_id}`, { key: acme.key }), 200)
+    const gone = await h.get(`/console/webhooks/${made.webhook_id}`, { key: acme.key })
+    expect(gone.status).toBe(404)
+    expect(gone.body.reason).toBe('webhook_not_found')
+    const lion = await h.createOrg('lion', { tier: 'pro' })
+    const other = await createEndpoint(h, acme.key, receiver.url)
+    expect((await h.get(`/console/webhooks/${other.webhook_id}`, { key: lion.key })).status).toBe(404)
+    expect(
+      (await h.request('DELETE', `/console/webhooks/${other.webhook_id}`, { key: lion.key })).status,
+    ).toBe(404)
+  })
+
+  it('refuses private, link-local, unique-local, metadata and (without the flag) loopback destinations, and plain http elsewhere', async () => {
+    h = await createHarness()
+    const acme = await h.createOrg('acme', { tier: 'pro' })
+    const refusals = [
+      'https://10.0.0.1/hooks',
+      'https://172.16.5.4/hooks',
+      'https://192.168.1.1/hooks',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::ffff:169.254.169.254]/',
+      'https://[::ffff:a00:1]/',
+      'https://[fd00:ec2::254]/',
+      'https://[fe80::1]/',
+      'https://[fc00::1]/',
+      'https://127.0.0.1/hooks',
+      'https://[::1]/hooks',
+      'https://localhost/hooks',
+      'http://localhost:3000/hooks',
+      'https://0.0.0.0/',
+      'https://100.64.0.1/',
+      'https://unresolvable.invalid/',
+    ]
+    for (const url of refusals) {
+      const res = await h.post('/console/webhooks', { url, events: ['*'] }, { key: acme.key })
+      expect(res.status, url).toBe(422)
+      expect(res.body.reason, url).toBe('webhook_url_refused')
+    }
+    const scheme = await h.post(
+      '/console/webhooks',
+      { url: 'ftp://example.com/', events: ['*'] },
+      { key: acme.key },
+    )
+    expect(scheme.status).toBe(400)
+    const badType = await h.post(
+      '/console/webhooks',
+      { url: 'https://1.1.1.1/', events: ['transfer.exploded'] },
+      { key: acme.key },
+    )
+    expect(badType.status).toBe(400)
+    // A public address over https is fine (nothing is sent at creation).
+    await createEndpoint(h, acme.key, 'https://1.1.1.1/hooks')
+
+    // With the flag, loopback http is allowed, public http still is not.
+    const dev = await h.newInstance({ allowHttpWebhooks: true })
+    await expectStatus(
+      dev.post('/console/webhooks', { url: 'http://localhost:3000/hooks', events: ['*'] }, { key: acme.key }),
+      201,
+    )
+    const publicHttp = await dev.post(
+      '/console/webhooks',
+      { url: 'http://1.1.1.1/hooks', events: ['*'] },
+      { key: acme.key },
+    )
+    expect(publicHttp.status).toBe(422)
+    const privateStill = await dev.post(
+      '/console/webhooks',
+      { url: 'http://10.0.0.1/hooks', events: ['*'] },
+      { key: acme.key },
+    )
+    expect(privateStill.status).toBe(422)
+  })
+})
+
+describe('deliveries', () => {
+  it('carry every event type, signed so that the standardwebhooks library verifies each', async () => {
+    // The library checks the timestamp against the real time: the manual clock starts at it.
+    const { h, receiver, acme, worker } = await setUp({ clock: new ManualClock(Date.now()) })
+    const endpoint = await createEndpoint(h, acme.key, receiver.url)
+    const before = await expectStatus(h.get('/console/events', { key: acme.key }), 200)
+    await exerciseEveryChange(h, 'acme', acme.key)
+    expect(await worker.runOnce()).toBeGreaterThan(20)
+
+    const verifier = new Webhook(endpoint.secret)
+    const types = new Set<string>()
+    for (const got of receiver.received) {
+      const event = verifier.verify(got.body, got.headers) as any
+      expect(got.headers['webhook-id']).toBe(event.id)
+      expect(got.headers['content-type']).toBe('application/json')
+      types.add(event.type)
+    }
+    expect([...types].sort()).toEqual(EVENT_TYPES.filter((t) => !SCHEDULED.includes(t)).sort())
+    // Each event once, as GET /console/events answers it.
+    const listed = await expectStatus(h.get('/console/events', { key: acme.key, query: { limit: 500 } }), 200)
+    const sent = receiver.events()
+    expect(new Set(sent.map((e) => e.id)).size).toBe(sent.length)
+    const earlier = new Set(before.events.map((e: any) => e.id))
+    expect([...sent].sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      listed.events.filter((e: any) => !earlier.has(e.id)).sort((a: any, b: any) => a.id.localeCompare(b.id)),
+    )
+    // A tampered body or another secret does not verify.
+    const first = receiver.received[0]!
+    expect(() => verifier.verify(`${first.body} `, first.headers)).toThrow()
+    const rotated = await expectStatus(
+      h.post(`/console/webhooks/${endpoint.webhook_id}/rotate-secret`, {}, { key: acme.key }),
+      200,
+    )
+    expect(() => new Webhook(rotated.secret).verify(first.body, first.headers)).toThrow()
+  })
+
+  it('reach only the types an endpoint subscribes to', async () => {
+    const { h, receiver, acme, worker } = await setUp()
+    await createEndpoint(h, acme.key, receiver.url, ['jurisdiction.registered'])
+    await expectStatus(h.post('/console/rwa/jurisdictions', US, { key: acme.key }), 201)
+    await expectStatus(h.post('/console/billing/keys', { name: 'x' }, { key: acme.key }), 201)
+    await worker.runOnce()
+    expect(receiver.events().map((e) => e.type)).toEqual(['jurisdiction.registered'])
+  })
+
+  it('to a receiver failing then recovering are retried with backoff until every event arrives, each attempt listed', async () => {
+    const { h, receiver, acme, worker } = await setUp()
+    const endpoint = await createEndpoint(h, acme.key, receiver.url, ['jurisdiction.*'])
+    let healthy = false
+    receiver.respond = (_req, res) => res.writeHead(healthy ? 204 : 503).end()
+    for (const id of ['AA', 'BB', 'CC']) {
+      await expectStatus(
+        h.post('/console/rwa/jurisdictions', { ...US, jurisdiction_id: id }, { key: acme.key }),
+        201,
+      )
+    }
+    expect(await worker.runOnce()).toBe(3)
+    // Not due again before 5 s.
+    h.clock.advance(4_000)
+    expect(await worker.runOnce()).toBe(0)
+    h.clock.advance(1_000)
+    expect(await worker.runOnce()).toBe(3)
+    h.clock.advance(29_000)
+    expect(await worker.runOnce()).toBe(0)
+    healthy = true
+    h.clock.advance(1_000)
+    expect(await worker.runOnce()).toBe(3)
+    h.clock.advance(DAY_MS)
+    expect(await worker.runOnce()).toBe(0)
+
+    const delivered = new Set(
+      receiver
+        .events()
+        .filter((_, i) => i >= 6)
+        .map((e) => e.data.object.jurisdiction_id),
+    )
+    expect(delivered).toEqual(new Set(['AA', 'BB', 'CC']))
+    const attempts = await expectStatus(
+      h.get(`/console/webhooks/${endpoint.webhook_id}/deliveries`, { key: acme.key }),
+      200,
+    )
+    expect(attempts.total).toBe(9)
+    const ofOne = attempts.deliveries.filter((a: any) => a.delivery_id === attempts.deliveries[0].delivery_id)
+    expect(
+      ofOne.map((a: any) => [a.attempt, a.status_code, a.error === null, a.next_attempt_at !== null]),
+    ).toEqual([
+      [3, 204, true, false],
+      [2, 503, false, true],
+      [1, 503, false, true],
+    ])
+    expect(Date.parse(ofOne[2].next_attempt_at) - Date.parse(ofOne[2].at)).toBe(5_000)
+    expect(Date.parse(ofOne[1].next_attempt_at) - Date.parse(ofOne[1].at)).toBe(30_000)
+  })
+
+  it('are given up after 3 days, the endpoint disabled; a retry enables it and delivers at once', async () => {
+    const { h, receiver, acme, worker } = await setUp()
+    const endpoint = await createEndpoint(h, acme.key, receiver.url, ['jurisdiction.*'])
+    receiver.respond = (_req, res) => res.writeHead(500).end()
+    await expectStatus(h.post('/console/rwa/jurisdictions', US, { key: acme.key }), 201)
+    // The clock moves to each attempt's next_attempt_at, as time would.
+    let attempts = 0
+    for (let i = 0; i < 40; i++) {
+      attempts += await worker.runOnce()
+      const [latest] = (
+        await expectStatus(
+          h.get(`/console/webhooks/${endpoint.webhook_id}/deliveries`, { key: acme.key }),
+          200,
+        )
+      ).deliveries
+      if (latest.next_attempt_at === null) break
+      h.clock.set(latest.next_attempt_at)
+    }
+    // 5 s, 30 s, 2 min, 10 min, 1 h, 6 h, then every 12 h within 3 days: 12 attempts.
+    expect(attempts).toBe(12)
+    const disabled = await expectStatus(
+      h.get(`/console/webhooks/${endpoint.webhook_id}`, { key: acme.key }),
+      200,
+    )
+    expect(disabled.status).toBe('disabled')
+    const list = await expectStatus(
+      h.get(`/console/webhooks/${endpoint.webhook_id}/deliveries`, { key: acme.key }),
+      200,
+    )
+    expect(list.deliveries[0]).toMatchObject({ attempt: 12, status_code: 500, next_attempt_at: null })
+    // A disabled endpoint gets no new deliveries.
+    await expectStatus(
+      h.post('/console/rwa/jurisdictions', { ...US, jurisdiction_id: 'ZZ' }, { key: acme.key }),
+      201,
+    )
+    h.clock.advance(DAY_MS)
+    expect(await worker.runOnce()).toBe(0)
+
+    receiver.respond = (_req, res) => res.writeHead(200).end()
+    const retried = await expectStatus(
+      h.post(
+        `/console/webhooks/${endpoint.webhook_id}/deliveries/${list.deliveries[0].delivery_id}/retry`,
+        {},
+        { key: acme.key },
+      ),
+      200,
+    )
+    expect(retried).toMatchObject({ status: 'scheduled', delivery_id: list.deliveries[0].delivery_id })
+    expect(await worker.runOnce()).toBe(1)
+    expect(
+      (await expectStatus(h.get(`/console/webhooks/${endpoint.webhook_id}`, { key: acme.key }), 200)).status,
+    ).toBe('enabled')
+    expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(list.deliveries[0].event_id)
+    const unknown = await h.post(
+      `/console/webhooks/${endpoint.webhook_id}/deliveries/dlv_01M8420DESXZV8X28W2ZQWTKC1/retry`,
+      {},
+      { key: acme.key },
+    )
+    expect(unknown.body.reason).toBe('delivery_not_found')
+
+    // Resend: the event again, to every subscribed endpoint, with the same webhook-id.
+    const resent = await expectStatus(
+      h.post(`/console/events/${list.deliveries[0].event_id}/resend`, {}, { key: acme.key }),
+      200,
+    )
+    expect(resent.deliveries).toHaveLength(1)
+    expect(await worker.runOnce()).toBe(1)
+    expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(list.deliveries[0].event_id)
+  })
+
+  it('never follow a redirect, and check the address again at each delivery', async () => {
+    const { h, receiver, acme, worker } = await setUp()
+    const endpoint = await createEndpoint(h, acme.key, receiver.url, ['jurisdiction.*'])
+    receiver.respond = (_req, res) =>
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end()
+    await expectStatus(h.post('/console/rwa/jurisdictions', US, { key: acme.key }), 201)
+    expect(await worker.runOnce()).toBe(1)
+    expect(receiver.received).toHaveLength(1)
+    const [first] = (
+      await expectStatus(h.get(`/console/webhooks/${endpoint.webhook_id}/deliveries`, { key: acme.key }), 200)
+    ).deliveries
+    expect(first).toMatchObject({
+      status_code: 302,
+      error: expect.stringContaining('redirects are not followed'),
+    })
+
+    // An instance without --allow-http-webhooks refuses the loopback endpoint when it delivers.
+    receiver.respond = (_req, res) => res.writeHead(200).end()
+    const strict = await h.newInstance({ allowHttpWebhooks: false })
+    h.clock.advance(5_000)
+    expect(await webhookWorker(strict.ctx, { poll: false }).runOnce()).toBe(1)
+    expect(receiver.received).toHaveLength(1)
+    const [second] = (
+      await expectStatus(h.get(`/console/webhooks/${endpoint.webhook_id}/deliveries`, { key: acme.key }), 200)
+    ).deliveries
+    expect(second).toMatchObject({ attempt: 2, status_code: null, error: expect.stringContaining('refused') })
+  })
+})
+
+describe('two instances', () => {
+  it('deliver each event exactly once to a healthy receiver, claiming different deliveries', async () => {
+    const { h, receiver, acme, worker } = await setUp()
+    await createEndpoint(h, acme.key, receiver.url, ['jurisdiction.*'])
+    // A receiver slow enough that the two instances' attempts overlap.
+    receiver.respond = (_req, res) => setTimeout(() => res.writeHead(200).end(), 20)
+    const ids = Array.from({ length: 40 }, (_, i) => `J${String(i).padStart(2, '0')}`)
+    for (const id of ids) {
+      await expectStatus(
+        h.post('/console/rwa/jurisdictions', { ...US, jurisdiction_id: id }, { key: acme.key }),
+        201,
+      )
+    }
+    const other = await h.newInstance({ allowHttpWebhooks: true })
+    const second = webhookWorker(other.ctx, { poll: false })
+    const [a, b] = await Promise.all([worker.runOnce(), second.runOnce()])
+    expect(a + b).toBe(40)
+    const perEvent = new Map<string, number>()
+    for (const got of receiver.received) {
+      perEvent.set(got.headers['webhook-id']!, (perEvent.get(got.headers['webhook-id']!) ?? 0) + 1)
+    }
+    expect(perEvent.size).toBe(40)
+    expect([...perEvent.values()].every((n) => n === 1)).toBe(true)
+    expect(new Set(receiver.events().map((e) => e.data.object.jurisdiction_id))).toEqual(new Set(ids))
+    if (h.dialect === 'postgres') {
+      // Both took part (SKIP LOCKED hands each its own rows, neither waits for the other's).
+      expect(a).toBeGreaterThan(0)
+      expect(b).toBeGreaterThan(0)
+    }
+  })
+})
