@@ -28,6 +28,14 @@ import {
  */
 
 const KEY_LIFETIME_MS = 24 * 3_600_000
+/**
+ * How often an instance forgets an organization's expired keys. Sweeping on every claim put a DELETE on
+ * the hot path of every keyed POST; once in this long keeps the table at about a day of keys (plus up
+ * to this much), and a key sent again after its 24 h is forgotten on the spot by the claim itself.
+ */
+const SWEEP_EVERY_MS = 10 * 60_000
+/** Organizations remembered per instance before the memory of their sweeps starts over. */
+const MAX_SWEPT_ORGS = 10_000
 const TAKE_OVER_AFTER_MS = 60_000
 const KEY_FORM = /^[\x21-\x7e]{1,255}$/
 
@@ -102,7 +110,7 @@ async function claim(
   const nowMs = ctx.clock.now()
   const now = isoTimestamp(nowMs)
   const expiresAt = isoTimestamp(nowMs + KEY_LIFETIME_MS)
-  await deleteExpiredKeys(ctx.db, orgId, now)
+  if (sweepDue(ctx, orgId, nowMs)) await deleteExpiredKeys(ctx.db, orgId, now)
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await claimKey(ctx.db, orgId, key, request, now, expiresAt)) return now
     const row = await findKey(ctx.db, orgId, key)
@@ -128,6 +136,21 @@ async function claim(
     )
   }
   throw new Error(`Idempotency-Key ${key} could not be claimed`)
+}
+
+/** When each organization's expired keys are next swept, per app (an instance's own memory). */
+const nextSweeps = new WeakMap<AppContext, Map<string, number>>()
+
+/** Whether this claim sweeps the organization's expired keys: the first one, then once per interval. */
+function sweepDue(ctx: AppContext, orgId: string, nowMs: number): boolean {
+  let next = nextSweeps.get(ctx)
+  if (!next || next.size >= MAX_SWEPT_ORGS) {
+    next = new Map()
+    nextSweeps.set(ctx, next)
+  }
+  if ((next.get(orgId) ?? Number.NEGATIVE_INFINITY) > nowMs) return false
+  next.set(orgId, nowMs + SWEEP_EVERY_MS)
+  return true
 }
 
 /** The stored answer, through the context so it carries the headers every answer of this request does. */

@@ -54,8 +54,9 @@ export function findKey(db: Executor, orgId: string, key: string): Promise<Idemp
 }
 
 /**
- * Forgets the organization's keys whose 24 h are over (each claim does, so the table holds about a
- * day of keys), and with them the one about to be claimed again if it is one of them.
+ * Forgets the organization's keys whose 24 h are over (a claim does, once per instance and organization
+ * every few minutes, so the table holds about a day of keys), and with them the one about to be claimed
+ * again if it is one of them.
  */
 export async function deleteExpiredKeys(db: Executor, orgId: string, now: string): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('org_id', '=', orgId).where('expires_at', '<=', now).execute()

@@ -176,6 +176,51 @@ describe('Idempotency-Key on a POST', () => {
     expect(kept.map((r) => r.key)).toEqual(['k2'])
   })
 
+  it('expired keys are swept once per organization every 10 minutes, not on every claim', async () => {
+    const { h, w } = await world()
+    const expired = async (key: string) => {
+      const at = new Date(h.clock.now() - 1).toISOString()
+      await h.ctx.db
+        .insertInto('idempotency_keys')
+        .values({
+          org_id: 'acme',
+          key,
+          method: 'POST',
+          path: '/console/rwa/transfers',
+          body_hash: 'x',
+          state: 'done',
+          status: 201,
+          headers: '{}',
+          body: '{}',
+          created_at: at,
+          expires_at: at,
+        })
+        .execute()
+    }
+    const keys = async () =>
+      (await h.ctx.db.selectFrom('idempotency_keys').select('key').orderBy('key').execute()).map((r) => r.key)
+    const claim = (key: string) =>
+      expectStatus(
+        h.post('/console/rwa/transfers', transferBody(w.tokenId, 1), {
+          key: w.key,
+          headers: { 'Idempotency-Key': key },
+        }),
+        201,
+      )
+    await expired('old-1')
+    await claim('a')
+    expect(await keys()).toEqual(['a'])
+    // Within the interval, claims leave expired keys for the next sweep...
+    await expired('old-2')
+    h.clock.advance(9 * 60_000)
+    await claim('b')
+    expect(await keys()).toEqual(['a', 'b', 'old-2'])
+    // ...which comes once it is over.
+    h.clock.advance(60_000)
+    await claim('c')
+    expect(await keys()).toEqual(['a', 'b', 'c'])
+  })
+
   it('a write that fails after storing its answer releases the key: the retry runs', async () => {
     const { h, w } = await world()
     const send = () =>
