@@ -16,6 +16,7 @@ import { coldStarts as measureColdStarts } from './lib/cold-start.mjs'
 import { loadRun } from './lib/load.mjs'
 import { BENCH_DATABASE_URL, BENCH_REDIS_URL, createDeployment, probe } from './lib/postgres.mjs'
 import { TASKSET, pinSelf, startServer } from './lib/processes.mjs'
+import { FLOOD_CONNECTIONS, runFlood } from './lib/flood.mjs'
 import { readProfile, summarizeProfile } from './lib/profile.mjs'
 import { printReport } from './lib/report.mjs'
 import { DEFAULT_SIZES, printScale, runScale } from './lib/scale.mjs'
@@ -36,6 +37,9 @@ const USAGE = `usage: npm run bench -- [options]
   --cli-runs N       runs per CLI cold-start figure (default 10)
   --only IDS         comma-separated scenario ids (their baselines are added); ids: ${SCENARIOS.map((s) => s.id).join(', ')}
                      (cli: the CLI cold starts alone, no load scenario; they run after any other scenario anyway;
+                     flood: ${FLOOD_CONNECTIONS} connections on /openapi.json and a status list while an
+                     authenticated read's p99 is compared with its quiet p99, bucket on and off; it runs
+                     in every run without --only, after the load scenarios;
                      subscription, a diagnostic of the authenticated path, runs only when named;
                      the *-pg1/*-pg2 scenarios need PostgreSQL at RWA_BENCH_DATABASE_URL, default
                      ${BENCH_DATABASE_URL}, and Redis at RWA_BENCH_REDIS_URL, default ${BENCH_REDIS_URL})
@@ -127,6 +131,7 @@ async function main() {
   const runs = Object.fromEntries(selected.map((s) => [s.id, { warmup: undefined, rounds: [] }]))
   let state = { rows: BASELINE_ROWS, orgs: [], pgOrgs: [] }
   let cli
+  let flood
   let seeding
   let pgSeeding
   let deployment
@@ -222,6 +227,19 @@ async function main() {
       pgSeeding.transfers_after = await transferTotals(servers['rwa-pg'].url, pgSeeding.orgs)
     }
 
+    if (floodSelected(flags.only)) {
+      flood = await runFlood({
+        rwaBin: RWA_BIN,
+        work,
+        core: pinning?.server,
+        loadCore: pinning?.load,
+        rounds: plan.rounds,
+        seconds: plan.duration,
+        warmup: plan.warmup,
+        log,
+        failures,
+      })
+    }
     cli = coldStarts(servers.rwa.url, work)
   } catch (error) {
     failures.push(`aborted: ${error instanceof Error ? error.message : String(error)}`)
@@ -253,6 +271,7 @@ async function main() {
         ? { skipped: deployment.skipped }
         : null,
     scenarios: selected.map((s) => summarize(s, runs)),
+    flood: flood ?? null,
     cli,
     failures: [...failures, ...non2xxFailures(runs)],
   }
@@ -400,8 +419,10 @@ function runFacts(startedAt, cores, pinning, loadStart) {
 function selectScenarios(only) {
   if (!only) return SCENARIOS.filter((s) => !s.optional)
   const ids = new Set(only.split(',').map((id) => id.trim()))
-  // `cli` names the cold-start figures, which every run measures: alone it selects no load scenario.
+  // `cli` names the cold-start figures, which every run measures: alone it selects no load scenario;
+  // `flood` is a scenario of its own servers (bench/lib/flood.mjs), run after the load scenarios.
   ids.delete('cli')
+  ids.delete('flood')
   for (const id of ids) if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario ${id}`)
   // A baseline may itself have one (jurisdiction-pg1 → jurisdiction → select): add them all.
   for (let added = true; added; ) {
@@ -414,6 +435,11 @@ function selectScenarios(only) {
     }
   }
   return SCENARIOS.filter((s) => ids.has(s.id))
+}
+
+/** Whether the flood scenario runs: in every run without --only, and when --only names it. */
+function floodSelected(only) {
+  return !only || only.split(',').some((id) => id.trim() === 'flood')
 }
 
 /** One load run of `scenario` for `seconds`, against the server it names. */

@@ -11,7 +11,8 @@ import { cpuSeconds } from './processes.mjs'
  *
  * With `urls` (several instances of one server, as behind a load balancer) the connections are split
  * evenly among them, each instance loaded by its own autocannon at the same time, and the figures are
- * the instances' together (`serverPids`: the CPU of them all).
+ * the instances' together (`serverPids`: the CPU of them all). `overallRate` (req/s) paces the
+ * requests instead of sending each as soon as the last is answered.
  */
 export async function loadRun({
   url,
@@ -21,6 +22,7 @@ export async function loadRun({
   request,
   serverPid,
   serverPids = [serverPid],
+  overallRate,
 }) {
   const latencies = new LatencyLog()
   const serverCpu = () => serverPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
@@ -36,6 +38,8 @@ export async function loadRun({
         duration: seconds,
         // A slow response is a figure, not an error; a hung one is an error.
         timeout: 10,
+        // A steady client (the flood scenario's measured reads) rather than as fast as answered.
+        ...(overallRate === undefined ? {} : { overallRate: overallRate / urls.length }),
         requests: [request],
       })
       instance.on('response', (_client, _status, _bytes, ms) => latencies.add(ms))

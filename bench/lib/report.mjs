@@ -74,6 +74,38 @@ export function printReport(report) {
   }
   table(rows, out)
   for (const s of report.scenarios.filter((s) => s.skipped)) out(`${s.title}: skipped, ${s.skipped}`)
+  if (report.flood) {
+    out()
+    const rows = [
+      [
+        'flood: authenticated read under 100 connections',
+        'p99 quiet ms',
+        'p99 flooded ms',
+        'ratio',
+        'goal',
+        'met',
+        'flood req/s',
+        'flood answers',
+      ],
+    ]
+    for (const v of report.flood.variants) {
+      if (v.skipped) rows.push([v.title, `skipped: ${v.skipped}`])
+      else
+        rows.push([
+          v.title,
+          v.quiet_p99_ms.toFixed(2),
+          v.flooded_p99_ms.toFixed(2),
+          v.ratio.toFixed(2),
+          `≤ ${report.flood.goal}`,
+          v.goal_met ? 'yes' : 'NO',
+          String(v.flood_rps),
+          Object.entries(v.flood_status_codes)
+            .map(([code, n]) => `${code}: ${n}`)
+            .join(', '),
+        ])
+    }
+    table(rows, out)
+  }
   if (report.cli) {
     out()
     const c = report.cli

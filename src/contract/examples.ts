@@ -203,6 +203,7 @@ export const tokenExample: TokenDetail = {
   created_at: AT,
   governance_history_total: 2,
   frozen_holders: [],
+  frozen_holders_total: 0,
   governance_history: [
     {
       event: 'tokenized',

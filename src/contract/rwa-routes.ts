@@ -62,6 +62,8 @@ import {
   listAttestationsResponseSchema,
   listCredentialsQuerySchema,
   listCredentialsResponseSchema,
+  listFrozenHoldersQuerySchema,
+  listFrozenHoldersResponseSchema,
   listHoldingsQuerySchema,
   listHoldingsResponseSchema,
   listJurisdictionsQuerySchema,
@@ -406,9 +408,13 @@ export const rwaRoutes = {
     query: listTokensQuerySchema,
     response: jsonResponse(200, listTokensResponseSchema, 'Tokens, newest first', {
       tokens: [
-        (({ governance_history: _h, governance_history_total: _t, frozen_holders: _f, ...token }) => token)(
-          tokenExample,
-        ),
+        (({
+          governance_history: _h,
+          governance_history_total: _t,
+          frozen_holders: _f,
+          frozen_holders_total: _ft,
+          ...token
+        }) => token)(tokenExample),
       ],
       total: 1,
       next_cursor: null,
@@ -453,6 +459,21 @@ export const rwaRoutes = {
       'Holdings, by holder then jurisdiction',
       pageExample('holdings', holdingExample),
     ),
+    refusals: ['token_not_found', 'invalid_cursor'],
+  }),
+  listFrozenHolders: defineOperation({
+    ...governance,
+    operationId: 'listFrozenHolders',
+    method: 'get',
+    path: `${RWA_BASE}/tokens/{id}/frozen-holders`,
+    summary: 'The DIDs frozen for a token as a whole (POST .../freeze), in order, a page at a time',
+    params: tokenParamsSchema,
+    query: listFrozenHoldersQuerySchema,
+    response: jsonResponse(200, listFrozenHoldersResponseSchema, 'Frozen DIDs, in order', {
+      frozen_holders: ['did:web:acme:mallory'],
+      total: 1,
+      next_cursor: null,
+    }),
     refusals: ['token_not_found', 'invalid_cursor'],
   }),
   setTokenRules: defineOperation({

@@ -458,6 +458,9 @@ export const governanceEventSchema = z.object({
     .describe('What happened; agent operations carry `actor_key_id` (the key that acted) and `reason`'),
 })
 
+/** How many frozen DIDs (the first, in order) a token detail carries; the rest are paged. */
+export const TOKEN_FROZEN_HOLDERS_SHOWN = 100
+
 /** How many of the latest history events a token detail carries. */
 export const TOKEN_DETAIL_HISTORY = 100
 
@@ -470,7 +473,10 @@ export const tokenDetailSchema = tokenSchema.extend({
   governance_history_total: z.number().int().nonnegative().describe('How many events the token has'),
   frozen_holders: z
     .array(z.string())
-    .describe('DIDs frozen for this token as a whole (whether or not they hold any of it)'),
+    .describe(
+      `DIDs frozen for this token as a whole (whether or not they hold any of it), in order: the first ${TOKEN_FROZEN_HOLDERS_SHOWN}; GET .../frozen-holders pages through all`,
+    ),
+  frozen_holders_total: z.number().int().nonnegative().describe('How many DIDs are frozen for the token'),
 })
 
 export const listTokensQuerySchema = z.strictObject({
@@ -501,6 +507,21 @@ export const listHoldingsQuerySchema = z.strictObject({
   jurisdiction: jurisdictionIdSchema.optional(),
 })
 export const listHoldingsResponseSchema = z.object({ holdings: z.array(holdingSchema), ...pageFields })
+
+/** GET /console/rwa/tokens/{id}/frozen-holders: the DIDs frozen for the token as a whole, in order. */
+export const listFrozenHoldersQuerySchema = z.strictObject({
+  limit: pageQuery('evt').limit,
+  // The cursor is the last DID shown, encoded.
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,1400}$/, 'expected the next_cursor of a previous page of this list')
+    .optional()
+    .describe("The previous page's `next_cursor`"),
+})
+export const listFrozenHoldersResponseSchema = z.object({
+  frozen_holders: z.array(z.string()),
+  ...pageFields,
+})
 
 // ── Agent operations (T-REX agent role, ERC-7943 enforcement) ──────────────
 
@@ -813,6 +834,8 @@ export type TokenHistoryQuery = z.infer<typeof tokenHistoryQuerySchema>
 export type TokenHistoryResponse = z.infer<typeof tokenHistoryResponseSchema>
 export type ListHoldingsQuery = z.infer<typeof listHoldingsQuerySchema>
 export type ListHoldingsResponse = z.infer<typeof listHoldingsResponseSchema>
+export type ListFrozenHoldersQuery = z.infer<typeof listFrozenHoldersQuerySchema>
+export type ListFrozenHoldersResponse = z.infer<typeof listFrozenHoldersResponseSchema>
 export type TokenActionRequest = z.infer<typeof tokenActionRequestSchema>
 export type FreezeRequest = z.infer<typeof freezeRequestSchema>
 export type FreezeState = z.infer<typeof freezeStateSchema>

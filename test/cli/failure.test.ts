@@ -338,7 +338,12 @@ describe('hints are keyed by reason and filled from the context', () => {
   })
 
   it('503 never says "report it"; 500 does, with the request id', () => {
-    for (const reason of ['starting', 'not_ready', 'payment_provider_unreachable'] as const) {
+    for (const reason of [
+      'starting',
+      'not_ready',
+      'database_unavailable',
+      'payment_provider_unreachable',
+    ] as const) {
       const failure = failing(problem(reason), { command: 'keys list' })
       expect(failure.code, reason).toBe(7)
       expect(failure.hint ?? '', reason).not.toMatch(/report/)

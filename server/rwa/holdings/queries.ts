@@ -220,15 +220,31 @@ export async function frozenAmong(db: Executor, tokenId: string, dids: string[])
   return new Set(rows.map((r) => r.holder_did))
 }
 
-/** Every DID frozen for the token, in order. */
-export async function frozenHolders(db: Executor, tokenId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('holder_freezes')
-    .select('holder_did')
-    .where('token_id', '=', tokenId)
+/** The cursor of a page of frozen DIDs: the last DID shown, base64url. */
+export const frozenHoldersCursor = (holderDid: string): string => Buffer.from(holderDid).toString('base64url')
+
+/**
+ * One page of the DIDs frozen for the token, in order, after the DID `after`: never all of them at once
+ * (a token may have any number), with how many there are.
+ */
+export async function frozenHoldersPage(
+  db: Executor,
+  tokenId: string,
+  limit: number,
+  after?: string,
+): Promise<Page<string>> {
+  const base = db.selectFrom('holder_freezes').where('token_id', '=', tokenId)
+  const total = await countOf(base)
+  let rows = base.select('holder_did')
+  if (after !== undefined) rows = rows.where('holder_did', '>', after)
+  const found = await rows
     .orderBy('holder_did')
+    .limit(limit + 1)
     .execute()
-  return rows.map((r) => r.holder_did)
+  const more = found.length > limit
+  const page = (more ? found.slice(0, limit) : found).map((r) => r.holder_did)
+  const last = page.at(-1)
+  return { rows: page, total, next_cursor: more && last ? frozenHoldersCursor(last) : null }
 }
 
 export async function insertHolderFreeze(

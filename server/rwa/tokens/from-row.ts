@@ -59,7 +59,7 @@ export function tokenDetailFromRow(
   row: Selectable<TokensTable>,
   holdings: Holding[],
   holdingsTotal: number,
-  frozenHolders: string[],
+  frozenHolders: { rows: string[]; total: number },
   events: Selectable<TokenEventsTable>[],
   eventsTotal: number,
 ): TokenDetail {
@@ -67,6 +67,7 @@ export function tokenDetailFromRow(
     ...tokenFromRow(row, holdings, holdingsTotal),
     governance_history: events.map(eventFromRow),
     governance_history_total: eventsTotal,
-    frozen_holders: frozenHolders,
+    frozen_holders: frozenHolders.rows,
+    frozen_holders_total: frozenHolders.total,
   }
 }

@@ -1,11 +1,14 @@
 import {
   type Holding,
+  type ListFrozenHoldersQuery,
+  type ListFrozenHoldersResponse,
   type ListHoldingsQuery,
   type ListHoldingsResponse,
   type ListTokensQuery,
   type ListTokensResponse,
   type SetTokenRulesRequest,
   TOKEN_DETAIL_HISTORY,
+  TOKEN_FROZEN_HOLDERS_SHOWN,
   TOKEN_HOLDINGS_SHOWN,
   type TokenDetail,
   type TokenHistoryQuery,
@@ -23,7 +26,7 @@ import { lockOrganization } from '../../organizations/queries.js'
 import { credentialOr404 } from '../credentials/queries.js'
 import {
   frozenAmong,
-  frozenHolders,
+  frozenHoldersPage,
   holdingCountsOf,
   largestHoldingsOf,
   insertHolding,
@@ -121,7 +124,7 @@ export async function tokenize(
           symbol: row.symbol,
         },
       })
-      return tokenDetailFromRow(row, [holdingFromRow(holding, false)], 1, [], [event], 1)
+      return tokenDetailFromRow(row, [holdingFromRow(holding, false)], 1, { rows: [], total: 0 }, [event], 1)
     })
     .catch(async (error) => {
       // Unreachable while the credential's lock holds; kept so a unique violation can never be a 500.
@@ -157,7 +160,7 @@ export async function tokenDetail(db: Executor, orgId: string, id: string): Prom
   const row = await tokenOr404(db, orgId, id)
   const holdings = await largestHoldingsOf(db, [id], TOKEN_HOLDINGS_SHOWN)
   const holdingsTotal = (await holdingCountsOf(db, [id])).get(id) ?? 0
-  const frozen = await frozenHolders(db, id)
+  const frozen = await frozenHoldersPage(db, id, TOKEN_FROZEN_HOLDERS_SHOWN)
   const events = await latestTokenEvents(db, id, TOKEN_DETAIL_HISTORY)
   const total = await countTokenEvents(db, id)
   return tokenDetailFromRow(
@@ -209,18 +212,56 @@ export async function tokenHistory(
   return { governance_history: page.rows.map(eventFromRow), total: page.total, next_cursor: page.next_cursor }
 }
 
+/**
+ * A character no DID or jurisdiction id has, refused in a decoded cursor: the API refuses them in
+ * every value it reads (§14), and a NUL would reach PostgreSQL, which cannot hold it in text (a 500).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+
 /** Reads a holdings cursor: base64url of `[holder_did, jurisdiction]`; anything else is a 400. */
 function decodeHoldingsCursor(cursor: string | undefined): [string, string] | undefined {
   if (cursor === undefined) return undefined
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown
-    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) {
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      value.every((v) => typeof v === 'string' && !CONTROL_CHARACTER.test(v))
+    ) {
       return value as [string, string]
     }
   } catch {}
   throw new ApiError('invalid_cursor', 'Invalid query: cursor: not a cursor this list returned', {
     errors: [{ path: 'cursor', message: 'not a cursor this list returned' }],
   })
+}
+
+/** The DIDs frozen for a token as a whole, a page at a time (the detail shows the first of them). */
+export async function listFrozenHolders(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  query: ListFrozenHoldersQuery,
+): Promise<ListFrozenHoldersResponse> {
+  let after: string | undefined
+  if (query.cursor !== undefined) {
+    after = Buffer.from(query.cursor, 'base64url').toString('utf8')
+    // Not a cursor this list gave: it does not decode back to itself (not text), or it holds a
+    // control character no DID has.
+    if (
+      Buffer.from(after).toString('base64url') !== query.cursor ||
+      after === '' ||
+      CONTROL_CHARACTER.test(after)
+    ) {
+      throw new ApiError('invalid_cursor', 'Invalid query: cursor: not a cursor this list returned', {
+        errors: [{ path: 'cursor', message: 'not a cursor this list returned' }],
+      })
+    }
+  }
+  await tokenOr404(ctx.db, principal.orgId, id)
+  const page = await frozenHoldersPage(ctx.db, id, query.limit, after)
+  return { frozen_holders: page.rows, total: page.total, next_cursor: page.next_cursor }
 }
 
 /** A token's holdings with their frozen units and whether each holder is frozen. */

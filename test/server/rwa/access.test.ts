@@ -165,6 +165,7 @@ describe('tenant isolation', () => {
       ['getProof', 'GET', '/console/rwa/proofs/:prf'],
       ['getTokenHistory', 'GET', '/console/rwa/tokens/:tok/history'],
       ['listHoldings', 'GET', '/console/rwa/tokens/:tok/holdings'],
+      ['listFrozenHolders', 'GET', '/console/rwa/tokens/:tok/frozen-holders'],
       ['setTokenRules', 'PUT', '/console/rwa/tokens/:tok/rules', () => ({ max_transfer_amount: 1 })],
       ['pauseToken', 'POST', '/console/rwa/tokens/:tok/pause'],
       ['unpauseToken', 'POST', '/console/rwa/tokens/:tok/unpause'],

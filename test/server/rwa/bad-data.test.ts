@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { TOKEN_HOLDINGS_SHOWN } from '../../../src/contract/rwa.js'
+import { TOKEN_FROZEN_HOLDERS_SHOWN, TOKEN_HOLDINGS_SHOWN } from '../../../src/contract/rwa.js'
 import { buildWorld, expectStatus, OWNER, RECIPIENT, SG, transferBody } from '../../support/governance.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
@@ -71,6 +71,58 @@ describe('a token with more holders than a statement can take parameters (32,766
     expect(page.total).toBe(HOLDERS + 1)
     expect(page.holdings).toHaveLength(500)
     expect(page.next_cursor).not.toBeNull()
+  }, 120_000)
+})
+
+describe('a token with thousands of DIDs frozen as a whole', () => {
+  it('details it with the first of them and frozen_holders_total, and pages through all of them', async () => {
+    const w = await buildWorld(h)
+    const FROZEN = 5_000
+    // Written directly, as 5,000 freezes through the API would take minutes; a frozen DID need not hold.
+    const did = (i: number) => `did:web:frozen:${String(i).padStart(5, '0')}`
+    for (let start = 0; start < FROZEN; start += 500) {
+      const rows = Array.from({ length: Math.min(500, FROZEN - start) }, (_, k) => ({
+        token_id: w.tokenId,
+        holder_did: did(start + k),
+        org_id: 'admin',
+        frozen_at: '2026-01-15T12:00:00.000Z',
+      }))
+      await h.ctx.db.insertInto('holder_freezes').values(rows).execute()
+    }
+
+    const detail = await h.get(tokenPath(w.tokenId))
+    expect(detail.status).toBe(200)
+    expect(detail.body.frozen_holders_total).toBe(FROZEN)
+    expect(detail.body.frozen_holders).toEqual(
+      Array.from({ length: TOKEN_FROZEN_HOLDERS_SHOWN }, (_, i) => did(i)),
+    )
+    expect(detail.text.length).toBeLessThan(50_000)
+
+    const seen: string[] = []
+    let cursor: string | undefined
+    do {
+      const page = await expectStatus(
+        h.get(tokenPath(w.tokenId, '/frozen-holders'), { query: { limit: 500, cursor } }),
+        200,
+      )
+      expect(page.total).toBe(FROZEN)
+      seen.push(...page.frozen_holders)
+      cursor = page.next_cursor ?? undefined
+    } while (cursor !== undefined)
+    expect(seen).toEqual(Array.from({ length: FROZEN }, (_, i) => did(i)))
+
+    // Not base64url of text, and the base64url of three NULs (which PostgreSQL would refuse as text).
+    for (const cursor of ['AAAA_', 'AAAA']) {
+      const garbage = await h.get(tokenPath(w.tokenId, '/frozen-holders'), { query: { cursor } })
+      expect(garbage.status, cursor).toBe(400)
+      expect(garbage.body.reason, cursor).toBe('invalid_cursor')
+    }
+    expect((await h.get(tokenPath('tok_01JD0000000000000000000000', '/frozen-holders'))).status).toBe(404)
+    // The holdings cursor likewise: JSON of a NUL and a jurisdiction.
+    const nul = Buffer.from(JSON.stringify(['\u0000', 'US'])).toString('base64url')
+    const holdings = await h.get(tokenPath(w.tokenId, '/holdings'), { query: { cursor: nul } })
+    expect(holdings.status).toBe(400)
+    expect(holdings.body.reason).toBe('invalid_cursor')
   }, 120_000)
 })
 

@@ -418,6 +418,7 @@ describe('tokens', () => {
       created_at: '2026-01-15T12:00:00.000Z',
       governance_history_total: 1,
       frozen_holders: [],
+      frozen_holders_total: 0,
       governance_history: [
         {
           event: 'tokenized',
