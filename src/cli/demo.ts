@@ -1,6 +1,6 @@
 import type { RwaClient } from '../client/index.js'
 import type { Transfer } from '../contract/rwa.js'
-import { executePlan, type ManifestInput, manifestSchema, planManifest } from './manifest.js'
+import { batchSender, executePlan, type ManifestInput, manifestSchema, planManifest } from './manifest.js'
 
 /**
  * The example `rwa sandbox --demo` seeds through the API: three jurisdictions with their own transfer
@@ -109,7 +109,7 @@ export interface DemoSeed {
 /** Seeds the demo through the API. On a database that already has it, changes nothing. */
 export async function seedDemo(rwa: RwaClient): Promise<DemoSeed> {
   const plan = await planManifest(rwa, manifestSchema.parse(DEMO_MANIFEST))
-  const changes = await executePlan(plan)
+  const changes = await executePlan(plan, batchSender(rwa))
   const office = changes.find((c) => c.kind === 'credential' && c.name.endsWith('TX-TRAVIS-2019-004417'))!
   const gov = rwa.governance
   const existing = (await gov.listTokens({ query: { owner_did: 'did:web:acme:alice' } })).data.tokens.find(

@@ -16,6 +16,8 @@ import {
   tokenizeRequestSchema,
   type TrustRelation,
 } from '../contract/rwa.js'
+import type { BatchOperationName, BatchResponse } from '../contract/batch.js'
+import { ApiProblemError } from '../client/errors.js'
 import { EXIT, ExitError } from './exit-error.js'
 
 /*
@@ -148,8 +150,33 @@ export interface Change {
   fields?: string[]
 }
 
-/** A planned change: `run` makes it (absent when unchanged); `ref` is a credential's manifest name. */
-type PlannedChange = Change & { ref?: string; run?: (refs: Map<string, string>) => Promise<string> }
+/** One operation of the batch that applies a manifest (DESIGN §18). */
+export interface ManifestOperation {
+  op: BatchOperationName
+  body: Record<string, unknown>
+}
+
+/**
+ * How a change names what another change of the same apply creates: `credential(ref)` is the id of the
+ * manifest's credential of that ref (a `$ref` to its issue when it is created in the same batch), and
+ * `own(k, field)` a field of what the change's own k-th operation answers.
+ */
+export interface Refs {
+  credential(ref: string): unknown
+  own(k: number, field: string): unknown
+}
+
+/**
+ * A planned change: `ops` are the batch operations that make it (absent when unchanged), `idFrom` which
+ * of their answers holds the id of what it makes; `ref` is a credential's manifest name; `entry` names
+ * the manifest entry (`trust[0]`), so that a failure can say which.
+ */
+type PlannedChange = Change & {
+  entry: string
+  ref?: string
+  ops?: (refs: Refs) => ManifestOperation[]
+  idFrom?: { op: number; field: string }
+}
 export type Plan = PlannedChange[]
 
 const sameList = (a: readonly string[], b: readonly string[]) =>
@@ -193,19 +220,19 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
       )
     ).map((j) => [j.jurisdiction_id, j]),
   )
-  for (const entry of manifest.jurisdictions) {
+  for (const [index, entry] of manifest.jurisdictions.entries()) {
     const current = existingJurisdictions.get(entry.jurisdiction_id)
     const { jurisdiction_id, ...config } = entry
+    const at = `jurisdictions[${index}]`
     if (!current) {
       plan.push({
         action: 'create',
         kind: 'jurisdiction',
         name: jurisdiction_id,
         id: null,
-        run: async () => {
-          await gov.registerJurisdiction({ body: entry })
-          return jurisdiction_id
-        },
+        entry: at,
+        ops: () => [{ op: 'jurisdictions.register', body: entry }],
+        idFrom: { op: 0, field: 'jurisdiction_id' },
       })
       continue
     }
@@ -219,13 +246,11 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
       kind: 'jurisdiction',
       name: jurisdiction_id,
       id: jurisdiction_id,
+      entry: at,
       ...(fields.length > 0
         ? {
             fields,
-            run: async () => {
-              await gov.updateJurisdiction({ params: { id: jurisdiction_id }, body: config })
-              return jurisdiction_id
-            },
+            ops: () => [{ op: 'jurisdictions.update', body: { jurisdiction_id, ...config } }],
           }
         : {}),
     })
@@ -235,12 +260,13 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
     (cursor) => gov.listTrust({ query: { status: 'active', limit: 500, cursor } }),
     'trust_relations',
   )
-  for (const entry of manifest.trust) {
+  for (const [index, entry] of manifest.trust.entries()) {
+    const at = `trust[${index}]`
     const name = `${entry.from_jurisdiction} ${entry.mutual ? '<->' : '->'} ${entry.to_jurisdiction}`
     const want = directions(entry)
     const same = activeTrust.find((t) => directions(t) === want)
     if (same) {
-      plan.push({ action: 'unchanged', kind: 'trust', name, id: same.trust_id })
+      plan.push({ action: 'unchanged', kind: 'trust', name, id: same.trust_id, entry: at })
       continue
     }
     const sameEnds = activeTrust.find(
@@ -251,17 +277,20 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
       kind: 'trust',
       name,
       id: sameEnds?.trust_id ?? null,
+      entry: at,
       ...(sameEnds ? { fields: ['mutual'] } : {}),
-      run: async () => {
-        if (sameEnds)
-          await gov.revokeTrust({
-            query: {
-              from_jurisdiction: entry.from_jurisdiction,
-              to_jurisdiction: entry.to_jurisdiction,
-            },
-          })
-        return (await gov.establishTrust({ body: entry })).data.trust_id
-      },
+      ops: () => [
+        ...(sameEnds
+          ? [
+              {
+                op: 'trust.revoke' as const,
+                body: { from_jurisdiction: entry.from_jurisdiction, to_jurisdiction: entry.to_jurisdiction },
+              },
+            ]
+          : []),
+        { op: 'trust.establish', body: entry },
+      ],
+      idFrom: { op: sameEnds ? 1 : 0, field: 'trust_id' },
     })
   }
 
@@ -279,7 +308,8 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
     }
     return found
   }
-  for (const entry of manifest.credentials) {
+  for (const [index, entry] of manifest.credentials.entries()) {
+    const at = `credentials[${index}]`
     const { ref, ...request } = entry
     const name = `${request.owner_did} ${request.property_data.title_deed}`
     const deed = titleDeedKey(request.property_data.title_deed)
@@ -307,6 +337,7 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
         kind: 'credential',
         name,
         id: revoked.credential_id,
+        entry: at,
         fields: [
           `revoked at ${revoked.revoked_at}${revoked.revocation_reason ? `: ${revoked.revocation_reason}` : ''}`,
         ],
@@ -336,6 +367,7 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
         kind: 'credential',
         name,
         id: existing.credential_id,
+        entry: at,
         ...(ref ? { ref } : {}),
       })
       continue
@@ -345,15 +377,18 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
       kind: 'credential',
       name,
       id: null,
-      ref,
-      run: async () => (await gov.issueCredential({ body: request })).data.credential_id,
+      entry: at,
+      ...(ref ? { ref } : {}),
+      ops: () => [{ op: 'credentials.issue', body: request }],
+      idFrom: { op: 0, field: 'credential_id' },
     })
   }
 
   const credentialIdOfRef = new Map<string, string | null>()
   for (const change of plan) if (change.ref) credentialIdOfRef.set(change.ref, change.id)
 
-  for (const entry of manifest.attestations) {
+  for (const [index, entry] of manifest.attestations.entries()) {
+    const at = `attestations[${index}]`
     const { credential, ...request } = entry
     const credentialId = credential !== undefined ? credentialIdOfRef.get(credential) : request.credential_id
     const name = `${request.type} ${request.subject_did}${credential ? ` (${credential})` : ''}`
@@ -383,7 +418,7 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
               sameInstant(a.valid_until, request.valid_until ?? null),
           )
     if (existing) {
-      plan.push({ action: 'unchanged', kind: 'attestation', name, id: existing.attestation_id })
+      plan.push({ action: 'unchanged', kind: 'attestation', name, id: existing.attestation_id, entry: at })
       continue
     }
     plan.push({
@@ -391,14 +426,17 @@ export async function planManifest(rwa: RwaClient, manifest: Manifest): Promise<
       kind: 'attestation',
       name,
       id: null,
-      run: async (refs) => {
-        const resolved = credential !== undefined ? refs.get(credential) : request.credential_id
-        const body = submitAttestationRequestSchema.parse({
-          ...request,
-          ...(resolved ? { credential_id: resolved } : {}),
-        })
-        return (await gov.submitAttestation({ body: body })).data.attestation_id
-      },
+      entry: at,
+      ops: (refs) => [
+        {
+          op: 'attestations.submit',
+          body: {
+            ...request,
+            ...(credential !== undefined ? { credential_id: refs.credential(credential) } : {}),
+          },
+        },
+      ],
+      idFrom: { op: 0, field: 'attestation_id' },
     })
   }
   await planTokens(rwa, manifest, plan, credentialIdOfRef)
@@ -428,7 +466,8 @@ async function planTokens(
   if (manifest.tokens.length === 0) return
   const gov = rwa.governance
   const tokens = await all<Token>((cursor) => gov.listTokens({ query: { limit: 500, cursor } }), 'tokens')
-  for (const entry of manifest.tokens) {
+  for (const [index, entry] of manifest.tokens.entries()) {
+    const at = `tokens[${index}]`
     const credentialId =
       entry.credential !== undefined ? credentialIdOfRef.get(entry.credential) : entry.credential_id
     const name = `${entry.symbol ?? 'token'} of ${entry.credential ?? entry.credential_id}`
@@ -440,19 +479,22 @@ async function planTokens(
         kind: 'token',
         name,
         id: null,
-        run: async (refs) => {
-          const credential_id =
-            entry.credential !== undefined ? refs.get(entry.credential) : entry.credential_id
-          const body = tokenizeRequestSchema.parse({
-            credential_id,
-            total_supply: entry.total_supply,
-            symbol: entry.symbol,
-          })
-          const { token_id } = (await gov.tokenize({ body: body })).data
-          if (!sameRules(rules, wantedRules(undefined)))
-            await gov.setTokenRules({ params: { id: token_id }, body: rules })
-          return token_id
-        },
+        entry: at,
+        ops: (refs) => [
+          {
+            op: 'tokens.create',
+            body: {
+              credential_id:
+                entry.credential !== undefined ? refs.credential(entry.credential) : entry.credential_id,
+              total_supply: entry.total_supply,
+              ...(entry.symbol !== undefined ? { symbol: entry.symbol } : {}),
+            },
+          },
+          ...(sameRules(rules, wantedRules(undefined))
+            ? []
+            : [{ op: 'tokens.rules' as const, body: { token_id: refs.own(0, 'token_id'), ...rules } }]),
+        ],
+        idFrom: { op: 0, field: 'token_id' },
       })
       continue
     }
@@ -470,34 +512,109 @@ async function planTokens(
       kind: 'token',
       name,
       id: existing.token_id,
+      entry: at,
       ...(differs
         ? {
             fields: ['rules'],
-            run: async () => {
-              await gov.setTokenRules({
-                params: { id: existing.token_id },
-                body: { ...rules, reason: 'rwa apply' },
-              })
-              return existing.token_id
-            },
+            ops: () => [
+              { op: 'tokens.rules', body: { token_id: existing.token_id, ...rules, reason: 'rwa apply' } },
+            ],
           }
         : {}),
     })
   }
 }
 
-/** Makes the planned changes in order; returns the changes with the ids of what was created. */
-export async function executePlan(plan: Plan, onChange?: (change: Change) => void): Promise<Change[]> {
-  const refs = new Map<string, string>()
-  const done: Change[] = []
-  for (const step of plan) {
-    const { run, ref, ...change } = step
-    if (run) change.id = await run(refs)
-    if (ref && change.id) refs.set(ref, change.id)
-    done.push(change)
-    onChange?.(change)
+/**
+ * The plan as one batch (DESIGN §18): every change's operations in order, each named `s<step>_<k>` so
+ * that later ones refer to what earlier ones create, and for each operation the change it belongs to.
+ */
+export function batchOfPlan(plan: Plan): {
+  operations: Array<ManifestOperation & { ref: string }>
+  stepOf: number[]
+} {
+  const operations: Array<ManifestOperation & { ref: string }> = []
+  const stepOf: number[] = []
+  const issuedAt = new Map<string, number>()
+  plan.forEach((step, i) => {
+    if (step.ref && step.ops) issuedAt.set(step.ref, i)
+  })
+  const credentialIdOf = new Map(plan.filter((s) => s.ref && s.id).map((s) => [s.ref as string, s.id]))
+  plan.forEach((step, i) => {
+    if (!step.ops) return
+    const refs: Refs = {
+      credential: (ref) => {
+        const issued = issuedAt.get(ref)
+        return issued === undefined ? credentialIdOf.get(ref) : { $ref: `s${issued}_0.credential_id` }
+      },
+      own: (k, field) => ({ $ref: `s${i}_${k}.${field}` }),
+    }
+    step.ops(refs).forEach((operation, k) => {
+      operations.push({ ref: `s${i}_${k}`, ...operation })
+      stepOf.push(i)
+    })
+  })
+  return { operations, stepOf }
+}
+
+/** Sends a batch: the generated client's call, or a test's. */
+export type SendBatch = (body: {
+  operations: Array<ManifestOperation & { ref: string }>
+  atomic: true
+  dry_run: boolean
+}) => Promise<BatchResponse>
+
+/** Sends a batch through the client (`POST /console/rwa/batch`). */
+export const batchSender =
+  (rwa: RwaClient): SendBatch =>
+  async (body) =>
+    (await rwa.governance.batch({ body })).data
+
+/**
+ * Makes the planned changes as one atomic batch: all of them or, when one fails, none, the failure
+ * naming its manifest entry (`trust[0] (US -> SG): ...`) with the operation's own refusal (its exit code
+ * and hint). With `dryRun`, the server runs it all and keeps nothing. Returns the changes with the ids
+ * of what was created.
+ */
+export async function executePlan(plan: Plan, send: SendBatch, dryRun = false): Promise<Change[]> {
+  const { operations, stepOf } = batchOfPlan(plan)
+  const changes: Change[] = plan.map(
+    ({ ops: _ops, ref: _ref, idFrom: _idFrom, entry: _entry, ...change }) => ({
+      ...change,
+    }),
+  )
+  if (operations.length === 0) return changes
+  let answer: BatchResponse
+  try {
+    answer = await send({ operations, atomic: true, dry_run: dryRun })
+  } catch (error) {
+    throw failedEntry(error, plan, stepOf)
   }
-  return done
+  for (const result of answer.results) {
+    const i = stepOf[result.index]!
+    const idFrom = plan[i]!.idFrom
+    const first = stepOf.indexOf(i)
+    if (!dryRun && idFrom && result.index - first === idFrom.op) {
+      const id = (result.body as Record<string, unknown> | null)?.[idFrom.field]
+      if (typeof id === 'string') changes[i]!.id = id
+    }
+  }
+  return changes
+}
+
+/** A failed atomic batch as the refusal of the manifest entry whose operation failed. */
+function failedEntry(error: unknown, plan: Plan, stepOf: number[]): unknown {
+  if (!(error instanceof ApiProblemError) || error.reason !== 'batch_operation_failed') return error
+  const index = error.context.index
+  const inner = error.problem.operation_problem
+  if (typeof index !== 'number' || !inner) return error
+  const step = plan[stepOf[index]!]
+  if (!step) return error
+  const problem = {
+    ...inner,
+    detail: `${step.entry} (${step.kind} ${step.name}): ${inner.detail}; nothing was applied`,
+  }
+  return new ApiProblemError(problem, error.retryAfterSeconds, error.requestId)
 }
 
 /** Counts of a plan by action. */

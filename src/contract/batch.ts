@@ -18,6 +18,7 @@ export const BATCH_OPERATIONS = {
   'jurisdictions.register': { operationId: 'registerJurisdiction' },
   'jurisdictions.update': { operationId: 'updateJurisdiction', idField: 'jurisdiction_id' },
   'trust.establish': { operationId: 'establishTrust' },
+  'trust.revoke': { operationId: 'revokeTrust' },
   'credentials.issue': { operationId: 'issueCredential' },
   'attestations.submit': { operationId: 'submitAttestation' },
   'attestations.revoke': { operationId: 'revokeAttestation', idField: 'attestation_id' },

@@ -682,6 +682,7 @@ export const rwaRoutes = {
       'jurisdiction.registered',
       'jurisdiction.updated',
       'trust.established',
+      'trust.revoked',
       'credential.issued',
       'attestation.submitted',
       'attestation.revoked',

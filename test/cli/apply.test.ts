@@ -316,4 +316,33 @@ describe('rwa apply', () => {
     expect(dangling.exitCode).toBe(2)
     expect(dangling.stderr).toMatch(/attestations\.0\.credential: no credential with ref nope/)
   })
+
+  it('applies all or nothing: a trust entry naming an unknown jurisdiction fails the dry run and the apply, naming trust[0], and nothing is created', async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-atomic')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    const file = join(shared.home.dir, 'atomic.yaml')
+    const broken = {
+      ...manifest,
+      trust: [{ from_jurisdiction: 'US', to_jurisdiction: 'XX' }, ...manifest.trust],
+    }
+    writeFileSync(file, stringify(broken))
+    const empty = await state(key)
+
+    const dry = await shared.home.run(['apply', '-f', file, '--dry-run'], { env })
+    expect(dry.exitCode).toBe(4)
+    expect(dry.stderr).toContain('trust[0] (trust US -> XX): No jurisdiction with id XX')
+    expect(await state(key)).toEqual(empty)
+
+    const real = await shared.home.run(['apply', '-f', file], { env })
+    expect(real.exitCode).toBe(4)
+    expect(real.stderr).toContain('trust[0] (trust US -> XX)')
+    expect(real.stderr).toContain('nothing was applied')
+    // The jurisdictions before it in the manifest were not created either.
+    expect(await state(key)).toEqual(empty)
+
+    writeFileSync(file, stringify(manifest))
+    const fixed = await shared.home.run(['apply', '-f', file, '--json'], { env })
+    expect(fixed.exitCode, fixed.stderr).toBe(0)
+    expect((await state(key)).jurisdictions).toHaveLength(3)
+  })
 })

@@ -3,7 +3,7 @@ import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { readInputFile } from '../input.js'
 import { plural } from '../output.js'
-import { type Change, executePlan, parseManifest, planManifest, summarize } from '../manifest.js'
+import { batchSender, type Change, executePlan, parseManifest, planManifest, summarize } from '../manifest.js'
 
 const SYMBOL: Record<Change['action'], string> = {
   create: '+',
@@ -54,7 +54,14 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
     const pending = plan.filter((c) => c.action !== 'unchanged' && c.action !== 'revoked').length
 
     if (options.dryRun || pending === 0) {
-      const changes = plan.map(({ run: _run, ref: _ref, ...change }) => change)
+      // The server's dry run: the whole batch runs for real and is rolled back, so what apply would
+      // refuse (an unknown jurisdiction, a quota, a rule) is refused now, naming its entry.
+      if (pending > 0) {
+        await executePlan(plan, batchSender(rwa), true).finally(() => ctx.out.progressDone())
+      }
+      const changes = plan.map(
+        ({ ops: _ops, ref: _ref, idFrom: _idFrom, entry: _entry, ...change }) => change,
+      )
       const summary = summarize(changes)
       ctx.out.result(
         { dry_run: options.dryRun === true, changed: false, summary, changes },
@@ -66,7 +73,7 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
             )
           else
             ctx.out.info(
-              `dry run: would create ${summary.create}, update ${summary.update}, replace ${summary.replace}; ${summary.unchanged} unchanged${revokedNote(summary.revoked)}. Nothing was changed.`,
+              `dry run: would create ${summary.create}, update ${summary.update}, replace ${summary.replace}; ${summary.unchanged} unchanged${revokedNote(summary.revoked)}. The server ran it and kept nothing.`,
             )
         },
         ids(changes),
@@ -74,11 +81,8 @@ export function apply(options: { file: string; dryRun?: boolean }, command: Comm
       return
     }
 
-    let applied = 0
-    const changes = await executePlan(plan, (change) => {
-      if (change.action !== 'unchanged' && change.action !== 'revoked')
-        ctx.out.progress(`applied ${++applied} of ${plural(pending, 'change')}…`)
-    }).finally(() => ctx.out.progressDone())
+    ctx.out.progress(`applying ${plural(pending, 'change')} as one batch…`)
+    const changes = await executePlan(plan, batchSender(rwa)).finally(() => ctx.out.progressDone())
     const summary = summarize(changes)
     ctx.out.result(
       { dry_run: false, changed: true, summary, changes },

@@ -82,6 +82,10 @@ const FAILING: Record<BatchOperationName, () => [Op, string]> = {
     { op: 'trust.establish', body: { from_jurisdiction: 'US', to_jurisdiction: 'SG' } },
     'trust_exists',
   ],
+  'trust.revoke': () => [
+    { op: 'trust.revoke', body: { from_jurisdiction: 'SG', to_jurisdiction: 'US' } },
+    'trust_not_found',
+  ],
   'credentials.issue': () => [
     {
       op: 'credentials.issue',
