@@ -49,8 +49,13 @@ export function readLogNodes(db: Executor, orgId: string, nodes: NodeId[]) {
   return db
     .selectFrom('audit_log_nodes')
     .select(['level', 'idx', 'hash'])
-    .where('org_id', '=', orgId)
-    .where((eb) => eb.or(nodes.map((n) => eb.and([eb('level', '=', n.level), eb('idx', '=', n.index)]))))
+    // Each term names the whole primary key, so both engines look each node up by it (SQLite's OR
+    // optimization, PostgreSQL's bitmap OR) instead of scanning the organization's nodes.
+    .where((eb) =>
+      eb.or(
+        nodes.map((n) => eb.and([eb('org_id', '=', orgId), eb('level', '=', n.level), eb('idx', '=', n.index)])),
+      ),
+    )
     .execute()
 }
 
