@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely'
 import type { AuditLogNodesTable } from '../db/accountability-schema.js'
-import { type Executor, withLock } from '../db/queries.js'
+import { type Executor, insertRows, withLock } from '../db/queries.js'
 import type { NodeId } from '../../src/tlog/merkle.js'
 
 /** Every query of the verifiable log (DESIGN §17); each filters by org_id first. */
@@ -40,7 +40,7 @@ export async function saveLog(
 
 /** Stores the complete subtrees an append completed. */
 export async function insertLogNodes(db: Executor, rows: Insertable<AuditLogNodesTable>[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('audit_log_nodes').values(rows).execute()
+  await insertRows(db, 'audit_log_nodes', rows)
 }
 
 /** The stored hashes of the given complete subtrees (a proof's O(log n) of them), in one query. */

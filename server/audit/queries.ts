@@ -1,12 +1,12 @@
 import type { Insertable } from 'kysely'
 import type { AuditEventsTable } from '../db/accountability-schema.js'
-import { type Executor, type PageQuery, pageOf, whereEqual } from '../db/queries.js'
+import { type Executor, insertRows, type PageQuery, pageOf, whereEqual } from '../db/queries.js'
 
 /** Every query of the audit log; each filters by org_id first. */
 
 /** Appends a write's events (in the write's transaction). */
 export async function insertAuditEvents(db: Executor, rows: Insertable<AuditEventsTable>[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('audit_events').values(rows).execute()
+  await insertRows(db, 'audit_events', rows)
 }
 
 export interface AuditFilters {

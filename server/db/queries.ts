@@ -1,4 +1,4 @@
-import type { Selectable, SelectQueryBuilder, Transaction } from 'kysely'
+import type { Insertable, Selectable, SelectQueryBuilder, Transaction } from 'kysely'
 import { compiledOnce } from './compiled-query.js'
 import type { Db } from './database.js'
 import { dialectOf } from './dialect.js'
@@ -120,4 +120,32 @@ export function whereEqual<TB extends keyof Database, O>(
     if (value) narrowed = narrowed.where(column as any, '=', value)
   }
   return narrowed
+}
+
+/**
+ * The most bound parameters one statement may carry on both databases: SQLite's limit (32,766 by
+ * default since 3.32), which is under PostgreSQL's protocol limit of 65,535.
+ */
+export const MAX_STATEMENT_PARAMETERS = 32_766
+
+/**
+ * Inserts `rows` into `table` in as few statements as the parameter limit allows (rows × columns of
+ * each under MAX_STATEMENT_PARAMETERS): one write may record any number of rows (a batch of a thousand
+ * governance writes, each with its audit event, events and deliveries), and a single multi-row INSERT
+ * past the limit fails the whole write ("too many SQL variables", or PostgreSQL's bind error).
+ */
+export async function insertRows<TB extends keyof Database & string>(
+  db: Executor,
+  table: TB,
+  rows: readonly Insertable<Database[TB]>[],
+): Promise<void> {
+  if (rows.length === 0) return
+  const columns = new Set(rows.flatMap((row) => Object.keys(row as object))).size
+  const perStatement = Math.max(1, Math.floor(MAX_STATEMENT_PARAMETERS / Math.max(1, columns)))
+  for (let start = 0; start < rows.length; start += perStatement) {
+    await db
+      .insertInto(table)
+      .values(rows.slice(start, start + perStatement) as never)
+      .execute()
+  }
 }

@@ -1,12 +1,12 @@
 import type { Insertable } from 'kysely'
 import type { EventsTable, WebhookDeliveriesTable } from '../db/events-schema.js'
-import { type Executor, ownedRecord, type PageQuery, pageOf, whereEqual } from '../db/queries.js'
+import { type Executor, insertRows, ownedRecord, type PageQuery, pageOf, whereEqual } from '../db/queries.js'
 
 /** Every query of the events outbox; each filters by org_id first. */
 
 /** Appends a write's events (in the write's transaction). */
 export async function insertEvents(db: Executor, rows: Insertable<EventsTable>[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('events').values(rows).execute()
+  await insertRows(db, 'events', rows)
 }
 
 export const findEvent = ownedRecord('events', 'event_id')
@@ -47,5 +47,5 @@ export async function insertDeliveries(
   db: Executor,
   rows: Insertable<WebhookDeliveriesTable>[],
 ): Promise<void> {
-  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute()
+  await insertRows(db, 'webhook_deliveries', rows)
 }
