@@ -272,6 +272,15 @@ export class CliContext {
         apiKey: connection.apiKey,
         rateLimitWaitSeconds: this.waitMaxSeconds,
         ...(this.options.idempotencyKey === undefined ? {} : { idempotencyKey: this.options.idempotencyKey }),
+        // The same command's first run (a CI step run again after a timeout) may still be running: wait
+        // for its answer, past the minute after which a dead run's claim may be taken over.
+        inProgressWaitSeconds: IN_PROGRESS_WAIT_SECONDS,
+        onInProgressWait: ({ waitedSeconds }) => {
+          if (waitedSeconds === 0)
+            this.out.info(
+              'a request with the same Idempotency-Key is still running; waiting for its answer (at most 70 s)',
+            )
+        },
         onRateLimitWait: ({ seconds, waitedSeconds, problem }) =>
           this.out.warn(
             `${rateLimitReached(problem.context)}; waiting ${seconds} s before retrying (--wait: ${waitedSeconds} of ${this.waitMaxSeconds} s used)`,
@@ -285,6 +294,12 @@ export class CliContext {
     await this.http?.close()
   }
 }
+
+/**
+ * How long a command waits for a request with its Idempotency-Key still in flight: a little more than
+ * the minute after which the server lets a retry take over a claim whose request died.
+ */
+const IN_PROGRESS_WAIT_SECONDS = 70
 
 /** Which limit a 429 reached, from its context: `rate limit of 60 requests per minute reached ...`. */
 export function rateLimitReached(context: Record<string, unknown>): string {

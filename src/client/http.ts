@@ -26,6 +26,16 @@ export interface ClientOptions {
   /** Told before each wait of `rateLimitWaitSeconds`, e.g. to say so on stderr. */
   onRateLimitWait?: (wait: RateLimitWait) => void
   /**
+   * On a 409 `idempotency_key_in_progress` (the first request with the same `Idempotency-Key` still
+   * runs: a retry after a timeout, a CI step run again), wait its `Retry-After` and send the call again
+   * with the same key, as long as the waits add up to no more than this many seconds; the retry then
+   * replays the first answer, or runs once a dead request's claim may be taken over (after a minute).
+   * Default 0: the 409 is thrown at once. Safe for any call: the same key never acts twice.
+   */
+  inProgressWaitSeconds?: number
+  /** Told before each wait of `inProgressWaitSeconds`. */
+  onInProgressWait?: (wait: RateLimitWait) => void
+  /**
    * The `Idempotency-Key` of the first POST this client sends; the later ones get `KEY-2`, `KEY-3`...
    * in order, so the same program run again with the same key replays each. Without it every POST gets
    * a random one (a UUID). Either way a POST keeps its key across its own retries.
@@ -119,8 +129,10 @@ interface Received {
  */
 export class HttpClient {
   readonly baseUrl: string
-  private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'onRateLimitWait' | 'idempotencyKey'>> &
-    Pick<ClientOptions, 'apiKey' | 'onRateLimitWait' | 'idempotencyKey'>
+  private readonly options: Required<
+    Omit<ClientOptions, 'apiKey' | 'onRateLimitWait' | 'onInProgressWait' | 'idempotencyKey'>
+  > &
+    Pick<ClientOptions, 'apiKey' | 'onRateLimitWait' | 'onInProgressWait' | 'idempotencyKey'>
   private readonly https: boolean
   private agent?: HttpAgent | HttpsAgent
 
@@ -131,6 +143,7 @@ export class HttpClient {
       retries: 2,
       retryDelayMs: 200,
       rateLimitWaitSeconds: 0,
+      inProgressWaitSeconds: 0,
       ...options,
     })
     this.https = new URL(this.baseUrl).protocol === 'https:'
@@ -139,9 +152,12 @@ export class HttpClient {
   /** Performs one call and parses its success body with `spec.schema`. */
   async call<S extends z.ZodType>(spec: CallSpec<S>): Promise<ApiResponse<z.infer<S>>> {
     const url = this.urlOf(spec.path, spec.query)
+    // One key for the call, whatever it takes: its retries must be recognised as the same request.
+    const idempotencyKey = spec.idempotent ? this.nextIdempotencyKey() : undefined
     let waited = 0
+    let waitedInProgress = 0
     for (;;) {
-      const { status, text, retryAfter, requestId } = await this.send(spec, url)
+      const { status, text, retryAfter, requestId } = await this.send(spec, url, idempotencyKey)
       if (status < 400 && spec.text) return this.parse(spec, status, text, text, requestId)
       const json = parseJson(text)
       if (status < 400) return this.parse(spec, status, text, json, requestId)
@@ -153,6 +169,16 @@ export class HttpClient {
           text,
           requestId,
         )
+      }
+      if (idempotencyKey !== undefined && problem.data.reason === 'idempotency_key_in_progress') {
+        const seconds = retryAfter ?? 1
+        if (!(seconds <= this.options.inProgressWaitSeconds - waitedInProgress)) {
+          throw new ApiProblemError(problem.data, retryAfter, requestId ?? problem.data.request_id)
+        }
+        this.options.onInProgressWait?.({ seconds, waitedSeconds: waitedInProgress, problem: problem.data })
+        await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+        waitedInProgress += seconds
+        continue
       }
       const budget = this.options.rateLimitWaitSeconds - waited
       if (status !== 429 || retryAfter === undefined || !(retryAfter <= budget)) {
@@ -212,10 +238,14 @@ export class HttpClient {
     return url.toString()
   }
 
-  private async send(spec: CallSpec<z.ZodType>, url: string): Promise<Received> {
+  private async send(
+    spec: CallSpec<z.ZodType>,
+    url: string,
+    idempotencyKey: string | undefined,
+  ): Promise<Received> {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (this.options.apiKey !== undefined) headers['x-api-key'] = this.options.apiKey
-    if (spec.idempotent) headers['idempotency-key'] = this.nextIdempotencyKey()
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey
     const body = spec.body === undefined ? undefined : Buffer.from(JSON.stringify(spec.body))
     if (body !== undefined) {
       headers['content-type'] = 'application/json'

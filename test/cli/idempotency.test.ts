@@ -1,5 +1,8 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { describe, expect, it, vi } from 'vitest'
-import { api, newOrg, useServerAndHome } from '../support/cli.js'
+import { createKeyResponseExample } from '../../src/contract/billing-examples.js'
+import { api, cliHome, newOrg, useServerAndHome } from '../support/cli.js'
 
 vi.setConfig({ testTimeout: 120_000 })
 
@@ -32,5 +35,54 @@ describe('rwa --idempotency-key', () => {
     const reused = await run(['keys', 'create', '--name', 'other', '--idempotency-key', 'ci-run-7'])
     expect(reused.exitCode).not.toBe(0)
     expect(reused.stderr).toContain('ci-run-7')
+  })
+})
+
+describe('a command whose first run is still in flight', () => {
+  it('waits for it (409 idempotency_key_in_progress) with the same key and prints its answer, exit 0', async () => {
+    // A server whose first answer to the key is "still running", as the real one answers a second run
+    // of a CI step while the first runs; then the first run's answer, replayed.
+    const keys: string[] = []
+    const server = createServer((req, res) => {
+      keys.push(String(req.headers['idempotency-key']))
+      req.resume()
+      req.on('end', () => {
+        if (keys.length === 1) {
+          res.writeHead(409, { 'content-type': 'application/problem+json', 'retry-after': '1' }).end(
+            JSON.stringify({
+              type: 'urn:rwa:problem:conflict',
+              title: 'Conflict',
+              status: 409,
+              detail: 'A request with Idempotency-Key ci-run-8 is still running; retry once it has answered',
+              code: 'conflict',
+              reason: 'idempotency_key_in_progress',
+              context: { idempotency_key: 'ci-run-8' },
+            }),
+          )
+        } else {
+          res
+            .writeHead(201, { 'content-type': 'application/json', 'idempotent-replayed': 'true' })
+            .end(JSON.stringify({ ...createKeyResponseExample, api_key: null }))
+        }
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const home = cliHome()
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const result = await home.run(
+        ['keys', 'create', '--name', 'ci', '--idempotency-key', 'ci-run-8', '--json'],
+        {
+          env: { RWA_URL: url, RWA_API_KEY: `rwa_live_${'a'.repeat(43)}` },
+        },
+      )
+      expect(result.exitCode, result.stderr).toBe(0)
+      expect(result.stderr).toContain('still running; waiting for its answer')
+      expect(JSON.parse(result.stdout).key_id).toBe(createKeyResponseExample.key_id)
+      expect(keys).toEqual(['ci-run-8', 'ci-run-8'])
+    } finally {
+      home.cleanup()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
   })
 })

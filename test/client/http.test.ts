@@ -241,6 +241,46 @@ describe('HttpClient', () => {
       await client.close()
     })
 
+    it('with inProgressWaitSeconds, waits out a 409 idempotency_key_in_progress and sends the same key again', async () => {
+      const keys: string[] = []
+      const inProgress = (res: ServerResponse) =>
+        res.writeHead(409, { 'content-type': 'application/problem+json', 'retry-after': '1' }).end(
+          JSON.stringify({
+            type: 'urn:rwa:problem:conflict',
+            title: 'Conflict',
+            status: 409,
+            detail: 'A request with Idempotency-Key k is still running',
+            code: 'conflict',
+            reason: 'idempotency_key_in_progress',
+            context: { idempotency_key: 'k' },
+          }),
+        )
+      const url = await serve((req, res, n) => {
+        keys.push(req.headers['idempotency-key'] as string)
+        if (n <= 2) inProgress(res)
+        else res.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}')
+      })
+      const post = { method: 'POST' as const, path: '/', body: {}, schema: okSchema, idempotent: true }
+      // By default the 409 is thrown at once.
+      const once = createClient({ baseUrl: url, idempotencyKey: 'k' })
+      const error = await once.http.call(post).catch((e) => e)
+      expect(error).toMatchObject({ reason: 'idempotency_key_in_progress', retryAfterSeconds: 1 })
+      expect(keys).toEqual(['k'])
+      await once.close()
+
+      const waits: number[] = []
+      const client = createClient({
+        baseUrl: url,
+        idempotencyKey: 'k',
+        inProgressWaitSeconds: 5,
+        onInProgressWait: ({ waitedSeconds }) => waits.push(waitedSeconds),
+      })
+      expect(await client.http.call(post)).toMatchObject({ status: 201, data: { ok: true } })
+      expect(waits).toEqual([0])
+      expect(keys).toEqual(['k', 'k', 'k'])
+      await client.close()
+    })
+
     it('does not wait when Retry-After is beyond what is left of rateLimitWaitSeconds', async () => {
       let calls = 0
       const url = await serve((_req, res) => {
