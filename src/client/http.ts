@@ -69,6 +69,8 @@ export interface CallSpec<S extends z.ZodType> {
    * so a POST is retried after a connection error like a GET.
    */
   idempotent?: boolean
+  /** The `Idempotency-Key` to send, instead of the client's own (a resumable import's per chunk). */
+  idempotencyKey?: string
 }
 
 /** A successful response: `data` parsed by the contract schema, `raw` the JSON exactly as the server sent it. */
@@ -153,7 +155,7 @@ export class HttpClient {
   async call<S extends z.ZodType>(spec: CallSpec<S>): Promise<ApiResponse<z.infer<S>>> {
     const url = this.urlOf(spec.path, spec.query)
     // One key for the call, whatever it takes: its retries must be recognised as the same request.
-    const idempotencyKey = spec.idempotent ? this.nextIdempotencyKey() : undefined
+    const idempotencyKey = spec.idempotent ? (spec.idempotencyKey ?? this.nextIdempotencyKey()) : undefined
     let waited = 0
     let waitedInProgress = 0
     for (;;) {

@@ -10,8 +10,13 @@ import type { ApiResponse, HttpClient, Query } from './http.js'
 /** One operation as a method: what it takes (path parameters, query, body) and its parsed answer. */
 export type OperationMethod<O extends OperationSpec> =
   Record<never, never> extends OperationInput<O>
-    ? (input?: OperationInput<O>) => Promise<ApiResponse<OperationOutput<O>>>
-    : (input: OperationInput<O>) => Promise<ApiResponse<OperationOutput<O>>>
+    ? (input?: OperationInput<O> & CallOptions) => Promise<ApiResponse<OperationOutput<O>>>
+    : (input: OperationInput<O> & CallOptions) => Promise<ApiResponse<OperationOutput<O>>>
+
+/** How one call is sent: the `Idempotency-Key` of a POST, when the caller chooses it. */
+export interface CallOptions {
+  idempotencyKey?: string
+}
 
 /** Every operation of a table as a method named by its operationId. */
 export type OperationClient<T extends OperationTable> = { [K in keyof T]: OperationMethod<T[K]> }
@@ -20,7 +25,7 @@ export type OperationClient<T extends OperationTable> = { [K in keyof T]: Operat
 export function callOperation<O extends OperationSpec>(
   http: HttpClient,
   operation: O,
-  input: { params?: object; query?: object; body?: unknown } = {},
+  input: { params?: object; query?: object; body?: unknown } & CallOptions = {},
 ): Promise<ApiResponse<OperationOutput<O>>> {
   const mediaType = operation.response.mediaType
   const others = successSchemas(operation)
@@ -33,6 +38,7 @@ export function callOperation<O extends OperationSpec>(
     schema: operation.response.schema,
     ...(mediaType !== undefined && mediaType !== 'application/json' ? { text: true } : {}),
     ...(takesIdempotencyKey(operation) ? { idempotent: true } : {}),
+    ...(input.idempotencyKey !== undefined ? { idempotencyKey: input.idempotencyKey } : {}),
     ...(others.size > 0 ? { otherSchemas: others } : {}),
   }) as Promise<ApiResponse<OperationOutput<O>>>
 }

@@ -133,7 +133,13 @@ export function declareGovernance(program: Command): void {
   ).action(async (p, o, c) => (await loadCred()).status(p, o, c))
 
   const loadAtt = () => import('../commands/attestations.js')
+  importCommand(cred, 'credentials', 'jurisdiction,owner_did,address,type,value_usd,title_deed[,valid_until]')
   const att = program.command('attestations').description('Submit and read regulatory attestations')
+  importCommand(
+    att,
+    'attestations',
+    'jurisdiction,subject_did,type,attester[,credential_id,evidence,valid_until]',
+  )
   examples(pageOptions(flags(att.command('list').description('List attestations'), ATTESTATIONS.list)), [
     'rwa attestations list --subject-did did:web:acme:bob',
   ]).action(async (o, c) => (await loadAtt()).list(o, c))
@@ -282,6 +288,7 @@ export function declareGovernance(program: Command): void {
 
   const loadTx = () => import('../commands/transfers.js')
   const tx = program.command('transfers').description('Request and read cross-border transfers')
+  importCommand(tx, 'transfers', 'token_id,from_jurisdiction,to_jurisdiction,recipient_did,amount')
   examples(pageOptions(flags(tx.command('list').description('List transfers'), TRANSFERS.list)), [
     'rwa transfers list --status rejected',
   ]).action(async (o, c) => (await loadTx()).list(o, c))
@@ -401,4 +408,36 @@ function verifyOptions(command: Command): Command {
       )
       .option('--offline', 'do not check the status list (the output says "status not checked")'),
   )
+}
+
+/**
+ * `rwa <group> import FILE.csv`: rows as batches of up to 1,000 (DESIGN §18), resumable after an
+ * interruption without doing anything twice.
+ */
+function importCommand(
+  group: Command,
+  kind: 'credentials' | 'attestations' | 'transfers',
+  header: string,
+): void {
+  examples(
+    group
+      .command('import')
+      .description(
+        `Import ${kind} from a CSV file (header row = field names), in batches, resumable after an interruption`,
+      )
+      .argument('<file>', 'CSV file; its first line names the fields')
+      .option(
+        '--chunk-size <rows>',
+        'rows per batch, 1 to 1000 (default: half the per-minute limit, at most 1000)',
+      )
+      .addHelpText(
+        'after',
+        `
+Header (dotted names nest; empty cells are left out):
+  ${header}
+Each row counts as a request. A refused row is listed (exit 6) and the others are kept. Run it again
+after an interruption: finished batches are skipped, and none is run twice (docs/batches.md).`,
+      ),
+    [`rwa ${kind} import ${kind}.csv`, `rwa ${kind} import ${kind}.csv --json > results.json`],
+  ).action(async (file, o, c) => (await import('../commands/imports.js')).importCsv(kind)(file, o, c))
 }

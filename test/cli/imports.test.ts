@@ -1,0 +1,114 @@
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+import { bodyOfRow } from '../../src/cli/commands/imports.js'
+import { CsvError, parseCsv } from '../../src/cli/csv.js'
+import { api, newOrg, useServerAndHome } from '../support/cli.js'
+
+vi.setConfig({ testTimeout: 120_000 })
+
+const shared = useServerAndHome()
+
+describe('parseCsv (RFC 4180)', () => {
+  it('reads quoted fields with commas, doubled quotes and line breaks, CRLF or LF, and skips blank lines', () => {
+    const { header, rows } = parseCsv('a,b,c\r\n1,"x, y","say ""hi"""\r\n\n2,"two\nlines",\n')
+    expect(header).toEqual(['a', 'b', 'c'])
+    expect(rows).toEqual([
+      { line: 2, values: { a: '1', b: 'x, y', c: 'say "hi"' } },
+      { line: 4, values: { a: '2', b: 'two\nlines', c: '' } },
+    ])
+  })
+
+  it('refuses what is not CSV, naming the line', () => {
+    expect(() => parseCsv('a,b\n1,"open\n')).toThrow(CsvError)
+    expect(() => parseCsv('a,b\n1,2,3\n')).toThrow('line 2: 3 fields where the header has 2')
+    expect(() => parseCsv('a,a\n')).toThrow('names a twice')
+    expect(() => parseCsv('a\nx"y\n')).toThrow('line 2')
+  })
+
+  it('makes request bodies: property fields nest, numbers are numbers, empty cells are left out', () => {
+    expect(
+      bodyOfRow('credentials', {
+        jurisdiction: 'US',
+        owner_did: 'did:web:a:b',
+        address: '1 Main St',
+        type: 'residential',
+        value_usd: '250000',
+        title_deed: 'D-1',
+        valid_until: '',
+      }),
+    ).toEqual({
+      jurisdiction: 'US',
+      owner_did: 'did:web:a:b',
+      property_data: { address: '1 Main St', type: 'residential', value_usd: 250000, title_deed: 'D-1' },
+    })
+    expect(bodyOfRow('transfers', { amount: '12', token_id: 'tok_1' })).toEqual({
+      amount: 12,
+      token_id: 'tok_1',
+    })
+  })
+})
+
+function credentialsCsv(rows: number): string {
+  const lines = ['jurisdiction,owner_did,address,type,value_usd,title_deed']
+  for (let i = 0; i < rows; i++)
+    lines.push(`US,did:web:acme:owner${i % 7},"${i} Main St, Austin",residential,${100_000 + i},IMP-${i}`)
+  // One refused row: an unknown jurisdiction.
+  lines.push('XX,did:web:acme:owner0,"9 Side St",residential,1,IMP-bad')
+  return `${lines.join('\n')}\n`
+}
+
+async function credentialCount(key: string): Promise<number> {
+  return ((await api(shared.server.url, '/console/rwa/credentials?limit=1', key)) as { total: number }).total
+}
+
+describe('rwa credentials import', () => {
+  it('imports in chunks, lists the refused row, and a resumed run after an interruption creates nothing twice', async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'importer')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    await api(shared.server.url, '/console/rwa/jurisdictions', key, {
+      method: 'POST',
+      body: JSON.stringify({ jurisdiction_id: 'US', name: 'United States', regulatory_body: 'SEC' }),
+    })
+    const file = join(shared.home.dir, 'credentials.csv')
+    writeFileSync(file, credentialsCsv(24))
+
+    const first = await shared.home.run(['credentials', 'import', file, '--chunk-size', '10', '--json'], {
+      env,
+    })
+    expect(first.exitCode, first.stderr).toBe(6)
+    const out = JSON.parse(first.stdout)
+    expect(out).toMatchObject({ rows: 25, imported: 24, failed: 1 })
+    expect(out.results[24]).toMatchObject({ line: 26, status: 404, reason: 'jurisdiction_not_found' })
+    expect(out.results[0]).toMatchObject({ line: 2, status: 201, id: expect.stringMatching(/^cred_/) })
+    expect(await credentialCount(key)).toBe(24)
+
+    // An interruption after the server ran the last chunk but before the state file kept it: the
+    // state loses that chunk, and the run again sends it with the same Idempotency-Key (replayed).
+    const stateDir = join(shared.home.dir, '.local', 'state', 'rwa', 'imports')
+    const [stateFile] = readdirSync(stateDir)
+    const statePath = join(stateDir, stateFile!)
+    const state = JSON.parse(readFileSync(statePath, 'utf8'))
+    expect(Object.keys(state.chunks)).toEqual(['0', '1', '2'])
+    delete state.chunks['2']
+    writeFileSync(statePath, JSON.stringify(state))
+    const resumed = await shared.home.run(['credentials', 'import', file, '--json'], { env })
+    expect(resumed.exitCode, resumed.stderr).toBe(6)
+    expect(JSON.parse(resumed.stdout).results).toEqual(out.results)
+    expect(await credentialCount(key)).toBe(24)
+
+    // With no state at all, every chunk is replayed by the server: still nothing twice.
+    rmSync(statePath)
+    const again = await shared.home.run(['credentials', 'import', file, '--chunk-size', '10', '--json'], {
+      env,
+    })
+    expect(JSON.parse(again.stdout).results).toEqual(out.results)
+    expect(await credentialCount(key)).toBe(24)
+
+    // A CSV that is not one is exit 2, naming the line.
+    writeFileSync(file, 'jurisdiction,owner_did\nUS\n')
+    const bad = await shared.home.run(['credentials', 'import', file], { env })
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stderr).toContain('line 2')
+  })
+})
