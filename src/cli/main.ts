@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander'
 import { EXIT, ExitError } from './exit-error.js'
 import { declareApprovals } from './program/approvals.js'
 import { declareAudit } from './program/audit.js'
+import { declareEvents } from './program/events.js'
 import { declareBilling } from './program/billing.js'
 import { declareGovernance } from './program/governance.js'
 import { formatHelp } from './program/help.js'
@@ -70,6 +71,7 @@ export function buildProgram(): Command {
   declareGovernance(program)
   declareApprovals(program)
   declareAudit(program)
+  declareEvents(program)
   declareLocal(program, VERSION)
   return program
 }

@@ -23,6 +23,8 @@ const NOUNS = {
   governance_history: ['event', 'events'],
   events: ['audit event', 'audit events'],
   approvals: ['approval', 'approvals'],
+  webhooks: ['webhook endpoint', 'webhook endpoints'],
+  deliveries: ['delivery attempt', 'delivery attempts'],
 } as const satisfies Record<string, readonly [string, string]>
 
 export type ListKey = keyof typeof NOUNS

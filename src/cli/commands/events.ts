@@ -1,0 +1,227 @@
+import type { Command } from 'commander'
+import type { Event, ListEventsQuery } from '../../contract/events.js'
+import { selectsEvent } from '../../contract/events.js'
+import { newWebhookSecret, webhookHeaders } from '../../../server/webhooks/signature.js'
+import { withContext } from '../context.js'
+import { EXIT, ExitError } from '../exit-error.js'
+import { list as listOf } from '../flags/parse.js'
+import { requestFrom } from '../input.js'
+import { fetchListing, listFooter, type PageOptions } from '../paging.js'
+
+/*
+ * `rwa webhooks ...`, `rwa events ...` and `rwa listen` (DESIGN §20). Tables for people, TSV when
+ * piped, the API's JSON with --json; a secret is printed once, as the API answers it once.
+ */
+
+type Options = Record<string, unknown>
+
+export function createWebhook(options: Options, command: Command) {
+  return withContext(command, async (ctx) => {
+    const body = await requestFrom(ctx, options)
+    const client = await ctx.rwa()
+    const { data } = await client.events.createWebhook({ body: body as never })
+    ctx.out.result(data, () => {
+      ctx.out.record([
+        ['webhook_id', data.webhook_id],
+        ['url', data.url],
+        ['events', data.events.join(',')],
+        ['status', data.status],
+        ['secret', data.secret ?? '(not shown: a replay of the creation)'],
+      ])
+      ctx.out.info(
+        'Store the secret now: it is shown only once. Verify deliveries with it (docs/webhooks.md).',
+      )
+    }, [data.webhook_id])
+  })
+}
+
+export function listWebhooks(options: PageOptions, command: Command) {
+  return withContext(command, async (ctx) => {
+    const client = await ctx.rwa()
+    const listing = await fetchListing(ctx, 'webhooks', options, (query) =>
+      client.events.listWebhooks({ query: query as never }),
+    )
+    ctx.out.result(
+      listing.raw,
+      () => {
+        ctx.out.table(
+          ['webhook_id', 'status', 'url', 'events', 'created_at'],
+          listing.items.map((w) => [w.webhook_id, w.status, w.url, w.events.join(','), w.created_at]),
+        )
+        listFooter(ctx, listing)
+      },
+      listing.items.map((w) => w.webhook_id),
+    )
+  })
+}
+
+export function deleteWebhook(id: string, _options: Options, command: Command) {
+  return withContext(command, async (ctx) => {
+    const client = await ctx.rwa()
+    const { data } = await client.events.deleteWebhook({ params: { id } })
+    ctx.out.result(data, () => ctx.out.info(`deleted ${data.webhook_id}`), [data.webhook_id])
+  })
+}
+
+export function rotateSecret(id: string, _options: Options, command: Command) {
+  return withContext(command, async (ctx) => {
+    const client = await ctx.rwa()
+    const { data } = await client.events.rotateWebhookSecret({ params: { id }, body: {} })
+    ctx.out.result(data, () => {
+      ctx.out.record([
+        ['webhook_id', data.webhook_id],
+        ['secret', data.secret ?? '(not shown: a replay)'],
+      ])
+      ctx.out.info('Deliveries are signed with the new secret from now on; store it now.')
+    }, [data.webhook_id])
+  })
+}
+
+export function listDeliveries(id: string, options: PageOptions, command: Command) {
+  return withContext(command, async (ctx) => {
+    const client = await ctx.rwa()
+    const listing = await fetchListing(ctx, 'deliveries', options, (query) =>
+      client.events.listWebhookDeliveries({ params: { id }, query: query as never }),
+    )
+    ctx.out.result(
+      listing.raw,
+      () => {
+        ctx.out.table(
+          ['at', 'delivery_id', 'event_id', 'attempt', 'status', 'error', 'next_attempt_at'],
+          listing.items.map((a) => [
+            a.at,
+            a.delivery_id,
+            a.event_id,
+            String(a.attempt),
+            a.status_code === null ? '' : String(a.status_code),
+            a.error ?? '',
+            a.next_attempt_at ?? '',
+          ]),
+        )
+        listFooter(ctx, listing)
+      },
+      listing.items.map((a) => a.delivery_id),
+    )
+  })
+}
+
+export function retryDelivery(id: string, deliveryId: string, _options: Options, command: Command) {
+  return withContext(command, async (ctx) => {
+    const client = await ctx.rwa()
+    const { data } = await client.events.retryWebhookDelivery({
+      params: { id, delivery_id: deliveryId },
+      body: {},
+    })
+    ctx.out.result(data, () => ctx.out.info(`${data.delivery_id} scheduled for ${data.next_attempt_at}`), [
+      data.delivery_id,
+    ])
+  })
+}
+
+const eventRow = (e: Event) => [e.created_at, e.type, e.id]
+
+export function listEvents(options: PageOptions & Options, command: Command) {
+  return withContext(command, async (ctx) => {
+    const client = await ctx.rwa()
+    const query = (await requestFrom(ctx, { type: options.type })) as Partial<ListEventsQuery>
+    const { data } = await client.events.listEvents({
+      query: {
+        ...query,
+        ...(options.limit ? { limit: Number(options.limit) } : {}),
+        ...(options.cursor ? { cursor: String(options.cursor) } : {}),
+      } as never,
+    })
+    ctx.out.result(
+      data,
+      () => {
+        ctx.out.table(['created_at', 'type', 'id'], data.events.map(eventRow))
+        if (data.next_cursor) ctx.out.info(`${data.total} events; next page: --cursor ${data.next_cursor}`)
+      },
+      data.events.map((e) => e.id),
+    )
+  })
+}
+
+export function getEvent(id: string, _options: Options, command: Command) {
+  return withContext(command, async (ctx) => {
+    const client = await ctx.rwa()
+    const { data } = await client.events.getEvent({ params: { id } })
+    ctx.out.line(JSON.stringify(data, null, ctx.out.json ? undefined : 2))
+  })
+}
+
+export function resendEvent(id: string, _options: Options, command: Command) {
+  return withContext(command, async (ctx) => {
+    const client = await ctx.rwa()
+    const { data } = await client.events.resendEvent({ params: { id }, body: {} })
+    ctx.out.result(
+      data,
+      () =>
+        ctx.out.table(
+          ['delivery_id', 'webhook_id'],
+          data.deliveries.map((d) => [d.delivery_id, d.webhook_id]),
+        ),
+      data.deliveries.map((d) => d.delivery_id),
+    )
+  })
+}
+
+const POLL_MS = 1_000
+
+/**
+ * `rwa listen --forward-to URL`: like `stripe listen`. Prints a `whsec_` secret, then asks for the
+ * organization's new events every second and POSTs each to URL with the Standard Webhooks headers
+ * signed with that secret (the server's own delivery code signs the same way), printing one line per
+ * event: type, id and the forward's status. Runs until interrupted.
+ */
+export function listen(options: { forwardTo: string; events?: string }, command: Command) {
+  return withContext(command, async (ctx) => {
+    let target: URL
+    try {
+      target = new URL(options.forwardTo)
+      if (!/^https?:$/.test(target.protocol)) throw new Error('not http(s)')
+    } catch {
+      throw new ExitError(
+        EXIT.usage,
+        `--forward-to must be an http(s) URL, got ${JSON.stringify(options.forwardTo)}`,
+      )
+    }
+    const selectors = options.events ? listOf(options.events) : ['*']
+    const client = await ctx.rwa()
+    const secret = newWebhookSecret()
+    // The newest event now: only what happens from here on is forwarded.
+    const latest = await client.events.listEvents({ query: { limit: 1 } as never })
+    let after = latest.data.events[0]?.id ?? ''
+    ctx.out.info(`Ready! Forwarding events to ${target.href}`)
+    ctx.out.info(`Your webhook signing secret is ${secret} (verify with it; docs/webhooks.md)`)
+    for (;;) {
+      const page = await client.events.listEvents({ query: { limit: 100 } as never })
+      const fresh = page.data.events.filter((e) => e.id > after).reverse()
+      for (const event of fresh) {
+        after = event.id
+        if (!selectsEvent(selectors, event.type)) continue
+        const body = JSON.stringify(event)
+        let status: string
+        try {
+          const res = await fetch(target, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              ...webhookHeaders(secret, event.id, Math.floor(Date.now() / 1000), body),
+            },
+            body,
+            redirect: 'manual',
+            signal: AbortSignal.timeout(10_000),
+          })
+          status = String(res.status)
+          await res.body?.cancel()
+        } catch (error) {
+          status = `failed (${(error as Error).message})`
+        }
+        if (ctx.out.json) ctx.out.line(JSON.stringify({ type: event.type, id: event.id, status }))
+        else ctx.out.line(`${event.type}\t${event.id}\t${status}`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    }
+  })
+}

@@ -1,0 +1,128 @@
+import { execa } from 'execa'
+import { Webhook } from 'standardwebhooks'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { api, type CliHome, cliHome, newOrg } from '../support/cli.js'
+import { US } from '../support/governance.js'
+import { RWA_BIN, type ServerProcess, startServerProcess } from '../support/server-process.js'
+import { WebhookReceiver } from '../support/webhook-receiver.js'
+
+/*
+ * `rwa webhooks`, `rwa events` and `rwa listen` against a real server process, with real receivers on
+ * loopback (the server runs with --allow-http-webhooks, as the sandbox does).
+ */
+
+let server: ServerProcess
+let home: CliHome
+let receiver: WebhookReceiver
+let key: string
+beforeAll(async () => {
+  server = await startServerProcess({ env: { RWA_ALLOW_HTTP_WEBHOOKS: 'true' } })
+  home = cliHome({ RWA_URL: server.url })
+  receiver = await new WebhookReceiver().start()
+  key = await newOrg(server.url, server.adminKey, 'acme')
+})
+afterAll(async () => {
+  await server?.cleanup()
+  home?.cleanup()
+  await receiver?.stop()
+})
+
+const rwa = (args: string[]) => home.run(args, { env: { RWA_API_KEY: key } })
+const until = async (what: string, check: () => boolean, ms = 15_000) => {
+  const end = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+it('creates, lists, rotates and deletes an endpoint; deliveries verify with its secret; events list and get', async () => {
+  const created = await rwa([
+    'webhooks',
+    'create',
+    '--endpoint',
+    receiver.url,
+    '--events',
+    'jurisdiction.*',
+    '--json',
+  ])
+  expect(created.exitCode, created.stderr).toBe(0)
+  const endpoint = JSON.parse(created.stdout)
+  expect(endpoint.secret).toMatch(/^whsec_/)
+  const listed = await rwa(['webhooks', 'list'])
+  expect(listed.stdout).toContain(endpoint.webhook_id)
+  expect(listed.stdout).not.toContain('whsec_')
+
+  await api(server.url, '/console/rwa/jurisdictions', key, { method: 'POST', body: JSON.stringify(US) })
+  await until('the delivery', () => receiver.received.length === 1)
+  const event = new Webhook(endpoint.secret).verify(
+    receiver.received[0]!.body,
+    receiver.received[0]!.headers,
+  ) as any
+  expect(event.type).toBe('jurisdiction.registered')
+
+  const events = await rwa(['events', 'list', '--type', 'jurisdiction.registered'])
+  expect(events.stdout).toContain(event.id)
+  const got = await rwa(['events', 'get', event.id, '--json'])
+  expect(JSON.parse(got.stdout)).toEqual(event)
+  const deliveries = await rwa(['webhooks', 'deliveries', endpoint.webhook_id])
+  expect(deliveries.stdout).toContain(event.id)
+
+  const resent = await rwa(['events', 'resend', event.id, '--json'])
+  expect(JSON.parse(resent.stdout).deliveries).toHaveLength(1)
+  await until('the resent delivery', () => receiver.received.length === 2)
+
+  const rotated = JSON.parse((await rwa(['webhooks', 'rotate-secret', endpoint.webhook_id, '--json'])).stdout)
+  expect(rotated.secret).not.toBe(endpoint.secret)
+  expect((await rwa(['webhooks', 'delete', endpoint.webhook_id])).exitCode).toBe(0)
+  expect((await rwa(['webhooks', 'list', '--json'])).stdout).not.toContain(endpoint.webhook_id)
+  const missing = await rwa(['webhooks', 'delete', endpoint.webhook_id])
+  expect(missing.exitCode).not.toBe(0)
+})
+
+it('rwa listen forwards each new event signed with the secret it prints, one line per event', async () => {
+  const local = await new WebhookReceiver().start()
+  const child = execa(
+    process.execPath,
+    [RWA_BIN, 'listen', '--forward-to', local.url, '--events', 'jurisdiction.*'],
+    {
+      extendEnv: false,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home.dir,
+        XDG_CONFIG_HOME: home.configHome,
+        RWA_URL: server.url,
+        RWA_API_KEY: key,
+      },
+      reject: false,
+      buffer: false,
+    },
+  )
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()))
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()))
+  try {
+    await until('the secret', () => /whsec_\S+/.test(stderr))
+    const secret = /(whsec_[A-Za-z0-9+/=]+)/.exec(stderr)![1]!
+    await api(server.url, '/console/rwa/jurisdictions', key, {
+      method: 'POST',
+      body: JSON.stringify({ ...US, jurisdiction_id: 'SG' }),
+    })
+    await api(server.url, '/console/billing/keys', key, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'not forwarded' }),
+    })
+    await until('the forward', () => local.received.length === 1 && stdout.includes('\n'))
+    const event = new Webhook(secret).verify(local.received[0]!.body, local.received[0]!.headers) as any
+    expect(event).toMatchObject({
+      type: 'jurisdiction.registered',
+      data: { object: { jurisdiction_id: 'SG' } },
+    })
+    expect(stdout.trim().split('\n')[0]).toBe(`jurisdiction.registered\t${event.id}\t200`)
+  } finally {
+    child.kill('SIGTERM')
+    await child
+    await local.stop()
+  }
+})
