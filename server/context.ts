@@ -120,6 +120,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
   const authCache = options.authCache ?? new InMemoryAuthCache(options.db, { clock, ttlMs })
   const paymentAnswers = options.paymentAnswers ?? new InMemoryPaymentAnswerCache(clock, ttlMs)
   const bus = options.bus ?? localInvalidationBus()
+  const signingKeys = new SigningKeys(options.db, clock, options.masterKey)
 
   const forget = (message: Invalidation): void => {
     if (message.kind === 'org') {
@@ -129,9 +130,12 @@ export function createAppContext(options: AppContextOptions): AppContext {
       authCache.markRevoked(message.keyId)
     } else if (message.kind === 'key-changed') {
       authCache.forgetKey(message.keyId)
+    } else if (message.kind === 'signing-keys') {
+      signingKeys.forgetServiceKeys()
     } else {
       authCache.forgetAll()
       paymentAnswers.forgetAll()
+      signingKeys.forgetServiceKeys()
     }
   }
   bus.subscribe(forget)
@@ -159,7 +163,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     meter,
     payments: options.payments ?? new LocalPaymentProvider(options.db),
     paymentAnswers,
-    signingKeys: new SigningKeys(options.db, clock, options.masterKey),
+    signingKeys,
     bus,
     invalidate(message: Invalidation) {
       const now = () => {

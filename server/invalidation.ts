@@ -1,12 +1,15 @@
 /**
  * A change that process-local caches must forget: an organization's plan (trial, tier, subscription,
- * payment answers), a revoked key, a key changed otherwise (a reroll ended its life), or everything
+ * payment answers), a revoked key, a key changed otherwise (a reroll ended its life), the service's
+ * signing keys (a rotation), or everything
  * (after messages may have been missed).
  */
 export type Invalidation =
   | { kind: 'org'; orgId: string }
   | { kind: 'key-revoked'; keyId: string }
   | { kind: 'key-changed'; keyId: string }
+  /** The proof key was rotated: the cached signing keys are stale. */
+  | { kind: 'signing-keys' }
   | { kind: 'all' }
 
 /**

@@ -40,6 +40,7 @@ import { transferAgentHandlers } from './rwa/transfers/agent-routes.js'
 import { transferHandlers } from './rwa/transfers/routes.js'
 import { trustHandlers } from './rwa/trust/routes.js'
 import { trustBundleHandlers } from './rwa/trust-bundle/routes.js'
+import { signingKeyHandlers } from './signing/routes.js'
 import { actorOf, runWrite } from './writes/run-write.js'
 
 /** The handler of every operation but four eyes' own (which run the others'). */
@@ -61,6 +62,7 @@ const OPERATION_HANDLERS = {
   ...healthHandlers,
   ...metricsHandlers,
   ...trustBundleHandlers,
+  ...signingKeyHandlers,
   ...auditHandlers,
   ...auditLogHandlers,
   ...eventHandlers,

@@ -119,5 +119,5 @@ function isInvalidation(value: unknown): value is Invalidation {
   if (!m || typeof m !== 'object') return false
   if (m.kind === 'org') return typeof m.orgId === 'string'
   if (m.kind === 'key-revoked' || m.kind === 'key-changed') return typeof m.keyId === 'string'
-  return m.kind === 'all'
+  return m.kind === 'all' || m.kind === 'signing-keys'
 }

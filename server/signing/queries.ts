@@ -1,16 +1,38 @@
 import type { Insertable } from 'kysely'
-import type { Executor } from '../db/queries.js'
+import { type Executor, type RowLock, withLock } from '../db/queries.js'
 import type { RwaServiceKeysTable } from '../db/schema.js'
 import { SEALED_PREFIX } from './master-key.js'
 
-/** The service's active signing key for `purpose` (`proof`), if it was created. */
-export function findServiceKey(db: Executor, purpose: string) {
-  return db
-    .selectFrom('rwa_service_keys')
-    .selectAll()
-    .where('purpose', '=', purpose)
+/**
+ * The service's active signing key for `purpose` (`proof`), if it was created. With `lock` (PostgreSQL),
+ * held until the transaction ends: `update` by a rotation, `key share` by a proof being signed, so a
+ * rotation waits for the proofs signed with the key it retires.
+ */
+export function findServiceKey(db: Executor, purpose: string, lock?: RowLock) {
+  return withLock(
+    db,
+    db
+      .selectFrom('rwa_service_keys')
+      .selectAll()
+      .where('purpose', '=', purpose)
+      .where('retired_at', 'is', null),
+    lock,
+  ).executeTakeFirst()
+}
+
+/** Retires the active key `kid` at `at` (a rotation). */
+export async function retireServiceKey(db: Executor, kid: string, at: string): Promise<void> {
+  await db
+    .updateTable('rwa_service_keys')
+    .set({ retired_at: at })
+    .where('kid', '=', kid)
     .where('retired_at', 'is', null)
-    .executeTakeFirst()
+    .execute()
+}
+
+/** Stores a new active service key (a rotation, after retiring the one it replaces). */
+export async function insertServiceKey(db: Executor, row: Insertable<RwaServiceKeysTable>): Promise<void> {
+  await db.insertInto('rwa_service_keys').values(row).execute()
 }
 
 /** Stores a service key unless an active one of its purpose exists already (then the stored one wins). */

@@ -9,7 +9,14 @@ import { signCompactEdDsa } from './compact-jws.js'
 import { jurisdictionKeyAad, serviceKeyAad } from './custody.js'
 import { didKeyOf, generateSigningKey, importPrivateKey, verificationMethodOf } from './did-key.js'
 import type { MasterKey } from './master-key.js'
-import { findServiceKey, insertServiceKeyIfAbsent, listServiceKeys } from './queries.js'
+import type { Executor } from '../db/queries.js'
+import {
+  findServiceKey,
+  insertServiceKey,
+  insertServiceKeyIfAbsent,
+  listServiceKeys,
+  retireServiceKey,
+} from './queries.js'
 
 /**
  * What a service key signs: `proof` the compliance proofs, `log` the checkpoints of the verifiable
@@ -101,10 +108,59 @@ export class SigningKeys {
     await this.service()
   }
 
-  /** Signs the canonical bytes of a proof's facts with the service key: a compact EdDSA JWS. */
-  async signProof(canonical: string): Promise<{ jws: string; kid: string }> {
-    const { kid, key } = await this.service()
+  /**
+   * Signs the canonical bytes of a proof's facts with the active proof key: a compact EdDSA JWS. Given
+   * the proof's transaction, it reads which key is active now, locking it (PostgreSQL) until the proof
+   * commits: another instance may have rotated since this one cached its key, and a rotation waits for
+   * the proofs signed with the key it retires, so none is signed by a key already retired.
+   */
+  async signProof(canonical: string, trx?: Executor): Promise<{ jws: string; kid: string }> {
+    let service = await this.service()
+    if (trx) {
+      const active = await findServiceKey(trx, 'proof', 'key share')
+      if (active && active.kid !== service.kid) {
+        service = this.openServiceKey(active)
+        this.serviceKeys.set('proof', Promise.resolve(service))
+      }
+    }
+    const { kid, key } = service
     return { jws: signCompactEdDsa({ alg: 'EdDSA', kid, typ: PROOF_JWS_TYPE }, canonical, key), kid }
+  }
+
+  /**
+   * Rotates the proof key inside the caller's write (`db`, its transaction): retires the active key and
+   * stores a new one, sealed like every key. The instant is taken once the active key's row is locked,
+   * after the proofs it signed committed, and one millisecond on, so it is after each of their
+   * `evaluated_at` (a verifier trusts a key for what it signed strictly before its retirement).
+   */
+  async rotateProofKey(db: Executor): Promise<{ kid: string; at: string; retiredKid: string }> {
+    // A database that never signed a proof has no key yet: make one, so there is one to retire.
+    await this.service()
+    let current = await findServiceKey(db, 'proof', 'update')
+    // A rotation by another instance committed while this one waited for the row: retire its new key.
+    current ??= await findServiceKey(db, 'proof', 'update')
+    if (!current) throw new Error('no active proof signing key to retire')
+    const at = isoTimestamp(this.clock.now() + 1)
+    const generated = generateSigningKey()
+    const kid = await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: generated.publicX })
+    await retireServiceKey(db, current.kid, at)
+    await insertServiceKey(db, {
+      kid,
+      purpose: 'proof',
+      private_key: this.masterKey.seal(
+        Buffer.from(generated.privateKey, 'base64'),
+        serviceKeyAad({ kid, purpose: 'proof' }),
+      ),
+      public_x: generated.publicX,
+      created_at: at,
+      retired_at: null,
+    })
+    return { kid, at, retiredKid: current.kid }
+  }
+
+  /** Forgets the cached service keys: a rotation here or on another instance (`signing-keys`). */
+  forgetServiceKeys(): void {
+    this.serviceKeys.clear()
   }
 
   /** The log key (DESIGN §17): it signs the checkpoints of every organization's log. */
@@ -112,25 +168,29 @@ export class SigningKeys {
     return this.service('log')
   }
 
-  /** The public JWKS of the service's keys: the proof key(s) and the log key. */
+  /**
+   * The public JWKS of the service's keys, as the database holds them: the active proof key, the log
+   * key, then the retired proof keys (newest first, with `retired_at`), so every proof finds its kid.
+   */
   async jwks(): Promise<Jwks> {
-    const keys = [await this.service(), await this.service('log')]
+    const log = await this.service('log')
+    await this.service()
+    const rows = await listServiceKeys(this.db, 'proof')
+    const jwk = (kid: string, x: string) =>
+      ({ kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' }) as const
+    const retired = rows.filter((row) => row.retired_at !== null).reverse()
     return {
-      keys: keys.map(({ kid, publicX }) => ({
-        kty: 'OKP',
-        crv: 'Ed25519',
-        x: publicX,
-        kid,
-        alg: 'EdDSA',
-        use: 'sig',
-      })),
+      keys: [
+        ...rows.filter((row) => row.retired_at === null).map((row) => jwk(row.kid, row.public_x)),
+        jwk(log.kid, log.publicX),
+        ...retired.map((row) => ({ ...jwk(row.kid, row.public_x), retired_at: row.retired_at! })),
+      ],
     }
   }
 
   /**
-   * Every proof key with its validity, for a trust bundle: retired keys too (a proof keeps verifying
-   * with the key that signed it). Today one key signs all proofs, from its creation on; a key retired
-   * by a rotation would carry `valid_until`.
+   * Every proof key with its validity, for a trust bundle: retired keys too, with `valid_until` their
+   * retirement (a proof keeps verifying with the key that signed it before).
    */
   async proofKeys(): Promise<TrustBundle['proof_keys']> {
     await this.service()
@@ -183,11 +243,21 @@ export class SigningKeys {
       row = await load()
       if (!row) throw new Error(`the ${purpose} signing key could not be stored`)
     }
+    return this.openServiceKey(row)
+  }
+
+  /** The KeyObject of a stored service key, opened with the master key and checked against its public half. */
+  private openServiceKey(row: {
+    kid: string
+    purpose: string
+    private_key: string
+    public_x: string
+  }): ServiceKey {
     const der = this.masterKey.open(row.private_key, serviceKeyAad(row), `service key ${row.kid}`)
     const key = importPrivateKey(der)
     // Guard against a stored public half that does not match the private key.
     const x = createPublicKey(key).export({ format: 'jwk' }).x
-    if (x !== row.public_x) throw new Error(`${purpose} signing key ${row.kid} is inconsistent`)
+    if (x !== row.public_x) throw new Error(`${row.purpose} signing key ${row.kid} is inconsistent`)
     return { kid: row.kid, key, publicX: row.public_x }
   }
 }

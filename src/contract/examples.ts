@@ -16,6 +16,7 @@ import {
   type TransferSummary,
   type Jurisdiction,
   type Jwks,
+  type RotatedSigningKey,
   type Proof,
   type RegisterJurisdictionRequest,
   type RequestTransferRequest,
@@ -455,6 +456,13 @@ export const jwksExample: Jwks = {
       use: 'sig',
     },
   ],
+}
+
+/** The proof key a rotation made (the example JWKS's key retired at LATER). */
+export const rotatedSigningKeyExample: RotatedSigningKey = {
+  kid: 'pVb8qh3Kx2bD1bFYl1c0xq7oZbS6n8T5kq0u3rXy7wE',
+  valid_from: LATER,
+  retired: { kid: PROOF_KID, retired_at: LATER },
 }
 
 export const trustBundleExample: TrustBundle = {

@@ -12,6 +12,7 @@ import {
   issueCredentialRequestExample,
   jurisdictionExample,
   jwksExample,
+  rotatedSigningKeyExample,
   trustBundleExample,
   revokeAttestationRequestExample,
   revokedAttestationExample,
@@ -56,6 +57,8 @@ import {
   jurisdictionParamsSchema,
   jurisdictionSchema,
   jwksSchema,
+  rotateSigningKeyRequestSchema,
+  rotatedSigningKeySchema,
   trustBundleSchema,
   revokeAttestationRequestSchema,
   listAttestationsQuerySchema,
@@ -133,6 +136,24 @@ export const rwaRoutes = {
     summary:
       "The organization's trust anchors: proof keys (retired ones included, with their validity) and the jurisdictions' issuer DIDs, for offline verification",
     response: jsonResponse(200, trustBundleSchema, 'The trust bundle', trustBundleExample),
+  }),
+  rotateSigningKey: defineOperation({
+    operationId: 'rotateSigningKey',
+    audit: ['signing_key.rotated'],
+    method: 'post',
+    path: `${RWA_BASE}/signing-keys/rotate`,
+    access: 'admin',
+    tags: rwaTags,
+    summary: 'Rotate the proof-signing key (admin)',
+    description:
+      "Makes a new proof-signing key and retires the current one, in one transaction: proofs signed from now on carry the new `kid` (on every instance), and the retired key stays in the JWKS (`retired_at`) and in every trust bundle (`valid_until`), so the proofs it signed keep verifying. Recorded in the operator organization's audit log as `signing_key.rotated`.",
+    body: optionalJsonBody(rotateSigningKeyRequestSchema, { reason: 'yearly rotation' }),
+    response: jsonResponse(
+      201,
+      rotatedSigningKeySchema,
+      'The new key and the one it retired',
+      rotatedSigningKeyExample,
+    ),
   }),
   getStatusList: defineOperation({
     operationId: 'getStatusList',

@@ -752,8 +752,35 @@ export const ed25519JwkSchema = z.object({
   use: z.literal('sig'),
 })
 
-/** GET /console/rwa/.well-known/jwks.json: the service's public keys (proofs, and the log's checkpoints). */
-export const jwksSchema = z.object({ keys: z.array(ed25519JwkSchema) })
+/** A key of the JWKS: retired proof keys stay, marked with when they were retired. */
+export const jwksKeySchema = ed25519JwkSchema.extend({
+  retired_at: timestampSchema
+    .optional()
+    .describe(
+      'Set once a rotation retired the key: it signed the proofs made before, and still verifies them',
+    ),
+})
+
+/**
+ * GET /console/rwa/.well-known/jwks.json: the service's public keys: the proof key signing now, the
+ * log's key (checkpoints), then the retired proof keys (newest first), so every proof ever signed
+ * finds its `kid`.
+ */
+export const jwksSchema = z.object({ keys: z.array(jwksKeySchema) })
+
+/** POST /console/rwa/signing-keys/rotate (admin key): why, for the audit log. */
+export const rotateSigningKeyRequestSchema = z.strictObject({
+  reason: text(500).optional().describe('Why the key is rotated (recorded in the audit log)'),
+})
+
+/** The proof key a rotation made, and the one it retired. */
+export const rotatedSigningKeySchema = z.object({
+  kid: z.string().describe('The new proof key: every proof from now on carries this kid'),
+  valid_from: timestampSchema,
+  retired: z
+    .object({ kid: z.string(), retired_at: timestampSchema })
+    .describe('The key it replaced: kept in the JWKS and the trust bundle, so the proofs it signed verify'),
+})
 
 /** A proof key of a trust bundle: the JWK and when it signed (retired keys included). */
 export const trustBundleKeySchema = ed25519JwkSchema.extend({
@@ -825,6 +852,8 @@ export type TransferDetail = z.infer<typeof transferDetailSchema>
 export type ListTransfersQuery = z.infer<typeof listTransfersQuerySchema>
 export type ListTransfersResponse = z.infer<typeof listTransfersResponseSchema>
 export type Jwks = z.infer<typeof jwksSchema>
+export type RotateSigningKeyRequest = z.infer<typeof rotateSigningKeyRequestSchema>
+export type RotatedSigningKey = z.infer<typeof rotatedSigningKeySchema>
 export type TrustBundle = z.infer<typeof trustBundleSchema>
 export type RevokeAttestationRequest = z.infer<typeof revokeAttestationRequestSchema>
 export type CredentialStatusEntry = z.infer<typeof credentialStatusEntrySchema>

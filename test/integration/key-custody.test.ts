@@ -387,4 +387,40 @@ describe('signing keys at rest', () => {
     expect(run.exitCode, run.stderr).toBe(0)
     expect(JSON.parse(run.stdout).issuer_did).toBe(us.issuer_did)
   })
+
+  it('rwa server rotate-signing-key: a proof signed before verifies after it; one signed after has the new kid; an owner key is refused', async () => {
+    const server = await startServerProcess()
+    cleanups.push(() => server.cleanup())
+    const made = await makeRecords(server)
+    const rotate = (key: string, extra: string[] = []) =>
+      home.run(['server', 'rotate-signing-key', ...extra], { env: { RWA_URL: server.url, RWA_API_KEY: key } })
+
+    const refused = await rotate(made.key)
+    expect(refused.exitCode).toBe(3)
+    expect(refused.stderr).toMatch(/requires the admin API key/)
+
+    const rotated = await rotate(server.adminKey, ['--reason', 'yearly rotation', '--json'])
+    expect(rotated.exitCode, rotated.stderr).toBe(0)
+    const answer = JSON.parse(rotated.stdout)
+    expect(answer.retired.kid).toBe(made.proof.kid)
+    expect(answer.kid).not.toBe(made.proof.kid)
+
+    // The proof signed before, against the trust bundle and the JWKS published after.
+    await verifySaved(made.env, { proof: made.proof, credential: made.credential }, 'rotated')
+    // The JWKS keeps the retired key, marked.
+    const jwks = await home.run(['proofs', 'jwks'], { env: made.env })
+    expect(jwks.exitCode, jwks.stderr).toBe(0)
+    const keys = JSON.parse(jwks.stdout).keys as Array<{ kid: string; retired_at?: string }>
+    expect(keys[0]!.kid).toBe(answer.kid)
+    expect(keys.find((k) => k.kid === made.proof.kid)?.retired_at).toBe(answer.retired.retired_at)
+
+    // Signed after: the new kid, and it verifies too.
+    const transfer = await made.json([
+      ...['transfers', 'request', '--token-id', made.token.token_id, '--from', 'US', '--to', 'SG'],
+      ...['--recipient-did', 'did:web:acme:bob', '--amount', '1'],
+    ])
+    const proof = await made.json(['proofs', 'get', transfer.proof_id])
+    expect(proof.kid).toBe(answer.kid)
+    await verifySaved(made.env, { proof, credential: made.credential }, 'after')
+  })
 })

@@ -34,7 +34,7 @@ export async function storeProof(
   const issuers = await issuersNamedBy(trx, orgId, facts)
   const proof: ProofFacts = { version: PROOF_VERSION, org_id: orgId, issuers, ...facts }
   const canonical = canonicalFacts(proof)
-  const { jws, kid } = await ctx.signingKeys.signProof(canonical)
+  const { jws, kid } = await ctx.signingKeys.signProof(canonical, trx)
   await insertProof(trx, {
     proof_id: proof.proof_id,
     org_id: orgId,

@@ -351,3 +351,15 @@ export const TRANSFERS = {
   request: transfer,
   check: transfer,
 } satisfies Record<string, Flag[]>
+
+/** `rwa server rotate-signing-key`: the proof key's rotation (admin key). */
+export const SIGNING_KEYS = {
+  rotate: [
+    {
+      field: 'reason',
+      flag: '--reason <text>',
+      help: 'why the key is rotated, for the audit log',
+      example: 'yearly rotation',
+    },
+  ],
+}

@@ -27,6 +27,8 @@ interface Call {
 }
 
 interface Scenario {
+  /** The organization whose log the event is in, when not the one acted on (the service's own keys: `admin`). */
+  logOrg?: string
   /** What the call needs beyond the usual world (buildWorld), made with the org's key. */
   prepare?: (h: Harness, w: World) => Promise<void>
   ok: (w: World) => Call
@@ -181,6 +183,11 @@ const SCENARIOS: Record<string, Scenario> = {
       path: '/console/billing/keys/key_01M80QDRFAQSS9ZK6YPFRFRQA8/reroll',
       body: {},
     }),
+  },
+  rotateSigningKey: {
+    logOrg: 'admin',
+    ok: () => ({ method: 'POST', path: '/console/rwa/signing-keys/rotate', body: { reason: 'yearly' } }),
+    refused: () => ({ method: 'POST', path: '/console/rwa/signing-keys/rotate', body: { purpose: 'log' } }),
   },
   updateSubscription: {
     ok: () => ({
@@ -478,7 +485,7 @@ describe.each(KEYED_WRITES.map((o) => [o.operationId, o] as const))('%s', (opera
       ? (await expectStatus(h.get('/console/billing/keys', { query: { org_id: 'admin' } }), 200)).keys[0]
           .key_id
       : org.keyId
-    const logOrg = admin ? 'globex' : orgId
+    const logOrg = scenario.logOrg ?? (admin ? 'globex' : orgId)
 
     const before = await eventsOf(logOrg)
     const refused = scenario.refused(world)

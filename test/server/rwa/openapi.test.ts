@@ -43,6 +43,7 @@ describe('GET /openapi.json (governance)', () => {
         // Token governance (DESIGN §10–12).
         'GET /console/rwa/tokens/{id}/history',
         'GET /console/rwa/tokens/{id}/holdings',
+        'GET /console/rwa/tokens/{id}/frozen-holders',
         'PUT /console/rwa/tokens/{id}/rules',
         'POST /console/rwa/tokens/{id}/pause',
         'POST /console/rwa/tokens/{id}/unpause',
@@ -55,6 +56,10 @@ describe('GET /openapi.json (governance)', () => {
         // Verification (DESIGN §14).
         'GET /console/rwa/trust-bundle',
         'POST /console/rwa/attestations/{id}/revoke',
+        // Batches (DESIGN §18).
+        'POST /console/rwa/batch',
+        // Key custody (DESIGN §15).
+        'POST /console/rwa/signing-keys/rotate',
         // Four eyes (DESIGN §16).
         'GET /console/rwa/policy',
         'PUT /console/rwa/policy',
