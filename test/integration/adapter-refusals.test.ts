@@ -23,7 +23,7 @@ interface RawResponse {
   body: string
 }
 
-/** Sends `request` as raw bytes and reads the whole response (the server closes or we ask it to). */
+/** Sends `request` as raw bytes and reads the whole response, until the server closes. */
 function raw(request: string): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1')
@@ -43,7 +43,10 @@ function raw(request: string): Promise<RawResponse> {
       )
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') })
     })
-    socket.end(request)
+    // Written, not ended: a half-closed socket makes Node's HTTP server abort a request still being
+    // answered (a response that awaits Redis lost the race under load). The server closes after
+    // answering: every request here says `Connection: close` or is refused by the parser.
+    socket.write(request)
   })
 }
 
