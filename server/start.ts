@@ -127,6 +127,7 @@ export async function startServer(
       allowHttpWebhooks: config.allowHttpWebhooks,
     })
     const admin = await ensureAdminKey(ctx, config.adminKey)
+    await ctx.signingKeys.ensureServiceKeys()
     if (admin.printable) announce(`admin API key (shown once): ${admin.printable}`)
     if (admin.presetIgnored) {
       announce(

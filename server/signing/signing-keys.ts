@@ -5,11 +5,11 @@ import { PROOF_JWS_TYPE } from '../../src/proof/verify.js'
 import type { Clock } from '../clock.js'
 import { isoTimestamp } from '../clock.js'
 import type { Db } from '../db/database.js'
+import type { Executor } from '../db/queries.js'
 import { signCompactEdDsa } from './compact-jws.js'
 import { jurisdictionKeyAad, serviceKeyAad } from './custody.js'
 import { didKeyOf, generateSigningKey, importPrivateKey, verificationMethodOf } from './did-key.js'
 import type { MasterKey } from './master-key.js'
-import type { Executor } from '../db/queries.js'
 import {
   findServiceKey,
   insertServiceKey,
@@ -101,6 +101,16 @@ export class SigningKeys {
   }
 
   /**
+   * Loads, or creates and stores, the proof key and the log key. A start calls it before serving: made
+   * lazily inside the first write that signs, a key would vanish with that write's rollback while this
+   * process kept signing with it, so its proofs would verify against no published key.
+   */
+  async ensureServiceKeys(): Promise<void> {
+    await this.service('proof')
+    await this.service('log')
+  }
+
+  /**
    * Loads (or creates) the service key. Call it before opening a transaction that signs a proof: the
    * first load reads the database, which a transaction on the one SQLite connection would block.
    */
@@ -118,7 +128,9 @@ export class SigningKeys {
     let service = await this.service()
     if (trx) {
       const active = await findServiceKey(trx, 'proof', 'key share')
-      if (active && active.kid !== service.kid) {
+      // Never sign with a key no row holds: a verifier could find it nowhere.
+      if (!active) throw new Error('no active proof signing key is stored')
+      if (active.kid !== service.kid) {
         service = this.openServiceKey(active)
         this.serviceKeys.set('proof', Promise.resolve(service))
       }

@@ -232,6 +232,7 @@ export async function createHarness(
   // As a start does, before any key is made: the check value that a later start's master key must open.
   await openKeyCustody(first.ctx.db, masterKey, clock, { where: 'the test storage', source: 'the test key' })
   adminKey = (await ensureAdminKey(first.ctx)).printable!
+  await first.ctx.signingKeys.ensureServiceKeys()
 
   const harness: Harness = {
     ...first,
