@@ -27,6 +27,7 @@ const ROUNDS = Number(flags.rounds)
 const { openDatabase } = await dist('server/db/database.js')
 const { createAppContext } = await dist('server/context.js')
 const { enqueueEvents } = await dist('server/events/outbox.js')
+const { holdingConnection } = await dist('server/db/held-connection.js')
 
 const dir = mkdtempSync(join(tmpdir(), 'rwa-bench-outbox-'))
 const dbPath = join(dir, 'rwa.db')
@@ -96,10 +97,13 @@ try {
   const withOutbox = []
   const without = []
   for (let round = 0; round < ROUNDS; round++) {
-    without.push(await cpuOf(() => db.transaction().execute(async () => {})))
+    without.push(await cpuOf(() => holdingConnection(() => db.transaction().execute(async () => {}))))
     withOutbox.push(
       await cpuOf(() =>
-        db.transaction().execute((trx) => enqueueEvents(ctx, trx, { changes: [change], afterCommit: [] })),
+        // Held, as a write is: the transfer's proof reads its log index through ctx.db.
+        holdingConnection(() =>
+          db.transaction().execute((trx) => enqueueEvents(ctx, trx, { changes: [change], afterCommit: [] })),
+        ),
       ),
     )
   }

@@ -16,6 +16,7 @@ import { prepareUrlFile, removeUrlFile, writeUrlFile } from './url-file.js'
 import { systemClock } from './clock.js'
 import { openKeyCustody, resolveMasterKey } from './signing/custody.js'
 import { webhookWorker } from './webhooks/worker.js'
+import { scheduleEvents } from './events/scheduled.js'
 
 export interface RunningServer {
   url: string
@@ -145,6 +146,7 @@ export async function startServer(
   const opened = deployment
   ctx.meter.start()
   const webhooks = webhookWorker(ctx, { poll: true })
+  const scheduled = scheduleEvents(ctx)
   const app = createApp(ctx)
   serveRequest = (request, env) => app.fetch(request, env as never)
   if (config.urlFile !== undefined) {
@@ -178,6 +180,7 @@ export async function startServer(
         })
         await metricsServer?.close()
         await webhooks.stop()
+        scheduled.stop()
         await ctx.meter.stop()
         await opened.close()
         // Last: whoever waits for the file to go knows the server has let go of everything.

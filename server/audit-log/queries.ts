@@ -46,17 +46,21 @@ export async function insertLogNodes(db: Executor, rows: Insertable<AuditLogNode
 /** The stored hashes of the given complete subtrees (a proof's O(log n) of them), in one query. */
 export function readLogNodes(db: Executor, orgId: string, nodes: NodeId[]) {
   if (nodes.length === 0) return Promise.resolve([])
-  return db
-    .selectFrom('audit_log_nodes')
-    .select(['level', 'idx', 'hash'])
-    // Each term names the whole primary key, so both engines look each node up by it (SQLite's OR
-    // optimization, PostgreSQL's bitmap OR) instead of scanning the organization's nodes.
-    .where((eb) =>
-      eb.or(
-        nodes.map((n) => eb.and([eb('org_id', '=', orgId), eb('level', '=', n.level), eb('idx', '=', n.index)])),
-      ),
-    )
-    .execute()
+  return (
+    db
+      .selectFrom('audit_log_nodes')
+      .select(['level', 'idx', 'hash'])
+      // Each term names the whole primary key, so both engines look each node up by it (SQLite's OR
+      // optimization, PostgreSQL's bitmap OR) instead of scanning the organization's nodes.
+      .where((eb) =>
+        eb.or(
+          nodes.map((n) =>
+            eb.and([eb('org_id', '=', orgId), eb('level', '=', n.level), eb('idx', '=', n.index)]),
+          ),
+        ),
+      )
+      .execute()
+  )
 }
 
 /** The events at log positions [start, end), in log order. */

@@ -11,6 +11,7 @@ import { credentialFromRow } from '../rwa/credentials/from-row.js'
 import { findJurisdiction } from '../rwa/jurisdictions/queries.js'
 import { jurisdictionFromRow } from '../rwa/jurisdictions/from-row.js'
 import { tokenDetail } from '../rwa/tokens/service.js'
+import { withLogIndex } from '../rwa/transfers/service.js'
 import { findProof, findTransfer } from '../rwa/transfers/queries.js'
 import { proofFromRow, transferFromRow } from '../rwa/transfers/from-row.js'
 import { findTrustRelation } from '../rwa/trust/queries.js'
@@ -45,11 +46,15 @@ const LOADERS: Record<string, Loader> = {
     return row && attestationFromRow(row)
   },
   token: (_ctx, db, orgId, id) => tokenDetail(db, orgId, id),
-  transfer: async (_ctx, db, orgId, id) => {
+  transfer: async (ctx, db, orgId, id) => {
     const row = await findTransfer(db, orgId, id)
     if (!row) return undefined
     const proof = await findProof(db, orgId, row.proof_id)
-    return { ...transferFromRow(row), ...(proof ? { proof: proofFromRow(proof, row) } : {}) }
+    // The proof's log_index is its transfer's audit event's, appended just before in the same write.
+    return {
+      ...transferFromRow(row),
+      ...(proof ? { proof: await withLogIndex(ctx, orgId, proofFromRow(proof, row)) } : {}),
+    }
   },
   key: async (ctx, db, _orgId, id) => {
     const row = await findKeyRow(db, id)

@@ -122,7 +122,7 @@ export async function getTransfer(
 }
 
 /** A transfer's proof carries the log position of its transfer's event (DESIGN §17). */
-async function withLogIndex(ctx: AppContext, orgId: string, proof: Proof): Promise<Proof> {
+export async function withLogIndex(ctx: AppContext, orgId: string, proof: Proof): Promise<Proof> {
   if (proof.transfer_id === undefined) return proof
   const log_index = await logIndexOfTarget(ctx.db, orgId, proof.transfer_id)
   return log_index === undefined ? proof : { ...proof, log_index }
