@@ -275,7 +275,8 @@ describe('tenant isolation', () => {
         (r) => r.private_key,
       ),
     ]
-    expect(stored.length).toBe(3)
+    // Two jurisdictions' keys, the proof key and the log key (both made at start).
+    expect(stored.length).toBe(4)
     const paths = [
       '/console/rwa/jurisdictions',
       '/console/rwa/jurisdictions/US',
