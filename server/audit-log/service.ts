@@ -20,7 +20,7 @@ import {
 } from '../../src/tlog/merkle.js'
 import { rawPublicKey, signCheckpoint, verifierKey } from '../../src/tlog/note.js'
 import { auditEventFromRow } from '../audit/service.js'
-import { assertOrgAccess, type Principal } from '../auth/principal.js'
+import { orgActedOn, type Principal } from '../auth/principal.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
 import { listLogEntries, readLog, readLogNodes } from './queries.js'
@@ -65,12 +65,6 @@ async function signedCheckpoint(ctx: AppContext, orgId: string, size: number, ro
   return note
 }
 
-const orgOf = (principal: Principal, query: { org_id?: string | undefined }): string => {
-  const orgId = query.org_id ?? principal.orgId
-  assertOrgAccess(principal, orgId)
-  return orgId
-}
-
 async function committedLog(ctx: AppContext, orgId: string): Promise<{ size: number; root: Hash }> {
   const row = await readLog(ctx.db, orgId)
   if (!row || row.size === 0) return { size: 0, root: EMPTY_ROOT }
@@ -83,7 +77,7 @@ export async function getLogCheckpoint(
   principal: Principal,
   query: LogCheckpointQuery,
 ): Promise<LogCheckpoint> {
-  const orgId = orgOf(principal, query)
+  const orgId = orgActedOn(principal, query.org_id)
   const { size, root } = await committedLog(ctx, orgId)
   return {
     org_id: orgId,
@@ -101,7 +95,7 @@ export async function getLogEntries(
   principal: Principal,
   query: LogEntriesQuery,
 ): Promise<LogEntries> {
-  const orgId = orgOf(principal, query)
+  const orgId = orgActedOn(principal, query.org_id)
   const { size } = await committedLog(ctx, orgId)
   const end = Math.min(query.end, Math.max(size, query.start))
   const rows = end > query.start ? await listLogEntries(ctx.db, orgId, query.start, end) : []
@@ -131,7 +125,7 @@ export async function getLogInclusionProof(
   principal: Principal,
   query: LogInclusionQuery,
 ): Promise<LogInclusion> {
-  const orgId = orgOf(principal, query)
+  const orgId = orgActedOn(principal, query.org_id)
   const { size } = await committedLog(ctx, orgId)
   assertWithinLog(size, query.tree_size, 'tree_size')
   const { index, tree_size } = query
@@ -150,7 +144,7 @@ export async function getLogConsistencyProof(
   principal: Principal,
   query: LogConsistencyQuery,
 ): Promise<LogConsistency> {
-  const orgId = orgOf(principal, query)
+  const orgId = orgActedOn(principal, query.org_id)
   const { size } = await committedLog(ctx, orgId)
   assertWithinLog(size, query.to, 'to')
   const { from, to } = query

@@ -1,5 +1,5 @@
 import type { AuditEvent, ListAuditQuery, ListAuditResponse } from '../../src/contract/audit.js'
-import { assertOrgAccess, type Principal } from '../auth/principal.js'
+import { orgActedOn, type Principal } from '../auth/principal.js'
 import type { AppContext } from '../context.js'
 import type { AuditEventsTable } from '../db/accountability-schema.js'
 import { listAuditEvents as listAuditRows } from './queries.js'
@@ -10,8 +10,7 @@ export async function listAuditEvents(
   principal: Principal,
   query: ListAuditQuery,
 ): Promise<ListAuditResponse> {
-  const orgId = query.org_id ?? principal.orgId
-  assertOrgAccess(principal, orgId)
+  const orgId = orgActedOn(principal, query.org_id)
   const page = await listAuditRows(ctx.db, orgId, query, query)
   return { events: page.rows.map(auditEventFromRow), total: page.total, next_cursor: page.next_cursor }
 }

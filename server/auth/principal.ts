@@ -29,6 +29,16 @@ export const isAdminKey = (orgId: string, roles: readonly Role[]): boolean =>
  */
 export type AppEnv = { Variables: { principal: Principal; requestId: string } }
 
+/**
+ * The organization a request acts on: the one it names (`org_id`), else the key's own; a member key
+ * naming another is refused (403).
+ */
+export function orgActedOn(principal: Principal, named: string | undefined): string {
+  const orgId = named ?? principal.orgId
+  assertOrgAccess(principal, orgId)
+  return orgId
+}
+
 /** Refuses a member key acting on another organization (403); the admin key acts on any. */
 export function assertOrgAccess(principal: Principal, orgId: string): void {
   if (!principal.isAdmin && principal.orgId !== orgId) {

@@ -12,7 +12,13 @@ import type {
 import { FREE_TRIAL_DAYS } from '../../../src/contract/limits.js'
 import { DEFAULT_ROLES, type Role, rolesInOrder } from '../../../src/contract/roles.js'
 import { generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-keys.js'
-import { ADMIN_ORG_ID, assertOrgAccess, isAdminKey, type Principal } from '../../auth/principal.js'
+import {
+  ADMIN_ORG_ID,
+  assertOrgAccess,
+  isAdminKey,
+  orgActedOn,
+  type Principal,
+} from '../../auth/principal.js'
 import type { KnownOrg } from '../../caches/auth-cache.js'
 import { rolesOfRow, storedRoles } from '../../caches/stored-roles.js'
 import { DAY_MS, isoTimestamp } from '../../clock.js'
@@ -53,8 +59,7 @@ export async function createKey(
       { errors: [{ path: 'org_id', message: 'Required with the admin key' }] },
     )
   }
-  const orgId = input.org_id ?? principal.orgId
-  assertOrgAccess(principal, orgId)
+  const orgId = orgActedOn(principal, input.org_id)
   const roles = rolesInOrder(input.roles ?? DEFAULT_ROLES)
   assertGrantable(principal, roles)
   const now = ctx.clock.now()
