@@ -7,7 +7,6 @@ import {
   eventExample,
   eventIdParamsSchema,
   eventSchema,
-  eventStreamQuerySchema,
   listDeliveriesQuerySchema,
   listDeliveriesResponseSchema,
   listEventsQuerySchema,
@@ -33,30 +32,8 @@ const noFields = optionalJsonBody(z.strictObject({}), {})
 /**
  * Events and webhook endpoints (DESIGN §20). Every role reads them; only an `owner` makes, deletes or
  * rotates an endpoint, resends an event or retries a delivery, since an endpoint decides where the
- * organization's records are sent. In routing order: `/events/stream` before `/events/{id}`.
+ * organization's records are sent. (No stream yet: `rwa listen` polls `GET /console/events`.)
  */
-export const eventStreamRoutes = {
-  streamEvents: defineOperation({
-    operationId: 'streamEvents',
-    method: 'get',
-    path: '/console/events/stream',
-    access: 'key',
-    tags: eventTags,
-    summary: "Stream the organization's new events (server-sent events), as `rwa listen` does",
-    description:
-      'A `text/event-stream` of the events committed from now on: each as `id: <event id>`, `event: <type>`, `data: <the event as JSON>`, and a comment line every 15 s to keep the connection open. `types` narrows it (comma-separated types or `<resource>.*`).',
-    query: eventStreamQuerySchema,
-    response: {
-      status: 200,
-      schema: z.string(),
-      mediaType: 'text/event-stream',
-      description: 'Server-sent events, one per new event, until the client disconnects',
-      example: `id: ${eventExample.id}\nevent: ${eventExample.type}\ndata: ${JSON.stringify(eventExample)}\n\n`,
-    },
-  }),
-} as const
-
-/** The organization's events. */
 export const eventRoutes = {
   listEvents: defineOperation({
     operationId: 'listEvents',

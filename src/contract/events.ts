@@ -94,14 +94,6 @@ export const listEventsResponseSchema = z.object({ events: z.array(eventSchema),
 export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>
 export type ListEventsResponse = z.infer<typeof listEventsResponseSchema>
 
-export const eventStreamQuerySchema = z.strictObject({
-  types: z
-    .string()
-    .max(2000)
-    .optional()
-    .describe('Comma-separated event selectors (types, `<resource>.*`); absent: every type'),
-})
-
 export const resendEventResponseSchema = z.object({
   event_id: prefixedId('evt'),
   deliveries: z
