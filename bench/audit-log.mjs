@@ -14,15 +14,14 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
-import { cpuSeconds, startServer } from './lib/processes.mjs'
-import { call, seedGovernance, seedOrganization, transferBody } from './lib/seed.mjs'
 import { median } from './lib/stats.mjs'
+import { cpuPerCall, cpuPerTransferPost, distModule, startSeededRwa } from './lib/write-share.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const dist = (path) => import(pathToFileURL(join(ROOT, 'dist', path)).href)
+const dist = (path) => distModule(ROOT, path)
 
 const { values: flags } = parseArgs({
   options: {
@@ -47,21 +46,8 @@ const dir = mkdtempSync(join(tmpdir(), 'rwa-bench-log-'))
 const dbPath = join(dir, 'rwa.db')
 try {
   // ── 1. The log's share of a transfer POST ────────────────────────────────────────────────────────
-  const server = await startServer({
-    name: 'rwa',
-    args: [join(ROOT, 'bin/rwa'), 'server', 'start', '--port', '0', '--db', dbPath, '--log-level', 'warn'],
-    core: 0,
-  })
-  const org = await seedOrganization(server.url, server.adminKey, 'bench')
-  await seedGovernance(server.url, org, { supply: 1_000_000, transfers: 20 })
-  const perPost = []
-  for (let round = 0; round < ROUNDS; round++) {
-    const before = cpuSeconds(server.pid)
-    for (let i = 0; i < TRANSFERS; i++) {
-      await call(server.url, 'POST', '/console/rwa/transfers', { key: org.key, body: transferBody(org, i) })
-    }
-    perPost.push((cpuSeconds(server.pid) - before) / TRANSFERS)
-  }
+  const { server, org } = await startSeededRwa({ root: ROOT, dbPath })
+  const perPost = await cpuPerTransferPost(server, org, { count: TRANSFERS, rounds: ROUNDS })
   await server.stop()
 
   const db = await openDatabase(dbPath)
@@ -80,12 +66,7 @@ try {
     serial += 1
     return { ...row, event_id: `aud_bench${String(serial).padStart(9, '0')}`, request_id: `bench-${serial}` }
   }
-  const cpuOf = async (work) => {
-    const start = process.cpuUsage()
-    for (let i = 0; i < TRANSFERS; i++) await work()
-    const used = process.cpuUsage(start)
-    return (used.user + used.system) / 1e6 / TRANSFERS
-  }
+  const cpuOf = (work) => cpuPerCall(work, TRANSFERS)
   const withLog = []
   const withoutLog = []
   // The write's transaction alone: what is left of the audit event's cost once it is taken away.

@@ -9,14 +9,19 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { cpuSeconds, startServer } from './lib/processes.mjs'
-import { call, seedGovernance, seedOrganization, transferBody } from './lib/seed.mjs'
 import { median } from './lib/stats.mjs'
+import {
+  cpuPerCall,
+  cpuPerTransferPost,
+  distModule,
+  silentLogger,
+  startSeededRwa,
+} from './lib/write-share.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const dist = (path) => import(pathToFileURL(join(ROOT, 'dist', path)).href)
+const dist = (path) => distModule(ROOT, path)
 
 const { values: flags } = parseArgs({
   options: { transfers: { type: 'string', default: '400' }, rounds: { type: 'string', default: '3' } },
@@ -32,35 +37,12 @@ const { holdingConnection } = await dist('server/db/held-connection.js')
 const dir = mkdtempSync(join(tmpdir(), 'rwa-bench-outbox-'))
 const dbPath = join(dir, 'rwa.db')
 try {
-  const server = await startServer({
-    name: 'rwa',
-    args: [join(ROOT, 'bin/rwa'), 'server', 'start', '--port', '0', '--db', dbPath, '--log-level', 'warn'],
-    core: 0,
-  })
-  const org = await seedOrganization(server.url, server.adminKey, 'bench')
-  await seedGovernance(server.url, org, { supply: 1_000_000, transfers: 20 })
-  const perPost = []
-  for (let round = 0; round < ROUNDS; round++) {
-    const before = cpuSeconds(server.pid)
-    for (let i = 0; i < TRANSFERS; i++) {
-      await call(server.url, 'POST', '/console/rwa/transfers', { key: org.key, body: transferBody(org, i) })
-    }
-    perPost.push((cpuSeconds(server.pid) - before) / TRANSFERS)
-  }
+  const { server, org } = await startSeededRwa({ root: ROOT, dbPath })
+  const perPost = await cpuPerTransferPost(server, org, { count: TRANSFERS, rounds: ROUNDS })
   await server.stop()
 
   const db = await openDatabase(dbPath)
-  const ctx = createAppContext({
-    db,
-    logger: {
-      error() {},
-      warn() {},
-      info() {},
-      child() {
-        return this
-      },
-    },
-  })
+  const ctx = createAppContext({ db, logger: silentLogger })
   // One endpoint subscribed to transfers, so the outbox also queues a delivery (written here rather
   // than through the API, so that the server's worker attempts nothing during the measurement).
   await db
@@ -88,12 +70,7 @@ try {
     action: `transfer.${transfer.status}`,
     target: { type: 'transfer', id: transfer.transfer_id },
   }
-  const cpuOf = async (work) => {
-    const start = process.cpuUsage()
-    for (let i = 0; i < TRANSFERS; i++) await work()
-    const used = process.cpuUsage(start)
-    return (used.user + used.system) / 1e6 / TRANSFERS
-  }
+  const cpuOf = (work) => cpuPerCall(work, TRANSFERS)
   const withOutbox = []
   const without = []
   for (let round = 0; round < ROUNDS; round++) {
