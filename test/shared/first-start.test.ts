@@ -61,6 +61,7 @@ describe('first starts at once on an empty database', () => {
       '0014-approvals',
       '0015-audit-log',
       '0016-events',
+      '0017-wide-counters',
     ])
     expect(adminKeys).toHaveLength(1)
     expect(results.filter((r) => r.created)).toHaveLength(1)

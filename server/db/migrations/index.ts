@@ -13,6 +13,7 @@ import { keyCustody } from './0013-key-custody.js'
 import { approvals } from './0014-approvals.js'
 import { auditLog } from './0015-audit-log.js'
 import { events } from './0016-events.js'
+import { wideCounters } from './0017-wide-counters.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0014-approvals': approvals,
   '0015-audit-log': auditLog,
   '0016-events': events,
+  '0017-wide-counters': wideCounters,
 }
