@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { newOrg, useServerAndHome } from '../support/cli.js'
+import { cliAs, newOrgCli, tokenThroughCli, useServerAndHome } from '../support/cli.js'
 
 /*
  * Four eyes through the CLI, as an operator would run it (DESIGN §16): the owner sets the policy, agent
@@ -14,25 +14,12 @@ const shared = useServerAndHome()
 const ALICE = 'did:web:acme:alice'
 const BOB = 'did:web:lion:bob'
 
-function rwaAs(key: string) {
-  const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
-  const run = (args: string[]) => shared.home.run(args, { env })
-  return {
-    run,
-    async json(args: string[]): Promise<any> {
-      const result = await run([...args, '--json'])
-      expect(result.exitCode, `rwa ${args.join(' ')}\n${result.stderr}`).toBe(0)
-      return JSON.parse(result.stdout)
-    },
-  }
-}
-
 describe('rwa policy and rwa approvals', () => {
   it('owner turns four eyes on; agent A requests a forced transfer; A cannot approve it; agent B does', async () => {
-    const owner = rwaAs(await newOrg(shared.server.url, shared.server.adminKey, 'four-eyes'))
+    const owner = await newOrgCli(shared, 'four-eyes')
     const [a, b] = await Promise.all(
       ['agent-a', 'agent-b'].map(async (name) =>
-        rwaAs((await owner.json(['keys', 'create', '--name', name, '--role', 'agent'])).api_key),
+        cliAs(shared, (await owner.json(['keys', 'create', '--name', name, '--role', 'agent'])).api_key),
       ),
     )
 
@@ -45,58 +32,11 @@ describe('rwa policy and rwa approvals', () => {
     const notOwner = await a!.run(['policy', 'set', '--require-approval', 'unfreeze'])
     expect(notOwner.exitCode).toBe(3)
 
-    await owner.json([
-      'jurisdictions',
-      'register',
-      '--id',
-      'US',
-      '--name',
-      'United States',
-      '--regulatory-body',
-      'SEC',
-      '--transfer-requirements',
-      'kyc',
-    ])
-    const credential = await owner.json([
-      'credentials',
-      'issue',
-      '--jurisdiction',
-      'US',
-      '--owner-did',
-      ALICE,
-      '--address',
-      '1 Main St',
-      '--type',
-      'commercial',
-      '--value-usd',
-      '1000000',
-      '--title-deed',
-      'FE-1',
-    ])
-    await owner.json([
-      'attestations',
-      'submit',
-      '--jurisdiction',
-      'US',
-      '--subject-did',
-      BOB,
-      '--type',
-      'kyc',
-      '--attester',
-      'KYC Co',
-    ])
-    const token = await owner.json([
-      'tokens',
-      'create',
-      '--credential-id',
-      credential.credential_id,
-      '--total-supply',
-      '1000',
-    ])
+    const { tokenId } = await tokenThroughCli(owner, { owner: ALICE, holders: [BOB], titleDeed: 'FE-1' })
     const force = [
       'tokens',
       'force-transfer',
-      token.token_id,
+      tokenId,
       '--from-did',
       ALICE,
       '--from',
@@ -120,17 +60,14 @@ describe('rwa policy and rwa approvals', () => {
     expect(requested.stdout).toContain(`approval_id\t${id}`)
     expect(requested.stdout).toContain('status\tpending')
     const holdings = async () =>
-      (await owner.json(['tokens', 'holdings', token.token_id])).holdings.map((h: any) => [
-        h.holder_did,
-        h.amount,
-      ])
+      (await owner.json(['tokens', 'holdings', tokenId])).holdings.map((h: any) => [h.holder_did, h.amount])
     expect(await holdings()).toEqual([[ALICE, 1000]])
 
     const pending = await b!.run(['approvals', 'list', '--status', 'pending'])
     const lines = pending.stdout.trim().split('\n')
     expect(lines[0]).toBe('approval_id\toperation\ttarget\tstatus\trequested_by\trequested_at\texpires_at')
     expect(lines.slice(1).map((l) => l.split('\t').slice(0, 4))).toEqual([
-      [id, 'forced_transfer', `token ${token.token_id}`, 'pending'],
+      [id, 'forced_transfer', `token ${tokenId}`, 'pending'],
     ])
 
     // A cannot approve its own: exit 3 (forbidden) with a hint naming the way.
@@ -153,7 +90,7 @@ describe('rwa policy and rwa approvals', () => {
     const recovery = await a!.json([
       'tokens',
       'recover',
-      token.token_id,
+      tokenId,
       '--lost-did',
       BOB,
       '--new-did',

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { api, newOrg, useServerAndHome } from '../support/cli.js'
+import { api, cliAs, newOrgCli, useServerAndHome } from '../support/cli.js'
 
 // One real server process for the file; every test registers its data in its own organization.
 // Each test runs the CLI a dozen times or more; give it room on a loaded 2-core machine.
@@ -9,25 +9,9 @@ vi.setConfig({ testTimeout: 120_000 })
 
 const shared = useServerAndHome()
 
-/** A CLI bound to one organization's key. */
-function rwaAs(key: string) {
-  const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
-  const run = (args: string[], input?: string) => shared.home.run(args, { env, input })
-  return {
-    run,
-    /** Runs with --json, expects exit 0 and returns the parsed stdout. */
-    async json(args: string[]): Promise<any> {
-      const result = await run([...args, '--json'])
-      expect(result.exitCode, `rwa ${args.join(' ')}\n${result.stderr}`).toBe(0)
-      return JSON.parse(result.stdout)
-    },
-  }
-}
-
 describe('governance end to end through the CLI', () => {
   it('register jurisdictions -> trust -> credential -> attest -> tokenize -> transfer -> proof verify', async () => {
-    const key = await newOrg(shared.server.url, shared.server.adminKey, 'flow')
-    const rwa = rwaAs(key)
+    const rwa = await newOrgCli(shared, 'flow')
 
     const us = await rwa.json([
       'jurisdictions',
@@ -64,7 +48,7 @@ describe('governance end to end through the CLI', () => {
       'investor_qualification',
     ])
     expect(await rwa.json(['jurisdictions', 'get', 'SG'])).toEqual(
-      await api(shared.server.url, '/console/rwa/jurisdictions/SG', key),
+      await api(shared.server.url, '/console/rwa/jurisdictions/SG', rwa.key),
     )
 
     const trust = await rwa.json(['trust', 'establish', '--from', 'US', '--to', 'SG'])
@@ -147,7 +131,7 @@ describe('governance end to end through the CLI', () => {
     expect(transfer).toMatchObject({ status: 'approved', compliance_details: { all_satisfied: true } })
     expect(transfer.proof_id).toMatch(/^prf_/)
     expect(await rwa.json(['transfers', 'get', transfer.transfer_id])).toEqual(
-      await api(shared.server.url, `/console/rwa/transfers/${transfer.transfer_id}`, key),
+      await api(shared.server.url, `/console/rwa/transfers/${transfer.transfer_id}`, rwa.key),
     )
 
     // The proof holds: digest recomputed, signature checked against the server's trust bundle.
@@ -180,8 +164,7 @@ describe('governance end to end through the CLI', () => {
   })
 
   it('a transfer rejected by compliance prints its checks and exits 6', async () => {
-    const key = await newOrg(shared.server.url, shared.server.adminKey, 'rejected')
-    const rwa = rwaAs(key)
+    const rwa = await newOrgCli(shared, 'rejected')
     await rwa.json([
       'jurisdictions',
       'register',
@@ -276,8 +259,7 @@ describe('governance end to end through the CLI', () => {
   })
 
   it('exit codes: 2 missing flags, 3 plan required, 4 not found, 5 conflict', async () => {
-    const key = await newOrg(shared.server.url, shared.server.adminKey, 'codes')
-    const rwa = rwaAs(key)
+    const rwa = await newOrgCli(shared, 'codes')
 
     const missing = await rwa.run(['credentials', 'issue', '--jurisdiction', 'US'])
     expect(missing.exitCode).toBe(2)
@@ -320,14 +302,13 @@ describe('governance end to end through the CLI', () => {
       method: 'POST',
       body: JSON.stringify({ org_id: 'codes-free', name: 'no trial' }),
     })) as { api_key: string }
-    const planRequired = await rwaAs(free.api_key).run(['jurisdictions', 'list'])
+    const planRequired = await cliAs(shared, free.api_key).run(['jurisdictions', 'list'])
     expect(planRequired.exitCode).toBe(3)
     expect(planRequired.stderr).toMatch(/rwa pricing/)
   })
 
   it('remove asks for --yes without a terminal, refuses while in use (5), and removes when free', async () => {
-    const key = await newOrg(shared.server.url, shared.server.adminKey, 'remove')
-    const rwa = rwaAs(key)
+    const rwa = await newOrgCli(shared, 'remove')
     await rwa.json(['jurisdictions', 'register', '--id', 'US', '--name', 'US', '--regulatory-body', 'SEC'])
     await rwa.json(['jurisdictions', 'register', '--id', 'SG', '--name', 'SG', '--regulatory-body', 'MAS'])
     await rwa.json(['trust', 'establish', '--from', 'US', '--to', 'SG', '--mutual'])
@@ -378,8 +359,7 @@ describe('governance end to end through the CLI', () => {
   })
 
   it('update changes only the flags given; lists page with --limit and follow next_cursor with --all', async () => {
-    const key = await newOrg(shared.server.url, shared.server.adminKey, 'paging')
-    const rwa = rwaAs(key)
+    const rwa = await newOrgCli(shared, 'paging')
     for (const id of ['AA', 'BB', 'CC', 'DD', 'EE']) {
       await rwa.json([
         'jurisdictions',
@@ -398,7 +378,7 @@ describe('governance end to end through the CLI', () => {
     expect(updated).toMatchObject({ name: 'Renamed', regulatory_body: 'R', transfer_requirements: ['kyc'] })
 
     const page = await rwa.json(['jurisdictions', 'list', '--limit', '2'])
-    expect(page).toEqual(await api(shared.server.url, '/console/rwa/jurisdictions?limit=2', key))
+    expect(page).toEqual(await api(shared.server.url, '/console/rwa/jurisdictions?limit=2', rwa.key))
     expect(page.jurisdictions).toHaveLength(2)
     expect(page.next_cursor).not.toBeNull()
 

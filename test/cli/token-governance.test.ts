@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { newOrg, useServerAndHome } from '../support/cli.js'
+import { newOrgCli, tokenThroughCli, useServerAndHome } from '../support/cli.js'
 
 // One real server process; the operator's flow runs the CLI a few dozen times on a loaded machine.
 vi.setConfig({ testTimeout: 180_000 })
@@ -12,73 +12,14 @@ const ALICE = 'did:web:acme:alice'
 const BOB = 'did:web:lion:bob'
 const CAROL = 'did:web:lion:carol'
 
-function rwaAs(key: string) {
-  const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
-  const run = (args: string[]) => shared.home.run(args, { env })
-  return {
-    run,
-    async json(args: string[]): Promise<any> {
-      const result = await run([...args, '--json'])
-      expect(result.exitCode, `rwa ${args.join(' ')}\n${result.stderr}`).toBe(0)
-      return JSON.parse(result.stdout)
-    },
-  }
-}
-
 describe("the token agent's flow through the CLI", () => {
   it('pause → rejected with the reason → unpause → approved; freeze part → only the rest moves; forced transfer → proof verifies offline', async () => {
-    const rwa = rwaAs(await newOrg(shared.server.url, shared.server.adminKey, 'agent'))
-    await rwa.json([
-      'jurisdictions',
-      'register',
-      '--id',
-      'US',
-      '--name',
-      'United States',
-      '--regulatory-body',
-      'SEC',
-      '--transfer-requirements',
-      'kyc',
-    ])
-    const credential = await rwa.json([
-      'credentials',
-      'issue',
-      '--jurisdiction',
-      'US',
-      '--owner-did',
-      ALICE,
-      '--address',
-      '1 Main St',
-      '--type',
-      'commercial',
-      '--value-usd',
-      '1000000',
-      '--title-deed',
-      'TX-1',
-    ])
-    for (const did of [BOB, CAROL]) {
-      await rwa.json([
-        'attestations',
-        'submit',
-        '--jurisdiction',
-        'US',
-        '--subject-did',
-        did,
-        '--type',
-        'kyc',
-        '--attester',
-        'KYC Co',
-      ])
-    }
-    const token = await rwa.json([
-      'tokens',
-      'create',
-      '--credential-id',
-      credential.credential_id,
-      '--total-supply',
-      '1000',
-    ])
-    const id = token.token_id as string
+    const rwa = await newOrgCli(shared, 'agent')
+    const { credential, tokenId: id } = await tokenThroughCli(rwa, {
+      owner: ALICE,
+      holders: [BOB, CAROL],
+      titleDeed: 'TX-1',
+    })
     const send = (amount: number, recipient = BOB) =>
       rwa.run([
         'transfers',
@@ -278,7 +219,7 @@ describe("the token agent's flow through the CLI", () => {
   })
 
   it('names the flag at fault', async () => {
-    const rwa = rwaAs(await newOrg(shared.server.url, shared.server.adminKey, 'agent-flags'))
+    const rwa = await newOrgCli(shared, 'agent-flags')
     const noHolder = await rwa.run(['tokens', 'freeze', 'tok_x', '--no-input'])
     expect(noHolder.exitCode).toBe(2)
     expect(noHolder.stderr).toContain('--holder-did')

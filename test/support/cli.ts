@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execa, type Result, type ResultPromise } from 'execa'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { RWA_BIN, type ServerProcess, startServerProcess } from './server-process.js'
 
 /** The result of one `rwa` run: exit code, stdout, stderr. */
@@ -103,6 +103,98 @@ export function useServerAndHome(): SharedServerAndHome {
       return home
     },
   }
+}
+
+/** The CLI bound to one organization's key on a file's shared server. */
+export interface OrgCli {
+  /** The organization's key (RWA_API_KEY of every run). */
+  key: string
+  /** Runs `rwa ARGS`, with `input` on stdin. */
+  run(args: string[], input?: string): Promise<CliRun>
+  /** Runs `rwa ARGS --json`, expects exit 0 and returns the parsed stdout. */
+  json(args: string[]): Promise<any>
+}
+
+/** The CLI of the shared home, talking to the shared server with `key`. */
+export function cliAs(shared: SharedServerAndHome, key: string): OrgCli {
+  const run = (args: string[], input?: string) =>
+    shared.home.run(args, { env: { RWA_URL: shared.server.url, RWA_API_KEY: key }, input })
+  return {
+    key,
+    run,
+    async json(args) {
+      const result = await run([...args, '--json'])
+      expect(result.exitCode, `rwa ${args.join(' ')}\n${result.stderr}`).toBe(0)
+      return JSON.parse(result.stdout)
+    },
+  }
+}
+
+/** A new organization on the shared server (a trial key, so every plan's commands work) and its CLI. */
+export async function newOrgCli(shared: SharedServerAndHome, orgId: string): Promise<OrgCli> {
+  return cliAs(shared, await newOrg(shared.server.url, shared.server.adminKey, orgId))
+}
+
+/**
+ * A token to govern, made through the CLI: jurisdiction US requiring kyc, a credential of `owner`
+ * (title deed `titleDeed`, which must be new to the organization), a kyc attestation in US for each
+ * of `holders` (so each may receive units), and a token of 1000 units held by `owner`.
+ */
+export async function tokenThroughCli(
+  rwa: OrgCli,
+  options: { owner: string; holders: string[]; titleDeed: string },
+): Promise<{ credential: any; tokenId: string }> {
+  await rwa.json([
+    'jurisdictions',
+    'register',
+    '--id',
+    'US',
+    '--name',
+    'United States',
+    '--regulatory-body',
+    'SEC',
+    '--transfer-requirements',
+    'kyc',
+  ])
+  const credential = await rwa.json([
+    'credentials',
+    'issue',
+    '--jurisdiction',
+    'US',
+    '--owner-did',
+    options.owner,
+    '--address',
+    '1 Main St',
+    '--type',
+    'commercial',
+    '--value-usd',
+    '1000000',
+    '--title-deed',
+    options.titleDeed,
+  ])
+  for (const did of options.holders) {
+    await rwa.json([
+      'attestations',
+      'submit',
+      '--jurisdiction',
+      'US',
+      '--subject-did',
+      did,
+      '--type',
+      'kyc',
+      '--attester',
+      'KYC Co',
+    ])
+  }
+  const token = await rwa.json([
+    'tokens',
+    'create',
+    '--credential-id',
+    credential.credential_id,
+    '--total-supply',
+    '1000',
+  ])
+  return { credential, tokenId: token.token_id }
 }
 
 /**
