@@ -65,6 +65,8 @@ export interface AppContext {
   readonly readiness: Readiness
   /** `--allow-http-webhooks`: webhook endpoints may be http on loopback (a developer's machine). */
   readonly allowHttpWebhooks: boolean
+  /** How long an event stream stays silent before it sends a keep-alive comment (15 s). */
+  readonly eventStreamHeartbeatMs: number
 }
 
 export interface AppContextOptions {
@@ -105,6 +107,8 @@ export interface AppContextOptions {
   readinessChecks?: ReadinessCheck[]
   /** `--allow-http-webhooks`. Default: false (https to public addresses only). */
   allowHttpWebhooks?: boolean
+  /** Default 15 s; tests make it short. */
+  eventStreamHeartbeatMs?: number
 }
 
 /** The public URL when none is configured: the default listening address. */
@@ -132,6 +136,8 @@ export function createAppContext(options: AppContextOptions): AppContext {
       authCache.forgetKey(message.keyId)
     } else if (message.kind === 'signing-keys') {
       signingKeys.forgetServiceKeys()
+    } else if (message.kind === 'webhooks' || message.kind === 'events') {
+      // Not the caches of this module: the outbox's (server/events/outbox.ts) listens to the bus itself.
     } else {
       authCache.forgetAll()
       paymentAnswers.forgetAll()
@@ -184,6 +190,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     metrics,
     readiness,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
+    eventStreamHeartbeatMs: options.eventStreamHeartbeatMs ?? 15_000,
   })
 }
 

@@ -61,3 +61,23 @@ function increment(bytes: Uint8Array): void {
     bytes[i] = 0
   }
 }
+
+/**
+ * The smallest id of `prefix` made at `ms`: every id made at or after that time sorts after it, every
+ * id made before sorts before it (a lower bound for "made since").
+ */
+export const idFloor = (prefix: string, ms: number): string =>
+  `${prefix}_${encodeTime(Math.max(0, Math.floor(ms)))}${'0'.repeat(16)}`
+
+/** The millisecond an id of IdFactory was made at (NaN for anything else). */
+export function timeOfId(id: string): number {
+  const time = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 11)
+  if (time.length !== 10) return Number.NaN
+  let ms = 0
+  for (const char of time) {
+    const digit = ALPHABET.indexOf(char)
+    if (digit < 0) return Number.NaN
+    ms = ms * 32 + digit
+  }
+  return ms
+}

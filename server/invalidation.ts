@@ -10,6 +10,13 @@ export type Invalidation =
   | { kind: 'key-changed'; keyId: string }
   /** The proof key was rotated: the cached signing keys are stale. */
   | { kind: 'signing-keys' }
+  /** An organization's webhook endpoints changed: the cached list of its enabled ones is stale. */
+  | { kind: 'webhooks'; orgId: string }
+  /**
+   * Not a cache to forget but news: an organization's events were committed (its event streams read
+   * them now, server/events/stream.ts). A stream that misses it reads them at its next poll.
+   */
+  | { kind: 'events'; orgId: string }
   | { kind: 'all' }
 
 /**

@@ -17,6 +17,7 @@ import { systemClock } from './clock.js'
 import { openKeyCustody, resolveMasterKey } from './signing/custody.js'
 import { webhookWorker } from './webhooks/worker.js'
 import { scheduleEvents } from './events/scheduled.js'
+import { closeEventStreams } from './events/stream.js'
 
 export interface RunningServer {
   url: string
@@ -173,6 +174,8 @@ export async function startServer(
     close() {
       closing ??= (async () => {
         ctx.readiness.drain()
+        // An open event stream would hold its connection, and so close(), open for ever.
+        await closeEventStreams(ctx)
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           // Keep-alive connections with no request in flight would hold close() open.

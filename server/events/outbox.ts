@@ -19,19 +19,37 @@ import { enabledEndpointsOf, insertDeliveries, insertEvents } from './queries.js
 export const isEventChange = (change: Change): boolean => isEventType(change.action)
 
 /**
- * In-process news of committed events, per app: the delivery worker wakes at once instead of at its
- * next poll, and an event stream reads at once. Other instances learn of them by polling.
+ * News of committed events, per app. `committed` (this process's own): the delivery worker wakes at
+ * once instead of at its next poll. `events` (with the organizations, or none for "any"): event
+ * streams read at once; it carries this process's commits and, through the invalidation bus, the other
+ * instances' (and "any" when the bus comes back from an outage, as messages may have been lost).
  */
 const signals = new WeakMap<AppContext, EventEmitter>()
 
 export function eventSignal(ctx: AppContext): EventEmitter {
   let signal = signals.get(ctx)
   if (!signal) {
-    signal = new EventEmitter()
-    signal.setMaxListeners(0)
-    signals.set(ctx, signal)
+    const emitter = new EventEmitter()
+    emitter.setMaxListeners(0)
+    ctx.bus.subscribe((message) => {
+      if (message.kind === 'events') emitter.emit('events', [message.orgId])
+      else if (message.kind === 'all') emitter.emit('events', undefined)
+    })
+    signals.set(ctx, emitter)
+    signal = emitter
   }
   return signal
+}
+
+/**
+ * Says that events of `orgIds` were committed: to this process's worker and streams, and through the
+ * invalidation bus to the other instances' streams. Called once the transaction has committed.
+ */
+export function announceEvents(ctx: AppContext, orgIds: readonly string[]): void {
+  const signal = eventSignal(ctx)
+  signal.emit('committed')
+  signal.emit('events', orgIds)
+  for (const orgId of orgIds) ctx.bus.publish({ kind: 'events', orgId })
 }
 
 /**
@@ -55,7 +73,8 @@ export async function enqueueEvents(ctx: AppContext, trx: Executor, scope: Write
     })
   }
   await enqueueEventRows(ctx, trx, rows)
-  scope.afterCommit.push(() => eventSignal(ctx).emit('committed'))
+  const orgIds = [...new Set(rows.map((row) => row.org_id))]
+  scope.afterCommit.push(() => announceEvents(ctx, orgIds))
 }
 
 /**

@@ -17,9 +17,8 @@ export function listEventRows(db: Executor, orgId: string, type: string | undefi
 }
 
 /**
- * An organization's events after `afterId` (ids sort by time), oldest first, for the stream. Ids made
- * by two instances in the same millisecond may commit out of order, so the stream asks again from a
- * little before the last id it sent and skips what it has seen.
+ * An organization's events after `afterId` (ids sort by time), oldest first, for the stream
+ * (server/events/stream.ts), which asks again from a little before the newest id it has seen.
  */
 export function eventsSince(db: Executor, orgId: string, afterId: string, limit: number) {
   return db

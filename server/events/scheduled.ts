@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js'
 import type { EventsTable } from '../db/events-schema.js'
 import { holdingConnection } from '../db/held-connection.js'
 import { apiObjectOf } from './objects.js'
-import { enqueueEventRows, eventSignal } from './outbox.js'
+import { announceEvents, enqueueEventRows } from './outbox.js'
 import {
   claimJobLease,
   expiringAttestations,
@@ -67,6 +67,7 @@ export async function runScheduledEvents(ctx: AppContext, holder: string): Promi
       target: 'subscription',
     })
   let fired = 0
+  const orgIds = new Set<string>()
   for (const item of due) {
     const reached = thresholdsReached(THRESHOLDS[item.type], Date.parse(item.deadline) - now)
     const nearest = Math.min(...reached)
@@ -102,9 +103,11 @@ export async function runScheduledEvents(ctx: AppContext, holder: string): Promi
         return true
       }),
     )
-    if (done) fired++
+    if (!done) continue
+    orgIds.add(item.orgId)
+    fired++
   }
-  if (fired > 0) eventSignal(ctx).emit('committed')
+  if (fired > 0) announceEvents(ctx, [...orgIds])
   return fired
 }
 

@@ -117,7 +117,7 @@ export class RedisInvalidationBus implements InvalidationBus {
 function isInvalidation(value: unknown): value is Invalidation {
   const m = value as Record<string, unknown> | null
   if (!m || typeof m !== 'object') return false
-  if (m.kind === 'org') return typeof m.orgId === 'string'
+  if (m.kind === 'org' || m.kind === 'webhooks' || m.kind === 'events') return typeof m.orgId === 'string'
   if (m.kind === 'key-revoked' || m.kind === 'key-changed') return typeof m.keyId === 'string'
   return m.kind === 'all' || m.kind === 'signing-keys'
 }

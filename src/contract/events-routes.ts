@@ -7,6 +7,7 @@ import {
   eventExample,
   eventIdParamsSchema,
   eventSchema,
+  eventStreamQuerySchema,
   listDeliveriesQuerySchema,
   listDeliveriesResponseSchema,
   listEventsQuerySchema,
@@ -32,8 +33,42 @@ const noFields = optionalJsonBody(z.strictObject({}), {})
 /**
  * Events and webhook endpoints (DESIGN §20). Every role reads them; only an `owner` makes, deletes or
  * rotates an endpoint, resends an event or retries a delivery, since an endpoint decides where the
- * organization's records are sent. (No stream yet: `rwa listen` polls `GET /console/events`.)
+ * organization's records are sent. In routing order: `/events/stream` before `/events/{id}`. The
+ * stream is read by `openEventStream` (src/client/event-stream.ts), not the generic client call, which
+ * reads an answer whole.
  */
+export const eventStreamRoutes = {
+  streamEvents: defineOperation({
+    operationId: 'streamEvents',
+    method: 'get',
+    path: '/console/events/stream',
+    access: 'key',
+    tags: eventTags,
+    summary:
+      "Stream the organization's events as they are committed (server-sent events), as `rwa listen` does",
+    description:
+      'A `text/event-stream` that opens with `retry: 1000`, an `id:` where it starts (a client that reconnects before any event resumes there) and a `: connected` comment, then sends each event committed from then on, on whichever instance, as `id: <event id>`, `event: <type>`, `data: <the event as JSON, as GET /console/events/{id} answers it>`, and a `: keep-alive` comment after 15 s without one. `events` narrows it (comma-separated types, `<resource>.*` or `*`). A client reconnecting with `Last-Event-ID` gets every event after that one, and may get the few seconds of events before it again: events are delivered at least once, so drop the ids you have had.',
+    query: eventStreamQuerySchema,
+    headers: [
+      {
+        name: 'Last-Event-ID',
+        required: false,
+        description:
+          'The id of the last event received (an EventSource sends it when it reconnects): the stream resumes after it',
+        example: eventExample.id,
+      },
+    ],
+    response: {
+      status: 200,
+      schema: z.string(),
+      mediaType: 'text/event-stream',
+      description: 'Server-sent events, one per event committed, until the client disconnects',
+      example: `retry: 1000\nid: evt_01KBC8AH000000000000000000\n: connected\n\nevent: ${eventExample.type}\ndata: ${JSON.stringify(eventExample)}\nid: ${eventExample.id}\n\n`,
+    },
+  }),
+} as const
+
+/** The organization's events. */
 export const eventRoutes = {
   listEvents: defineOperation({
     operationId: 'listEvents',

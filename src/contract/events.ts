@@ -94,6 +94,25 @@ export const listEventsResponseSchema = z.object({ events: z.array(eventSchema),
 export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>
 export type ListEventsResponse = z.infer<typeof listEventsResponseSchema>
 
+/** The selectors of an event stream: comma-separated types, `<resource>.*` or `*`. */
+export const eventStreamQuerySchema = z.strictObject({
+  events: z
+    .string()
+    .max(2000)
+    .refine(
+      (s) => s.split(',').every((part) => eventSelectorSchema.safeParse(part.trim()).success),
+      'expected comma-separated event types (e.g. transfer.approved), <resource>.* (e.g. transfer.*) or *',
+    )
+    .optional()
+    .describe('Comma-separated event selectors (types, `<resource>.*`, `*`); absent: every type'),
+})
+
+export type EventStreamQuery = z.infer<typeof eventStreamQuerySchema>
+
+/** The selectors an event stream's `events` parameter names (every type when absent). */
+export const streamSelectors = (events: string | undefined): string[] =>
+  events === undefined ? ['*'] : events.split(',').map((part) => part.trim())
+
 export const resendEventResponseSchema = z.object({
   event_id: prefixedId('evt'),
   deliveries: z

@@ -1,7 +1,7 @@
 import { approvalRoutes } from './approvals-routes.js'
 import { auditRoutes } from './audit-routes.js'
 import { billingRoutes, paymentProviderRoutes } from './billing-routes.js'
-import { eventRoutes, webhookRoutes } from './events-routes.js'
+import { eventRoutes, eventStreamRoutes, webhookRoutes } from './events-routes.js'
 import { operationsRoutes } from './operations-routes.js'
 import { rwaRoutes } from './rwa-routes.js'
 
@@ -16,6 +16,7 @@ export const ROUTES = {
   ...approvalRoutes,
   ...paymentProviderRoutes,
   ...auditRoutes,
+  ...eventStreamRoutes,
   ...eventRoutes,
   ...webhookRoutes,
   ...operationsRoutes,

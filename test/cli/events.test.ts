@@ -1,3 +1,4 @@
+import { type AddressInfo, connect, createServer as createNetServer, type Socket } from 'node:net'
 import { execa } from 'execa'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -124,5 +125,79 @@ it('rwa listen forwards each new event signed with the secret it prints, one lin
     child.kill('SIGTERM')
     await child
     await local.stop()
+  }
+})
+
+it('rwa listen reconnects with Last-Event-ID when the stream breaks, and forwards what was committed meanwhile once', async () => {
+  // A TCP proxy in front of the server that can drop every connection and refuse new ones for a while.
+  const sockets = new Set<Socket>()
+  let down = false
+  const proxy = createNetServer((client) => {
+    if (down) return client.destroy()
+    const upstream = connect(Number(new URL(server.url).port), '127.0.0.1')
+    for (const s of [client, upstream]) {
+      sockets.add(s)
+      s.on('close', () => sockets.delete(s))
+      s.on('error', () => {})
+    }
+    client.pipe(upstream).pipe(client)
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+  const local = await new WebhookReceiver().start()
+  const child = execa(
+    process.execPath,
+    [RWA_BIN, 'listen', '--forward-to', local.url, '--events', 'jurisdiction.registered', '--json'],
+    {
+      extendEnv: false,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home.dir,
+        XDG_CONFIG_HOME: home.configHome,
+        RWA_URL: proxyUrl,
+        RWA_API_KEY: key,
+      },
+      reject: false,
+      buffer: false,
+    },
+  )
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()))
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()))
+  const register = (id: string) =>
+    api(server.url, '/console/rwa/jurisdictions', key, {
+      method: 'POST',
+      body: JSON.stringify({ ...US, jurisdiction_id: id }),
+    })
+  try {
+    await until('the secret', () => /whsec_\S+/.test(stderr))
+    const secret = /(whsec_[A-Za-z0-9+/=]+)/.exec(stderr)![1]!
+    await register('R1')
+    await until('the first forward', () => local.received.length === 1)
+    // The stream breaks; events are committed while the CLI cannot reach the server.
+    down = true
+    for (const s of sockets) s.destroy()
+    await until('the CLI to notice', () => stderr.includes('reconnecting'))
+    await register('R2')
+    await register('R3')
+    down = false
+    await until('the forwards after reconnecting', () => local.received.length === 3).catch((e) => {
+      throw new Error(`${e.message}\nstdout: ${stdout}\nstderr: ${stderr}`)
+    })
+    await until('the reconnection', () => stderr.includes('Reconnected'))
+    const events = local.received.map((r) => new Webhook(secret).verify(r.body, r.headers) as any)
+    expect(events.map((e) => e.data.object.jurisdiction_id)).toEqual(['R1', 'R2', 'R3'])
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(lines).toEqual(events.map((e) => ({ type: 'jurisdiction.registered', id: e.id, status: '200' })))
+  } finally {
+    child.kill('SIGTERM')
+    await child
+    await local.stop()
+    for (const s of sockets) s.destroy()
+    await new Promise((resolve) => proxy.close(resolve))
   }
 })

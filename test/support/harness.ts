@@ -301,6 +301,24 @@ function instanceOf(
 }
 
 /**
+ * A response's body as text; of an event stream (which does not end), its opening frame only, the
+ * stream then cancelled. A test that reads events opens the stream itself (test/support/event-stream.ts).
+ */
+async function bodyText(res: Response): Promise<string> {
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream') || !res.body) return res.text()
+  const reader = res.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  while (!text.includes('\n\n')) {
+    const { done, value } = await reader.read()
+    if (done) break
+    text += decoder.decode(value, { stream: true })
+  }
+  await reader.cancel()
+  return text
+}
+
+/**
  * Requests through `send` (an app in process, or fetch to a real server), with `adminKey()` unless
  * the options name another key (or `key: null` for none); the body is parsed when it is JSON.
  */
@@ -323,7 +341,7 @@ export function apiCaller(
       headers['Content-Type'] = 'application/json'
     }
     const res = await send(url.pathname + url.search, { method, headers, body })
-    const text = await res.text()
+    const text = await bodyText(res)
     let parsed: unknown = text
     try {
       parsed = text ? JSON.parse(text) : undefined

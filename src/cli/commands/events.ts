@@ -1,10 +1,8 @@
 import type { Command } from 'commander'
 import type { Event, ListEventsQuery } from '../../contract/events.js'
-import { selectsEvent } from '../../contract/events.js'
 import { newWebhookSecret, webhookHeaders } from '../../../server/webhooks/signature.js'
 import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
-import { list as listOf } from '../flags/parse.js'
 import { requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
@@ -166,13 +164,18 @@ export function resendEvent(id: string, _options: Options, command: Command) {
   })
 }
 
-const POLL_MS = 1_000
+/** How long `rwa listen` waits before reconnecting a stream that ended. */
+const RECONNECT_MS = 1_000
+/** How many forwarded ids `rwa listen` remembers, to forward an event resent on a reconnect once. */
+const REMEMBERED = 10_000
 
 /**
- * `rwa listen --forward-to URL`: like `stripe listen`. Prints a `whsec_` secret, then asks for the
- * organization's new events every second and POSTs each to URL with the Standard Webhooks headers
- * signed with that secret (the server's own delivery code signs the same way), printing one line per
- * event: type, id and the forward's status. Runs until interrupted.
+ * `rwa listen --forward-to URL`: like `stripe listen`. Prints a `whsec_` secret, then reads the
+ * organization's events as they are committed (`GET /console/events/stream`, server-sent events) and
+ * POSTs each to URL with the Standard Webhooks headers signed with that secret (the server's own
+ * delivery code signs the same way), printing one line per event: type, id and the forward's status.
+ * A stream that breaks is opened again with `Last-Event-ID`, so no event is missed; one sent again on
+ * a reconnect is forwarded once. Runs until interrupted.
  */
 export function listen(options: { forwardTo: string; events?: string }, command: Command) {
   return withContext(command, async (ctx) => {
@@ -186,42 +189,74 @@ export function listen(options: { forwardTo: string; events?: string }, command:
         `--forward-to must be an http(s) URL, got ${JSON.stringify(options.forwardTo)}`,
       )
     }
-    const selectors = options.events ? listOf(options.events) : ['*']
     const client = await ctx.rwa()
+    const { apiKey } = await ctx.resolveConnection()
+    const { readEventStream } = await import('../../client/event-stream.js')
+    const { ConnectionError } = await import('../../client/errors.js')
     const secret = newWebhookSecret()
-    // The newest event now: only what happens from here on is forwarded.
-    const latest = await client.events.listEvents({ query: { limit: 1 } as never })
-    let after = latest.data.events[0]?.id ?? ''
-    ctx.out.info(`Ready! Forwarding events to ${target.href}`)
-    ctx.out.info(`Your webhook signing secret is ${secret} (verify with it; docs/webhooks.md)`)
-    for (;;) {
-      const page = await client.events.listEvents({ query: { limit: 100 } as never })
-      const fresh = page.data.events.filter((e) => e.id > after).reverse()
-      for (const event of fresh) {
-        after = event.id
-        if (!selectsEvent(selectors, event.type)) continue
-        const body = JSON.stringify(event)
-        let status: string
-        try {
-          const res = await fetch(target, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              ...webhookHeaders(secret, event.id, Math.floor(Date.now() / 1000), body),
-            },
-            body,
-            redirect: 'manual',
-            signal: AbortSignal.timeout(10_000),
-          })
-          status = String(res.status)
-          await res.body?.cancel()
-        } catch (error) {
-          status = `failed (${(error as Error).message})`
-        }
-        if (ctx.out.json) ctx.out.line(JSON.stringify({ type: event.type, id: event.id, status }))
-        else ctx.out.line(`${event.type}\t${event.id}\t${status}`)
+    const forwarded = new Set<string>()
+    let position: string | undefined
+    let ready = false
+    let lost = false
+
+    // Where the first stream started: an event before it happened before `rwa listen` was ready (a
+    // resumed stream may send the few seconds before its Last-Event-ID again; server/events/stream.ts).
+    let start: string | undefined
+    const forward = async (event: Event) => {
+      position = event.id
+      if (forwarded.has(event.id) || (start !== undefined && event.id <= start)) return
+      forwarded.add(event.id)
+      if (forwarded.size > REMEMBERED) forwarded.delete(forwarded.values().next().value as string)
+      const body = JSON.stringify(event)
+      let status: string
+      try {
+        const res = await fetch(target, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...webhookHeaders(secret, event.id, Math.floor(Date.now() / 1000), body),
+          },
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(10_000),
+        })
+        status = String(res.status)
+        await res.body?.cancel()
+      } catch (error) {
+        status = `failed (${(error as Error).message})`
       }
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+      if (ctx.out.json) ctx.out.line(JSON.stringify({ type: event.type, id: event.id, status }))
+      else ctx.out.line(`${event.type}\t${event.id}\t${status}`)
+    }
+
+    for (;;) {
+      try {
+        await readEventStream(
+          {
+            baseUrl: client.baseUrl,
+            apiKey: apiKey as string,
+            ...(options.events === undefined ? {} : { events: options.events }),
+            ...(position === undefined ? {} : { lastEventId: position }),
+            onOpen: (opening) => {
+              position ??= opening
+              start ??= opening
+              if (lost) ctx.out.info('Reconnected; resuming after the last event received')
+              lost = false
+              if (ready) return
+              ready = true
+              ctx.out.info(`Ready! Forwarding events to ${target.href}`)
+              ctx.out.info(`Your webhook signing secret is ${secret} (verify with it; docs/webhooks.md)`)
+            },
+          },
+          forward,
+        )
+      } catch (error) {
+        // Never connected: the URL or the server is wrong, say so. Later: reconnect until it is back.
+        if (!(error instanceof ConnectionError) || !ready) throw error
+      }
+      if (!lost) ctx.out.warn('The event stream was interrupted; reconnecting...')
+      lost = true
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS))
     }
   })
 }
