@@ -20,6 +20,7 @@ const NOUNS = {
   tokens: ['token', 'tokens'],
   transfers: ['transfer', 'transfers'],
   holdings: ['holding', 'holdings'],
+  frozen_holders: ['frozen holder', 'frozen holders'],
   governance_history: ['event', 'events'],
   events: ['audit event', 'audit events'],
   approvals: ['approval', 'approvals'],

@@ -1,7 +1,7 @@
 import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
 import { RWA_BIN } from '../support/server-process.js'
-import { newOrg, useServerAndHome } from '../support/cli.js'
+import { newOrg, newOrgCli, tokenThroughCli, useServerAndHome } from '../support/cli.js'
 
 /*
  * The CLI behaves differently on a terminal: color, prompts. These tests give it a real pseudo-terminal
@@ -203,6 +203,32 @@ describe('width', () => {
     for (const check of transfer.compliance_details.checks as Array<{ reason: string }>) {
       expect(flat).toContain(check.reason)
     }
+  })
+})
+
+describe('frozen holders', () => {
+  it('rwa tokens frozen-holders is a titled table on a terminal, with its footer', async () => {
+    const rwa = await newOrgCli(shared, 'frozen-table')
+    const holder = 'did:web:lion:bob'
+    const { tokenId } = await tokenThroughCli(rwa, {
+      owner: 'did:web:acme:alice',
+      holders: [],
+      titleDeed: 'FT-1',
+    })
+    await rwa.json(['tokens', 'freeze', tokenId, '--holder-did', holder])
+    const run = await onTerminal(
+      ['tokens', 'frozen-holders', tokenId],
+      { RWA_URL: shared.server.url, RWA_API_KEY: rwa.key },
+      undefined,
+      80,
+    )
+    expect(run.exitCode, run.output).toBe(0)
+    const lines = screen(run.output)
+      .split('\n')
+      .map((line) => line.trim())
+    expect(lines.slice(0, 3)).toEqual(['frozen holders', 'holder_did', holder])
+    expect(lines).toContain('1 of 1 frozen holder')
+    expect(run.output).not.toContain('\t')
   })
 })
 

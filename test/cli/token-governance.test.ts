@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { newOrgCli, tokenThroughCli, useServerAndHome } from '../support/cli.js'
+import { api, newOrgCli, tokenThroughCli, useServerAndHome } from '../support/cli.js'
 
 // One real server process; the operator's flow runs the CLI a few dozen times on a loaded machine.
 vi.setConfig({ testTimeout: 180_000 })
@@ -216,6 +216,54 @@ describe("the token agent's flow through the CLI", () => {
     const refusedVc = await rwa.run(['credentials', 'verify', saved])
     expect(refusedVc.exitCode).toBe(8)
     expect(refusedVc.stderr).toContain('revoked: bit')
+  })
+
+  it('rwa tokens frozen-holders: TSV when piped, --json as the API, pages with --limit, --cursor and --all, ids with -q', async () => {
+    const rwa = await newOrgCli(shared, 'agent-frozen')
+    const { tokenId: id } = await tokenThroughCli(rwa, { owner: ALICE, holders: [BOB], titleDeed: 'TX-F' })
+    const frozenHolders = (...args: string[]) => rwa.run(['tokens', 'frozen-holders', id, ...args])
+    const none = await frozenHolders()
+    expect(none.exitCode, none.stderr).toBe(0)
+    expect(none.stdout).toBe('holder_did')
+    expect(none.stderr).toContain('0 of 0 frozen holders')
+
+    // Frozen as whole holders: one holding units, one with a kyc attestation only, one unknown.
+    for (const did of [CAROL, ALICE, BOB]) {
+      await rwa.json(['tokens', 'freeze', id, '--holder-did', did, '--reason', 'sanctions hit'])
+    }
+    const all = await rwa.json(['tokens', 'frozen-holders', id])
+    expect(all).toEqual(await api(shared.server.url, `/console/rwa/tokens/${id}/frozen-holders`, rwa.key))
+    expect([...all.frozen_holders].sort()).toEqual([ALICE, BOB, CAROL].sort())
+    expect(all).toMatchObject({ total: 3, next_cursor: null })
+
+    const piped = await frozenHolders()
+    expect(piped.stdout).toBe(['holder_did', ...all.frozen_holders].join('\n'))
+    expect(piped.stderr).toContain('3 of 3 frozen holders')
+
+    const first = await rwa.json(['tokens', 'frozen-holders', id, '--limit', '2'])
+    expect(first.frozen_holders).toEqual(all.frozen_holders.slice(0, 2))
+    expect(first.next_cursor).toEqual(expect.any(String))
+    const page = await frozenHolders('--limit', '2')
+    expect(page.stderr).toContain(`2 of 3 frozen holders; more with --cursor ${first.next_cursor} or --all`)
+    expect(
+      await rwa.json(['tokens', 'frozen-holders', id, '--limit', '2', '--cursor', first.next_cursor]),
+    ).toEqual({
+      frozen_holders: all.frozen_holders.slice(2),
+      total: 3,
+      next_cursor: null,
+    })
+    expect(await rwa.json(['tokens', 'frozen-holders', id, '--all', '--limit', '1'])).toEqual(all)
+    const quiet = await frozenHolders('--all', '--limit', '1', '-q')
+    expect(quiet.stdout).toBe(all.frozen_holders.join('\n'))
+
+    // The token's detail says how many there are, and where to list them.
+    const detail = await rwa.run(['tokens', 'get', id])
+    expect(detail.stderr).toContain(`3 DIDs frozen as a whole; listed by \`rwa tokens frozen-holders ${id}\``)
+    const unknown = await rwa.run(['tokens', 'frozen-holders', 'tok_01ABCDEFGHJKMNPQRSTVWXYZ00'])
+    expect(unknown.exitCode).toBe(4)
+    const badLimit = await rwa.run(['tokens', 'frozen-holders', id, '--limit', '0'])
+    expect(badLimit.exitCode).toBe(2)
+    expect(badLimit.stderr).toContain('--limit')
   })
 
   it('names the flag at fault', async () => {

@@ -4,6 +4,7 @@ import type {
   FreezeRequest,
   FreezeState,
   Holding,
+  ListFrozenHoldersQuery,
   ListHoldingsQuery,
   RecoverRequest,
   SetTokenRulesRequest,
@@ -126,6 +127,28 @@ export function holdings(id: string, options: PageOptions, command: Command) {
       showHoldings(ctx, listing.items)
       listFooter(ctx, listing)
     })
+  })
+}
+
+/** `rwa tokens frozen-holders`: the DIDs frozen for the token as a whole, in order; `-q` prints them alone. */
+export function frozenHolders(id: string, options: PageOptions, command: Command) {
+  return withContext(command, async (ctx) => {
+    const gov = (await ctx.rwa()).governance
+    const listing = await fetchListing(ctx, 'frozen_holders', options, (query) =>
+      gov.listFrozenHolders({ params: { id: id }, query: query as ListFrozenHoldersQuery }),
+    )
+    ctx.out.result(
+      listing.raw,
+      () => {
+        ctx.out.table(
+          ['holder_did'],
+          listing.items.map((did) => [did]),
+          { title: 'frozen holders' },
+        )
+        listFooter(ctx, listing)
+      },
+      listing.items,
+    )
   })
 }
 

@@ -3,6 +3,7 @@ import type { ListTokensQuery, Token, TokenizeRequest } from '../../contract/rwa
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { requestFrom } from '../input.js'
+import { plural } from '../output.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 import { showHistory, showHoldings, showRules } from './token-governance.js'
 
@@ -52,6 +53,16 @@ export function get(id: string, _options: unknown, command: Command) {
     const { data, raw } = await (await ctx.rwa()).governance.getToken({ params: { id: id } })
     ctx.out.result(raw, () => {
       showToken(ctx, data)
+      if (data.holdings_total > data.holdings.length) {
+        ctx.out.info(
+          `largest ${data.holdings.length} of ${plural(data.holdings_total, 'holding')}; all with \`rwa tokens holdings ${data.token_id}\``,
+        )
+      }
+      if (data.frozen_holders_total > 0) {
+        ctx.out.info(
+          `${plural(data.frozen_holders_total, 'DID')} frozen as a whole; listed by \`rwa tokens frozen-holders ${data.token_id}\``,
+        )
+      }
       showRules(ctx, data.rules)
       showHistory(ctx, data.governance_history)
       if (data.governance_history_total > data.governance_history.length) {

@@ -237,6 +237,15 @@ export function declareGovernance(program: Command): void {
     ],
   ).action(async (id, o, c) => (await loadGov()).holdings(id, o, c))
   examples(
+    pageOptions(
+      tok
+        .command('frozen-holders')
+        .description('DIDs frozen for a token as a whole (held units or not), in order')
+        .argument('<token_id>'),
+    ),
+    ['rwa tokens frozen-holders tok_01JD...', 'rwa tokens frozen-holders tok_01JD... --all -q'],
+  ).action(async (id, o, c) => (await loadGov()).frozenHolders(id, o, c))
+  examples(
     fileOption(
       flags(
         tok
