@@ -262,10 +262,11 @@ const HINTS: Partial<Record<Reason, Hint>> = {
   token_frozen: (p) => `\`rwa credentials get ${text(p, 'credential_id', 'ID')}\` shows the revocation`,
   token_already_paused: (p, c) => `\`rwa tokens get ${tokenOf(p, c)}\` shows its status`,
   token_not_paused: (p, c) => `\`rwa tokens get ${tokenOf(p, c)}\` shows its status`,
+  // A DID frozen as a whole may hold nothing: the list of those DIDs, not its holdings.
   holder_already_frozen: (p, c) =>
-    `\`rwa tokens holdings ${tokenOf(p, c)} --holder-did ${text(p, 'holder_did', 'DID')}\` shows its freezes`,
+    `\`rwa tokens frozen-holders ${tokenOf(p, c)}\` lists every DID frozen as a whole`,
   holder_not_frozen: (p, c) =>
-    `\`rwa tokens holdings ${tokenOf(p, c)} --holder-did ${text(p, 'holder_did', 'DID')}\` shows its freezes`,
+    `\`rwa tokens frozen-holders ${tokenOf(p, c)}\` lists every DID frozen as a whole`,
   frozen_units_exceed_holding: (p, c) =>
     `\`rwa tokens holdings ${tokenOf(p, c)}\` shows each holding's frozen units`,
   frozen_units_insufficient: (p, c) =>

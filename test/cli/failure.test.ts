@@ -274,6 +274,12 @@ describe('hints are keyed by reason and filled from the context', () => {
       '`rwa tokens holdings tok_1 --holder-did did:web:acme:alice` shows how much it holds where',
     ],
     [
+      'unfreezing a DID that is not frozen: the DIDs that are, which may hold nothing',
+      problem('holder_not_frozen', { context: { token_id: 'tok_1', holder_did: 'did:web:lion:bob' } }),
+      { command: 'tokens unfreeze' },
+      '`rwa tokens frozen-holders tok_1` lists every DID frozen as a whole',
+    ],
+    [
       'freezing more units than held: the token is the argument when the context has none',
       problem('frozen_units_exceed_holding', { context: { amount: 5, frozen_amount: 5, requested: 1 } }),
       { command: 'tokens freeze', args: ['tok_7'], argumentNames: ['token_id'], fields: TOKENS.freeze },
