@@ -7,6 +7,7 @@ import { IdFactory } from './ids.js'
 import { type Invalidation, type InvalidationBus, localInvalidationBus } from './invalidation.js'
 import { InMemoryLimitStore, type LimitStore } from './limits/limit-store.js'
 import type { PublicRate } from './limits/public-bucket.js'
+import { PublicGate } from './limits/public-gate.js'
 import { jsonLogger, type Logger } from './logging/logger.js'
 import { UsageMeter } from './metering/meter.js'
 import { ServerMetrics } from './metrics/metrics.js'
@@ -34,6 +35,11 @@ export interface AppContext {
    * operator's own stand in front of the server (the client's address is read that many hops back).
    */
   readonly publicLimit: { readonly rate: PublicRate | null; readonly trustProxyHops: number }
+  /**
+   * That bucket at the door: the Node server hands it each request first, and it refuses a client over
+   * its budget before the app sees the request (server/limits/public-gate.ts).
+   */
+  readonly publicGate: PublicGate
   /** Request counts and keys' last use, buffered and flushed additively. */
   readonly meter: UsageMeter
   readonly payments: PaymentProvider
@@ -88,6 +94,11 @@ export interface AppContextOptions {
   publicRateLimit?: PublicRate | null
   /** `--trust-proxy`: proxies in front of the server whose `X-Forwarded-For` entries are believed. Default 0. */
   trustProxyHops?: number
+  /**
+   * How long, at most, the gate holds the refusal of a client that came back before its Retry-After
+   * (default 1000 ms: the Retry-After of the default rate). Tests shorten it.
+   */
+  publicHoldMs?: number
   paymentAnswers?: PaymentAnswerCache
   bus?: InvalidationBus
   /**
@@ -156,16 +167,28 @@ export function createAppContext(options: AppContextOptions): AppContext {
     logger.warn({ check: name, err: error }, `not ready: ${name}`),
   )
 
+  const limits = options.limits ?? new InMemoryLimitStore(options.db)
+  const publicLimit = Object.freeze({
+    rate: options.publicRateLimit ?? null,
+    trustProxyHops: options.trustProxyHops ?? 0,
+  })
+  const publicGate = new PublicGate({
+    ...publicLimit,
+    limits,
+    clock,
+    metrics,
+    warn: (line) => logger.warn(line),
+    holdMs: options.publicHoldMs,
+  })
+
   return Object.freeze({
     db: options.db,
     clock,
     ids: new IdFactory(() => clock.now()),
     authCache,
-    limits: options.limits ?? new InMemoryLimitStore(options.db),
-    publicLimit: Object.freeze({
-      rate: options.publicRateLimit ?? null,
-      trustProxyHops: options.trustProxyHops ?? 0,
-    }),
+    limits,
+    publicLimit,
+    publicGate,
     meter,
     payments: options.payments ?? new LocalPaymentProvider(options.db),
     paymentAnswers,

@@ -7,7 +7,7 @@ import type { ServerConfig } from './config.js'
 import { type AppContext, createAppContext } from './context.js'
 import { redactUrl } from './db/database.js'
 import { type Deployment, openDeployment } from './deployment.js'
-import { createHttpServer } from './http/node-server.js'
+import { createHttpServer, type Gate } from './http/node-server.js'
 import { createLogger, type Logger } from './logging/logger.js'
 import { type MetricsServer, serveMetrics } from './metrics/metrics-server.js'
 import { ServerMetrics } from './metrics/metrics.js'
@@ -80,9 +80,11 @@ export async function startServer(
       headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
     })
   // Refusals made before the app (a malformed request or Host header) are problem details too.
+  let gate: Gate | undefined
   const server = createHttpServer((request, env) => serveRequest(request, env), {
     hostname: config.host,
     logError: (message, error) => logger.error(error === undefined ? {} : { err: error }, message),
+    gate: () => gate,
   })
   // Before anything is bound or created: a --url-file that cannot be written fails the start at once.
   if (config.urlFile !== undefined) prepareUrlFile(config.urlFile)
@@ -150,6 +152,7 @@ export async function startServer(
   const scheduled = scheduleEvents(ctx)
   const app = createApp(ctx)
   serveRequest = (request, env) => app.fetch(request, env as never)
+  gate = ctx.publicGate
   if (config.urlFile !== undefined) {
     try {
       writeUrlFile(config.urlFile, url)
@@ -176,6 +179,8 @@ export async function startServer(
         ctx.readiness.drain()
         // An open event stream would hold its connection, and so close(), open for ever.
         await closeEventStreams(ctx)
+        // Refusals held until their Retry-After would hold the close open: answered now.
+        ctx.publicGate.close()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           // Keep-alive connections with no request in flight would hold close() open.

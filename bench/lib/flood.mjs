@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadRun, round } from './load.mjs'
-import { pinned, startServer } from './processes.mjs'
+import { cpuSeconds, pinned, startServer } from './processes.mjs'
 import { call, seedGovernance, seedOrganization } from './seed.mjs'
 import { median } from './stats.mjs'
 
@@ -95,10 +95,15 @@ async function measureVariant(variant, server, { rounds, seconds, warmup, loadCo
   for (let r = 1; r <= rounds; r++) {
     const quiet = await measureRead(seconds)
     // The flood starts a second early and ends a second late, so it covers the whole measured window.
+    const cpu0 = cpuSeconds(server.pid)
     const flood = startFlood({ url: server.url, paths, seconds: seconds + 2, core: loadCore })
     await new Promise((resolve) => setTimeout(resolve, 1000))
     const flooded = await measureRead(seconds)
     const floodResult = await flood
+    // The server's CPU per flood request, which the machine's load hardly moves (unlike latency): its
+    // CPU over the flood less what the reads cost (their share of a core while quiet, for as long).
+    const floodCpu = cpuSeconds(server.pid) - cpu0 - quiet.server_cpu * seconds
+    floodResult.server_us_per_request = round((floodCpu / Math.max(1, floodResult.requests)) * 1e6, 1)
     for (const [phase, run] of [
       ['quiet', quiet],
       ['flooded', flooded],
@@ -111,7 +116,7 @@ async function measureVariant(variant, server, { rounds, seconds, warmup, loadCo
     }
     const ratio = flooded.p99_ms / quiet.p99_ms
     log(
-      `flood ${variant.id} round ${r}/${rounds}: read p99 ${quiet.p99_ms} ms quiet, ${flooded.p99_ms} ms flooded (${round(ratio, 2)}×); flood ${floodResult.rps} req/s ${JSON.stringify(floodResult.status_codes)}`,
+      `flood ${variant.id} round ${r}/${rounds}: read p99 ${quiet.p99_ms} ms quiet, ${flooded.p99_ms} ms flooded (${round(ratio, 2)}×); flood ${floodResult.rps} req/s ${JSON.stringify(floodResult.status_codes)}, server ${floodResult.server_us_per_request} µs CPU per flood request`,
     )
     perRound.push({ quiet, flooded, flood: floodResult, ratio })
   }
@@ -130,6 +135,7 @@ async function measureVariant(variant, server, { rounds, seconds, warmup, loadCo
     goal_met: ratio <= 2,
     flood_rps: median(perRound.map((r) => r.flood.rps)),
     flood_status_codes: sumCodes(perRound.map((r) => r.flood.status_codes)),
+    server_us_per_flood_request: median(perRound.map((r) => r.flood.server_us_per_request)),
     server_cpu_flooded: median(perRound.map((r) => r.flooded.server_cpu)),
     rounds: perRound,
   }

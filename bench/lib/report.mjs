@@ -86,6 +86,7 @@ export function printReport(report) {
         'met',
         'flood req/s',
         'flood answers',
+        'srv µs/flood req',
       ],
     ]
     for (const v of report.flood.variants) {
@@ -102,6 +103,7 @@ export function printReport(report) {
           Object.entries(v.flood_status_codes)
             .map(([code, n]) => `${code}: ${n}`)
             .join(', '),
+          String(v.server_us_per_flood_request),
         ])
     }
     table(rows, out)

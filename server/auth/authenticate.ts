@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
 import { setAnswerHeaders } from '../http/answer-headers.js'
 import { entitlementOf } from '../limits/entitlement.js'
+import { chargeClient } from '../limits/public-limit.js'
 import type { LimitDecision } from '../limits/rate-limiter.js'
 import { hashApiKey } from './api-keys.js'
 import { type AppEnv, isAdminKey, type Principal } from './principal.js'
@@ -22,11 +23,14 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
   const settleEndedTrial = trialExpiry(ctx)
 
   return async function authenticateRequest(c, next) {
-    const key = await knownKeyOf(ctx, c.req.header('x-api-key'))
+    const key = await keyOfRequest(ctx, c)
 
     const now = ctx.clock.now()
     let org = await ctx.authCache.org(key.orgId)
-    if (!org) throw new ApiError('key_unknown', 'Unknown API key')
+    if (!org) {
+      await chargeClient(ctx, c)
+      throw new ApiError('key_unknown', 'Unknown API key')
+    }
     org = await settleEndedTrial(org, now)
     const entitlement = entitlementOf(org, now)
 
@@ -107,6 +111,21 @@ export async function takeRequests(
 }
 
 /**
+ * The live key of the request's `X-API-Key`, or its refusal. A request without a valid key counts
+ * against its client address's bucket like one to a public route (DESIGN §15): a missing or malformed
+ * key was counted at the door, an unknown, revoked or expired one is counted here, so guessing keys
+ * costs the server at most a lookup per token; over the budget the answer is that 429, not the 401.
+ */
+async function keyOfRequest(ctx: AppContext, c: Context): Promise<KnownKey> {
+  try {
+    return await knownKeyOf(ctx, c.req.header('x-api-key'))
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) await chargeClient(ctx, c)
+    throw error
+  }
+}
+
+/**
  * The live key an `X-API-Key` header value names, or the 401 that refuses it: unknown, revoked, past the
  * overlap of its reroll (revoked, reason `rerolled`), or past its `expires_at`.
  */
@@ -146,7 +165,7 @@ export async function knownKeyOf(ctx: AppContext, apiKey: string | undefined): P
  */
 export function adminKeyOnly(ctx: AppContext, what: string): MiddlewareHandler<AppEnv> {
   return async function requireAdminKey(c, next) {
-    const key = await knownKeyOf(ctx, c.req.header('x-api-key'))
+    const key = await keyOfRequest(ctx, c)
     if (!isAdminKey(key.orgId, key.roles))
       throw new ApiError('admin_key_required', `${what} requires the admin API key`)
     await next()

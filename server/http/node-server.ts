@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { getRequestListener, RequestError } from '@hono/node-server'
 import { ApiError } from '../errors.js'
@@ -48,20 +48,50 @@ function parserRefusal(error: NodeJS.ErrnoException, socket: Duplex & { bytesWri
   )
 }
 
+/** What sees a request before the app: true (or a promise of true) when it has answered it itself. */
+export interface Gate {
+  handle(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean>
+}
+
 /**
  * An HTTP server that serves `fetch` (the app) through @hono/node-server, with problem details for
  * the requests refused before the app. `hostname` is the default host of a request without a Host
- * header, as @hono/node-server's `serve` sets it.
+ * header, as @hono/node-server's `serve` sets it. `gate()`, when it returns a gate, sees each request
+ * first (the per-client bucket, server/limits/public-gate.ts); a function, because the server listens
+ * (answering 503) before the app context that holds the gate exists.
  */
 export function createHttpServer(
   fetch: (request: Request, env: object) => Response | Promise<Response>,
-  options: { hostname?: string; logError: (message: string, error?: unknown) => void },
+  options: {
+    hostname?: string
+    logError: (message: string, error?: unknown) => void
+    gate?: () => Gate | undefined
+  },
 ): Server {
   const listener = getRequestListener(fetch, {
     hostname: options.hostname,
     errorHandler: (error) => adapterRefusal(error, options.logError),
   })
-  const server = createServer(listener)
+  const gateOf = options.gate
+  const server = createServer(
+    gateOf === undefined
+      ? listener
+      : (req, res) => {
+          const answered = gateOf()?.handle(req, res) ?? false
+          if (answered === false) return void listener(req, res)
+          if (answered === true) return
+          answered.then(
+            (done) => {
+              if (!done) void listener(req, res)
+            },
+            (error) => {
+              // The bucket could not be read: the request is served; the app's own check counts it.
+              options.logError('the per-client bucket could not be read:', error)
+              void listener(req, res)
+            },
+          )
+        },
+  )
   server.on('clientError', parserRefusal)
   return server
 }

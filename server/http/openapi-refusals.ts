@@ -92,7 +92,7 @@ const REFUSALS: Record<
   },
   429: {
     description:
-      'rate_limited: the per-minute or per-day limit is reached; retry after `Retry-After` seconds',
+      "rate_limited: the organization's per-minute or per-day limit is reached, or (`public_rate_limited`) this client address sent more requests without a valid API key than its bucket allows; retry after `Retry-After` seconds",
     code: 'rate_limited',
     detail:
       'Rate limit of 60 requests per minute reached for organization acme; retry in 12 s or move to a higher tier',
@@ -112,9 +112,9 @@ const REFUSALS: Record<
 /** The 429 of a route without a key: the per-client bucket (DESIGN §15). */
 const PUBLIC_RATE_LIMITED = {
   description:
-    'public_rate_limited: this client address made more requests without an API key than its bucket allows (`--public-rate-limit`, default 20/s in bursts of 100); retry after `Retry-After` seconds',
+    'public_rate_limited: this client address made more requests without a valid API key than its bucket allows (`--public-rate-limit`, default 20/s in bursts of 100); retry after `Retry-After` seconds',
   code: 'rate_limited',
-  detail: 'Too many requests from 203.0.113.7 without an API key (20/s, bursts of 100); retry in 1 s',
+  detail: 'Too many requests from 203.0.113.7 without a valid API key (20/s, bursts of 100); retry in 1 s',
   reason: 'public_rate_limited',
   context: { per_second: 20, burst: 100, retry_after_seconds: 1 },
 } as const

@@ -188,18 +188,18 @@ export function registerOpenApiComponents<E extends Env>(app: OpenAPIHono<E>): v
     'headers',
     'RateLimit-Limit',
     integerHeader(
-      "Requests allowed in the organization's current window: the per-minute or the per-day limit, whichever has less room left",
+      "Requests allowed in the organization's current window: the per-minute or the per-day limit, whichever has less room left (on a 429 `public_rate_limited`, the size of the client address's bucket)",
     ),
   )
   registry.registerComponent(
     'headers',
     'RateLimit-Remaining',
-    integerHeader('Requests left in that window after this one'),
+    integerHeader('Requests left in that window after this one (0 on a 429 `public_rate_limited`)'),
   )
   registry.registerComponent(
     'headers',
     'RateLimit-Reset',
-    integerHeader('Seconds until that window has room again'),
+    integerHeader("Seconds until that window (or the client address's bucket) has room again"),
   )
   registry.registerComponent('headers', 'Retry-After', integerHeader('Seconds to wait before retrying'))
   registry.registerComponent('headers', 'X-Request-Id', {

@@ -19,13 +19,20 @@ export interface BucketDecision {
   allowed: boolean
   /** Whole seconds until the bucket holds a token again (0 when admitted). */
   retryAfterSeconds: number
+  /** Milliseconds until the bucket holds a token again, unrounded (0 when admitted). */
+  retryInMs: number
 }
 
 /** The decision from the tokens left after the request (negative: refused, what is missing). */
 export function bucketDecision(allowed: boolean, tokensLeft: number, rate: PublicRate): BucketDecision {
-  if (allowed) return { allowed, retryAfterSeconds: 0 }
-  // Retry-After is whole seconds; rounding down would send the client back before a token is there.
-  return { allowed, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokensLeft) / rate.perSecond)) }
+  if (allowed) return { allowed, retryAfterSeconds: 0, retryInMs: 0 }
+  const retryInMs = ((1 - tokensLeft) * 1000) / rate.perSecond
+  return { allowed, retryAfterSeconds: retryAfterSecondsOf(retryInMs), retryInMs }
+}
+
+/** Retry-After in whole seconds; rounding down would send the client back before a token is there. */
+export function retryAfterSecondsOf(retryInMs: number): number {
+  return Math.max(1, Math.ceil(retryInMs / 1000))
 }
 
 interface Bucket {

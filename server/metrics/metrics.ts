@@ -26,6 +26,7 @@ export class ServerMetrics {
   private readonly httpRequests: Counter<'method' | 'route' | 'status'>
   private readonly httpDuration: Histogram<'method' | 'route'>
   private readonly rateLimitedTotal: Counter<'tier' | 'window'>
+  private readonly publicRefusals: Counter<'answer'>
   private readonly transferDecisions: Counter<'decision'>
   private readonly usageFlushDuration: Histogram
   private readonly usageFlushFailures: Counter
@@ -54,6 +55,13 @@ export class ServerMetrics {
       labelNames: ['tier', 'window'],
       registers,
     })
+    this.publicRefusals = new Counter({
+      name: 'rwa_public_rate_limited_total',
+      help: 'Requests without a valid API key refused with 429 by the per-client bucket (--public-rate-limit), by how the refusal was answered: at once, or held until Retry-After (a client that did not wait); refusals made before routing are not in rwa_http_requests_total',
+      labelNames: ['answer'],
+      registers,
+    })
+    for (const answer of ['at_once', 'held']) this.publicRefusals.inc({ answer }, 0)
     this.transferDecisions = new Counter({
       name: 'rwa_transfer_decisions_total',
       help: 'Transfers recorded, by decision: approved, rejected, or forced by an agent',
@@ -105,6 +113,11 @@ export class ServerMetrics {
   /** A request refused with 429 by the `window` limit of `tier`. */
   rateLimited(tier: string, window: 'minute' | 'day'): void {
     this.rateLimitedTotal.inc({ tier, window })
+  }
+
+  /** A request refused by the per-client bucket of requests without a valid key, answered at once or held. */
+  publicRateLimited(answer: 'at_once' | 'held'): void {
+    this.publicRefusals.inc({ answer })
   }
 
   /** A transfer recorded (called after its transaction committed). */

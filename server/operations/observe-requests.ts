@@ -9,7 +9,7 @@ import type { ServerMetrics } from '../metrics/metrics.js'
 export const UNMATCHED_ROUTE = 'unmatched'
 
 /** A caller's request id that is kept (as hono's request-id middleware with a 128-character limit). */
-const REQUEST_ID = /^[\w\-=]{1,128}$/
+export const REQUEST_ID = /^[\w\-=]{1,128}$/
 
 /**
  * The first middleware of every request. It gives the request its `X-Request-Id`, on the request and

@@ -250,7 +250,7 @@ export function pathOf(template: string, params: Record<string, unknown> | undef
 }
 
 /** The load balancers' probes: they answer without the database (`/readyz` says when it is lost). */
-const PROBE_PATHS = new Set(['/healthz', '/readyz'])
+export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz'])
 
 /**
  * Whether the per-client bucket of the routes without a key applies (DESIGN §15): every public route
@@ -274,7 +274,8 @@ export function standardReasons(
   if (operation.access !== 'public')
     reasons.push('key_missing', 'key_malformed', 'key_unknown', 'key_revoked', 'key_expired')
   if (isLimited(operation.access)) reasons.push('rate_limited')
-  if (isPubliclyLimited(operation)) reasons.push('public_rate_limited')
+  // A request without a valid key counts against its address's bucket wherever it goes.
+  if (operation.access !== 'public' || isPubliclyLimited(operation)) reasons.push('public_rate_limited')
   if (checksRoles(operation)) reasons.push('role_required')
   if (operation.access === 'governance') reasons.push('plan_required')
   if (operation.access === 'admin' || operation.access === 'operator') reasons.push('admin_key_required')

@@ -150,7 +150,7 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     env: 'RWA_PUBLIC_RATE_LIMIT',
     default: '20/100',
     description:
-      'requests per second/burst each client address may make without an API key (/openapi.json, /docs, status lists, JWKS, pricing, the payment webhook; not /healthz or /readyz), shared by the instances; off (or 0) disables it',
+      'requests per second/burst each client address may make without a valid API key (/openapi.json, /docs, status lists, JWKS, pricing, the payment webhook, unknown paths, and requests whose key is missing, malformed, unknown, revoked or expired; not /healthz or /readyz), shared by the instances; off (or 0) disables it',
   },
   {
     field: 'trustProxy',

@@ -261,6 +261,7 @@ export async function createHarness(
     async close() {
       flushTally()
       for (const { ctx, storage } of instances.reverse()) {
+        ctx.publicGate.close()
         await ctx.meter.stop()
         await storage.close()
       }

@@ -23,7 +23,7 @@ describe('TokenBuckets', () => {
   it('admits the burst, then one request per 1/rate seconds', () => {
     const buckets = new TokenBuckets()
     for (let i = 0; i < 3; i++) expect(buckets.take('a', rate, 0).allowed).toBe(true)
-    expect(buckets.take('a', rate, 0)).toEqual({ allowed: false, retryAfterSeconds: 1 })
+    expect(buckets.take('a', rate, 0)).toEqual({ allowed: false, retryAfterSeconds: 1, retryInMs: 100 })
     expect(buckets.take('a', rate, 100).allowed).toBe(true)
     expect(buckets.take('a', rate, 100).allowed).toBe(false)
     // A clock that goes back (another instance's) neither refills nor drains.

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppContextOptions } from '../../../server/context.js'
 import { createHttpServer } from '../../../server/http/node-server.js'
+import { PublicGate } from '../../../server/limits/public-gate.js'
+import { ServerMetrics } from '../../../server/metrics/metrics.js'
 import { TEST_DIALECT } from '../../support/backends.js'
 import { createHarness, type Harness, type TestInstance } from '../../support/harness.js'
 import { OpenApiConformance } from '../../support/openapi-conformance.js'
@@ -28,10 +30,11 @@ afterEach(async () => {
   h = undefined
 })
 
-/** The instance's app behind the server's own Node HTTP layer, on a free loopback port. */
+/** The instance's app behind the server's own Node HTTP layer and its gate, on a free loopback port. */
 async function serve(instance: TestInstance): Promise<string> {
   const server = createHttpServer((request, env) => instance.app.fetch(request, env), {
     logError: (message, error) => instance.ctx.logError(message, error),
+    gate: () => instance.ctx.publicGate,
   })
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -77,10 +80,16 @@ function send(
   })
 }
 
+/**
+ * A harness served over HTTP. A refusal of a client that did not wait for its Retry-After is held for
+ * HOLD_MS here (1 s by default), so that a test can send several in a row.
+ */
 async function start(options: Partial<AppContextOptions>): Promise<{ h: Harness; base: string }> {
-  h = await createHarness(options)
+  h = await createHarness({ publicHoldMs: HOLD_MS, ...options })
   return { h, base: await serve(h) }
 }
+
+const HOLD_MS = 30
 
 const RATE = { perSecond: 1, burst: 5 }
 
@@ -103,7 +112,7 @@ describe('the per-client bucket of the routes without an API key', () => {
       reason: 'public_rate_limited',
       context: { per_second: 1, burst: 5, retry_after_seconds: 1 },
     })
-    expect(refused.body.detail).toMatch(/Too many requests from 127\.0\.0\.2 without an API key/)
+    expect(refused.body.detail).toMatch(/Too many requests from 127\.0\.0\.2 without a valid API key/)
 
     // Every route reachable without a key draws from the same bucket, the payment webhook too.
     const publicPaths = [
@@ -217,4 +226,194 @@ describe('the per-client bucket of the routes without an API key', () => {
       expect((await send(base, '127.0.0.3', '/console/billing/pricing')).status).toBe(200)
     },
   )
+})
+
+/** The value of one sample of the server's metrics (`name{labels}`), 0 when absent. */
+async function metric(instance: TestInstance, sample: string): Promise<number> {
+  const line = (await instance.ctx.metrics.text()).split('\n').find((l) => l.startsWith(`${sample} `))
+  return line === undefined ? 0 : Number(line.slice(sample.length + 1))
+}
+
+const AT_ONCE = 'rwa_public_rate_limited_total{answer="at_once"}'
+const HELD = 'rwa_public_rate_limited_total{answer="held"}'
+
+describe('the bucket at the door (before the app)', () => {
+  it('refuses with a preformatted 429 that closes the connection, logs no line per refusal, and sums them up at warn', async () => {
+    const { h, base } = await start({ publicRateLimit: { perSecond: 1, burst: 2 } })
+    const conformance = new OpenApiConformance(
+      JSON.parse((await send(base, '127.0.0.9', '/openapi.json')).text),
+    )
+    for (let i = 0; i < 2; i++) {
+      expect((await send(base, '127.0.0.4', '/console/billing/pricing')).status).toBe(200)
+    }
+    const linesBefore = h.logRecords().length
+    const refused = await send(base, '127.0.0.4', '/console/billing/pricing', {
+      headers: { 'X-Request-Id': 'flood-1' },
+    })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.connection).toBe('close')
+    expect(refused.headers['retry-after']).toBe('1')
+    expect(refused.headers['x-request-id']).toBe('flood-1')
+    expect(refused.body).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      reason: 'public_rate_limited',
+      request_id: 'flood-1',
+      context: { per_second: 1, burst: 2, retry_after_seconds: 1 },
+    })
+    const verdict = conformance.check({
+      method: 'GET',
+      path: '/console/billing/pricing',
+      status: refused.status,
+      headers: new Headers(refused.headers as Record<string, string>),
+      text: refused.text,
+    })
+    expect(verdict.kind === 'skipped' ? [] : verdict.problems).toEqual([])
+    // A caller's id that is not one is replaced, as the app does.
+    const other = await send(base, '127.0.0.4', '/openapi.json', { headers: { 'X-Request-Id': 'a b' } })
+    expect(other.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+    expect(other.body.request_id).toBe(other.headers['x-request-id'])
+
+    // Never routed: no request log line, not in the request metrics; counted apart.
+    expect(h.logRecords().slice(linesBefore)).toEqual([])
+    expect(await metric(h, AT_ONCE)).toBe(1)
+    expect(await metric(h, HELD)).toBe(1)
+    expect(await h.ctx.metrics.text()).not.toMatch(/rwa_http_requests_total\{[^}]*status="429"/)
+
+    // One line for all of them, at warn, naming the address (here when the gate closes; else each minute).
+    h.ctx.publicGate.close()
+    const summary = h.logRecords().slice(linesBefore)
+    expect(summary).toHaveLength(1)
+    expect(summary[0]).toMatchObject({ level: 'warn' })
+    expect(summary[0]!.msg).toMatch(
+      /^refused 2 request\(s\) without a valid API key .* from 1 address\(es\), most from 127\.0\.0\.4 \(2\); 1 held/,
+    )
+  })
+
+  it('holds the refusal of a client that comes back before its Retry-After, and only that one', async () => {
+    const hold = 300
+    const { h, base } = await start({ publicRateLimit: { perSecond: 1, burst: 1 }, publicHoldMs: hold })
+    expect((await send(base, '127.0.0.5', '/openapi.json')).status).toBe(200)
+    // Told to come back in 1 s: answered at once.
+    expect((await send(base, '127.0.0.5', '/openapi.json')).status).toBe(429)
+    expect(await metric(h, AT_ONCE)).toBe(1)
+    // Back at once: answered only after the hold (its Retry-After, at most `hold`).
+    const started = performance.now()
+    const early = await send(base, '127.0.0.5', '/openapi.json')
+    expect(early.status).toBe(429)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(hold - 10)
+    expect(await metric(h, HELD)).toBe(1)
+    // Another address is not held for it.
+    expect((await send(base, '127.0.0.6', '/openapi.json')).status).toBe(200)
+    expect((await send(base, '127.0.0.6', '/openapi.json')).status).toBe(429)
+    expect(await metric(h, AT_ONCE)).toBe(2)
+    // A client that waited as told is served, and its next refusal is answered at once again.
+    h.clock.advance(1000)
+    expect((await send(base, '127.0.0.5', '/openapi.json')).status).toBe(200)
+    expect((await send(base, '127.0.0.5', '/openapi.json')).status).toBe(429)
+    expect(await metric(h, AT_ONCE)).toBe(3)
+    expect(await metric(h, HELD)).toBe(1)
+  })
+
+  it('counts unknown paths and requests without a valid key; a valid key from the same address still passes', async () => {
+    const { h, base } = await start({ publicRateLimit: { perSecond: 1, burst: 4 } })
+    const conformance = new OpenApiConformance(
+      JSON.parse((await send(base, '127.0.0.9', '/openapi.json')).text),
+    )
+    const bogus = { 'X-API-Key': `rwa_live_${'A'.repeat(43)}` }
+    const from = '127.0.0.7'
+    expect((await send(base, from, '/no/such/route')).status).toBe(404)
+    expect((await send(base, from, '/console/rwa/tokens')).status).toBe(401)
+    expect((await send(base, from, '/console/rwa/tokens', { headers: { 'X-API-Key': 'nope' } })).status).toBe(
+      401,
+    )
+    expect((await send(base, from, '/console/rwa/tokens', { headers: bogus })).status).toBe(401)
+    // The bucket is empty: each of these is the 429 of the bucket, a key route's included.
+    const refusals = [
+      await send(base, from, '/console/rwa/tokens', { headers: bogus }),
+      await send(base, from, '/console/rwa/tokens'),
+      await send(base, from, '/no/such/route'),
+    ]
+    for (const refused of refusals) {
+      expect(refused.status).toBe(429)
+      expect(refused.body).toMatchObject({ reason: 'public_rate_limited' })
+      expect(refused.headers['retry-after']).toBe('1')
+      const verdict = conformance.check({
+        method: 'GET',
+        path: '/console/rwa/tokens',
+        status: refused.status,
+        headers: new Headers(refused.headers as Record<string, string>),
+        text: refused.text,
+      })
+      expect(verdict.kind === 'skipped' ? [] : verdict.problems).toEqual([])
+    }
+    // The unknown key was looked up, and refused by the bucket in the app; the others at the door,
+    // held: the client had been told to wait.
+    expect(await metric(h, AT_ONCE)).toBe(1)
+    expect(await metric(h, HELD)).toBe(2)
+    const keyed = await send(base, from, '/console/rwa/tokens', { headers: { 'X-API-Key': h.adminKey } })
+    expect(keyed.status).toBe(200)
+  })
+})
+
+describe('PublicGate', () => {
+  it('holds at most maxHeld refusals at once, answers the rest at once, and answers the held ones when closed', async () => {
+    h = await createHarness({})
+    const metrics = new ServerMetrics()
+    const warnings: string[] = []
+    const gate = new PublicGate({
+      rate: { perSecond: 1, burst: 1 },
+      trustProxyHops: 0,
+      limits: h.ctx.limits,
+      clock: h.clock,
+      metrics,
+      warn: (line) => warnings.push(line),
+      holdMs: 60_000,
+      maxHeld: 2,
+    })
+    const server = createHttpServer(() => new Response('{}', { status: 200 }), {
+      logError: (message, error) => h!.ctx.logError(message, error),
+      gate: () => gate,
+    })
+    servers.push(server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    expect((await send(base, '127.0.0.8', '/openapi.json')).status).toBe(200)
+    expect((await send(base, '127.0.0.8', '/openapi.json')).status).toBe(429)
+    const held = [send(base, '127.0.0.8', '/openapi.json'), send(base, '127.0.0.8', '/openapi.json')]
+    // Wait until both are held, then one more: no room, answered at once.
+    while (!(await metrics.text()).includes('rwa_public_rate_limited_total{answer="held"} 2')) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect((await send(base, '127.0.0.8', '/openapi.json')).status).toBe(429)
+    expect(await metrics.text()).toContain('rwa_public_rate_limited_total{answer="at_once"} 2')
+    // Closing answers the held ones now, not in a minute.
+    gate.close()
+    expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([429, 429])
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/^refused 4 request\(s\) .* 2 held/)
+  })
+
+  it('forgets the clients that may retry again', async () => {
+    h = await createHarness({})
+    const gate = new PublicGate({
+      rate: { perSecond: 10, burst: 1 },
+      trustProxyHops: 0,
+      limits: h.ctx.limits,
+      clock: h.clock,
+      metrics: new ServerMetrics(),
+      warn: () => {},
+    })
+    for (let i = 0; i < 50; i++) {
+      const client = `198.51.100.${i}`
+      await gate.take(client, client, h.clock.now())
+      expect((await gate.take(client, client, h.clock.now())).allowed).toBe(false)
+    }
+    expect(gate.tracked).toBe(50)
+    h.clock.advance(10_000)
+    await gate.take('203.0.113.1', '203.0.113.1', h.clock.now())
+    await gate.take('203.0.113.1', '203.0.113.1', h.clock.now())
+    expect(gate.tracked).toBe(1)
+    gate.close()
+  })
 })
