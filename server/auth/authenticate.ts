@@ -5,6 +5,7 @@ import type { KnownKey } from '../caches/auth-cache.js'
 import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
+import { noteLimitReached } from '../events/limit-reached.js'
 import { setAnswerHeaders } from '../http/answer-headers.js'
 import { entitlementOf } from '../limits/entitlement.js'
 import { chargeClient } from '../limits/public-limit.js'
@@ -37,6 +38,7 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
     const decision = await ctx.limits.take(org.orgId, entitlement.limits, now)
     if (!decision.allowed) {
       ctx.metrics.rateLimited(entitlement.limitsTier, decision.window)
+      noteLimitReached(ctx, org.orgId, decision, entitlement.limitsTier)
       throw rateLimitRefusal(
         org.orgId,
         decision,
@@ -98,6 +100,8 @@ export async function takeRequests(
   if (!decision.allowed) {
     ctx.metrics.rateLimited(entitlement.limitsTier, decision.window)
     const never = decision.window === 'minute' && count > entitlement.limits.requests_per_minute
+    // A batch larger than the whole minute's limit reached nothing: it never fits.
+    if (!never) noteLimitReached(ctx, orgId, decision, entitlement.limitsTier)
     throw rateLimitRefusal(
       orgId,
       decision,

@@ -113,3 +113,9 @@ class HoldingDriver implements Driver {
     return this.inner.destroy()
   }
 }
+
+/**
+ * Runs `fn` outside any held flow: its queries take a connection of their own, as outside a write (a
+ * task started from inside a write that must not be part of it, nor wait for it).
+ */
+export const outsideHeldConnection = <T>(fn: () => T): T => holders.exit(fn)

@@ -52,3 +52,6 @@ export function recordChange(change: Change): void {
   if (!scope) throw new Error(`${change.action} of ${change.target.id} recorded outside a write`)
   scope.changes.push(change)
 }
+
+/** Runs `fn` outside the current write: what it records is not the write's, nor rolled back with it. */
+export const outsideWrite = <T>(fn: () => T): T => scopes.exit(fn)

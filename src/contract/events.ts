@@ -10,7 +10,8 @@ import { orgIdSchema, pageFields, pageQuery, prefixedId, timestampSchema } from 
 
 /**
  * Every event type. The types of changes a write makes are the audit actions of the same name (§16);
- * the `*.expiring`, `trial.ending` and `limit.reached` events come from the server's own job.
+ * the `*.expiring` and `trial.ending` events come from the server's own job, `limit.reached` from a 429 of
+ * the per-minute or per-day limit (server/events/limit-reached.ts).
  */
 export const EVENT_TYPES = [
   'transfer.approved',
