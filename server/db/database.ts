@@ -132,7 +132,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     connectionString: url,
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
     connectionTimeoutMillis: 10_000,
-    types: { getTypeParser: typeParser },
+    types: PG_TYPES,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   })
   // Without a listener, an idle connection's error (a PostgreSQL restart) would end the process.
@@ -182,6 +182,9 @@ function typeParser(oid: number, format?: 'text' | 'binary') {
   // biome-ignore lint/suspicious/noExplicitAny: pg-types' overloads differ only in the format literal.
   return pg.types.getTypeParser(oid, format as any)
 }
+
+/** The pool's type parsers (int8 as a number): for any pool that reads rows the way the server does. */
+export const PG_TYPES = { getTypeParser: typeParser }
 
 /** A connection URL as it may be logged: the password replaced by `***`. */
 export function redactUrl(url: string): string {

@@ -2,6 +2,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import { afterEach } from 'vitest'
+import { PG_TYPES } from '../../server/db/database.js'
 import type { Database } from '../../server/db/schema.js'
 import { createTestDatabase, TEST_DIALECT } from './backends.js'
 
@@ -16,7 +17,8 @@ export async function openEmptyDatabase(): Promise<{ db: Kysely<Database>; close
     return { db, close: () => db.destroy() }
   }
   const database = await createTestDatabase({ empty: true })
-  const pool = new pg.Pool({ connectionString: database.url, max: 2 })
+  // Rows are read as the server reads them (int8 as a number).
+  const pool = new pg.Pool({ connectionString: database.url, max: 2, types: PG_TYPES })
   // The drop ends the connections still open on the database (57P01); a pool without a listener
   // would make that an unhandled error of the test run.
   pool.on('error', () => {})
