@@ -17,6 +17,7 @@ import { loadRun } from './lib/load.mjs'
 import { BENCH_DATABASE_URL, BENCH_REDIS_URL, createDeployment, probe } from './lib/postgres.mjs'
 import { TASKSET, pinSelf, startServer } from './lib/processes.mjs'
 import { FLOOD_CONNECTIONS, runFlood } from './lib/flood.mjs'
+import { startFloor } from './lib/floors.mjs'
 import { readProfile, summarizeProfile } from './lib/profile.mjs'
 import { printReport } from './lib/report.mjs'
 import { DEFAULT_SIZES, printScale, runScale } from './lib/scale.mjs'
@@ -156,6 +157,9 @@ async function main() {
     if (needed.has('insert')) {
       await start('insert', [join(ROOT, 'bench/baselines/insert.mjs'), '--db', join(work, 'insert.db')])
     }
+    if (needed.has('floor')) {
+      servers.floor = await startFloor({ root: ROOT, rwaBin: RWA_BIN, work, core: pinning?.server })
+    }
     // rwa is always started: the CLI cold-start figures talk to it.
     const profileArgs = flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
     await start('rwa', [
@@ -209,12 +213,12 @@ async function main() {
           runnable = runnable.filter((s) => !s.postgres)
         } else state = { ...state, pgOrgs: pgSeeding.orgs }
       }
-      if (!runnable.includes(scenario)) continue
+      if (!runnable.includes(scenario) || scenario.derivedFrom) continue
       runs[scenario.id].warmup = await measure(scenario, servers, state, plan.warmup)
       log(`warm-up ${scenario.id}: ${runs[scenario.id].warmup.rps} req/s`)
     }
     for (let round = 1; round <= plan.rounds; round++) {
-      for (const scenario of runnable) {
+      for (const scenario of runnable.filter((s) => !s.derivedFrom)) {
         const run = await measure(scenario, servers, state, plan.duration)
         runs[scenario.id].rounds.push(run)
         log(
@@ -428,9 +432,11 @@ function selectScenarios(only) {
   for (let added = true; added; ) {
     added = false
     for (const s of SCENARIOS) {
-      if (ids.has(s.id) && s.baseline && !ids.has(s.baseline)) {
-        ids.add(s.baseline)
-        added = true
+      for (const needed of [s.baseline, s.derivedFrom]) {
+        if (ids.has(s.id) && needed && !ids.has(needed)) {
+          ids.add(needed)
+          added = true
+        }
       }
     }
   }
@@ -446,13 +452,16 @@ function floodSelected(only) {
 async function measure(scenario, servers, state, seconds) {
   const server = servers[scenario.server]
   const start = process.hrtime.bigint() / 1000n
-  const run = await loadRun({
-    urls: server.urls ?? [server.url],
-    seconds,
-    connections: plan.connections,
-    request: scenario.request(state),
-    serverPids: server.pids ?? [server.pid],
-  })
+  // Scenarios measured their own way (bench/lib/floors.mjs) answer what loadRun answers.
+  const run = scenario.run
+    ? await scenario.run({ server, state, seconds })
+    : await loadRun({
+        urls: server.urls ?? [server.url],
+        seconds,
+        connections: plan.connections,
+        request: scenario.request(state),
+        serverPids: server.pids ?? [server.pid],
+      })
   // When profiling: the span of this run on the monotonic clock, to cut the profile by scenario.
   const window = [Number(start), Number(process.hrtime.bigint() / 1000n)]
   return { ...run, window, load_average: loadavg().map((v) => Math.round(v * 100) / 100) }
@@ -595,7 +604,8 @@ function coldStarts(url, work) {
 
 /** Medians over the rounds, the ratio to the baseline, and whether the targets are met. */
 function summarize(scenario, runs) {
-  const { warmup, rounds, skipped } = runs[scenario.id]
+  // A derived row (bench/lib/floors.mjs) is another scenario's rounds against its own baseline.
+  const { warmup, rounds, skipped } = runs[scenario.derivedFrom ?? scenario.id]
   const out = { id: scenario.id, title: scenario.title, server: scenario.server }
   if (scenario.baseline) Object.assign(out, { baseline: scenario.baseline, target: scenario.target })
   if (skipped || rounds.length === 0) return { ...out, skipped: skipped ?? 'did not run' }

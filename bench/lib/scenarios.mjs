@@ -2,6 +2,7 @@
 // authenticated read and the transfer POST again over PostgreSQL + Redis on one and on two instances.
 // Two diagnostic steps between the bare hello and GET pricing, (a1) and (a2), split the framework's
 // and the request observation's share of pricing's cost (no target: they are not rwa's answers).
+import { FLOOR_SCENARIOS } from './floors.mjs'
 import { SOURCE, propertyData, transferBody } from './seed.mjs'
 
 /**
@@ -252,6 +253,9 @@ function onPostgres(id, instances) {
     request: (state) => base.request({ ...state, orgs: state.pgOrgs }),
   }
 }
+
+// Issue 26: the floors of a transfer and a credential, the batches, and the single POSTs against them.
+SCENARIOS.push(...FLOOR_SCENARIOS)
 
 SCENARIOS.push(
   onPostgres('jurisdiction', 1),

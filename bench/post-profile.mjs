@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// `node bench/post-profile.mjs` (after `npm run build`): where the server's CPU goes in one transfer
+// (or credential) POST. See docs/performance.md, "Where a transfer POST's time goes".
+//
+// 1. The rwa server's CPU per POST (/proc, user + system, over --rounds runs of --posts POSTs, after a
+//    warm-up), without a profiler.
+// 2. The same POSTs again on a second server under `node --cpu-prof`: the samples of the measured run
+//    only, split by what they were spent on (bench/lib/split.mjs); each part's share of the profile
+//    times the unprofiled CPU per POST gives its µs per POST.
+//
+// Both servers run pinned to core 0 (when taskset exists), this process on core 1.
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { loadavg } from 'node:os'
+import { cpuSeconds, pinSelf, startServer, TASKSET } from './lib/processes.mjs'
+import { readProfile } from './lib/profile.mjs'
+import {
+  call,
+  eachLimited,
+  SOURCE,
+  propertyData,
+  seedGovernance,
+  seedOrganization,
+  transferBody,
+} from './lib/seed.mjs'
+import { splitProfile } from './lib/split.mjs'
+import { median } from './lib/stats.mjs'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const { values: flags } = parseArgs({
+  options: {
+    kind: { type: 'string', default: 'transfer' },
+    posts: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '8' },
+    json: { type: 'boolean', default: false },
+    'keep-profile': { type: 'string' },
+  },
+})
+const KIND = flags.kind
+if (!['transfer', 'credential'].includes(KIND)) throw new Error('--kind transfer|credential')
+const POSTS = Number(flags.posts)
+const ROUNDS = Number(flags.rounds)
+const CONCURRENCY = Number(flags.concurrency)
+const ORGS = 4
+if (TASKSET) pinSelf(1)
+
+const work = mkdtempSync(join(tmpdir(), 'rwa-bench-post-'))
+const loadStart = loadavg()
+try {
+  const plain = await serve('plain', [])
+  const perPost = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const before = cpuSeconds(plain.server.pid)
+    await posts(plain)
+    perPost.push(((cpuSeconds(plain.server.pid) - before) * 1e6) / POSTS)
+  }
+  await plain.server.stop()
+
+  const profileDir = join(work, 'profile')
+  mkdirSync(profileDir)
+  const profiled = await serve('profiled', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`])
+  const start = Number(process.hrtime.bigint() / 1000n)
+  await posts(profiled)
+  const window = [start, Number(process.hrtime.bigint() / 1000n)]
+  await profiled.server.stop()
+  const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))
+  const split = splitProfile(readProfile(join(profileDir, file)), [window])
+  if (flags['keep-profile']) {
+    copyFileSync(join(profileDir, file), flags['keep-profile'])
+    writeFileSync(`${flags['keep-profile']}.window`, JSON.stringify(window))
+  }
+
+  const us = median(perPost)
+  const report = {
+    kind: KIND,
+    posts: POSTS,
+    rounds: ROUNDS,
+    concurrency: CONCURRENCY,
+    load_average: { start: loadStart, end: loadavg() },
+    server_cpu_us_per_post: Math.round(us),
+    per_round: perPost.map(Math.round),
+    profiled_busy_ms_per_post: split.busy_ms / POSTS,
+    parts: split.parts.map((p) => ({ name: p.name, share: p.share, us_per_post: Math.round(p.share * us) })),
+  }
+  if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+  else {
+    const out = (line) => process.stdout.write(`${line}\n`)
+    out(
+      `${KIND} POST: ${report.server_cpu_us_per_post} µs of server CPU per POST (median of ${ROUNDS} rounds of ${POSTS}: ${report.per_round.join(', ')}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
+        .map((v) => v.toFixed(2))
+        .join(' ')}`,
+    )
+    for (const p of report.parts) {
+      out(`${String(p.us_per_post).padStart(6)} µs  ${(p.share * 100).toFixed(1).padStart(5)} %  ${p.name}`)
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
+
+/** A server on a fresh database, with ORGS enterprise organizations seeded and warmed up. */
+async function serve(name, nodeArgs) {
+  const server = await startServer({
+    name,
+    args: [
+      ...nodeArgs,
+      join(ROOT, 'bin/rwa'),
+      'server',
+      'start',
+      '--port',
+      '0',
+      '--db',
+      join(work, `${name}.db`),
+      '--public-rate-limit',
+      'off',
+    ],
+    core: TASKSET ? 0 : undefined,
+    env: { NODE_ENV: 'production' },
+  })
+  const orgs = []
+  for (let i = 0; i < ORGS; i++) {
+    const org = await seedOrganization(server.url, server.adminKey, `post-${i}`)
+    await seedGovernance(server.url, org, { supply: 1_000_000, transfers: 2 })
+    orgs.push(org)
+  }
+  const target = { server, orgs, sent: 0 }
+  for (let i = 0; i < 200; i++) await post(target)
+  return target
+}
+
+/** POSTS POSTs, CONCURRENCY at a time, spread over the organizations. */
+function posts(target) {
+  return eachLimited(Array.from({ length: POSTS }), CONCURRENCY, () => post(target))
+}
+
+function post(target) {
+  const n = target.sent++
+  const org = target.orgs[n % target.orgs.length]
+  const i = Math.floor(n / target.orgs.length)
+  if (KIND === 'transfer') {
+    return call(target.server.url, 'POST', '/console/rwa/transfers', {
+      key: org.key,
+      body: transferBody(org, i),
+    })
+  }
+  return call(target.server.url, 'POST', '/console/rwa/credentials', {
+    key: org.key,
+    body: {
+      jurisdiction: SOURCE,
+      owner_did: `did:web:${org.orgId}:holder-${i % 16}`,
+      property_data: { ...propertyData(i), title_deed: `TD-PROFILE-${process.pid}-${n}` },
+    },
+  })
+}
