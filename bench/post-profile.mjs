@@ -39,6 +39,9 @@ const { values: flags } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     json: { type: 'boolean', default: false },
     'keep-profile': { type: 'string' },
+    // Another checkout's bin/rwa (built), to compare two versions on the same machine, run by run.
+    rwa: { type: 'string' },
+    'no-profile': { type: 'boolean', default: false },
   },
 })
 const KIND = flags.kind
@@ -60,6 +63,15 @@ try {
     perPost.push(((cpuSeconds(plain.server.pid) - before) * 1e6) / POSTS)
   }
   await plain.server.stop()
+  const us = median(perPost)
+  if (flags['no-profile']) {
+    process.stdout.write(
+      `${KIND} POST: ${Math.round(us)} µs of server CPU per POST (median of ${ROUNDS} rounds of ${POSTS}: ${perPost.map(Math.round).join(', ')}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
+        .map((v) => v.toFixed(2))
+        .join(' ')}\n`,
+    )
+    process.exit(0)
+  }
 
   const profileDir = join(work, 'profile')
   mkdirSync(profileDir)
@@ -75,7 +87,6 @@ try {
     writeFileSync(`${flags['keep-profile']}.window`, JSON.stringify(window))
   }
 
-  const us = median(perPost)
   const report = {
     kind: KIND,
     posts: POSTS,
@@ -109,7 +120,7 @@ async function serve(name, nodeArgs) {
     name,
     args: [
       ...nodeArgs,
-      join(ROOT, 'bin/rwa'),
+      flags.rwa ?? join(ROOT, 'bin/rwa'),
       'server',
       'start',
       '--port',

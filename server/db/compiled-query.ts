@@ -10,8 +10,11 @@ const SENTINEL = '\u0000rwa-argument-'
 /** A query compiled for one dialect: its SQL, and where each parameter's value comes from. */
 interface Compiled {
   query: CompiledQuery
-  /** Per parameter: the index of the argument that gives its value, or the constant the query holds. */
-  slots: ({ argument: number } | { constant: unknown })[]
+  /**
+   * Per parameter: the index of the argument that gives its value (and, for a list argument, the
+   * index of the element), or the constant the query holds.
+   */
+  slots: ({ argument: number; element?: number } | { constant: unknown })[]
 }
 
 /**
@@ -19,8 +22,11 @@ interface Compiled {
  * operation tree and compiles it to SQL on every call, which the benchmark's profile of an
  * authenticated read put at about a fifth of the request's CPU. `build` is called once per dialect with
  * stand-ins for its arguments; every argument must reach the query only as a value (a parameter of the
- * SQL), never choose its shape — which is checked when it is compiled. The SQL stays written with
- * kysely in the area's queries module, and works on every dialect like any other query there.
+ * SQL), never choose its shape — which is checked when it is compiled. An array argument is a list
+ * of values (`where('id', 'in', ids)`): the query is compiled once per dialect and length of each list,
+ * and `build` may shape the query by a list's length (an empty list leaving its condition out), never
+ * by its values. The SQL stays written with kysely in the area's queries module, and works on every
+ * dialect like any other query there.
  *
  * @example
  * const findToken = compiledOnce((db, orgId: string, id: string) =>
@@ -32,36 +38,85 @@ export function compiledOnce<Args extends unknown[], Row>(
   /** How many arguments follow `db`; needed when `build` takes them as a rest parameter. */
   arity = build.length - 1,
 ): (db: Executor, ...args: Args) => Promise<Row[]> {
-  const byDialect = new Map<DialectName, Compiled>()
+  const byShape = new Map<string, Compiled>()
   return async (db, ...args) => {
-    const dialect = dialectOf(db)
-    let compiled = byDialect.get(dialect)
+    const shape = shapeOf(dialectOf(db), args, arity)
+    let compiled = byShape.get(shape)
     if (compiled === undefined) {
-      compiled = compile(db, build, arity)
-      byDialect.set(dialect, compiled)
+      compiled = compile(db, build, args, arity)
+      byShape.set(shape, compiled)
     }
     const parameters = compiled.slots.map((slot) =>
-      'argument' in slot ? args[slot.argument] : slot.constant,
+      'argument' in slot
+        ? slot.element === undefined
+          ? args[slot.argument]
+          : (args[slot.argument] as unknown[])[slot.element]
+        : slot.constant,
     )
     const result = await db.executeQuery<Row>({ ...compiled.query, parameters })
     return result.rows
   }
 }
 
+/** The dialect, and the length of each list argument: what a compiled query is kept by. */
+function shapeOf(dialect: DialectName, args: unknown[], arity: number): string {
+  let shape: string = dialect
+  for (let i = 0; i < arity; i++) {
+    const arg = args[i]
+    if (Array.isArray(arg)) shape += `,${i}:${arg.length}`
+  }
+  return shape
+}
+
 function compile<Args extends unknown[], Row>(
   db: Executor,
   build: (db: Executor, ...args: Args) => Compilable<Row>,
+  args: unknown[],
   arity: number,
 ): Compiled {
-  const stands = Array.from({ length: arity }, (_, i) => `${SENTINEL}${i}`)
+  const stands = Array.from({ length: arity }, (_, i) =>
+    Array.isArray(args[i]) ? args[i].map((_, j) => `${SENTINEL}${i}.${j}`) : `${SENTINEL}${i}`,
+  )
   const query = build(db, ...(stands as Args)).compile()
   const slots = query.parameters.map((value) => {
-    const at = typeof value === 'string' && value.startsWith(SENTINEL) ? stands.indexOf(value) : -1
-    return at >= 0 ? { argument: at } : { constant: value }
+    if (typeof value !== 'string' || !value.startsWith(SENTINEL)) return { constant: value }
+    const [argument, element] = value.slice(SENTINEL.length).split('.').map(Number) as [number, number?]
+    return element === undefined ? { argument } : { argument, element }
   })
-  const used = new Set(slots.flatMap((slot) => ('argument' in slot ? [slot.argument] : [])))
-  if (query.sql.includes(SENTINEL) || used.size !== arity) {
+  // Every argument, and every element of a list, reaches the query once as a parameter.
+  const expected = stands.flatMap((stand) => (Array.isArray(stand) ? stand : [stand]))
+  const used = new Set(query.parameters.filter((v) => typeof v === 'string' && v.startsWith(SENTINEL)))
+  const whole = stands.every((stand, i) => Array.isArray(stand) || used.has(`${SENTINEL}${i}`))
+  if (query.sql.includes(SENTINEL) || !whole || expected.some((stand) => !used.has(stand))) {
     throw new Error(`compiledOnce: every argument must be a parameter of the query: ${query.sql}`)
   }
   return { query, slots }
+}
+
+/**
+ * A single-row insert into `table` of exactly `columns`, compiled once per dialect (`compiledOnce`):
+ * for the inserts on every write's path, which kysely would otherwise build and compile each time. A
+ * row missing one of the columns (`undefined`: kysely leaves such a column to its default), or with
+ * another column, is inserted by kysely as built: no default is replaced by a null, nothing dropped.
+ */
+export function compiledInsert<Row extends Record<string, unknown>>(
+  table: string,
+  columns: readonly (keyof Row & string)[],
+): (db: Executor, row: Row) => Promise<void> {
+  const insert = compiledOnce(
+    (db: Executor, ...values: unknown[]) =>
+      // biome-ignore lint/suspicious/noExplicitAny: kysely cannot type a table chosen by a parameter.
+      (db as any).insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, values[i]]))),
+    columns.length,
+  )
+  return async (db, row) => {
+    const values: unknown[] = columns.map((column) => row[column])
+    // A column left out, or one more than the compiled statement has: kysely builds this one.
+    if (values.includes(undefined) || Object.keys(row).length !== columns.length) {
+      // biome-ignore lint/suspicious/noExplicitAny: as above.
+      await (db as any).insertInto(table).values(row).execute()
+      return
+    }
+    await insert(db, ...values)
+  }
 }

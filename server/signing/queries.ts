@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely'
+import { compiledOnce } from '../db/compiled-query.js'
 import { type Executor, type RowLock, withLock } from '../db/queries.js'
 import type { RwaServiceKeysTable } from '../db/schema.js'
 import { SEALED_PREFIX } from './master-key.js'
@@ -8,16 +9,28 @@ import { SEALED_PREFIX } from './master-key.js'
  * held until the transaction ends: `update` by a rotation, `key share` by a proof being signed, so a
  * rotation waits for the proofs signed with the key it retires.
  */
-export function findServiceKey(db: Executor, purpose: string, lock?: RowLock) {
-  return withLock(
-    db,
-    db
-      .selectFrom('rwa_service_keys')
-      .selectAll()
-      .where('purpose', '=', purpose)
-      .where('retired_at', 'is', null),
-    lock,
-  ).executeTakeFirst()
+export async function findServiceKey(db: Executor, purpose: string, lock?: RowLock) {
+  const [row] = await activeServiceKeyBy[lock ?? 'none'](db, purpose)
+  return row
+}
+
+/** Compiled once per lock: every proof reads its key in its transaction. */
+const activeServiceKey = (lock: RowLock | undefined) =>
+  compiledOnce((db: Executor, purpose: string) =>
+    withLock(
+      db,
+      db
+        .selectFrom('rwa_service_keys')
+        .selectAll()
+        .where('purpose', '=', purpose)
+        .where('retired_at', 'is', null),
+      lock,
+    ),
+  )
+const activeServiceKeyBy = {
+  none: activeServiceKey(undefined),
+  update: activeServiceKey('update'),
+  'key share': activeServiceKey('key share'),
 }
 
 /** Retires the active key `kid` at `at` (a rotation). */

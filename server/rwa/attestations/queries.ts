@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely'
+import { compiledOnce } from '../../db/compiled-query.js'
 import type { ListAttestationsQuery } from '../../../src/contract/rwa.js'
 import { type Executor, ownedRecord, pageOf, whereEqual } from '../../db/queries.js'
 import type { AttestationsTable } from '../../db/schema.js'
@@ -49,7 +50,13 @@ export function attestationsForTransfer(
   credentialId: string,
   titleType: string,
 ) {
-  return db
+  return personal.length === 0
+    ? titleVerificationsQuery(db, orgId, credentialId, titleType)
+    : attestationsForTransferQuery(db, orgId, recipientDid, personal, credentialId, titleType)
+}
+
+const candidateAttestations = (db: Executor) =>
+  db
     .selectFrom('attestations')
     .select([
       'attestation_id',
@@ -61,7 +68,18 @@ export function attestationsForTransfer(
       'valid_until',
       'revoked_at',
     ])
-    .where((eb) => {
+
+/** Compiled once per number of personal requirements. */
+const attestationsForTransferQuery = compiledOnce(
+  (
+    db: Executor,
+    orgId: string,
+    recipientDid: string,
+    personal: string[],
+    credentialId: string,
+    titleType: string,
+  ) =>
+    candidateAttestations(db).where((eb) => {
       // org_id inside each branch, so that each is an index seek of its own (attestations_credential_idx,
       // attestations_subject_idx) rather than a walk over every attestation of the organization.
       const title = eb.and([
@@ -69,11 +87,18 @@ export function attestationsForTransfer(
         eb('credential_id', '=', credentialId),
         eb('type', '=', titleType),
       ])
-      if (personal.length === 0) return title
       return eb.or([
         eb.and([eb('org_id', '=', orgId), eb('subject_did', '=', recipientDid), eb('type', 'in', personal)]),
         title,
       ])
-    })
-    .execute()
-}
+    }),
+)
+
+/** The title verifications alone, when neither jurisdiction requires anything of the recipient. */
+const titleVerificationsQuery = compiledOnce(
+  (db: Executor, orgId: string, credentialId: string, titleType: string) =>
+    candidateAttestations(db)
+      .where('org_id', '=', orgId)
+      .where('credential_id', '=', credentialId)
+      .where('type', '=', titleType),
+)

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely'
+import { compiledInsert, compiledOnce } from '../../db/compiled-query.js'
 import type { Executor, Page } from '../../db/queries.js'
 import type { TokenEventsTable } from '../../db/schema.js'
 
@@ -47,12 +48,25 @@ export async function tokenEventsPage(
 
 /** Appends an event and counts it, in the caller's transaction (an upsert that adds: no count is lost). */
 export async function insertTokenEvent(db: Executor, row: Insertable<TokenEventsTable>): Promise<void> {
-  await db.insertInto('token_events').values(row).execute()
-  await db
+  await insertTokenEventRow(db, row)
+  await countTokenEvent(db, row.token_id)
+}
+
+/* Compiled once: every transfer and agent operation records an event. */
+const insertTokenEventRow = compiledInsert<Insertable<TokenEventsTable>>('token_events', [
+  'event_id',
+  'org_id',
+  'token_id',
+  'event',
+  'at',
+  'details',
+])
+
+const countTokenEvent = compiledOnce((db: Executor, tokenId: string) =>
+  db
     .insertInto('token_event_counts')
-    .values({ token_id: row.token_id, n: 1 })
+    .values({ token_id: tokenId, n: 1 })
     .onConflict((oc) =>
       oc.column('token_id').doUpdateSet((eb) => ({ n: eb('token_event_counts.n', '+', 1) })),
-    )
-    .execute()
-}
+    ),
+)

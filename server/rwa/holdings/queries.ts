@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely'
 import type { ListHoldingsQuery } from '../../../src/contract/rwa.js'
+import { compiledOnce } from '../../db/compiled-query.js'
 import { countOf, type Executor, type Page, whereEqual } from '../../db/queries.js'
 import type { HoldingsTable } from '../../db/schema.js'
 
@@ -70,33 +71,50 @@ export function holdingsOfHolder(db: Executor, tokenId: string, holderDid: strin
 
 /** A holding's units and frozen units ({0, 0} when nothing is held there). */
 export async function holdingOf(db: Executor, tokenId: string, holderDid: string, jurisdiction: string) {
-  const row = await db
+  const [row] = await holdingQuery(db, tokenId, holderDid, jurisdiction)
+  return { amount: Number(row?.amount ?? 0), frozen_amount: Number(row?.frozen_amount ?? 0) }
+}
+
+/*
+ * The reads and writes of every transfer are compiled once (compiledOnce): kysely would otherwise build
+ * and compile each of them on every request.
+ */
+const holdingQuery = compiledOnce((db: Executor, tokenId: string, holderDid: string, jurisdiction: string) =>
+  db
     .selectFrom('holdings')
     .select(['amount', 'frozen_amount'])
     .where('token_id', '=', tokenId)
     .where('holder_did', '=', holderDid)
-    .where('jurisdiction', '=', jurisdiction)
-    .executeTakeFirst()
-  return { amount: Number(row?.amount ?? 0), frozen_amount: Number(row?.frozen_amount ?? 0) }
-}
+    .where('jurisdiction', '=', jurisdiction),
+)
 
 /** A holder's units of a token across every jurisdiction. */
 export async function balanceOf(db: Executor, tokenId: string, holderDid: string): Promise<number> {
-  const row = await db
-    .selectFrom('holdings')
-    .select((eb) => eb.fn.sum<number>('amount').as('total'))
-    .where('token_id', '=', tokenId)
-    .where('holder_did', '=', holderDid)
-    .executeTakeFirst()
+  const [row] = await balanceQuery(db, tokenId, holderDid)
   return Number(row?.total ?? 0)
 }
 
+const balanceQuery = compiledOnce((db: Executor, tokenId: string, holderDid: string) =>
+  db
+    .selectFrom('holdings')
+    .select((eb) => eb.fn.sum<number>('amount').as('total'))
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid),
+)
+
 /** How many holders have a (non-zero) holding of the token in `jurisdiction`. */
-export function holderCount(db: Executor, tokenId: string, jurisdiction: string): Promise<number> {
-  return countOf(
-    db.selectFrom('holdings').where('token_id', '=', tokenId).where('jurisdiction', '=', jurisdiction),
-  )
+export async function holderCount(db: Executor, tokenId: string, jurisdiction: string): Promise<number> {
+  const [row] = await holderCountQuery(db, tokenId, jurisdiction)
+  return Number(row?.n ?? 0)
 }
+
+const holderCountQuery = compiledOnce((db: Executor, tokenId: string, jurisdiction: string) =>
+  db
+    .selectFrom('holdings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('token_id', '=', tokenId)
+    .where('jurisdiction', '=', jurisdiction),
+)
 
 export async function insertHolding(db: Executor, row: Insertable<HoldingsTable>): Promise<void> {
   await db.insertInto('holdings').values(row).execute()
@@ -114,30 +132,45 @@ export async function adjustHolding(
   delta: number,
   frozenDelta = 0,
 ) {
-  await db
-    .insertInto('holdings')
-    .values({
-      token_id: tokenId,
-      holder_did: holderDid,
-      jurisdiction,
-      amount: delta,
-      frozen_amount: frozenDelta,
-    })
-    .onConflict((oc) =>
-      oc.columns(['token_id', 'holder_did', 'jurisdiction']).doUpdateSet((eb) => ({
-        amount: eb('holdings.amount', '+', eb.ref('excluded.amount')),
-        frozen_amount: eb('holdings.frozen_amount', '+', eb.ref('excluded.frozen_amount')),
-      })),
-    )
-    .execute()
-  await db
-    .deleteFrom('holdings')
-    .where('token_id', '=', tokenId)
-    .where('holder_did', '=', holderDid)
-    .where('jurisdiction', '=', jurisdiction)
-    .where('amount', '<=', 0)
-    .execute()
+  await addToHolding(db, tokenId, holderDid, jurisdiction, delta, frozenDelta)
+  await dropEmptyHolding(db, tokenId, holderDid, jurisdiction)
 }
+
+const addToHolding = compiledOnce(
+  (
+    db: Executor,
+    tokenId: string,
+    holderDid: string,
+    jurisdiction: string,
+    delta: number,
+    frozenDelta: number,
+  ) =>
+    db
+      .insertInto('holdings')
+      .values({
+        token_id: tokenId,
+        holder_did: holderDid,
+        jurisdiction,
+        amount: delta,
+        frozen_amount: frozenDelta,
+      })
+      .onConflict((oc) =>
+        oc.columns(['token_id', 'holder_did', 'jurisdiction']).doUpdateSet((eb) => ({
+          amount: eb('holdings.amount', '+', eb.ref('excluded.amount')),
+          frozen_amount: eb('holdings.frozen_amount', '+', eb.ref('excluded.frozen_amount')),
+        })),
+      ),
+)
+
+const dropEmptyHolding = compiledOnce(
+  (db: Executor, tokenId: string, holderDid: string, jurisdiction: string) =>
+    db
+      .deleteFrom('holdings')
+      .where('token_id', '=', tokenId)
+      .where('holder_did', '=', holderDid)
+      .where('jurisdiction', '=', jurisdiction)
+      .where('amount', '<=', 0),
+)
 
 export async function setFrozenAmount(
   db: Executor,
@@ -211,14 +244,17 @@ export async function listHoldings(
 /** Which of `dids` are frozen for the token. */
 export async function frozenAmong(db: Executor, tokenId: string, dids: string[]): Promise<Set<string>> {
   if (dids.length === 0) return new Set()
-  const rows = await db
+  const rows = await frozenAmongQuery(db, tokenId, [...new Set(dids)])
+  return new Set(rows.map((r) => r.holder_did))
+}
+
+const frozenAmongQuery = compiledOnce((db: Executor, tokenId: string, dids: string[]) =>
+  db
     .selectFrom('holder_freezes')
     .select('holder_did')
     .where('token_id', '=', tokenId)
-    .where('holder_did', 'in', [...new Set(dids)])
-    .execute()
-  return new Set(rows.map((r) => r.holder_did))
-}
+    .where('holder_did', 'in', dids),
+)
 
 /** The cursor of a page of frozen DIDs: the last DID shown, base64url. */
 export const frozenHoldersCursor = (holderDid: string): string => Buffer.from(holderDid).toString('base64url')

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely'
+import { compiledOnce } from '../../db/compiled-query.js'
 import {
   countOf,
   type Executor,
@@ -23,16 +24,28 @@ export const findJurisdiction = ownedRecord('jurisdictions', 'jurisdiction_id')
 export const jurisdictionOr404 = (db: Executor, orgId: string, id: string, lock?: RowLock) =>
   ownedOr404(findJurisdiction(db, orgId, id, lock), 'jurisdiction', id)
 
-export function findJurisdictions(db: Executor, orgId: string, ids: string[], lock?: RowLock) {
-  return withLock(
-    db,
-    db
-      .selectFrom('jurisdictions')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .where('jurisdiction_id', 'in', ids),
-    lock,
-  ).execute()
+const jurisdictionsIn = (lock: RowLock | undefined) =>
+  compiledOnce((db: Executor, orgId: string, ids: string[]) =>
+    withLock(
+      db,
+      db
+        .selectFrom('jurisdictions')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('jurisdiction_id', 'in', ids),
+      lock,
+    ),
+  )
+const jurisdictionsInBy = {
+  none: jurisdictionsIn(undefined),
+  update: jurisdictionsIn('update'),
+  'key share': jurisdictionsIn('key share'),
+}
+
+/** The organization's jurisdictions among `ids` (compiled once per lock and number of ids: every transfer reads them). */
+export async function findJurisdictions(db: Executor, orgId: string, ids: string[], lock?: RowLock) {
+  if (ids.length === 0) return []
+  return jurisdictionsInBy[lock ?? 'none'](db, orgId, ids)
 }
 
 /** Every jurisdiction's issuer DID and since when it is (a trust bundle's issuers), by id. */

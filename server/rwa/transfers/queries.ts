@@ -1,5 +1,5 @@
 import { type Insertable, sql } from 'kysely'
-import { compiledOnce } from '../../db/compiled-query.js'
+import { compiledInsert, compiledOnce } from '../../db/compiled-query.js'
 import type { ListTransfersQuery } from '../../../src/contract/rwa.js'
 import { type Executor, ownedRecord, type Page, whereEqual } from '../../db/queries.js'
 import type { ProofsTable, TransfersTable } from '../../db/schema.js'
@@ -146,32 +146,58 @@ const MAX_VOLUME = Number.MAX_SAFE_INTEGER
  * writers never lose a count.
  */
 export async function insertTransfer(db: Executor, row: Insertable<TransfersTable>): Promise<void> {
-  await db.insertInto('transfers').values(row).execute()
-  await db
-    .insertInto('transfer_counts')
-    .values({
-      org_id: row.org_id,
-      token_id: row.token_id,
-      status: row.status,
-      from_jurisdiction: row.from_jurisdiction,
-      to_jurisdiction: row.to_jurisdiction,
-      n: 1,
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['org_id', 'token_id', 'status', 'from_jurisdiction', 'to_jurisdiction'])
-        .doUpdateSet((eb) => ({ n: eb('transfer_counts.n', '+', eb.ref('excluded.n')) })),
-    )
-    .execute()
+  await insertTransferRow(db, row)
+  await countTransfer(db, row.org_id, row.token_id, row.status, row.from_jurisdiction, row.to_jurisdiction)
   if (row.status === 'approved') {
-    await db
-      .insertInto('transfer_daily_volumes')
+    await addDailyVolume(db, row.token_id, row.sender_did, row.created_at.slice(0, 10), row.amount)
+  }
+}
+
+/*
+ * A transfer's writes, compiled once (compiledOnce, compiledInsert): kysely would otherwise build and
+ * compile each on every transfer.
+ */
+const insertTransferRow = compiledInsert<Insertable<TransfersTable>>('transfers', [
+  'transfer_id',
+  'org_id',
+  'token_id',
+  'from_jurisdiction',
+  'to_jurisdiction',
+  'sender_did',
+  'recipient_did',
+  'amount',
+  'status',
+  'proof_id',
+  'created_at',
+  'reason',
+  'compliance_summary',
+  'compliance_checks',
+])
+
+const countTransfer = compiledOnce(
+  (db: Executor, orgId: string, tokenId: string, status: string, from: string, to: string) =>
+    db
+      .insertInto('transfer_counts')
       .values({
-        token_id: row.token_id,
-        sender_did: row.sender_did,
-        day: row.created_at.slice(0, 10),
-        volume: row.amount,
+        org_id: orgId,
+        token_id: tokenId,
+        status,
+        from_jurisdiction: from,
+        to_jurisdiction: to,
+        n: 1,
       })
+      .onConflict((oc) =>
+        oc
+          .columns(['org_id', 'token_id', 'status', 'from_jurisdiction', 'to_jurisdiction'])
+          .doUpdateSet((eb) => ({ n: eb('transfer_counts.n', '+', eb.ref('excluded.n')) })),
+      ),
+)
+
+const addDailyVolume = compiledOnce(
+  (db: Executor, tokenId: string, senderDid: string, day: string, amount: number) =>
+    db
+      .insertInto('transfer_daily_volumes')
+      .values({ token_id: tokenId, sender_did: senderDid, day, volume: amount })
       .onConflict((oc) =>
         // Saturates at the contract's largest integer: a day's volume past 2^53 - 1 (several transfers
         // of large amounts) is over any daily limit a rule can state, and stays readable on PostgreSQL,
@@ -179,14 +205,12 @@ export async function insertTransfer(db: Executor, row: Insertable<TransfersTabl
         oc.columns(['token_id', 'sender_did', 'day']).doUpdateSet(() => ({
           volume: sql<number>`case when transfer_daily_volumes.volume > ${MAX_VOLUME} - excluded.volume then ${MAX_VOLUME} else transfer_daily_volumes.volume + excluded.volume end`,
         })),
-      )
-      .execute()
-  }
-}
+      ),
+)
 
-export async function insertProof(db: Executor, row: Insertable<ProofsTable>): Promise<void> {
-  await db.insertInto('proofs').values(row).execute()
-}
+export const insertProof: (db: Executor, row: Insertable<ProofsTable>) => Promise<void> = compiledInsert<
+  Insertable<ProofsTable>
+>('proofs', ['proof_id', 'org_id', 'transfer_id', 'facts', 'digest', 'jws', 'kid', 'issuers'])
 
 /** The sender's approved volume of a token on a UTC day (`YYYY-MM-DD`), kept by insertTransfer. */
 export async function approvedVolumeOn(
@@ -195,12 +219,15 @@ export async function approvedVolumeOn(
   senderDid: string,
   day: string,
 ): Promise<number> {
-  const row = await db
+  const [row] = await volumeQuery(db, tokenId, senderDid, day)
+  return Number(row?.volume ?? 0)
+}
+
+const volumeQuery = compiledOnce((db: Executor, tokenId: string, senderDid: string, day: string) =>
+  db
     .selectFrom('transfer_daily_volumes')
     .select('volume')
     .where('token_id', '=', tokenId)
     .where('sender_did', '=', senderDid)
-    .where('day', '=', day)
-    .executeTakeFirst()
-  return Number(row?.volume ?? 0)
-}
+    .where('day', '=', day),
+)

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely'
+import { compiledOnce } from '../../db/compiled-query.js'
 import type { ListTrustQuery } from '../../../src/contract/rwa.js'
 import { type Executor, ownedRecord, pageOf, whereEqual } from '../../db/queries.js'
 import type { TrustRelationsTable } from '../../db/schema.js'
@@ -25,13 +26,16 @@ export function findActiveTrustBetween(db: Executor, orgId: string, a: string, b
 }
 
 /** Active relations touching any of `jurisdictions` (enough to decide trust and recognition). */
-export function activeTrustTouching(db: Executor, orgId: string, jurisdictions: string[]) {
-  return activeTrust(db, orgId)
-    .where((eb) =>
-      eb.or([eb('from_jurisdiction', 'in', jurisdictions), eb('to_jurisdiction', 'in', jurisdictions)]),
-    )
-    .execute()
+export async function activeTrustTouching(db: Executor, orgId: string, jurisdictions: string[]) {
+  if (jurisdictions.length === 0) return []
+  return activeTrustTouchingQuery(db, orgId, jurisdictions)
 }
+
+const activeTrustTouchingQuery = compiledOnce((db: Executor, orgId: string, jurisdictions: string[]) =>
+  activeTrust(db, orgId).where((eb) =>
+    eb.or([eb('from_jurisdiction', 'in', jurisdictions), eb('to_jurisdiction', 'in', jurisdictions)]),
+  ),
+)
 
 export function listTrust(db: Executor, orgId: string, query: ListTrustQuery) {
   let base = whereEqual(db.selectFrom('trust_relations').where('org_id', '=', orgId), {

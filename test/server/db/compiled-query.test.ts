@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { compiledOnce } from '../../../server/db/compiled-query.js'
+import { compiledInsert, compiledOnce } from '../../../server/db/compiled-query.js'
 import type { Database } from '../../../server/db/schema.js'
 
 type Schema = { t: { org_id: string; id: string; status: string; v: number } }
@@ -58,6 +58,65 @@ describe('compiledOnce', () => {
       (trx as unknown as Kysely<Schema>).selectFrom('t').select(column as 'v'),
     )
     await expect(shaped(db as unknown as Kysely<Database>, 'v')).rejects.toThrow(/every argument/)
+    await db.destroy()
+  })
+
+  it('takes a list argument as its values, compiled once per length, an empty list shaping the query', async () => {
+    const db = await database()
+    const built: number[] = []
+    const find = compiledOnce((trx, orgId: string, ids: string[]) => {
+      built.push(ids.length)
+      const q = (trx as unknown as Kysely<Schema>).selectFrom('t').select('v').where('org_id', '=', orgId)
+      return ids.length === 0 ? q : q.where('id', 'in', ids)
+    })
+    const as = db as unknown as Kysely<Database>
+    const values = async (orgId: string, ids: string[]) =>
+      (await find(as, orgId, ids)).map((r) => r.v).sort()
+    expect(await values('a', ['1', '2'])).toEqual([1, 2])
+    expect(await values('a', ['2', '9'])).toEqual([2])
+    expect(await values('b', ['1'])).toEqual([3])
+    expect(await values('a', ['1'])).toEqual([1])
+    expect(await values('a', [])).toEqual([1, 2])
+    expect(await values('b', [])).toEqual([3])
+    // One compilation per length: 2, 1, 0.
+    expect(built).toEqual([2, 1, 0])
+    await db.destroy()
+  })
+
+  it('refuses a list whose values shape the query', async () => {
+    const db = await database()
+    const shaped = compiledOnce((trx, ids: string[]) =>
+      (trx as unknown as Kysely<Schema>).selectFrom('t').select('v').where('id', '=', ids[0] as string),
+    )
+    await expect(shaped(db as unknown as Kysely<Database>, ['1', '2'])).rejects.toThrow(/every argument/)
+    await db.destroy()
+  })
+})
+
+describe('compiledInsert', () => {
+  it('inserts rows of exactly its columns, and leaves a row with a column missing or extra to kysely', async () => {
+    const db = await database()
+    await db.schema.alterTable('t').addColumn('note', 'text', (c) => c.defaultTo('default')).execute()
+    const insert = compiledInsert<{ org_id: string; id: string; status: string; v: number }>('t', [
+      'org_id',
+      'id',
+      'status',
+      'v',
+    ])
+    const as = db as unknown as Kysely<Database>
+    await insert(as, { org_id: 'c', id: '1', status: 'active', v: 4 })
+    await insert(as, { org_id: 'c', id: '2', status: 'active', v: 5 })
+    // The missing column is left out, as kysely does (its default), not bound as null.
+    await insert(as, { org_id: 'c', id: '3', status: 'active', v: undefined as unknown as number })
+    // A column the compiled statement lacks is still written.
+    await insert(as, { org_id: 'c', id: '4', status: 'active', v: 6, note: 'kept' } as never)
+    const rows = await db.selectFrom('t').selectAll().where('org_id', '=', 'c').orderBy('id').execute()
+    expect(rows).toEqual([
+      { org_id: 'c', id: '1', status: 'active', v: 4, note: 'default' },
+      { org_id: 'c', id: '2', status: 'active', v: 5, note: 'default' },
+      { org_id: 'c', id: '3', status: 'active', v: null, note: 'default' },
+      { org_id: 'c', id: '4', status: 'active', v: 6, note: 'kept' },
+    ])
     await db.destroy()
   })
 })

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// `node bench/post-compare.mjs --before OTHER/bin/rwa [--kind transfer|credential]` (both built): the
+// server CPU per POST of two versions of rwa, measured together. Both servers run at once (pinned to
+// core 0 when taskset exists), and the POSTs alternate between them in short bursts, so the machine's
+// load — heavy and changing on a shared machine — weighs on both alike; the ratio is the figure.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { cpuSeconds, pinSelf, startServer, TASKSET } from './lib/processes.mjs'
+import {
+  call,
+  eachLimited,
+  propertyData,
+  SOURCE,
+  seedGovernance,
+  seedOrganization,
+  transferBody,
+} from './lib/seed.mjs'
+import { median } from './lib/stats.mjs'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const { values: flags } = parseArgs({
+  options: {
+    before: { type: 'string' },
+    after: { type: 'string', default: join(ROOT, 'bin/rwa') },
+    kind: { type: 'string', default: 'transfer' },
+    bursts: { type: 'string', default: '20' },
+    burst: { type: 'string', default: '50' },
+    concurrency: { type: 'string', default: '8' },
+  },
+})
+if (!flags.before) throw new Error('--before PATH/bin/rwa (a built checkout) is required')
+const KIND = flags.kind
+const BURSTS = Number(flags.bursts)
+const BURST = Number(flags.burst)
+const CONCURRENCY = Number(flags.concurrency)
+if (TASKSET) pinSelf(1)
+
+const work = mkdtempSync(join(tmpdir(), 'rwa-bench-compare-'))
+const loadStart = loadavg()
+try {
+  const versions = { before: await serve('before', flags.before), after: await serve('after', flags.after) }
+  const perPost = { before: [], after: [] }
+  for (let b = 0; b < BURSTS; b++) {
+    // Alternate which goes first, so neither always follows the other.
+    const order = b % 2 === 0 ? ['before', 'after'] : ['after', 'before']
+    for (const name of order) {
+      const v = versions[name]
+      const cpu0 = cpuSeconds(v.server.pid)
+      await eachLimited(Array.from({ length: BURST }), CONCURRENCY, () => post(v))
+      perPost[name].push(((cpuSeconds(v.server.pid) - cpu0) * 1e6) / BURST)
+    }
+  }
+  for (const v of Object.values(versions)) await v.server.stop()
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0)
+  const before = sum(perPost.before) / BURSTS
+  const after = sum(perPost.after) / BURSTS
+  const ratios = perPost.before.map((x, i) => perPost.after[i] / x)
+  process.stdout.write(
+    `${KIND} POST, server CPU per POST over ${BURSTS} alternating bursts of ${BURST}: before ${Math.round(before)} µs, after ${Math.round(after)} µs, after/before ${(after / before).toFixed(2)} (median of the bursts' ratios ${median(ratios).toFixed(2)}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
+      .map((v) => v.toFixed(2))
+      .join(' ')}\n`,
+  )
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
+
+async function serve(name, bin) {
+  const server = await startServer({
+    name,
+    args: [
+      bin,
+      'server',
+      'start',
+      '--port',
+      '0',
+      '--db',
+      join(work, `${name}.db`),
+      '--public-rate-limit',
+      'off',
+    ],
+    core: TASKSET ? 0 : undefined,
+    env: { NODE_ENV: 'production' },
+  })
+  const orgs = []
+  for (let i = 0; i < 4; i++) {
+    const org = await seedOrganization(server.url, server.adminKey, `cmp-${i}`)
+    await seedGovernance(server.url, org, { supply: 1_000_000, transfers: 2 })
+    orgs.push(org)
+  }
+  const target = { server, orgs, sent: 0 }
+  for (let i = 0; i < 200; i++) await post(target)
+  return target
+}
+
+function post(target) {
+  const n = target.sent++
+  const org = target.orgs[n % target.orgs.length]
+  const i = Math.floor(n / target.orgs.length)
+  if (KIND === 'transfer') {
+    return call(target.server.url, 'POST', '/console/rwa/transfers', {
+      key: org.key,
+      body: transferBody(org, i),
+    })
+  }
+  return call(target.server.url, 'POST', '/console/rwa/credentials', {
+    key: org.key,
+    body: {
+      jurisdiction: SOURCE,
+      owner_did: `did:web:${org.orgId}:holder-${i % 16}`,
+      property_data: { ...propertyData(i), title_deed: `TD-COMPARE-${process.pid}-${n}` },
+    },
+  })
+}
