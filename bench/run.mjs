@@ -12,6 +12,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { runAuditLog } from './lib/audit-log.mjs'
 import { coldStarts as measureColdStarts } from './lib/cold-start.mjs'
 import { loadRun } from './lib/load.mjs'
 import { BENCH_DATABASE_URL, BENCH_REDIS_URL, createDeployment, probe } from './lib/postgres.mjs'
@@ -41,6 +42,10 @@ const USAGE = `usage: npm run bench -- [options]
                      flood: ${FLOOD_CONNECTIONS} connections on /openapi.json and a status list while an
                      authenticated read's p99 is compared with its quiet p99, bucket on and off; it runs
                      in every run without --only, after the load scenarios;
+                     log: the verifiable log's cost on a transfer POST (server CPU with the log append
+                     and without it, same run; goal ≤ 1.15) and an inclusion proof's CPU at a small
+                     and a large log built directly in SQLite (--log-sizes; goal large/small ≤ 1.3);
+                     it runs in every run without --only, after the flood;
                      subscription, a diagnostic of the authenticated path, runs only when named;
                      the *-pg1/*-pg2 scenarios need PostgreSQL at RWA_BENCH_DATABASE_URL, default
                      ${BENCH_DATABASE_URL}, and Redis at RWA_BENCH_REDIS_URL, default ${BENCH_REDIS_URL})
@@ -53,6 +58,8 @@ const USAGE = `usage: npm run bench -- [options]
                      --rounds (default 3) rounds; --connections applies (default here 10)
   --scale-sizes N,N  transfers per size (default ${DEFAULT_SIZES.join(',')})
   --scale-burst N    requests per scenario, size and round (default 750)
+  --log-sizes N,N    the small and large log of the log's proof figure (default 1000,1000000;
+                     with --quick 1000,100000: building 1M entries takes one to three minutes)
 Exits 1 if any request answered non-2xx or failed, or a scenario could not run.`
 
 const { values: flags } = parseArgs({
@@ -68,6 +75,7 @@ const { values: flags } = parseArgs({
     scale: { type: 'boolean', default: false },
     'scale-sizes': { type: 'string' },
     'scale-burst': { type: 'string' },
+    'log-sizes': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 })
@@ -89,6 +97,12 @@ const plan = Object.freeze({
   connections: Math.round(positive('connections', flags.connections, 50)),
   scaleConnections: Math.round(positive('connections', flags.connections, 10)),
   cliRuns: Math.round(positive('cli-runs', flags['cli-runs'], flags.quick ? 3 : 10)),
+  // The verifiable log's figures: transfer POSTs per round, proofs per size and round, the two sizes.
+  logTransfers: flags.quick ? 150 : 400,
+  logProofs: flags.quick ? 500 : 2000,
+  logSizes: (flags['log-sizes'] ?? (flags.quick ? '1000,100000' : '1000,1000000'))
+    .split(',')
+    .map((n) => Math.round(positive('log-sizes', n))),
 })
 /** Transfers seeded per organization, so that every `limit=50` page is full from the first request. */
 const SEEDED_TRANSFERS = 50
@@ -133,6 +147,7 @@ async function main() {
   let state = { rows: BASELINE_ROWS, orgs: [], pgOrgs: [] }
   let cli
   let flood
+  let auditLog
   let seeding
   let pgSeeding
   let deployment
@@ -244,6 +259,32 @@ async function main() {
         failures,
       })
     }
+    if (selectedByName(flags.only, 'log')) {
+      const sizes = plan.logSizes
+      log(
+        `log: ${plan.logTransfers} transfer POSTs and ${plan.logProofs} proofs at ${sizes.join(' and ')} entries, ${plan.rounds} round(s)`,
+      )
+      try {
+        auditLog = {
+          sizes,
+          transfers_per_round: plan.logTransfers,
+          proofs_per_size_and_round: plan.logProofs,
+          rounds: plan.rounds,
+          rows: await runAuditLog({
+            root: ROOT,
+            work,
+            core: pinning?.server,
+            transfers: plan.logTransfers,
+            proofs: plan.logProofs,
+            rounds: plan.rounds,
+            sizes,
+            log,
+          }),
+        }
+      } catch (error) {
+        failures.push(`log: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    }
     cli = coldStarts(servers.rwa.url, work)
   } catch (error) {
     failures.push(`aborted: ${error instanceof Error ? error.message : String(error)}`)
@@ -276,6 +317,7 @@ async function main() {
         : null,
     scenarios: selected.map((s) => summarize(s, runs)),
     flood: flood ?? null,
+    log: auditLog ?? null,
     cli,
     failures: [...failures, ...non2xxFailures(runs)],
   }
@@ -427,6 +469,7 @@ function selectScenarios(only) {
   // `flood` is a scenario of its own servers (bench/lib/flood.mjs), run after the load scenarios.
   ids.delete('cli')
   ids.delete('flood')
+  ids.delete('log')
   for (const id of ids) if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario ${id}`)
   // A baseline may itself have one (jurisdiction-pg1 → jurisdiction → select): add them all.
   for (let added = true; added; ) {
@@ -445,7 +488,12 @@ function selectScenarios(only) {
 
 /** Whether the flood scenario runs: in every run without --only, and when --only names it. */
 function floodSelected(only) {
-  return !only || only.split(',').some((id) => id.trim() === 'flood')
+  return selectedByName(only, 'flood')
+}
+
+/** Whether a part that is not a load scenario (flood, log) runs: without --only, or when it names it. */
+function selectedByName(only, id) {
+  return !only || only.split(',').some((name) => name.trim() === id)
 }
 
 /** One load run of `scenario` for `seconds`, against the server it names. */

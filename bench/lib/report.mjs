@@ -108,6 +108,24 @@ export function printReport(report) {
     }
     table(rows, out)
   }
+  if (report.log) {
+    out()
+    const l = report.log
+    out(
+      `verifiable log (${l.rounds} round(s): ${l.transfers_per_round} transfer POSTs, ${l.proofs_per_size_and_round} inclusion proofs per size; CPU, medians)`,
+    )
+    const rows = [['figure', 'value', 'ratio', 'goal', 'met']]
+    for (const r of l.rows) {
+      rows.push([
+        r.title,
+        `${r.value} ${r.unit}`,
+        r.ratio === undefined ? '' : `${r.ratio.toFixed(2)} vs ${r.baseline}`,
+        r.goal === undefined ? '' : `≤ ${r.goal}`,
+        r.goal_met === undefined ? '' : r.goal_met ? 'yes' : 'NO',
+      ])
+    }
+    table(rows, out)
+  }
   if (report.cli) {
     out()
     const c = report.cli

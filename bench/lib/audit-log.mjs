@@ -1,0 +1,235 @@
+// The verifiable log's figures (DESIGN §17, issue 25), each a ratio measured in the same run:
+//
+// 1. Its share of a transfer POST: the rwa server's CPU per POST /console/rwa/transfers (from /proc,
+//    over a run of transfers), against the CPU of the log's append of that POST's audit event, run in
+//    this process on the same database with the server's own code (the write's transaction with the
+//    append, minus the same transaction without it). Goal: at most 15 % more than without the log.
+//    The audit event's own insert the same way (the transaction with it, minus an empty one).
+// 2. Inclusion proofs flat: the CPU of the server's own inclusion-proof call (`getLogInclusionProof`:
+//    the committed log row, the nodes the proof needs in one query, the proof and the root) at a small
+//    and a large log, both built directly in the SQLite file. Goal: large/small at most 1.3.
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { median } from './stats.mjs'
+import { cpuPerCall, cpuPerTransferPost, distModule, silentLogger, startSeededRwa } from './write-share.mjs'
+
+/** Goals of issue 25. */
+export const LOG_GOALS = Object.freeze({ postShare: 0.15, proofRatio: 1.3 })
+
+/**
+ * Writes the log of `size` entries of organization `orgId` straight into the SQLite file: every
+ * complete subtree's node (2·size rows) and the log row, as appends would have left them. Its leaves
+ * hash made-up entries: a proof reads nodes, never the events. A million entries take a minute or so.
+ */
+export async function buildLog(root, dbPath, orgId, size) {
+  const merkle = await distModule(root, 'src/tlog/merkle.js')
+  const sqlite = new Database(dbPath)
+  try {
+    const insertNode = sqlite.prepare(
+      'INSERT INTO audit_log_nodes (org_id, level, idx, hash) VALUES (?, ?, ?, ?)',
+    )
+    let frontier = []
+    const batch = sqlite.transaction((from, to) => {
+      for (let i = from; i < to; i++) {
+        const leaf = merkle.hashLeaf(createHash('sha256').update(`${orgId} ${i}`).digest())
+        const step = merkle.appendToFrontier(i, frontier, leaf)
+        frontier = step.frontier
+        for (const n of step.completed) insertNode.run(orgId, n.level, n.index, n.hash.toString('hex'))
+      }
+    })
+    for (let from = 0; from < size; from += 50_000) batch(from, Math.min(size, from + 50_000))
+    sqlite
+      .prepare('INSERT INTO audit_logs (org_id, size, root, frontier) VALUES (?, ?, ?, ?)')
+      .run(
+        orgId,
+        size,
+        merkle.rootOfFrontier(frontier).toString('hex'),
+        frontier.map((h) => h.toString('hex')).join(','),
+      )
+  } finally {
+    sqlite.close()
+  }
+}
+
+/** The organization a log of `size` entries is built under. */
+export const logOrgOf = (size) => `log-${size}`
+
+/**
+ * CPU per inclusion proof (seconds), per size and round, through the server's own service call on
+ * `dbPath`, where `buildLog` made each size's log. Rounds interleave the sizes; each proof is of a
+ * different leaf, spread over the whole log, and is verified (outside the measured calls). A first
+ * unmeasured pass warms both sizes alike.
+ */
+export async function inclusionProofCosts({ root, dbPath, sizes, proofs, rounds }) {
+  const { openDatabase } = await distModule(root, 'server/db/database.js')
+  const { createAppContext } = await distModule(root, 'server/context.js')
+  const { getLogInclusionProof } = await distModule(root, 'server/audit-log/service.js')
+  const merkle = await distModule(root, 'src/tlog/merkle.js')
+  const db = await openDatabase(dbPath)
+  const ctx = createAppContext({ db, logger: silentLogger })
+  const admin = { keyId: 'bench', orgId: 'admin', roles: ['owner'], isAdmin: true }
+  const leafOf = (size, i) => (i * 7919 + 13) % size
+  const costs = Object.fromEntries(sizes.map((size) => [size, []]))
+  try {
+    // Unmeasured first, so neither size pays for the code's first runs (compilation, prepared statements).
+    for (const size of sizes) {
+      for (let i = 0; i < Math.min(proofs, 200); i++) {
+        await getLogInclusionProof(ctx, admin, {
+          org_id: logOrgOf(size),
+          index: leafOf(size, i),
+          tree_size: size,
+        })
+      }
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (const size of sizes) {
+        const answers = []
+        const query = (i) => ({ org_id: logOrgOf(size), index: leafOf(size, i), tree_size: size })
+        costs[size].push(
+          await cpuPerCall(async (i) => {
+            answers.push(await getLogInclusionProof(ctx, admin, query(i)))
+          }, proofs),
+        )
+        for (const a of answers) {
+          const b = (s) => Buffer.from(s, 'base64')
+          merkle.verifyInclusion(a.index, a.tree_size, b(a.leaf_hash), a.proof.map(b), b(a.root_hash))
+        }
+      }
+    }
+  } finally {
+    await db.destroy()
+  }
+  return costs
+}
+
+/**
+ * The log's cost on a transfer POST: the server's CPU per POST over `rounds` runs of `transfers`, then
+ * in this process the append of one such POST's event in the write's transaction, against the same
+ * transaction without it. Seconds per POST or event, per round.
+ */
+export async function transferPostLogCosts({ root, dbPath, transfers, rounds, core }) {
+  const { server, org } = await startSeededRwa({ root, dbPath, core })
+  let perPost
+  try {
+    perPost = await cpuPerTransferPost(server, org, { count: transfers, rounds })
+  } finally {
+    await server.stop()
+  }
+  const { openDatabase } = await distModule(root, 'server/db/database.js')
+  const { appendToAuditLog } = await distModule(root, 'server/audit-log/append.js')
+  const { insertAuditEvents } = await distModule(root, 'server/audit/queries.js')
+  const db = await openDatabase(dbPath)
+  try {
+    // A transfer POST records one change, its decision (transfer.<status>): its latest event stands for it.
+    const sample = await db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('org_id', '=', org.orgId)
+      .where('action', 'like', 'transfer.%')
+      .orderBy('event_id', 'desc')
+      .executeTakeFirstOrThrow()
+    let serial = 0
+    const event = () => {
+      const { log_index: _l, ...row } = sample
+      serial += 1
+      return {
+        ...row,
+        event_id: `aud_bench${String(serial).padStart(9, '0')}`,
+        request_id: `bench-${serial}`,
+      }
+    }
+    const bare = []
+    const withoutLog = []
+    const withLog = []
+    for (let round = 0; round < rounds; round++) {
+      // The write's transaction alone: what is left of the audit event's cost once it is taken away.
+      bare.push(await cpuPerCall(() => db.transaction().execute(async () => {}), transfers))
+      withoutLog.push(
+        await cpuPerCall(
+          () => db.transaction().execute((trx) => insertAuditEvents(trx, [event()])),
+          transfers,
+        ),
+      )
+      withLog.push(
+        await cpuPerCall(
+          () =>
+            db.transaction().execute(async (trx) => {
+              const events = [event()]
+              await appendToAuditLog(trx, events)
+              await insertAuditEvents(trx, events)
+            }),
+          transfers,
+        ),
+      )
+    }
+    return { perPost, bare, withoutLog, withLog }
+  } finally {
+    await db.destroy()
+  }
+}
+
+/**
+ * Both figures, as rows for bench/results/latest.json: `{ id, title, value, unit, baseline?, ratio?,
+ * goal?, goal_met? }`, the ratios taken from medians over the rounds. `work` is a directory for the
+ * SQLite files; `sizes` the small and large log; `core` the server's.
+ */
+export async function runAuditLog({ root, work, core, transfers, rounds, sizes, proofs, log = () => {} }) {
+  const postDb = join(work, 'log-post.db')
+  const post = await transferPostLogCosts({ root, dbPath: postDb, transfers, rounds, core })
+  const proofDb = join(work, 'log-proofs.db')
+  const { openDatabase } = await distModule(root, 'server/db/database.js')
+  await (await openDatabase(proofDb)).destroy() // creates the schema
+  for (const size of sizes) {
+    const started = Date.now()
+    await buildLog(root, proofDb, logOrgOf(size), size)
+    log(`log: built a log of ${size} entries in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  }
+  const proofCosts = await inclusionProofCosts({ root, dbPath: proofDb, sizes, proofs, rounds })
+
+  const perPost = median(post.perPost)
+  const append = Math.max(0, median(post.withLog) - median(post.withoutLog))
+  const insert = Math.max(0, median(post.withoutLog) - median(post.bare))
+  const withoutLog = perPost - append
+  const us = (seconds) => Math.round(seconds * 1e7) / 10
+  const ratio = (v) => Math.round(v * 1000) / 1000
+  const small = sizes[0]
+  const large = sizes.at(-1)
+  const proofRatio = median(proofCosts[large]) / median(proofCosts[small])
+  return [
+    {
+      id: 'log-post-without',
+      title: 'transfer POST without the log append (server CPU)',
+      value: us(withoutLog),
+      unit: 'µs',
+    },
+    {
+      id: 'log-post',
+      title: 'transfer POST with the log append (server CPU)',
+      value: us(perPost),
+      unit: 'µs',
+      baseline: 'log-post-without',
+      ratio: ratio(perPost / withoutLog),
+      goal: 1 + LOG_GOALS.postShare,
+      goal_met: perPost / withoutLog <= 1 + LOG_GOALS.postShare,
+      append_us: us(append),
+      audit_insert_us: us(insert),
+      rounds: post.perPost.map(us),
+    },
+    ...sizes.map((size) => ({
+      id: `log-inclusion-${size}`,
+      title: `inclusion proof at ${size.toLocaleString('en')} entries (CPU)`,
+      value: us(median(proofCosts[size])),
+      unit: 'µs',
+      rounds: proofCosts[size].map(us),
+      ...(size === large && large !== small
+        ? {
+            baseline: `log-inclusion-${small}`,
+            ratio: ratio(proofRatio),
+            goal: LOG_GOALS.proofRatio,
+            goal_met: proofRatio <= LOG_GOALS.proofRatio,
+          }
+        : {}),
+    })),
+  ]
+}
