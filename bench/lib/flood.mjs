@@ -27,8 +27,8 @@ const VARIANTS = [
 
 /**
  * Runs the scenario on fresh SQLite servers (one per variant, on the servers' core; the flood worker on
- * the load generator's). The servers log at warn: at info every refused flood request is also a log
- * line, which here the bench process would have to read from their stderr. Returns the report section;
+ * the load generator's). The servers log at warn: at info every admitted flood request is a log line
+ * (refused ones are not), which here the bench process would have to read from their stderr. Returns the report section;
  * pushes to `failures` any non-2xx answer to the measured client (the flood's 429s are expected).
  */
 export async function runFlood({ rwaBin, work, core, loadCore, rounds, seconds, warmup, log, failures }) {
