@@ -71,6 +71,8 @@ export interface AppContext {
   readonly readiness: Readiness
   /** `--allow-http-webhooks`: webhook endpoints may be http on loopback (a developer's machine). */
   readonly allowHttpWebhooks: boolean
+  /** The key-encryption key (DESIGN §15): seals and opens webhook secrets at rest. */
+  readonly masterKey: MasterKey
   /** How long an event stream stays silent before it sends a keep-alive comment (15 s). */
   readonly eventStreamHeartbeatMs: number
 }
@@ -213,6 +215,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     metrics,
     readiness,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
+    masterKey: options.masterKey,
     eventStreamHeartbeatMs: options.eventStreamHeartbeatMs ?? 15_000,
   })
 }

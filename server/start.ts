@@ -115,8 +115,16 @@ export async function startServer(
         `created the master key file ${master.created} (0600): back it up apart from the database; without it no signing key can be read (README: Backup and restore)`,
       )
     }
-    const { sealed } = await openKeyCustody(db, master.key, systemClock, { where, source: master.source })
+    const { sealed, webhookSecrets } = await openKeyCustody(db, master.key, systemClock, {
+      where,
+      source: master.source,
+    })
     if (sealed > 0) announce(`encrypted ${sealed} signing key(s) stored in plaintext under the master key`)
+    if (webhookSecrets > 0) {
+      announce(
+        `encrypted ${webhookSecrets} webhook signing secret(s) stored in plaintext under the master key`,
+      )
+    }
     ctx = createAppContext({
       db,
       masterKey: master.key,

@@ -1,5 +1,7 @@
 import { isoTimestamp, type Clock } from '../clock.js'
 import type { Db } from '../db/database.js'
+import { plaintextEndpointSecrets, replaceEndpointSecret } from '../webhooks/queries.js'
+import { sealWebhookSecret } from '../webhooks/secret-custody.js'
 import {
   createMasterKeyFile,
   fileExists,
@@ -104,14 +106,14 @@ async function holdsSealedKeys(db: Db): Promise<boolean> {
  * Checks that `masterKey` is the database's, then seals in place (one transaction) every key still
  * stored in plaintext, and stores the check value on a database that has none. Throws
  * WrongMasterKeyError, having changed nothing, when a sealed value does not open. Returns how many keys
- * it sealed.
+ * it sealed, and how many webhook signing secrets (stored in plaintext before they were sealed too).
  */
 export async function openKeyCustody(
   db: Db,
   masterKey: MasterKey,
   clock: Clock,
   names: { where: string; source: string },
-): Promise<{ sealed: number }> {
+): Promise<{ sealed: number; webhookSecrets: number }> {
   const wrong = (detail: string) => new WrongMasterKeyError(names.where, names.source, detail)
   const opensCheck = (check: string) => {
     try {
@@ -159,7 +161,13 @@ export async function openKeyCustody(
       await replaceJurisdictionPrivate(trx, row, row.private_key, sealedKey)
       count++
     }
-    return count
+    let secrets = 0
+    for (const row of await plaintextEndpointSecrets(trx)) {
+      const sealedSecret = sealWebhookSecret(masterKey, row.webhook_id, row.secret)
+      await replaceEndpointSecret(trx, row.webhook_id, row.secret, sealedSecret)
+      secrets++
+    }
+    return { keys: count, secrets }
   })
-  return { sealed }
+  return { sealed: sealed.keys, webhookSecrets: sealed.secrets }
 }

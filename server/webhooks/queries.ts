@@ -5,6 +5,7 @@ import type {
   WebhookEndpointsTable,
 } from '../db/events-schema.js'
 import { dialectOf } from '../db/dialect.js'
+import { SEALED_PREFIX } from '../signing/master-key.js'
 import { type Executor, ownedRecord, type PageQuery, pageOf } from '../db/queries.js'
 
 /** Every query of webhook endpoints and deliveries; those a caller reaches filter by org_id first. */
@@ -177,4 +178,23 @@ export async function disableEndpointFailingSince(
     .where('failing_since', '<=', since)
     .executeTakeFirst()
   return Number(result.numUpdatedRows) > 0
+}
+
+/** Endpoints whose secret is still stored in plaintext (a database from before it was sealed). */
+export function plaintextEndpointSecrets(db: Executor) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['webhook_id', 'secret'])
+    .where('secret', 'not like', `${SEALED_PREFIX}%`)
+    .execute()
+}
+
+/** Replaces an endpoint's stored secret, if it is still `from`. */
+export async function replaceEndpointSecret(db: Executor, webhookId: string, from: string, to: string) {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ secret: to })
+    .where('webhook_id', '=', webhookId)
+    .where('secret', '=', from)
+    .execute()
 }

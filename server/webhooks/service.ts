@@ -28,6 +28,7 @@ import {
   rescheduleDelivery,
   setEndpointSecret,
 } from './queries.js'
+import { sealWebhookSecret } from './secret-custody.js'
 import { newWebhookSecret } from './signature.js'
 import { currentWrite } from '../writes/change.js'
 
@@ -67,14 +68,16 @@ export async function createWebhook(
   input: CreateWebhookRequest,
 ): Promise<WebhookWithSecret> {
   await assertDestination(ctx, input.url)
+  const webhookId = ctx.ids.next('wh')
+  const secret = newWebhookSecret()
   const row: Selectable<WebhookEndpointsTable> = {
-    webhook_id: ctx.ids.next('wh'),
+    webhook_id: webhookId,
     org_id: principal.orgId,
     url: input.url,
     events: JSON.stringify([...new Set(input.events)]),
     description: input.description ?? null,
     status: 'enabled',
-    secret: newWebhookSecret(),
+    secret: sealWebhookSecret(ctx.masterKey, webhookId, secret),
     created_at: isoTimestamp(ctx.clock.now()),
     failing_since: null,
   }
@@ -87,7 +90,7 @@ export async function createWebhook(
       after: { url: row.url, events: JSON.parse(row.events), description: row.description },
     })
   })
-  return { ...webhookFromRow(row), secret: row.secret }
+  return { ...webhookFromRow(row), secret }
 }
 
 export async function listWebhooks(
@@ -125,7 +128,7 @@ export async function rotateWebhookSecret(
   const secret = newWebhookSecret()
   const row = await ctx.db.transaction().execute(async (trx) => {
     const row = await ownedOr404(findEndpoint(trx, principal.orgId, id, 'update'), 'webhook', id)
-    await setEndpointSecret(trx, id, secret)
+    await setEndpointSecret(trx, id, sealWebhookSecret(ctx.masterKey, id, secret))
     ctx.record({ orgId: principal.orgId, action: 'webhook.secret_rotated', target: { type: 'webhook', id } })
     return row
   })

@@ -14,6 +14,7 @@ import {
   markEndpointSucceeded,
   recordAttempt,
 } from './queries.js'
+import { openWebhookSecret } from './secret-custody.js'
 import { webhookHeaders } from './signature.js'
 
 /*
@@ -55,7 +56,8 @@ export function webhookWorker(ctx: AppContext, options: { poll: boolean }): Webh
       outcome = { statusCode: null, error: 'the event or the endpoint no longer exists' }
     } else {
       const body = JSON.stringify(eventFromRow(event))
-      const headers = webhookHeaders(endpoint.secret, event.event_id, Math.floor(startedAt / 1000), body)
+      const secret = openWebhookSecret(ctx.masterKey, delivery.webhook_id, endpoint.secret)
+      const headers = webhookHeaders(secret, event.event_id, Math.floor(startedAt / 1000), body)
       outcome = await postToDestination(endpoint.url, body, headers, { allowHttp: ctx.allowHttpWebhooks })
     }
     const now = ctx.clock.now()
