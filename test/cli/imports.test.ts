@@ -111,4 +111,38 @@ describe('rwa credentials import', () => {
     expect(bad.exitCode).toBe(2)
     expect(bad.stderr).toContain('line 2')
   })
+
+  it("waits for the organization's minute when a chunk meets the per-minute limit, and goes on by itself", async () => {
+    // A trial organization has Pro's limits: 500 requests a minute, each row one (DESIGN §18).
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'patient-importer')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    await api(shared.server.url, '/console/rwa/jurisdictions', key, {
+      method: 'POST',
+      body: JSON.stringify({ jurisdiction_id: 'US', name: 'United States', regulatory_body: 'SEC' }),
+    })
+    // 460 of the minute's 500 spent: the first chunk of 30 fits, the second does not.
+    for (let i = 0; i < 459; i++) {
+      const response = await fetch(`${shared.server.url}/console/billing/keys/self`, {
+        headers: { 'x-api-key': key },
+      })
+      await response.arrayBuffer()
+      expect(response.status).toBe(200)
+    }
+    const lines = ['jurisdiction,owner_did,address,type,value_usd,title_deed']
+    for (let i = 0; i < 60; i++)
+      lines.push(`US,did:web:acme:owner${i % 5},"${i} Elm St",residential,${1000 + i},WAIT-${i}`)
+    const file = join(shared.home.dir, 'patient.csv')
+    writeFileSync(file, `${lines.join('\n')}\n`)
+
+    const run = await shared.home.run(['credentials', 'import', file, '--chunk-size', '30', '--json'], {
+      env,
+      timeout: 150_000,
+    })
+    expect(run.exitCode, run.stderr).toBe(0)
+    expect(run.stderr).toMatch(
+      /rate limit of 500 requests per minute reached for organization patient-importer; waiting \d+ s, then rows 32–61 again \(30 of 60 rows done; the import goes on by itself\)/,
+    )
+    expect(JSON.parse(run.stdout)).toMatchObject({ rows: 60, imported: 60, failed: 0 })
+    expect(await credentialCount(key)).toBe(60)
+  }, 180_000)
 })

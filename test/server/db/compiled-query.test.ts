@@ -70,8 +70,7 @@ describe('compiledOnce', () => {
       return ids.length === 0 ? q : q.where('id', 'in', ids)
     })
     const as = db as unknown as Kysely<Database>
-    const values = async (orgId: string, ids: string[]) =>
-      (await find(as, orgId, ids)).map((r) => r.v).sort()
+    const values = async (orgId: string, ids: string[]) => (await find(as, orgId, ids)).map((r) => r.v).sort()
     expect(await values('a', ['1', '2'])).toEqual([1, 2])
     expect(await values('a', ['2', '9'])).toEqual([2])
     expect(await values('b', ['1'])).toEqual([3])
@@ -86,7 +85,10 @@ describe('compiledOnce', () => {
   it('refuses a list whose values shape the query', async () => {
     const db = await database()
     const shaped = compiledOnce((trx, ids: string[]) =>
-      (trx as unknown as Kysely<Schema>).selectFrom('t').select('v').where('id', '=', ids[0] as string),
+      (trx as unknown as Kysely<Schema>)
+        .selectFrom('t')
+        .select('v')
+        .where('id', '=', ids[0] as string),
     )
     await expect(shaped(db as unknown as Kysely<Database>, ['1', '2'])).rejects.toThrow(/every argument/)
     await db.destroy()
@@ -96,7 +98,10 @@ describe('compiledOnce', () => {
 describe('compiledInsert', () => {
   it('inserts rows of exactly its columns, and leaves a row with a column missing or extra to kysely', async () => {
     const db = await database()
-    await db.schema.alterTable('t').addColumn('note', 'text', (c) => c.defaultTo('default')).execute()
+    await db.schema
+      .alterTable('t')
+      .addColumn('note', 'text', (c) => c.defaultTo('default'))
+      .execute()
     const insert = compiledInsert<{ org_id: string; id: string; status: string; v: number }>('t', [
       'org_id',
       'id',
