@@ -4,14 +4,15 @@
 
 /**
  * The parts a sample may belong to, decided from its stack. An *owner* on the stack takes the sample
- * whatever runs under it (a statement run by the log's append is the log's cost): the first owner of
- * OWNERS found anywhere on the stack wins. Otherwise the innermost *layer* frame decides (a zod frame
+ * whatever runs under it (a statement run by the log's append is the log's cost): of the owners on
+ * the stack, the one listed first in OWNERS wins. Otherwise the innermost *layer* frame decides (a zod frame
  * under hono is validation; a service function called by a middleware's `next()` is the service's).
  */
 const OWNERS = [
+  // The worker is woken by the outbox's announcement after the commit: its claim is its own part.
+  ['webhook worker wake-up', (f) => /\/webhooks\/worker\.js$/.test(f.url)],
   ['events outbox (enqueueEvents)', (f) => /\/events\/outbox\.js$/.test(f.url)],
   ['verifiable log append', (f) => /\/audit-log\/append\.js$/.test(f.url)],
-  ['webhook worker wake-up', (f) => /\/webhooks\/worker\.js$/.test(f.url)],
   [
     'audit event',
     (f) =>
@@ -108,12 +109,13 @@ export const PARTS = [
 export function splitProfile(profile, windows) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
   const partOf = new Map()
-  // Walk from the root, carrying the owner found so far and the innermost layer.
+  // Walk from the root, carrying the first-listed owner on the stack so far and the innermost layer.
   const visit = (node, owner, layer) => {
     const f = node.callFrame
-    const ownHere = owner ?? OWNERS.find(([, test]) => test(f))?.[0]
+    const rank = OWNERS.findIndex(([, test]) => test(f))
+    const ownHere = rank >= 0 && (owner === undefined || rank < owner) ? rank : owner
     const layerHere = LAYERS.find(([, test]) => test(f))?.[0] ?? layer
-    let part = ownHere ?? layerHere
+    let part = ownHere === undefined ? layerHere : OWNERS[ownHere][0]
     if (f.functionName === '(garbage collector)') part = '(garbage collector)'
     if (f.functionName === '(idle)') part = '(idle)'
     if (f.functionName === '(program)') part = part ?? 'other (promises, async hooks, Node internals)'
