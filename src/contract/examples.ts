@@ -381,10 +381,11 @@ export const transferExample: Transfer = {
   amount: 250,
   created_at: LATER,
   reason: null,
+  log_index: 41,
 }
 
 export const transferSummaryExample: TransferSummary = {
-  ...(({ reason: _, ...transfer }) => transfer)(transferExample),
+  ...(({ reason: _, log_index: _i, ...transfer }) => transfer)(transferExample),
   compliance_details: {
     source_requirements: complianceExample.source_requirements,
     target_requirements: complianceExample.target_requirements,
@@ -400,6 +401,7 @@ export const canTransferResponseExample: CanTransferResponse = {
 export const forcedTransferExample: Transfer = {
   ...transferExample,
   status: 'forced',
+  log_index: 42,
   ...{
     from_jurisdiction: 'SG',
     to_jurisdiction: 'US',

@@ -725,6 +725,14 @@ export const transferSummarySchema = z.object({
 export const transferSchema = transferSummarySchema.extend({
   compliance_details: complianceDetailsSchema,
   reason: z.string().nullable().describe('Why an agent forced it; null for a requested transfer'),
+  log_index: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      "The log position of this transfer's audit event (`transfer.<status>`) in the organization's verifiable log (GET /console/audit/log/inclusion proves it is there), fixed in the transaction that records the transfer; the same as its proof's `log_index`",
+    ),
 })
 
 export const transferDetailSchema = transferSchema.extend({ proof: proofSchema })

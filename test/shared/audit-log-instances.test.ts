@@ -83,6 +83,11 @@ describe('two server processes appending to one log', () => {
     for (const positions of byRequest.values()) {
       expect(positions.at(-1)! - positions[0]!).toBe(positions.length - 1)
     }
+    // Each transfer POST answered the position its event has, though fixed before its commit.
+    for (const { body: t } of writes.slice(0, 40)) {
+      const event = entries.find((e) => e.target.id === t.transfer_id)
+      expect(t.log_index).toBe(event.log_index)
+    }
 
     // Every entry's inclusion proof, from either instance, verifies against the checkpoint.
     await Promise.all(

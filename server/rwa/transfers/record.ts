@@ -6,6 +6,7 @@ import type {
   TransferStatus,
 } from '../../../src/contract/rwa.js'
 import { canonicalFacts, digestOfCanonical, type ProofFacts } from '../../../src/proof/verify.js'
+import { logIndexOfRecordedChange } from '../../audit-log/append.js'
 import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
 import { detachPayload } from '../../signing/compact-jws.js'
@@ -115,6 +116,8 @@ export async function storeTransfer(
     target: { type: 'transfer', id: record.transferId },
     after: { token_id: record.tokenId, ...record.transfer, proof_id: record.proofId },
   })
+  // Its event's position in the organization's log, fixed now for the answer (DESIGN §17).
+  const log_index = await logIndexOfRecordedChange(trx, record.orgId)
   const row = {
     transfer_id: record.transferId,
     org_id: record.orgId,
@@ -136,5 +139,5 @@ export async function storeTransfer(
     ...history.details,
     actor_key_id: history.actorKeyId,
   })
-  return transferFromRow(row)
+  return { ...transferFromRow(row), log_index }
 }

@@ -115,9 +115,11 @@ export async function getTransfer(
   const row = await ownedOr404(findTransfer(ctx.db, principal.orgId, id), 'transfer', id)
   const proof = await findProof(ctx.db, principal.orgId, row.proof_id)
   if (!proof) throw new Error(`transfer ${id} has no proof ${row.proof_id}`)
+  const withIndex = await withLogIndex(ctx, principal.orgId, proofFromRow(proof, row))
   return {
     ...transferFromRow(row),
-    proof: await withLogIndex(ctx, principal.orgId, proofFromRow(proof, row)),
+    ...(withIndex.log_index === undefined ? {} : { log_index: withIndex.log_index }),
+    proof: withIndex,
   }
 }
 

@@ -181,6 +181,7 @@ export function forceTransfer(id: string, options: Record<string, unknown>, comm
         ['amount', data.amount],
         ['reason', data.reason],
         ['proof_id', data.proof_id],
+        ...(data.log_index !== undefined ? ([['log_index', data.log_index]] as Array<[string, number]>) : []),
       ])
       showChecks(ctx, data.compliance_details)
       ctx.out.success(`forced transfer ${data.transfer_id}; proof ${data.proof_id}`)

@@ -47,6 +47,7 @@ function showTransfer(ctx: CliContext, t: Transfer, proof?: { digest: string; ki
     ['all_satisfied', t.compliance_details.all_satisfied],
     ...(t.reason !== null ? ([['reason', t.reason]] as Array<[string, string]>) : []),
     ['created_at', t.created_at],
+    ...(t.log_index !== undefined ? ([['log_index', t.log_index]] as Array<[string, number]>) : []),
   ])
   showChecks(ctx, t.compliance_details)
 }

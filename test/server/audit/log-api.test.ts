@@ -96,6 +96,9 @@ describe('GET /console/audit/log/*', () => {
     expect(proof.log_index).toBe(transferEvents.events[0]?.log_index)
     const detail = await expectStatus(h.get(`/console/rwa/transfers/${transfer.transfer_id}`, key), 200)
     expect(detail.proof.log_index).toBe(proof.log_index)
+    // The POST's answer already had it, fixed in the transaction that recorded the transfer.
+    expect(transfer.log_index).toBe(proof.log_index)
+    expect(detail.log_index).toBe(proof.log_index)
 
     // A window past the end is cut at the log's size.
     const tail = await expectStatus(
