@@ -25,7 +25,6 @@ interface Holder {
   connection: DatabaseConnection | undefined
   /** Open transactions of the flow, outermost first: `null` for the real one, else a savepoint's name. */
   open: Array<string | null>
-  savepoints: number
 }
 
 const holders = new AsyncLocalStorage<Holder>()
@@ -36,7 +35,7 @@ const holders = new AsyncLocalStorage<Holder>()
  */
 export function holdingConnection<T>(fn: () => Promise<T>): Promise<T> {
   if (holders.getStore()) return fn()
-  return holders.run({ connection: undefined, open: [], savepoints: 0 }, fn)
+  return holders.run({ connection: undefined, open: [] }, fn)
 }
 
 /** The dialect, with its driver wrapped as above (for SQLite and PostgreSQL alike). */
@@ -70,7 +69,11 @@ class HoldingDriver implements Driver {
       holder.open.push(null)
       return
     }
-    const name = `rwa_nested_${++holder.savepoints}`
+    // Named by depth, not by a count of the write's savepoints: the open ones still differ (one per
+    // depth), and the texts stay a handful. A name per savepoint made each `savepoint`/`release` a new
+    // statement to prepare, and a batch of 1,000 operations (a savepoint each) filled the statement
+    // cache (server/db/database.ts) four times over, emptying it of every other statement each time.
+    const name = `rwa_nested_${holder.open.length}`
     await connection.executeQuery(CompiledQuery.raw(`savepoint ${name}`))
     holder.open.push(name)
   }

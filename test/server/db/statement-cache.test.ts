@@ -2,6 +2,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { withStatementCache } from '../../../server/db/database.js'
+import { holdingConnection, holdingDialect } from '../../../server/db/held-connection.js'
 
 describe('withStatementCache', () => {
   it('prepares each SQL text once and still returns fresh results', async () => {
@@ -31,6 +32,54 @@ describe('withStatementCache', () => {
     }
     // One create, one insert, one select.
     expect(prepared).toBe(3)
+    await db.destroy()
+  })
+
+  it('keeps a write of a thousand savepoints to a handful of statements, each savepoint still its own', async () => {
+    const sqlite = new SQLite(':memory:')
+    const texts = new Set<string>()
+    const prepare = sqlite.prepare.bind(sqlite)
+    sqlite.prepare = ((sql: string) => {
+      texts.add(sql)
+      return prepare(sql)
+    }) as typeof sqlite.prepare
+    const db = new Kysely<{ t: { id: string } }>({
+      dialect: holdingDialect(new SqliteDialect({ database: withStatementCache(sqlite) })),
+    })
+    await db.schema
+      .createTable('t')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .execute()
+    // A batch's shape: one write, a savepoint per operation, some nested, every third one failing.
+    await holdingConnection(() =>
+      db.transaction().execute(async () => {
+        for (let i = 0; i < 1000; i++) {
+          await db
+            .transaction()
+            .execute(async () => {
+              await db
+                .insertInto('t')
+                .values({ id: `op${i}` })
+                .execute()
+              await db.transaction().execute(async () => {
+                await db
+                  .insertInto('t')
+                  .values({ id: `op${i}-nested` })
+                  .execute()
+              })
+              if (i % 3 === 0) throw new Error('refused')
+            })
+            .catch(() => {})
+        }
+      }),
+    )
+    const kept = await db.selectFrom('t').select('id').execute()
+    // Each failed operation rolled back alone, its nested savepoint with it.
+    expect(kept).toHaveLength(2 * (1000 - 334))
+    expect(kept.map((r) => r.id)).not.toContain('op3')
+    expect(kept.map((r) => r.id)).toContain('op4-nested')
+    // Savepoints named by depth: savepoint, release and rollback at two depths, not one text per savepoint.
+    expect([...texts].filter((sql) => sql.includes('savepoint')).length).toBeLessThanOrEqual(6)
     await db.destroy()
   })
 })
