@@ -1,5 +1,6 @@
 import { type AuthCache, InMemoryAuthCache } from './caches/auth-cache.js'
 import { InMemoryPaymentAnswerCache, type PaymentAnswerCache } from './caches/payment-answers.js'
+import { EnabledEndpointCache } from './caches/webhook-endpoints.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Db } from './db/database.js'
 import { databaseReadiness, Readiness, type ReadinessCheck } from './health/readiness.js'
@@ -49,6 +50,8 @@ export interface AppContext {
   readonly signingKeys: SigningKeys
   /** Tells the other instances what their caches must forget. */
   readonly bus: InvalidationBus
+  /** Each organization's enabled webhook endpoints, as the outbox reads them. */
+  readonly webhookEndpoints: EnabledEndpointCache
   /**
    * Forgets a change in this process's caches, then tells the other instances; inside a write, once it
    * has committed (before, a concurrent request could cache the old record again).
@@ -138,6 +141,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
   const paymentAnswers = options.paymentAnswers ?? new InMemoryPaymentAnswerCache(clock, ttlMs)
   const bus = options.bus ?? localInvalidationBus()
   const signingKeys = new SigningKeys(options.db, clock, options.masterKey)
+  const webhookEndpoints = new EnabledEndpointCache(clock, ttlMs)
 
   const forget = (message: Invalidation): void => {
     if (message.kind === 'org') {
@@ -149,12 +153,15 @@ export function createAppContext(options: AppContextOptions): AppContext {
       authCache.forgetKey(message.keyId)
     } else if (message.kind === 'signing-keys') {
       signingKeys.forgetServiceKeys()
-    } else if (message.kind === 'webhooks' || message.kind === 'events') {
-      // Not the caches of this module: the outbox's (server/events/outbox.ts) listens to the bus itself.
+    } else if (message.kind === 'webhooks') {
+      webhookEndpoints.forget(message.orgId)
+    } else if (message.kind === 'events') {
+      // News, not a cache: event streams hear it through the outbox's own subscription (outbox.ts).
     } else {
       authCache.forgetAll()
       paymentAnswers.forgetAll()
       signingKeys.forgetServiceKeys()
+      webhookEndpoints.forgetAll()
     }
   }
   bus.subscribe(forget)
@@ -196,6 +203,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     paymentAnswers,
     signingKeys,
     bus,
+    webhookEndpoints,
     invalidate(message: Invalidation) {
       const now = () => {
         forget(message)

@@ -50,10 +50,13 @@ const LOADERS: Record<string, Loader> = {
     const row = await findTransfer(db, orgId, id)
     if (!row) return undefined
     const proof = await findProof(db, orgId, row.proof_id)
-    // The proof's log_index is its transfer's audit event's, appended just before in the same write.
+    // The proof's log_index is its transfer's audit event's, appended just before in the same write;
+    // the transfer names it too, as GET does.
+    const withIndex = proof ? await withLogIndex(ctx, orgId, proofFromRow(proof, row)) : undefined
     return {
       ...transferFromRow(row),
-      ...(proof ? { proof: await withLogIndex(ctx, orgId, proofFromRow(proof, row)) } : {}),
+      ...(withIndex?.log_index === undefined ? {} : { log_index: withIndex.log_index }),
+      ...(withIndex ? { proof: withIndex } : {}),
     }
   },
   key: async (ctx, db, _orgId, id) => {

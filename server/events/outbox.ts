@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { isEventType, selectsEvent } from '../../src/contract/events.js'
 import { isoTimestamp } from '../clock.js'
+import type { EnabledEndpoint } from '../caches/webhook-endpoints.js'
 import type { AppContext } from '../context.js'
 import type { EventsTable, WebhookDeliveriesTable } from '../db/events-schema.js'
 import type { Executor } from '../db/queries.js'
@@ -54,16 +55,25 @@ export function announceEvents(ctx: AppContext, orgIds: readonly string[]): void
 
 /**
  * Writes the events of a write's changes, and their deliveries, in the write's transaction (called by
- * server/writes/run-write.ts just before it commits). Changes that are not event types (a key's
- * `trial.ended`, a webhook's own changes) have no event.
+ * server/writes/run-write.ts just before it commits, with the audit events of the same changes, in the
+ * same order, their log positions set). Changes that are not event types (a key's `trial.ended`, a
+ * webhook's own changes) have no event.
  */
-export async function enqueueEvents(ctx: AppContext, trx: Executor, scope: WriteScope): Promise<void> {
-  const changes = scope.changes.filter(isEventChange)
-  if (changes.length === 0) return
+export async function enqueueEvents(
+  ctx: AppContext,
+  trx: Executor,
+  scope: WriteScope,
+  audited: ReadonlyArray<{ log_index?: number | null }> = [],
+): Promise<void> {
+  if (!scope.changes.some(isEventChange)) return
   const at = isoTimestamp(ctx.clock.now())
   const rows: EventsTable[] = []
-  for (const change of changes) {
-    const object = await apiObjectOf(ctx, trx, change.orgId, change.target, change.after)
+  for (const [i, change] of scope.changes.entries()) {
+    if (!isEventChange(change)) continue
+    // The service's own answer when it gave one (the write's hot path reads nothing back), else GET's.
+    const object = change.answer
+      ? change.answer(audited[i]?.log_index ?? undefined)
+      : await apiObjectOf(ctx, trx, change.orgId, change.target, change.after)
     rows.push({
       event_id: ctx.ids.next('evt'),
       org_id: change.orgId,
@@ -84,17 +94,29 @@ export async function enqueueEvents(ctx: AppContext, trx: Executor, scope: Write
 export async function enqueueEventRows(ctx: AppContext, trx: Executor, rows: EventsTable[]): Promise<void> {
   if (rows.length === 0) return
   await insertEvents(trx, rows)
-  const orgIds = [...new Set(rows.map((row) => row.org_id))]
-  const endpoints = await enabledEndpointsOf(trx, orgIds)
-  if (endpoints.length === 0) return
   const deliveries: WebhookDeliveriesTable[] = []
+  const endpointsByOrg = new Map<string, EnabledEndpoint[]>()
   for (const row of rows) {
+    let endpoints = endpointsByOrg.get(row.org_id)
+    if (endpoints === undefined) {
+      endpoints = await ctx.webhookEndpoints.of(row.org_id, () => loadEnabledEndpoints(trx, row.org_id))
+      endpointsByOrg.set(row.org_id, endpoints)
+    }
     for (const endpoint of endpoints) {
-      if (endpoint.org_id !== row.org_id || !selectsEvent(JSON.parse(endpoint.events), row.type)) continue
-      deliveries.push(newDelivery(ctx, endpoint.webhook_id, row))
+      if (selectsEvent(endpoint.selectors, row.type))
+        deliveries.push(newDelivery(ctx, endpoint.webhook_id, row))
     }
   }
-  await insertDeliveries(trx, deliveries)
+  if (deliveries.length > 0) await insertDeliveries(trx, deliveries)
+}
+
+/** An organization's enabled endpoints as the cache keeps them (their selectors parsed). */
+async function loadEnabledEndpoints(db: Executor, orgId: string): Promise<EnabledEndpoint[]> {
+  return (await enabledEndpointsOf(db, [orgId])).map((e) => ({
+    webhook_id: e.webhook_id,
+    org_id: e.org_id,
+    selectors: JSON.parse(e.events),
+  }))
 }
 
 /** A delivery of an event to an endpoint, due now. */

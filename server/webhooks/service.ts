@@ -90,6 +90,8 @@ export async function createWebhook(
       after: { url: row.url, events: JSON.parse(row.events), description: row.description },
     })
   })
+  // The outbox's list of the organization's enabled endpoints, on every instance.
+  ctx.invalidate({ kind: 'webhooks', orgId: row.org_id })
   return { ...webhookFromRow(row), secret }
 }
 
@@ -117,6 +119,7 @@ export async function deleteWebhook(ctx: AppContext, principal: Principal, id: s
     if (!(await deleteEndpoint(trx, principal.orgId, id))) throw notFound('webhook', id)
     ctx.record({ orgId: principal.orgId, action: 'webhook.deleted', target: { type: 'webhook', id } })
   })
+  ctx.invalidate({ kind: 'webhooks', orgId: principal.orgId })
   return { status: 'deleted' as const, webhook_id: id }
 }
 
@@ -169,7 +172,10 @@ export async function retryWebhookDelivery(
     const delivery = await findDelivery(trx, id, deliveryId)
     if (!delivery) throw notFound('delivery', deliveryId)
     await rescheduleDelivery(trx, deliveryId, now)
-    if (endpoint.status !== 'enabled') await enableEndpoint(trx, id)
+    if (endpoint.status !== 'enabled') {
+      await enableEndpoint(trx, id)
+      ctx.invalidate({ kind: 'webhooks', orgId: principal.orgId })
+    }
     ctx.record({
       orgId: principal.orgId,
       action: 'webhook.delivery_retried',

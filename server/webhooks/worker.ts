@@ -64,7 +64,7 @@ export function webhookWorker(ctx: AppContext, options: { poll: boolean }): Webh
     const at = isoTimestamp(now)
     const succeeded = outcome.error === null
     const next = succeeded ? null : nextAttemptAt(attemptNumber, Date.parse(delivery.created_at), now)
-    await ctx.db.transaction().execute(async (trx) => {
+    const disabled = await ctx.db.transaction().execute(async (trx) => {
       const recorded = await recordAttempt(
         trx,
         token,
@@ -86,20 +86,24 @@ export function webhookWorker(ctx: AppContext, options: { poll: boolean }): Webh
           next_attempt_at: next === null ? null : isoTimestamp(next),
         },
       )
-      if (!recorded || !endpoint) return
-      if (succeeded) return markEndpointSucceeded(trx, delivery.webhook_id)
+      if (!recorded || !endpoint) return false
+      if (succeeded) {
+        await markEndpointSucceeded(trx, delivery.webhook_id)
+        return false
+      }
       await markEndpointFailing(trx, delivery.webhook_id, at)
       // Given up after 3 days: the endpoint has failed all along if it has not succeeded since.
-      if (
-        next === null &&
-        (await disableEndpointFailingSince(trx, delivery.webhook_id, delivery.created_at))
-      ) {
-        ctx.logger.warn(
-          { webhook_id: delivery.webhook_id, org_id: delivery.org_id },
-          'webhook endpoint disabled after 3 days of failed deliveries',
-        )
-      }
+      return (
+        next === null && (await disableEndpointFailingSince(trx, delivery.webhook_id, delivery.created_at))
+      )
     })
+    if (disabled) {
+      ctx.invalidate({ kind: 'webhooks', orgId: delivery.org_id })
+      ctx.logger.warn(
+        { webhook_id: delivery.webhook_id, org_id: delivery.org_id },
+        'webhook endpoint disabled after 3 days of failed deliveries',
+      )
+    }
   }
 
   const drain = async (): Promise<number> => {

@@ -21,6 +21,13 @@ export interface Change {
   /** For an update, the record before and after (secrets left out). */
   before?: unknown
   after?: unknown
+  /**
+   * The record as the API answers it after the change: its event's `data.object` (DESIGN §20), given
+   * the log position its audit event was appended at (a transfer's proof carries it; known only as the
+   * write commits). Absent, the outbox reads the record back (server/events/objects.ts). Only called
+   * for a change that is an event, so a service may name it at no cost when it has the answer at hand.
+   */
+  answer?: (logIndex: number | undefined) => unknown
 }
 
 /** Where a write comes from: its actor and the request id (null for a job). */

@@ -1,5 +1,5 @@
 import { insertAuditEvents } from '../audit/queries.js'
-import { appendToAuditLog } from '../audit-log/append.js'
+import { appendToAuditLog, type PendingAuditEvent } from '../audit-log/append.js'
 import type { Principal } from '../auth/principal.js'
 import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
@@ -30,10 +30,10 @@ export async function runWrite<T>(ctx: AppContext, origin: WriteOrigin, work: ()
     holdingConnection(() =>
       ctx.db.transaction().execute(async (trx) => {
         const value = await work()
-        const events = scope.changes.map((change) => auditRow(ctx, scope, change))
+        const events: PendingAuditEvent[] = scope.changes.map((change) => auditRow(ctx, scope, change))
         await appendToAuditLog(trx, events)
         await insertAuditEvents(trx, events)
-        await enqueueEvents(ctx, trx, scope)
+        await enqueueEvents(ctx, trx, scope, events)
         return value
       }),
     ),

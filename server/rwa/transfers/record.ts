@@ -1,6 +1,7 @@
 import type {
   ComplianceDetails,
   GovernanceEvent,
+  Proof,
   ProofTransfer,
   Transfer,
   TransferStatus,
@@ -12,7 +13,7 @@ import type { Executor } from '../../db/queries.js'
 import { detachPayload } from '../../signing/compact-jws.js'
 import { recordTokenEvent } from '../history/history.js'
 import { findJurisdictions } from '../jurisdictions/queries.js'
-import { transferFromRow } from './from-row.js'
+import { proofFromRow, transferFromRow } from './from-row.js'
 import { insertProof, insertTransfer } from './queries.js'
 
 /*
@@ -31,12 +32,12 @@ export async function storeProof(
   orgId: string,
   facts: Omit<ProofFacts, 'version' | 'org_id' | 'issuers'>,
   factsOf: 'proof' | 'transfer' = 'proof',
-): Promise<void> {
+): Promise<Proof> {
   const issuers = await issuersNamedBy(trx, orgId, facts)
   const proof: ProofFacts = { version: PROOF_VERSION, org_id: orgId, issuers, ...facts }
   const canonical = canonicalFacts(proof)
   const { jws, kid } = await ctx.signingKeys.signProof(canonical, trx)
-  await insertProof(trx, {
+  const row = {
     proof_id: proof.proof_id,
     org_id: orgId,
     transfer_id: proof.transfer_id ?? null,
@@ -46,7 +47,10 @@ export async function storeProof(
     kid,
     // A transfer's proof rebuilds its facts from the transfer row: what the row lacks is kept here.
     issuers: factsOf === 'transfer' ? JSON.stringify(issuers) : null,
-  })
+  }
+  await insertProof(trx, row)
+  // The API record, from the facts at hand rather than rebuilt from the transfer row.
+  return proofFromRow({ ...row, facts: canonical })
 }
 
 /** The version of the proofs made now (DESIGN §14): they sign `org_id` and `issuers`. */
@@ -93,7 +97,7 @@ export async function storeTransfer(
   },
   history: { event: GovernanceEvent['event']; details: Record<string, unknown>; actorKeyId: string },
 ): Promise<Transfer> {
-  await storeProof(
+  const proof = await storeProof(
     ctx,
     trx,
     record.orgId,
@@ -110,14 +114,6 @@ export async function storeTransfer(
     'transfer',
   )
   const { source_requirements, target_requirements, all_satisfied, checks } = record.compliance_details
-  ctx.record({
-    orgId: record.orgId,
-    action: `transfer.${record.status}`,
-    target: { type: 'transfer', id: record.transferId },
-    after: { token_id: record.tokenId, ...record.transfer, proof_id: record.proofId },
-  })
-  // Its event's position in the organization's log, fixed now for the answer (DESIGN §17).
-  const log_index = await logIndexOfRecordedChange(trx, record.orgId)
   const row = {
     transfer_id: record.transferId,
     org_id: record.orgId,
@@ -131,6 +127,21 @@ export async function storeTransfer(
     compliance_summary: JSON.stringify({ source_requirements, target_requirements, all_satisfied }),
     compliance_checks: JSON.stringify(checks),
   }
+  ctx.record({
+    orgId: record.orgId,
+    action: `transfer.${record.status}`,
+    target: { type: 'transfer', id: record.transferId },
+    after: { token_id: record.tokenId, ...record.transfer, proof_id: record.proofId },
+    // As GET answers it: the transfer and its proof with its event's log position.
+    answer: (logIndex = log_index) => ({
+      ...answer,
+      log_index: logIndex,
+      proof: { ...proof, log_index: logIndex },
+    }),
+  })
+  // Its event's position in the organization's log, fixed now for the answer (DESIGN §17).
+  const log_index = await logIndexOfRecordedChange(trx, record.orgId)
+  const answer = transferFromRow(row)
   await insertTransfer(trx, row)
   await recordTokenEvent(ctx, trx, record.orgId, record.tokenId, history.event, record.now, {
     transfer_id: record.transferId,
@@ -139,5 +150,5 @@ export async function storeTransfer(
     ...history.details,
     actor_key_id: history.actorKeyId,
   })
-  return { ...transferFromRow(row), log_index }
+  return { ...answer, log_index }
 }

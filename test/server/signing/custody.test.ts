@@ -53,7 +53,10 @@ describe('sealed signing keys', () => {
     await expect(openKeyCustody(h.ctx.db, other, h.clock, names)).rejects.toThrow(/cannot be decrypted/)
     expect(await everyStoredRow(h)).toBe(withoutCheck)
     // The right key stores the check value again.
-    expect(await openKeyCustody(h.ctx.db, h.masterKey, h.clock, names)).toEqual({ sealed: 0, webhookSecrets: 0 })
+    expect(await openKeyCustody(h.ctx.db, h.masterKey, h.clock, names)).toEqual({
+      sealed: 0,
+      webhookSecrets: 0,
+    })
     expect(await h.ctx.db.selectFrom('key_custody').selectAll().execute()).toHaveLength(1)
   })
 
