@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely'
+import { compiledInsert, compiledOnce } from '../../db/compiled-query.js'
 import type { ListCredentialsQuery } from '../../../src/contract/rwa.js'
 import { countOf, type Executor, ownedRecord, pageOf, type RowLock, whereEqual } from '../../db/queries.js'
 import type { CredentialsTable } from '../../db/schema.js'
@@ -22,20 +23,40 @@ export function listCredentials(db: Executor, orgId: string, query: ListCredenti
 }
 
 /** The active credential of the jurisdiction holding that title deed key, if any. */
-export function findActiveByTitleDeed(db: Executor, orgId: string, jurisdiction: string, key: string) {
-  return db
+export async function findActiveByTitleDeed(db: Executor, orgId: string, jurisdiction: string, key: string) {
+  const [row] = await activeByTitleDeed(db, orgId, jurisdiction, key)
+  return row
+}
+
+/* An issuance's reads and writes, compiled once (compiledOnce, compiledInsert). */
+const activeByTitleDeed = compiledOnce((db: Executor, orgId: string, jurisdiction: string, key: string) =>
+  db
     .selectFrom('credentials')
     .select(['credential_id', 'property_data'])
     .where('org_id', '=', orgId)
     .where('jurisdiction', '=', jurisdiction)
     .where('title_deed_key', '=', key)
-    .where('status', '=', 'active')
-    .executeTakeFirst()
-}
+    .where('status', '=', 'active'),
+)
 
-export async function insertCredential(db: Executor, row: Insertable<CredentialsTable>): Promise<void> {
-  await db.insertInto('credentials').values(row).execute()
-}
+export const insertCredential: (db: Executor, row: Insertable<CredentialsTable>) => Promise<void> =
+  compiledInsert<Insertable<CredentialsTable>>('credentials', [
+    'credential_id',
+    'org_id',
+    'jurisdiction',
+    'owner_did',
+    'property_data',
+    'status',
+    'issuer_did',
+    'issued_at',
+    'valid_until',
+    'revoked_at',
+    'revocation_reason',
+    'vc_jwt',
+    'status_list_id',
+    'status_list_index',
+    'title_deed_key',
+  ])
 
 /** Revokes an active credential; false when it was not active (another request revoked it first). */
 export async function markCredentialRevoked(
@@ -68,14 +89,12 @@ export async function freezeTokenBackedBy(db: Executor, credentialId: string): P
 }
 
 export async function isKnownDid(db: Executor, orgId: string, did: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('rwa_dids')
-    .select('did')
-    .where('org_id', '=', orgId)
-    .where('did', '=', did)
-    .executeTakeFirst()
-  return row !== undefined
+  return (await knownDid(db, orgId, did)).length > 0
 }
+
+const knownDid = compiledOnce((db: Executor, orgId: string, did: string) =>
+  db.selectFrom('rwa_dids').select('did').where('org_id', '=', orgId).where('did', '=', did),
+)
 
 export function countDids(db: Executor, orgId: string): Promise<number> {
   return countOf(db.selectFrom('rwa_dids').where('org_id', '=', orgId))
@@ -83,5 +102,9 @@ export function countDids(db: Executor, orgId: string): Promise<number> {
 
 /** Records a DID the organization introduced (what `max_dids` caps). */
 export async function insertDid(db: Executor, orgId: string, did: string, at: string): Promise<void> {
-  await db.insertInto('rwa_dids').values({ org_id: orgId, did, created_at: at }).execute()
+  await insertDidRow(db, orgId, did, at)
 }
+
+const insertDidRow = compiledOnce((db: Executor, orgId: string, did: string, at: string) =>
+  db.insertInto('rwa_dids').values({ org_id: orgId, did, created_at: at }),
+)
