@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { runAuditLog } from './lib/audit-log.mjs'
+import { runEventsOutbox } from './lib/events-outbox.mjs'
 import { coldStarts as measureColdStarts } from './lib/cold-start.mjs'
 import { loadRun } from './lib/load.mjs'
 import { BENCH_DATABASE_URL, BENCH_REDIS_URL, createDeployment, probe } from './lib/postgres.mjs'
@@ -46,6 +47,9 @@ const USAGE = `usage: npm run bench -- [options]
                      and without it, same run; goal ≤ 1.15) and an inclusion proof's CPU at a small
                      and a large log built directly in SQLite (--log-sizes; goal large/small ≤ 1.3);
                      it runs in every run without --only, after the flood;
+                     outbox: the events outbox's cost on a transfer POST (server CPU with its event and
+                     delivery and without, same run; goal ≤ 1.25), beside the outbox as it was before
+                     (the transfer read back, the endpoints queried); it runs after the log;
                      subscription, a diagnostic of the authenticated path, runs only when named;
                      the *-pg1/*-pg2 scenarios need PostgreSQL at RWA_BENCH_DATABASE_URL, default
                      ${BENCH_DATABASE_URL}, and Redis at RWA_BENCH_REDIS_URL, default ${BENCH_REDIS_URL})
@@ -148,6 +152,7 @@ async function main() {
   let cli
   let flood
   let auditLog
+  let outbox
   let seeding
   let pgSeeding
   let deployment
@@ -285,6 +290,24 @@ async function main() {
         failures.push(`log: ${error instanceof Error ? error.message : String(error)}`)
       }
     }
+    if (selectedByName(flags.only, 'outbox')) {
+      log(`outbox: ${plan.logTransfers} transfer POSTs, ${plan.rounds} round(s)`)
+      try {
+        outbox = {
+          transfers_per_round: plan.logTransfers,
+          rounds: plan.rounds,
+          rows: await runEventsOutbox({
+            root: ROOT,
+            work,
+            core: pinning?.server,
+            transfers: plan.logTransfers,
+            rounds: plan.rounds,
+          }),
+        }
+      } catch (error) {
+        failures.push(`outbox: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    }
     cli = coldStarts(servers.rwa.url, work)
   } catch (error) {
     failures.push(`aborted: ${error instanceof Error ? error.message : String(error)}`)
@@ -318,6 +341,7 @@ async function main() {
     scenarios: selected.map((s) => summarize(s, runs)),
     flood: flood ?? null,
     log: auditLog ?? null,
+    outbox: outbox ?? null,
     cli,
     failures: [...failures, ...non2xxFailures(runs)],
   }
@@ -470,6 +494,7 @@ function selectScenarios(only) {
   ids.delete('cli')
   ids.delete('flood')
   ids.delete('log')
+  ids.delete('outbox')
   for (const id of ids) if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario ${id}`)
   // A baseline may itself have one (jurisdiction-pg1 → jurisdiction → select): add them all.
   for (let added = true; added; ) {

@@ -126,6 +126,22 @@ export function printReport(report) {
     }
     table(rows, out)
   }
+  if (report.outbox) {
+    out()
+    const o = report.outbox
+    out(`events outbox (${o.rounds} round(s) of ${o.transfers_per_round} transfer POSTs; CPU, medians)`)
+    const rows = [['figure', 'value', 'ratio', 'goal', 'met']]
+    for (const r of o.rows) {
+      rows.push([
+        r.title,
+        `${r.value} ${r.unit}`,
+        r.ratio === undefined ? '' : `${r.ratio.toFixed(2)} vs ${r.baseline}`,
+        r.goal === undefined ? '' : `≤ ${r.goal}`,
+        r.goal_met === undefined ? '' : r.goal_met ? 'yes' : 'NO',
+      ])
+    }
+    table(rows, out)
+  }
   if (report.cli) {
     out()
     const c = report.cli
