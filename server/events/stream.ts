@@ -1,9 +1,10 @@
 import type { Context } from 'hono'
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming'
 import { type EventStreamQuery, selectsEvent, streamSelectors } from '../../src/contract/events.js'
+import { knownKeyOf } from '../auth/authenticate.js'
 import type { AppEnv, Principal } from '../auth/principal.js'
 import type { AppContext } from '../context.js'
-import { invalidFields } from '../errors.js'
+import { ApiError, invalidFields } from '../errors.js'
 import { idFloor, timeOfId } from '../ids.js'
 import { eventSignal } from './outbox.js'
 import { eventsSince } from './queries.js'
@@ -97,6 +98,18 @@ export function streamEvents(
   const selectors = streamSelectors(query.events)
   const lastEventId = lastEventIdOf(c)
   const orgId = principal.orgId
+  const apiKey = c.req.header('x-api-key')
+  // The key is checked at connect like any request's; a stream outlives that check, so it is asked
+  // again before each read: a key revoked, rerolled past its overlap or expired ends its streams.
+  const keyStillLive = async () => {
+    try {
+      await knownKeyOf(ctx, apiKey)
+      return true
+    } catch (error) {
+      if (error instanceof ApiError) return false
+      throw error
+    }
+  }
   return streamSSE(c, async (stream) => {
     const streams = open.get(ctx) ?? new Set<SSEStreamingApi>()
     open.set(ctx, streams)
@@ -127,6 +140,10 @@ export function streamEvents(
       await stream.write(`retry: 1000\nid: ${position}\n: connected\n\n`)
       let lastWrite = Date.now()
       while (!ended()) {
+        if (!(await keyStillLive())) {
+          await stream.write(': the key of this stream is no longer valid\n\n')
+          break
+        }
         for await (const row of readSince(ctx, orgId, cursor.floor())) {
           if (ended()) break
           if (!cursor.admit(row.event_id) || !selectsEvent(selectors, row.type)) continue

@@ -114,6 +114,25 @@ describe('the event stream', () => {
     await stream.until(() => stream.ended, 'the end of the stream')
   })
 
+  it('ends a stream whose key is revoked, before sending it anything more', async () => {
+    h = await createHarness({ eventStreamHeartbeatMs: 60_000 })
+    const acme = await h.createOrg('acme', { tier: 'pro' })
+    const { url } = await served()
+    const reader = await expectStatus(
+      h.post('/console/billing/keys', { name: 'reader', roles: ['auditor'] }, { key: acme.key }),
+      201,
+    )
+    const stream = await open(url, reader.api_key)
+    await expectStatus(h.post('/console/rwa/jurisdictions', jurisdiction('XR'), { key: acme.key }), 201)
+    await stream.until(() => stream.events().length === 1, 'the event while the key is live')
+
+    await expectStatus(h.request('DELETE', `/console/billing/keys/${reader.key_id}`, { key: acme.key }), 200)
+    await expectStatus(h.post('/console/rwa/jurisdictions', jurisdiction('XS'), { key: acme.key }), 201)
+    await stream.until(() => stream.ended, "the end of the revoked key's stream")
+    expect(stream.raw).not.toContain('"XS"')
+    expect((await open(url, reader.api_key)).status).toBe(401)
+  })
+
   it('refuses a bad selector, a malformed Last-Event-ID and a missing key; every role may read it', async () => {
     h = await createHarness()
     const acme = await h.createOrg('acme', { tier: 'pro' })
