@@ -155,6 +155,21 @@ const UNAVAILABLE_MESSAGES = [
   /^The database connection is not open/,
 ]
 
+// PostgreSQL aborting a transaction to break a lock cycle (40P01), a serialization failure (40001) or a
+// lock it could not take (55P03): the write is rolled back whole, and the same request sent again can
+// succeed. Two writes of one organization can meet this way on PostgreSQL (a batch locks the log row
+// early to answer a transfer's log_index while another write holds a row the batch wants next).
+const LOCK_CONFLICT_CODES = new Set(['40P01', '40001', '55P03'])
+
+/** Whether `error` is a transaction the database aborted over a lock conflict (retryable, nothing written). */
+export function isLockConflict(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && LOCK_CONFLICT_CODES.has(code)) return true
+  }
+  return false
+}
+
 /**
  * Whether `error` means the database cannot be reached (or stayed busy past its timeout) rather than
  * that a statement is wrong: such a request is answered 503 with `Retry-After`, never 500.

@@ -7,6 +7,7 @@ import {
   constraintViolationOf,
   DATABASE_RETRY_AFTER_SECONDS,
   isDatabaseUnavailable,
+  isLockConflict,
 } from '../errors.js'
 
 export const PROBLEM_JSON = 'application/problem+json'
@@ -75,16 +76,19 @@ export function errorHandler(logError: (message: string, error?: unknown) => voi
     }
     const refusal = concurrencyRefusalOf(error)
     if (refusal) return problemResponse(c, refusal)
-    if (isDatabaseUnavailable(error)) {
+    const lockConflict = isLockConflict(error)
+    if (lockConflict || isDatabaseUnavailable(error)) {
       logError(
-        `database unavailable on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}):`,
+        `database ${lockConflict ? 'lock conflict' : 'unavailable'} on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}):`,
         error,
       )
       return problemResponse(
         c,
         new ApiError(
           'database_unavailable',
-          'The database cannot be reached; retry after Retry-After seconds',
+          lockConflict
+            ? 'The database rolled this write back to break a lock conflict with a concurrent one; nothing was written; retry after Retry-After seconds'
+            : 'The database cannot be reached; retry after Retry-After seconds',
           {
             context: { retry_after_seconds: DATABASE_RETRY_AFTER_SECONDS },
             headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },

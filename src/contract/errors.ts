@@ -262,7 +262,7 @@ export const REASONS = {
   not_ready: { code: 'unavailable', when: '`/readyz`: a check failed (`checks` names it)' },
   database_unavailable: {
     code: 'unavailable',
-    when: 'The database cannot be reached (or stayed locked past its timeout); `Retry-After` says when to try again',
+    when: 'The database cannot be reached, stayed locked past its timeout, or rolled the write back to break a lock conflict with a concurrent one (nothing written); `Retry-After` says when to try again',
   },
   payment_provider_unreachable: {
     code: 'unavailable',
