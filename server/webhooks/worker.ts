@@ -14,6 +14,7 @@ import {
   markEndpointSucceeded,
   recordAttempt,
 } from './queries.js'
+import { SealOpenError } from '../signing/master-key.js'
 import { openWebhookSecret } from './secret-custody.js'
 import { webhookHeaders } from './signature.js'
 
@@ -47,6 +48,17 @@ export function webhookWorker(ctx: AppContext, options: { poll: boolean }): Webh
   let again = false
   let stopped = false
 
+  /** The endpoint's `whsec_` secret, or undefined (logged) if its stored form does not open. */
+  const openedSecret = (webhookId: string, stored: string): string | undefined => {
+    try {
+      return openWebhookSecret(ctx.masterKey, webhookId, stored)
+    } catch (error) {
+      if (!(error instanceof SealOpenError)) throw error
+      ctx.logError(`webhook ${webhookId}: its signing secret does not open`, error)
+      return undefined
+    }
+  }
+
   const attempt = async (delivery: Selectable<WebhookDeliveriesTable>, token: string): Promise<void> => {
     const { event, endpoint } = await deliveryMaterial(ctx.db, delivery)
     const attemptNumber = delivery.attempts + 1
@@ -56,9 +68,18 @@ export function webhookWorker(ctx: AppContext, options: { poll: boolean }): Webh
       outcome = { statusCode: null, error: 'the event or the endpoint no longer exists' }
     } else {
       const body = JSON.stringify(eventFromRow(event))
-      const secret = openWebhookSecret(ctx.masterKey, delivery.webhook_id, endpoint.secret)
-      const headers = webhookHeaders(secret, event.event_id, Math.floor(startedAt / 1000), body)
-      outcome = await postToDestination(endpoint.url, body, headers, { allowHttp: ctx.allowHttpWebhooks })
+      const secret = openedSecret(delivery.webhook_id, endpoint.secret)
+      if (secret === undefined) {
+        // Recorded as a failed attempt (retried, and in the end disabling the endpoint) rather than
+        // thrown, which would leave the delivery claimed again every lease and never counted.
+        outcome = {
+          statusCode: null,
+          error: "the endpoint's signing secret cannot be opened with this master key",
+        }
+      } else {
+        const headers = webhookHeaders(secret, event.event_id, Math.floor(startedAt / 1000), body)
+        outcome = await postToDestination(endpoint.url, body, headers, { allowHttp: ctx.allowHttpWebhooks })
+      }
     }
     const now = ctx.clock.now()
     const at = isoTimestamp(now)

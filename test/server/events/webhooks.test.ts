@@ -343,6 +343,32 @@ describe('deliveries', () => {
   })
 })
 
+describe('an endpoint whose stored secret does not open', () => {
+  it('gets a failed attempt recorded (retried later), not a delivery claimed again every lease', async () => {
+    const { h, receiver, acme, worker } = await setUp()
+    const endpoint = await createEndpoint(h, acme.key, receiver.url, ['jurisdiction.*'])
+    // As an instance of an older version would store it: in plaintext.
+    await (h.ctx.db as any)
+      .updateTable('webhook_endpoints')
+      .set({ secret: endpoint.secret })
+      .where('webhook_id', '=', endpoint.webhook_id)
+      .execute()
+    await expectStatus(h.post('/console/rwa/jurisdictions', US, { key: acme.key }), 201)
+    expect(await worker.runOnce()).toBe(1)
+    expect(receiver.received).toHaveLength(0)
+    const [attempt] = (
+      await expectStatus(h.get(`/console/webhooks/${endpoint.webhook_id}/deliveries`, { key: acme.key }), 200)
+    ).deliveries
+    expect(attempt).toMatchObject({
+      attempt: 1,
+      status_code: null,
+      error: expect.stringContaining('cannot be opened'),
+      next_attempt_at: expect.any(String),
+    })
+    expect(await worker.runOnce()).toBe(0)
+  })
+})
+
 describe('two instances', () => {
   it('deliver each event exactly once to a healthy receiver, claiming different deliveries', async () => {
     const { h, receiver, acme, worker } = await setUp()
