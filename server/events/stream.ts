@@ -36,8 +36,12 @@ const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/
 /** The open streams of each app, closed when its server shuts down. */
 const open = new WeakMap<AppContext, Set<SSEStreamingApi>>()
 
+/** The apps whose streams were closed: a stream opened after that (before the server stops listening) ends at once. */
+const closed = new WeakSet<AppContext>()
+
 /** Ends every event stream of `ctx` (a shutting-down server: its clients reconnect elsewhere). */
 export async function closeEventStreams(ctx: AppContext): Promise<void> {
+  closed.add(ctx)
   const streams = open.get(ctx)
   if (!streams) return
   await Promise.all([...streams].map((stream) => stream.close()))
@@ -111,6 +115,8 @@ export function streamEvents(
     }
   }
   return streamSSE(c, async (stream) => {
+    // Shutting down: a server that waited for this stream to end would never stop.
+    if (closed.has(ctx)) return
     const streams = open.get(ctx) ?? new Set<SSEStreamingApi>()
     open.set(ctx, streams)
     streams.add(stream)
