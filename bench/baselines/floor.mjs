@@ -8,7 +8,7 @@
 // decision by rwa's own pure evaluation, the proof signed and stored, the transfer, its counters and
 // the token's history, the holdings moved when approved; and what DESIGN §16, §17 and §20 record in the
 // same transaction: the audit event, its leaf appended to the organization's verifiable log, and the
-// outbox event (with the query of subscribed endpoints). A credential: the jurisdiction, the title deed
+// outbox event. A credential: the jurisdiction, the title deed
 // check, the owner DID (a new one counted), a status list entry, the VC-JWT signed, the credential row,
 // and the same audit event, leaf and event.
 //
@@ -104,9 +104,6 @@ const q = {
   insertEvent: db.prepare(
     'INSERT INTO events (event_id, org_id, type, created_at, data) VALUES (?, ?, ?, ?, ?)',
   ),
-  endpoints: db.prepare(
-    "SELECT webhook_id, org_id, events FROM webhook_endpoints WHERE org_id = ? AND status = 'enabled'",
-  ),
   titleDeed: db.prepare(
     `SELECT credential_id, property_data FROM credentials WHERE org_id = ? AND jurisdiction = ?
        AND title_deed_key = ? AND status = 'active'`,
@@ -192,8 +189,8 @@ function record(action, target, after, object, now) {
     head.size,
   )
   q.insertEvent.run(nextId('evt'), orgId, action, now, JSON.stringify({ object }))
-  // Deliveries would be queued for each subscribed endpoint; the bench's organizations have none.
-  q.endpoints.all(orgId)
+  // Deliveries would be queued for each subscribed endpoint; the bench's organizations have none, and
+  // which endpoints an organization has is known without a query (the server caches it, 498373d).
   return head.size
 }
 
