@@ -8,16 +8,9 @@ import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { cpuSeconds, pinSelf, startServer, TASKSET } from './lib/processes.mjs'
-import {
-  call,
-  eachLimited,
-  propertyData,
-  SOURCE,
-  seedGovernance,
-  seedOrganization,
-  transferBody,
-} from './lib/seed.mjs'
+import { postTarget, postTo } from './lib/post-target.mjs'
+import { cpuSeconds, pinSelf, TASKSET } from './lib/processes.mjs'
+import { eachLimited } from './lib/seed.mjs'
 import { median } from './lib/stats.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -49,7 +42,7 @@ try {
     for (const name of order) {
       const v = versions[name]
       const cpu0 = cpuSeconds(v.server.pid)
-      await eachLimited(Array.from({ length: BURST }), CONCURRENCY, () => post(v))
+      await eachLimited(Array.from({ length: BURST }), CONCURRENCY, () => postTo(v))
       perPost[name].push(((cpuSeconds(v.server.pid) - cpu0) * 1e6) / BURST)
     }
   }
@@ -67,50 +60,6 @@ try {
   rmSync(work, { recursive: true, force: true })
 }
 
-async function serve(name, bin) {
-  const server = await startServer({
-    name,
-    args: [
-      bin,
-      'server',
-      'start',
-      '--port',
-      '0',
-      '--db',
-      join(work, `${name}.db`),
-      '--public-rate-limit',
-      'off',
-    ],
-    core: TASKSET ? 0 : undefined,
-    env: { NODE_ENV: 'production' },
-  })
-  const orgs = []
-  for (let i = 0; i < 4; i++) {
-    const org = await seedOrganization(server.url, server.adminKey, `cmp-${i}`)
-    await seedGovernance(server.url, org, { supply: 1_000_000, transfers: 2 })
-    orgs.push(org)
-  }
-  const target = { server, orgs, sent: 0 }
-  for (let i = 0; i < 200; i++) await post(target)
-  return target
-}
-
-function post(target) {
-  const n = target.sent++
-  const org = target.orgs[n % target.orgs.length]
-  const i = Math.floor(n / target.orgs.length)
-  if (KIND === 'transfer') {
-    return call(target.server.url, 'POST', '/console/rwa/transfers', {
-      key: org.key,
-      body: transferBody(org, i),
-    })
-  }
-  return call(target.server.url, 'POST', '/console/rwa/credentials', {
-    key: org.key,
-    body: {
-      jurisdiction: SOURCE,
-      owner_did: `did:web:${org.orgId}:holder-${i % 16}`,
-      property_data: { ...propertyData(i), title_deed: `TD-COMPARE-${process.pid}-${n}` },
-    },
-  })
+function serve(name, bin) {
+  return postTarget({ name, bin, work, kind: KIND, prefix: `cmp-${name}` })
 }

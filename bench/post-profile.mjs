@@ -16,17 +16,10 @@ import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { loadavg } from 'node:os'
-import { cpuSeconds, pinSelf, startServer, TASKSET } from './lib/processes.mjs'
+import { postTarget, postTo } from './lib/post-target.mjs'
+import { cpuSeconds, pinSelf, TASKSET } from './lib/processes.mjs'
 import { readProfile } from './lib/profile.mjs'
-import {
-  call,
-  eachLimited,
-  SOURCE,
-  propertyData,
-  seedGovernance,
-  seedOrganization,
-  transferBody,
-} from './lib/seed.mjs'
+import { eachLimited } from './lib/seed.mjs'
 import { splitProfile } from './lib/split.mjs'
 import { median } from './lib/stats.mjs'
 
@@ -115,56 +108,12 @@ try {
 }
 
 /** A server on a fresh database, with ORGS enterprise organizations seeded and warmed up. */
-async function serve(name, nodeArgs) {
-  const server = await startServer({
-    name,
-    args: [
-      ...nodeArgs,
-      flags.rwa ?? join(ROOT, 'bin/rwa'),
-      'server',
-      'start',
-      '--port',
-      '0',
-      '--db',
-      join(work, `${name}.db`),
-      '--public-rate-limit',
-      'off',
-    ],
-    core: TASKSET ? 0 : undefined,
-    env: { NODE_ENV: 'production' },
-  })
-  const orgs = []
-  for (let i = 0; i < ORGS; i++) {
-    const org = await seedOrganization(server.url, server.adminKey, `post-${i}`)
-    await seedGovernance(server.url, org, { supply: 1_000_000, transfers: 2 })
-    orgs.push(org)
-  }
-  const target = { server, orgs, sent: 0 }
-  for (let i = 0; i < 200; i++) await post(target)
-  return target
+function serve(name, nodeArgs) {
+  const bin = flags.rwa ?? join(ROOT, 'bin/rwa')
+  return postTarget({ name, bin, work, kind: KIND, prefix: `profile-${name}`, orgs: ORGS, nodeArgs })
 }
 
 /** POSTS POSTs, CONCURRENCY at a time, spread over the organizations. */
 function posts(target) {
-  return eachLimited(Array.from({ length: POSTS }), CONCURRENCY, () => post(target))
-}
-
-function post(target) {
-  const n = target.sent++
-  const org = target.orgs[n % target.orgs.length]
-  const i = Math.floor(n / target.orgs.length)
-  if (KIND === 'transfer') {
-    return call(target.server.url, 'POST', '/console/rwa/transfers', {
-      key: org.key,
-      body: transferBody(org, i),
-    })
-  }
-  return call(target.server.url, 'POST', '/console/rwa/credentials', {
-    key: org.key,
-    body: {
-      jurisdiction: SOURCE,
-      owner_did: `did:web:${org.orgId}:holder-${i % 16}`,
-      property_data: { ...propertyData(i), title_deed: `TD-PROFILE-${process.pid}-${n}` },
-    },
-  })
+  return eachLimited(Array.from({ length: POSTS }), CONCURRENCY, () => postTo(target))
 }
