@@ -186,6 +186,8 @@ it('rwa listen reconnects with Last-Event-ID when the stream breaks, and forward
       throw new Error(`${e.message}\nstdout: ${stdout}\nstderr: ${stderr}`)
     })
     await until('the reconnection', () => stderr.includes('Reconnected'))
+    // The receiver has a forward as soon as it arrives; the CLI prints its line once the answer is back.
+    await until('a line per forward', () => stdout.trim().split('\n').length === 3)
     const events = local.received.map((r) => new Webhook(secret).verify(r.body, r.headers) as any)
     expect(events.map((e) => e.data.object.jurisdiction_id)).toEqual(['R1', 'R2', 'R3'])
     const lines = stdout
