@@ -62,10 +62,10 @@ export function noteLimitReached(
   }
   const fire = async () => {
     const at = isoTimestamp(now)
-    const fresh = await ctx.db.transaction().execute(async (trx) => {
+    const queued = await ctx.db.transaction().execute(async (trx) => {
       // The mark names the hour as `2026-11-28T14`.
       const mark = at.slice(0, 13)
-      if (!(await markFired(trx, 'limit.reached', subject, [mark], mark, orgId, at))) return false
+      if (!(await markFired(trx, 'limit.reached', subject, [mark], mark, orgId, at))) return undefined
       const row: EventsTable = {
         event_id: ctx.ids.next('evt'),
         org_id: orgId,
@@ -73,10 +73,9 @@ export function noteLimitReached(
         created_at: at,
         data: JSON.stringify({ object }),
       }
-      await enqueueEventRows(ctx, trx, [row])
-      return true
+      return enqueueEventRows(ctx, trx, [row])
     })
-    if (fresh) announceEvents(ctx, [orgId])
+    if (queued !== undefined) announceEvents(ctx, [orgId], queued)
   }
   return outsideWrite(() =>
     outsideHeldConnection(() =>

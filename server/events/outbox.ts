@@ -43,12 +43,16 @@ export function eventSignal(ctx: AppContext): EventEmitter {
 }
 
 /**
- * Says that events of `orgIds` were committed: to this process's worker and streams, and through the
- * invalidation bus to the other instances' streams. Called once the transaction has committed.
+ * Says that events of `orgIds` were committed: to this process's streams, and through the invalidation
+ * bus to the other instances' streams; and to this process's delivery worker when the transaction
+ * queued deliveries (`queuedDeliveries` > 0): a write of an organization with no endpoint subscribed
+ * does not make the worker look (its claim query on every commit was 4–7 % of a transfer POST). Other
+ * instances' workers were never woken by a commit here: they find the deliveries at their next poll,
+ * as before. Called once the transaction has committed.
  */
-export function announceEvents(ctx: AppContext, orgIds: readonly string[]): void {
+export function announceEvents(ctx: AppContext, orgIds: readonly string[], queuedDeliveries: number): void {
   const signal = eventSignal(ctx)
-  signal.emit('committed')
+  if (queuedDeliveries > 0) signal.emit('committed')
   signal.emit('events', orgIds)
   for (const orgId of orgIds) ctx.bus.publish({ kind: 'events', orgId })
 }
@@ -82,17 +86,18 @@ export async function enqueueEvents(
       data: JSON.stringify({ object }),
     })
   }
-  await enqueueEventRows(ctx, trx, rows)
+  const queued = await enqueueEventRows(ctx, trx, rows)
   const orgIds = [...new Set(rows.map((row) => row.org_id))]
-  scope.afterCommit.push(() => announceEvents(ctx, orgIds))
+  scope.afterCommit.push(() => announceEvents(ctx, orgIds, queued))
 }
 
 /**
  * Stores events and queues one delivery per enabled endpoint of their organization subscribed to
- * their type. The scheduled events' job calls it too, in its own transaction.
+ * their type; returns how many deliveries it queued. The scheduled events' job calls it too, in its
+ * own transaction.
  */
-export async function enqueueEventRows(ctx: AppContext, trx: Executor, rows: EventsTable[]): Promise<void> {
-  if (rows.length === 0) return
+export async function enqueueEventRows(ctx: AppContext, trx: Executor, rows: EventsTable[]): Promise<number> {
+  if (rows.length === 0) return 0
   await insertEvents(trx, rows)
   const deliveries: WebhookDeliveriesTable[] = []
   const endpointsByOrg = new Map<string, EnabledEndpoint[]>()
@@ -108,6 +113,7 @@ export async function enqueueEventRows(ctx: AppContext, trx: Executor, rows: Eve
     }
   }
   if (deliveries.length > 0) await insertDeliveries(trx, deliveries)
+  return deliveries.length
 }
 
 /** An organization's enabled endpoints as the cache keeps them (their selectors parsed). */

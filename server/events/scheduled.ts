@@ -67,12 +67,13 @@ export async function runScheduledEvents(ctx: AppContext, holder: string): Promi
       target: 'subscription',
     })
   let fired = 0
+  let queued = 0
   const orgIds = new Set<string>()
   for (const item of due) {
     const reached = thresholdsReached(THRESHOLDS[item.type], Date.parse(item.deadline) - now)
     const nearest = Math.min(...reached)
     // Held: reading a key's or a subscription's record goes through caches that query ctx.db.
-    const done = await holdingConnection(() =>
+    const deliveries = await holdingConnection(() =>
       ctx.db.transaction().execute(async (trx) => {
         // Every threshold reached is marked; the event fires only if the nearest one was not yet.
         const fresh = await markFired(
@@ -84,7 +85,7 @@ export async function runScheduledEvents(ctx: AppContext, holder: string): Promi
           item.orgId,
           at,
         )
-        if (!fresh) return false
+        if (!fresh) return undefined
         const object = await apiObjectOf(
           ctx,
           trx,
@@ -99,15 +100,15 @@ export async function runScheduledEvents(ctx: AppContext, holder: string): Promi
           created_at: at,
           data: JSON.stringify({ object }),
         }
-        await enqueueEventRows(ctx, trx, [row])
-        return true
+        return enqueueEventRows(ctx, trx, [row])
       }),
     )
-    if (!done) continue
+    if (deliveries === undefined) continue
     orgIds.add(item.orgId)
     fired++
+    queued += deliveries
   }
-  if (fired > 0) announceEvents(ctx, [...orgIds])
+  if (fired > 0) announceEvents(ctx, [...orgIds], queued)
   return fired
 }
 

@@ -2,10 +2,11 @@ import { Webhook } from 'standardwebhooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EVENT_TYPES } from '../../../src/contract/events.js'
 import { DAY_MS } from '../../../server/clock.js'
+import { eventSignal } from '../../../server/events/outbox.js'
 import { webhookWorker } from '../../../server/webhooks/worker.js'
 import { ManualClock } from '../../support/clock.js'
 import { exerciseEveryChange } from '../../support/events.js'
-import { expectStatus, US } from '../../support/governance.js'
+import { expectStatus, SG, US } from '../../support/governance.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 import { WebhookReceiver } from '../../support/webhook-receiver.js'
 
@@ -193,6 +194,35 @@ describe('deliveries', () => {
     await expectStatus(h.post('/console/billing/keys', { name: 'x' }, { key: acme.key }), 201)
     await worker.runOnce()
     expect(receiver.events().map((e) => e.type)).toEqual(['jurisdiction.registered'])
+  })
+
+  it("wake this process's worker after a commit only when the write queued one; the event streams hear of every event", async () => {
+    const { h, acme } = await setUp()
+    const wakes: number[] = []
+    const streams: string[][] = []
+    eventSignal(h.ctx).on('committed', () => wakes.push(1))
+    eventSignal(h.ctx).on('events', (orgIds: string[]) => streams.push(orgIds))
+    // No endpoint: the event is written and announced to streams, but the worker has nothing to claim.
+    await expectStatus(h.post('/console/rwa/jurisdictions', US, { key: acme.key }), 201)
+    expect(wakes).toHaveLength(0)
+    expect(streams).toEqual([[acme.orgId]])
+    // An endpoint not subscribed to the type: no delivery queued, no wake.
+    await createEndpoint(h, acme.key, receiver!.url, ['transfer.*'])
+    wakes.length = 0
+    await expectStatus(h.post('/console/rwa/jurisdictions', SG, { key: acme.key }), 201)
+    expect(wakes).toHaveLength(0)
+    // Subscribed: the delivery is queued and the worker woken once the write has committed.
+    await createEndpoint(h, acme.key, receiver!.url, ['trust.*'])
+    wakes.length = 0
+    await expectStatus(
+      h.post(
+        '/console/rwa/jurisdictions/trust',
+        { from_jurisdiction: 'US', to_jurisdiction: 'SG' },
+        { key: acme.key },
+      ),
+      201,
+    )
+    expect(wakes).toHaveLength(1)
   })
 
   it('to a receiver failing then recovering are retried with backoff until every event arrives, each attempt listed', async () => {
