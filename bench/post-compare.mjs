@@ -3,12 +3,15 @@
 // server CPU per POST of two versions of rwa, measured together. Both servers run at once (pinned to
 // core 0 when taskset exists), and the POSTs alternate between them in short bursts, so the machine's
 // load — heavy and changing on a shared machine — weighs on both alike; the ratio is the figure.
+// With `--batch N` each burst is --burst `POST /console/rwa/batch` of N operations of the kind (default
+// 2 batches a burst, one at a time), and the figures are per operation; --orgs organizations (default
+// 8) share the batches, each operation counting against its organization's minute.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { postTarget, postTo } from './lib/post-target.mjs'
+import { batchTo, postTarget, postTo } from './lib/post-target.mjs'
 import { cpuSeconds, pinSelf, TASKSET } from './lib/processes.mjs'
 import { eachLimited } from './lib/seed.mjs'
 import { median } from './lib/stats.mjs'
@@ -20,15 +23,20 @@ const { values: flags } = parseArgs({
     after: { type: 'string', default: join(ROOT, 'bin/rwa') },
     kind: { type: 'string', default: 'transfer' },
     bursts: { type: 'string', default: '20' },
-    burst: { type: 'string', default: '50' },
-    concurrency: { type: 'string', default: '8' },
+    burst: { type: 'string' },
+    concurrency: { type: 'string' },
+    batch: { type: 'string' },
+    orgs: { type: 'string', default: '8' },
   },
 })
 if (!flags.before) throw new Error('--before PATH/bin/rwa (a built checkout) is required')
 const KIND = flags.kind
 const BURSTS = Number(flags.bursts)
-const BURST = Number(flags.burst)
-const CONCURRENCY = Number(flags.concurrency)
+const BATCH = flags.batch === undefined ? undefined : Number(flags.batch)
+const BURST = Number(flags.burst ?? (BATCH ? 2 : 50))
+const CONCURRENCY = Number(flags.concurrency ?? (BATCH ? 1 : 8))
+/** Operations per burst: the figures are per operation (a POST, or one operation of a batch). */
+const OPS = BURST * (BATCH ?? 1)
 if (TASKSET) pinSelf(1)
 
 const work = mkdtempSync(join(tmpdir(), 'rwa-bench-compare-'))
@@ -42,8 +50,10 @@ try {
     for (const name of order) {
       const v = versions[name]
       const cpu0 = cpuSeconds(v.server.pid)
-      await eachLimited(Array.from({ length: BURST }), CONCURRENCY, () => postTo(v))
-      perPost[name].push(((cpuSeconds(v.server.pid) - cpu0) * 1e6) / BURST)
+      await eachLimited(Array.from({ length: BURST }), CONCURRENCY, () =>
+        BATCH ? batchTo(v, BATCH) : postTo(v),
+      )
+      perPost[name].push(((cpuSeconds(v.server.pid) - cpu0) * 1e6) / OPS)
     }
   }
   for (const v of Object.values(versions)) await v.server.stop()
@@ -52,7 +62,7 @@ try {
   const after = sum(perPost.after) / BURSTS
   const ratios = perPost.before.map((x, i) => perPost.after[i] / x)
   process.stdout.write(
-    `${KIND} POST, server CPU per POST over ${BURSTS} alternating bursts of ${BURST}: before ${Math.round(before)} µs, after ${Math.round(after)} µs, after/before ${(after / before).toFixed(2)} (median of the bursts' ratios ${median(ratios).toFixed(2)}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
+    `${BATCH ? `${KIND} in batches of ${BATCH}, server CPU per operation` : `${KIND} POST, server CPU per POST`} over ${BURSTS} alternating bursts of ${BURST}: before ${Math.round(before)} µs, after ${Math.round(after)} µs, after/before ${(after / before).toFixed(2)} (median of the bursts' ratios ${median(ratios).toFixed(2)}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
       .map((v) => v.toFixed(2))
       .join(' ')}\n`,
   )
@@ -61,5 +71,5 @@ try {
 }
 
 function serve(name, bin) {
-  return postTarget({ name, bin, work, kind: KIND, prefix: `cmp-${name}` })
+  return postTarget({ name, bin, work, kind: KIND, prefix: `cmp-${name}`, orgs: Number(flags.orgs) })
 }

@@ -8,6 +8,10 @@
 //    only, split by what they were spent on (bench/lib/split.mjs); each part's share of the profile
 //    times the unprofiled CPU per POST gives its µs per POST.
 //
+// With `--batch N`, each of the --posts requests is a `POST /console/rwa/batch` of N operations of the
+// kind (two in flight unless --concurrency says otherwise), and the figures are per operation; give
+// enough --orgs that no organization passes its minute (each operation counts as one request).
+//
 // Both servers run pinned to core 0 (when taskset exists), this process on core 1.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,7 +20,7 @@ import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { loadavg } from 'node:os'
-import { postTarget, postTo } from './lib/post-target.mjs'
+import { batchTo, postTarget, postTo } from './lib/post-target.mjs'
 import { cpuSeconds, pinSelf, TASKSET } from './lib/processes.mjs'
 import { readProfile } from './lib/profile.mjs'
 import { eachLimited } from './lib/seed.mjs'
@@ -29,7 +33,9 @@ const { values: flags } = parseArgs({
     kind: { type: 'string', default: 'transfer' },
     posts: { type: 'string', default: '1000' },
     rounds: { type: 'string', default: '3' },
-    concurrency: { type: 'string', default: '8' },
+    concurrency: { type: 'string' },
+    batch: { type: 'string' },
+    orgs: { type: 'string', default: '4' },
     json: { type: 'boolean', default: false },
     'keep-profile': { type: 'string' },
     // Another checkout's bin/rwa (built), to compare two versions on the same machine, run by run.
@@ -41,8 +47,12 @@ const KIND = flags.kind
 if (!['transfer', 'credential'].includes(KIND)) throw new Error('--kind transfer|credential')
 const POSTS = Number(flags.posts)
 const ROUNDS = Number(flags.rounds)
-const CONCURRENCY = Number(flags.concurrency)
-const ORGS = 4
+const BATCH = flags.batch === undefined ? undefined : Number(flags.batch)
+const CONCURRENCY = Number(flags.concurrency ?? (BATCH ? 2 : 8))
+const ORGS = Number(flags.orgs)
+/** Operations per round: the figures are per operation (a POST, or one operation of a batch). */
+const OPS = POSTS * (BATCH ?? 1)
+const WHAT = BATCH ? `${KIND} in a batch of ${BATCH}` : `${KIND} POST`
 if (TASKSET) pinSelf(1)
 
 const work = mkdtempSync(join(tmpdir(), 'rwa-bench-post-'))
@@ -53,13 +63,13 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const before = cpuSeconds(plain.server.pid)
     await posts(plain)
-    perPost.push(((cpuSeconds(plain.server.pid) - before) * 1e6) / POSTS)
+    perPost.push(((cpuSeconds(plain.server.pid) - before) * 1e6) / OPS)
   }
   await plain.server.stop()
   const us = median(perPost)
   if (flags['no-profile']) {
     process.stdout.write(
-      `${KIND} POST: ${Math.round(us)} µs of server CPU per POST (median of ${ROUNDS} rounds of ${POSTS}: ${perPost.map(Math.round).join(', ')}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
+      `${WHAT}: ${Math.round(us)} µs of server CPU per operation (median of ${ROUNDS} rounds of ${OPS}: ${perPost.map(Math.round).join(', ')}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
         .map((v) => v.toFixed(2))
         .join(' ')}\n`,
     )
@@ -83,19 +93,20 @@ try {
   const report = {
     kind: KIND,
     posts: POSTS,
+    batch: BATCH ?? null,
     rounds: ROUNDS,
     concurrency: CONCURRENCY,
     load_average: { start: loadStart, end: loadavg() },
     server_cpu_us_per_post: Math.round(us),
     per_round: perPost.map(Math.round),
-    profiled_busy_ms_per_post: split.busy_ms / POSTS,
+    profiled_busy_ms_per_post: split.busy_ms / OPS,
     parts: split.parts.map((p) => ({ name: p.name, share: p.share, us_per_post: Math.round(p.share * us) })),
   }
   if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
   else {
     const out = (line) => process.stdout.write(`${line}\n`)
     out(
-      `${KIND} POST: ${report.server_cpu_us_per_post} µs of server CPU per POST (median of ${ROUNDS} rounds of ${POSTS}: ${report.per_round.join(', ')}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
+      `${WHAT}: ${report.server_cpu_us_per_post} µs of server CPU per operation (median of ${ROUNDS} rounds of ${OPS}: ${report.per_round.join(', ')}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
         .map((v) => v.toFixed(2))
         .join(' ')}`,
     )
@@ -113,7 +124,9 @@ function serve(name, nodeArgs) {
   return postTarget({ name, bin, work, kind: KIND, prefix: `profile-${name}`, orgs: ORGS, nodeArgs })
 }
 
-/** POSTS POSTs, CONCURRENCY at a time, spread over the organizations. */
+/** POSTS POSTs (or batches), CONCURRENCY at a time, spread over the organizations. */
 function posts(target) {
-  return eachLimited(Array.from({ length: POSTS }), CONCURRENCY, () => postTo(target))
+  return eachLimited(Array.from({ length: POSTS }), CONCURRENCY, () =>
+    BATCH ? batchTo(target, BATCH) : postTo(target),
+  )
 }

@@ -33,7 +33,7 @@ export async function postTarget({ name, bin, work, kind, prefix, orgs = 4, node
     await seedGovernance(server.url, org, { supply: 1_000_000, transfers: 2 })
     seeded.push(org)
   }
-  const target = { server, orgs: seeded, kind, prefix, sent: 0 }
+  const target = { server, orgs: seeded, kind, prefix, sent: 0, batches: 0 }
   for (let i = 0; i < 200; i++) await postTo(target)
   return target
 }
@@ -51,10 +51,39 @@ export function postTo(target) {
   }
   return call(target.server.url, 'POST', '/console/rwa/credentials', {
     key: org.key,
-    body: {
-      jurisdiction: SOURCE,
-      owner_did: `did:web:${org.orgId}:holder-${i % 16}`,
-      property_data: { ...propertyData(i), title_deed: `TD-${target.prefix}-${process.pid}-${n}` },
-    },
+    body: credentialBody(target, org, i, n),
   })
+}
+
+/**
+ * The next `POST /console/rwa/batch` of `size` operations of the target's kind, from its next
+ * organization in turn (each operation counts against that organization's minute: DESIGN §18). Throws
+ * unless every operation succeeded.
+ */
+export async function batchTo(target, size) {
+  const b = target.batches++
+  const org = target.orgs[b % target.orgs.length]
+  const operations = Array.from({ length: size }, () => {
+    const n = target.sent++
+    const i = Math.floor(n / target.orgs.length)
+    return target.kind === 'transfer'
+      ? { op: 'transfers.request', body: transferBody(org, i) }
+      : { op: 'credentials.issue', body: credentialBody(target, org, i, n) }
+  })
+  const answer = await call(target.server.url, 'POST', '/console/rwa/batch', {
+    key: org.key,
+    body: { operations },
+  })
+  const failed = answer.results.filter((r) => r.status < 200 || r.status > 299)
+  if (failed.length > 0)
+    throw new Error(`batch: ${failed.length} operations failed, the first ${JSON.stringify(failed[0])}`)
+  return answer
+}
+
+function credentialBody(target, org, i, n) {
+  return {
+    jurisdiction: SOURCE,
+    owner_did: `did:web:${org.orgId}:holder-${i % 16}`,
+    property_data: { ...propertyData(i), title_deed: `TD-${target.prefix}-${process.pid}-${n}` },
+  }
 }

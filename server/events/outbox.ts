@@ -72,12 +72,16 @@ export async function enqueueEvents(
   if (!scope.changes.some(isEventChange)) return
   const at = isoTimestamp(ctx.clock.now())
   const rows: EventsTable[] = []
+  const last = lastChangeOfEachRecord(scope.changes)
   for (const [i, change] of scope.changes.entries()) {
     if (!isEventChange(change)) continue
-    // The service's own answer when it gave one (the write's hot path reads nothing back), else GET's.
-    const object = change.answer
-      ? change.answer(audited[i]?.log_index ?? undefined)
-      : await apiObjectOf(ctx, trx, change.orgId, change.target, change.after)
+    // The service's own answer when it gave one (the write's hot path reads nothing back), else GET's:
+    // also when a later change of the write changed the same record (a batch submitting an attestation
+    // then revoking it), whose event has always read the record as the write leaves it.
+    const object =
+      change.answer && last.get(recordKey(change)) === i
+        ? change.answer(audited[i]?.log_index ?? undefined)
+        : await apiObjectOf(ctx, trx, change.orgId, change.target, change.after)
     rows.push({
       event_id: ctx.ids.next('evt'),
       org_id: change.orgId,
@@ -89,6 +93,16 @@ export async function enqueueEvents(
   const queued = await enqueueEventRows(ctx, trx, rows)
   const orgIds = [...new Set(rows.map((row) => row.org_id))]
   scope.afterCommit.push(() => announceEvents(ctx, orgIds, queued))
+}
+
+const recordKey = (change: Change): string =>
+  `${change.orgId}\u0000${change.target.type}\u0000${change.target.id}`
+
+/** The index of the last change of each record (organization, type, id) among a write's changes. */
+function lastChangeOfEachRecord(changes: readonly Change[]): Map<string, number> {
+  const last = new Map<string, number>()
+  for (const [i, change] of changes.entries()) last.set(recordKey(change), i)
+  return last
 }
 
 /**

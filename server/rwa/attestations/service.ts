@@ -19,7 +19,7 @@ import { listPage, ownedOr404 } from '../owned.js'
 import { recordTokenEvent } from '../history/history.js'
 import { assignStatusEntry, revokeStatusEntry } from '../status-lists/service.js'
 import { findTokenByCredential } from '../tokens/queries.js'
-import { attestationFromRow } from './from-row.js'
+import { attestationFromRow, attestationFromRowWithStatus } from './from-row.js'
 import {
   findAttestation,
   insertAttestation,
@@ -88,13 +88,16 @@ export async function submitAttestation(
       revocation_reason: null,
     }
     await insertAttestation(trx, row)
+    // As a credential's: the record from the row at hand and the status entry just assigned.
+    const record = attestationFromRowWithStatus(row, status.credentialStatus)
     ctx.record({
       orgId,
       action: 'attestation.submitted',
       target: { type: 'attestation', id: attestationId },
       after: { jurisdiction: input.jurisdiction, subject_did: input.subject_did, type: input.type },
+      answer: () => record,
     })
-    return attestationFromRow(row)
+    return record
   })
 }
 

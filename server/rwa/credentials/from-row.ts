@@ -1,10 +1,18 @@
 import type { Selectable } from 'kysely'
-import type { Credential, PropertyData } from '../../../src/contract/rwa.js'
+import type { Credential, CredentialStatusEntry, PropertyData } from '../../../src/contract/rwa.js'
 import type { CredentialsTable } from '../../db/schema.js'
 import { credentialStatusOf } from '../status-lists/service.js'
 
 /** The API record of a stored credential. */
 export function credentialFromRow(row: Selectable<CredentialsTable>): Credential {
+  return credentialFromRowWithStatus(row, credentialStatusOf(row.vc_jwt))
+}
+
+/** The same, its `credentialStatus` given (the issuance has it at hand) rather than decoded from its VC-JWT. */
+export function credentialFromRowWithStatus(
+  row: Selectable<CredentialsTable>,
+  credentialStatus: CredentialStatusEntry | null,
+): Credential {
   return {
     credential_id: row.credential_id,
     type: 'PropertyOwnership',
@@ -18,6 +26,6 @@ export function credentialFromRow(row: Selectable<CredentialsTable>): Credential
     revoked_at: row.revoked_at,
     revocation_reason: row.revocation_reason,
     vc_jwt: row.vc_jwt,
-    credential_status: credentialStatusOf(row.vc_jwt),
+    credential_status: credentialStatus,
   }
 }

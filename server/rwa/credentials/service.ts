@@ -19,7 +19,7 @@ import { jurisdictionOr404 } from '../jurisdictions/queries.js'
 import { listPage } from '../owned.js'
 import { assignStatusEntry, revokeStatusEntry } from '../status-lists/service.js'
 import { recordTokenEvent } from '../history/history.js'
-import { credentialFromRow } from './from-row.js'
+import { credentialFromRow, credentialFromRowWithStatus } from './from-row.js'
 import {
   countDids,
   findActiveByTitleDeed,
@@ -134,13 +134,17 @@ export async function issueCredential(
         title_deed_key: titleDeedKey(titleDeed),
       }
       await insertCredential(trx, row)
+      // The record as GET answers it, from the row at hand: its status entry is the one just assigned
+      // (nothing decodes the VC-JWT just signed), and its event carries it (no read back).
+      const record = credentialFromRowWithStatus(row, status.credentialStatus)
       ctx.record({
         orgId,
         action: 'credential.issued',
         target: { type: 'credential', id: credentialId },
         after: { jurisdiction: input.jurisdiction, owner_did: input.owner_did },
+        answer: () => record,
       })
-      return credentialFromRow(row)
+      return record
     })
     .catch(async (error) => {
       // Issued at the same moment through another transaction: the partial unique index refused it.

@@ -9,29 +9,61 @@ import { createHmac } from 'node:crypto'
 
 const HALF_BITS = 9
 const HALF_MASK = (1 << HALF_BITS) - 1
+const HALF_VALUES = 1 << HALF_BITS
 const DOMAIN = 1 << (2 * HALF_BITS)
 const ROUNDS = 4
 
-function round(key: Buffer, n: number, half: number): number {
-  const digest = createHmac('sha256', key)
-    .update(Uint8Array.of(n, half >> 8, half & 0xff))
-    .digest()
-  return ((digest[0]! << 8) | digest[1]!) & HALF_MASK
+/**
+ * A key's round function has only ROUNDS × 2^9 inputs, so each key keeps a table of the outputs it has
+ * computed (-1: not yet), and an issuance needs an HMAC only the first time a list meets an input (one
+ * each, 8 per entry, were 5 % of a credential in a batch). The tables are kept by key (4 KB each), the
+ * oldest forgotten first past TABLES_KEPT.
+ */
+const TABLES_KEPT = 1024
+const tables = new Map<string, { key: Buffer; outputs: Int16Array }>()
+
+function tableOf(key: Buffer | string): { key: Buffer; outputs: Int16Array } {
+  const id = typeof key === 'string' ? key : key.toString('base64')
+  let table = tables.get(id)
+  if (table === undefined) {
+    const bytes = typeof key === 'string' ? Buffer.from(key, 'base64') : Buffer.from(key)
+    table = { key: bytes, outputs: new Int16Array(ROUNDS * HALF_VALUES).fill(-1) }
+    tables.set(id, table)
+    if (tables.size > TABLES_KEPT) tables.delete(tables.keys().next().value as string)
+  }
+  return table
 }
 
-function feistel(key: Buffer, x: number): number {
+function round(table: { key: Buffer; outputs: Int16Array }, n: number, half: number): number {
+  const at = n * HALF_VALUES + half
+  let output = table.outputs[at]!
+  if (output < 0) {
+    const digest = createHmac('sha256', table.key)
+      .update(Uint8Array.of(n, half >> 8, half & 0xff))
+      .digest()
+    output = ((digest[0]! << 8) | digest[1]!) & HALF_MASK
+    table.outputs[at] = output
+  }
+  return output
+}
+
+function feistel(table: { key: Buffer; outputs: Int16Array }, x: number): number {
   let left = x >> HALF_BITS
   let right = x & HALF_MASK
-  for (let n = 0; n < ROUNDS; n++) [left, right] = [right, left ^ round(key, n, right)]
+  for (let n = 0; n < ROUNDS; n++) [left, right] = [right, left ^ round(table, n, right)]
   return (left << HALF_BITS) | right
 }
 
-/** The index of entry `n` (0 ≤ n < capacity ≤ 2^18) in a list whose permutation key is `key`. */
-export function permute(key: Buffer, n: number, capacity: number): number {
+/**
+ * The index of entry `n` (0 ≤ n < capacity ≤ 2^18) in a list whose permutation key is `key` (its bytes,
+ * or the base64 the list's row stores).
+ */
+export function permute(key: Buffer | string, n: number, capacity: number): number {
   if (capacity > DOMAIN || n < 0 || n >= capacity)
     throw new RangeError(`entry ${n} is outside 0..${capacity - 1}`)
+  const table = tableOf(key)
   let x = n
-  do x = feistel(key, x)
+  do x = feistel(table, x)
   while (x >= capacity)
   return x
 }

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely'
+import { compiledOnce } from '../../db/compiled-query.js'
 import type { Executor } from '../../db/queries.js'
 import type { StatusListsTable } from '../../db/schema.js'
 
@@ -10,17 +11,22 @@ export function findStatusList(db: Executor, listId: string) {
 }
 
 /** The newest list of a jurisdiction that still has room, if any. */
-export function openStatusList(db: Executor, orgId: string, jurisdictionId: string) {
-  return db
+export async function openStatusList(db: Executor, orgId: string, jurisdictionId: string) {
+  const [row] = await openList(db, orgId, jurisdictionId)
+  return row
+}
+
+/* An issuance's two statements, compiled once (compiledOnce): every credential and attestation runs them. */
+const openList = compiledOnce((db: Executor, orgId: string, jurisdictionId: string) =>
+  db
     .selectFrom('status_lists')
     .selectAll()
     .where('org_id', '=', orgId)
     .where('jurisdiction_id', '=', jurisdictionId)
     .whereRef('used', '<', 'capacity')
     .orderBy('list_id', 'desc')
-    .limit(1)
-    .executeTakeFirst()
-}
+    .limit(1),
+)
 
 export async function insertStatusList(db: Executor, row: Insertable<StatusListsTable>): Promise<void> {
   await db.insertInto('status_lists').values(row).execute()
@@ -31,15 +37,18 @@ export async function insertStatusList(db: Executor, row: Insertable<StatusLists
  * atomic update, so concurrent issuers never get the same entry.
  */
 export async function takeStatusEntry(db: Executor, listId: string): Promise<number | undefined> {
-  const row = await db
+  const [row] = await takeEntry(db, listId)
+  return row === undefined ? undefined : Number(row.used) - 1
+}
+
+const takeEntry = compiledOnce((db: Executor, listId: string) =>
+  db
     .updateTable('status_lists')
     .set((eb) => ({ used: eb('used', '+', 1) }))
     .where('list_id', '=', listId)
     .whereRef('used', '<', 'capacity')
-    .returning('used')
-    .executeTakeFirst()
-  return row === undefined ? undefined : Number(row.used) - 1
-}
+    .returning('used'),
+)
 
 /** Sets a bit (records the revoked entry) and moves the list to its next version. */
 export async function setStatusListBit(

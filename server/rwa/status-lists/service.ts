@@ -71,7 +71,7 @@ export async function assignStatusEntry(
     const ordinal = await takeStatusEntry(trx, list.list_id)
     // Another issuer took the last entry in between: try the next list.
     if (ordinal === undefined) continue
-    const index = permute(Buffer.from(list.perm_key, 'base64'), ordinal, Number(list.capacity))
+    const index = permute(list.perm_key, ordinal, Number(list.capacity))
     const url = statusListUrl(ctx, list.list_id)
     return {
       listId: list.list_id,

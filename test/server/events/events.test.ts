@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { EVENT_TYPES } from '../../../src/contract/events.js'
 import { RECORD_PATHS, exerciseEveryChange } from '../../support/events.js'
-import { expectStatus, US } from '../../support/governance.js'
+import { expectStatus, OWNER, PROPERTY, RECIPIENT, US } from '../../support/governance.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 let h: Harness | undefined
@@ -28,6 +28,65 @@ async function allEvents(harness: Harness, key: string): Promise<any[]> {
 const SCHEDULED = ['attestation.expiring', 'key.expiring', 'trial.ending', 'limit.reached']
 
 describe('events', () => {
+  it("an issuance's event carries its answer; a record a later operation of the same batch changed is carried as the write leaves it", async () => {
+    h = await createHarness()
+    const acme = await h.createOrg('acme', { tier: 'pro' })
+    const key = { key: acme.key }
+    await expectStatus(h.post('/console/rwa/jurisdictions', US, key), 201)
+    const credential = await expectStatus(
+      h.post(
+        '/console/rwa/credentials',
+        { jurisdiction: 'US', owner_did: OWNER, property_data: PROPERTY },
+        key,
+      ),
+      201,
+    )
+    const attestation = await expectStatus(
+      h.post(
+        '/console/rwa/attestations',
+        { jurisdiction: 'US', subject_did: RECIPIENT, type: 'kyc', attester: 'A' },
+        key,
+      ),
+      201,
+    )
+    const batch = await expectStatus(
+      h.post(
+        '/console/rwa/batch',
+        {
+          operations: [
+            {
+              ref: 'a',
+              op: 'attestations.submit',
+              body: { jurisdiction: 'US', subject_did: RECIPIENT, type: 'aml', attester: 'A' },
+            },
+            { op: 'attestations.revoke', body: { attestation_id: { $ref: 'a.attestation_id' } } },
+          ],
+        },
+        key,
+      ),
+      200,
+    )
+    const events = await allEvents(h, acme.key)
+    const objectOf = (type: string, id: string) =>
+      events.find(
+        (e) => e.type === type && (e.data.object.credential_id ?? e.data.object.attestation_id) === id,
+      )?.data.object
+    const credentialId = credential.credential_id
+    expect(objectOf('credential.issued', credentialId)).toEqual(credential)
+    expect(credential).toEqual(await expectStatus(h.get(RECORD_PATHS.credential!(credentialId), key), 200))
+    expect(credential.credential_status).toMatchObject({ type: 'BitstringStatusListEntry' })
+    expect(objectOf('attestation.submitted', attestation.attestation_id)).toEqual(attestation)
+    expect(attestation).toEqual(
+      await expectStatus(h.get(RECORD_PATHS.attestation!(attestation.attestation_id), key), 200),
+    )
+    // Submitted then revoked in one write: both events carry the revoked record, as GET answers it.
+    const revokedId = batch.results[0].body.attestation_id
+    const now = await expectStatus(h.get(RECORD_PATHS.attestation!(revokedId), key), 200)
+    expect(now.status).toBe('revoked')
+    expect(objectOf('attestation.submitted', revokedId)).toEqual(now)
+    expect(objectOf('attestation.revoked', revokedId)).toEqual(now)
+  })
+
   it('every change of an event type has one event whose object is the record as GET answers it, no secret in any', async () => {
     h = await createHarness()
     const acme = await h.createOrg('acme', { tier: 'pro' })

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { permute } from '../../../../server/rwa/status-lists/permutation.js'
 import { STATUS_LIST_MIN_BITS } from '../../../../src/proof/status-list.js'
@@ -24,5 +24,36 @@ describe('the status list index permutation', () => {
     expect(a).not.toEqual(b)
     expect([...a].sort((x, y) => x - y)).not.toEqual(a)
     expect(() => permute(Buffer.alloc(32), STATUS_LIST_MIN_BITS, STATUS_LIST_MIN_BITS)).toThrow(RangeError)
+  })
+
+  it('keeps the indexes lists already gave out: the same as one HMAC per round, whichever form the key has', () => {
+    // Pinned from the permutation as first written (an HMAC-SHA256 per round, no table): entries
+    // already issued keep their index, so a later entry can never land on one of them.
+    const key = Buffer.alloc(32, 7)
+    const ordinals = [0, 1, 2, 3, 4, 1000, 131_071]
+    const pinned = [35_753, 67_872, 53_689, 43_181, 110_667, 78_917, 41_876]
+    expect(ordinals.map((n) => permute(key, n, STATUS_LIST_MIN_BITS))).toEqual(pinned)
+    expect(ordinals.map((n) => permute(key.toString('base64'), n, STATUS_LIST_MIN_BITS))).toEqual(pinned)
+    expect([0, 1, 2, 3, 4].map((n) => permute(key, n, 1000))).toEqual([692, 640, 350, 0, 757])
+    const reference = (k: Buffer, n: number, capacity: number) => {
+      const round = (r: number, half: number) => {
+        const d = createHmac('sha256', k)
+          .update(Uint8Array.of(r, half >> 8, half & 0xff))
+          .digest()
+        return ((d[0]! << 8) | d[1]!) & 511
+      }
+      let x = n
+      do {
+        let [left, right] = [x >> 9, x & 511]
+        for (let r = 0; r < 4; r++) [left, right] = [right, left ^ round(r, right)]
+        x = (left << 9) | right
+      } while (x >= capacity)
+      return x
+    }
+    const other = randomBytes(32)
+    for (let n = 0; n < 3000; n += 7)
+      expect(permute(other.toString('base64'), n, STATUS_LIST_MIN_BITS)).toBe(
+        reference(other, n, STATUS_LIST_MIN_BITS),
+      )
   })
 })
