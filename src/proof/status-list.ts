@@ -109,38 +109,76 @@ export async function checkRevocation(
   fetchList: (url: string) => Promise<string>,
   options: RevocationOptions = {},
 ): Promise<RevocationCheck> {
-  const now = (options.now ?? new Date()).getTime()
-  const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_STATUS_AGE_MS
   let vc: Record<string, unknown>
   try {
     vc = decodeJwt(vcJwt)
   } catch {
     return { status: 'unknown', reason: 'not a JWT' }
   }
-  const entry = vc.credentialStatus as StatusEntry | undefined
-  if (!entry || typeof entry !== 'object')
-    return {
-      status: 'unknown',
-      reason: 'the credential carries no credentialStatus (issued before status lists)',
-    }
-  if (entry.type !== 'BitstringStatusListEntry' || entry.statusPurpose !== 'revocation') {
-    return { status: 'unknown', reason: `unsupported credentialStatus ${entry.type}/${entry.statusPurpose}` }
-  }
-  if (typeof entry.statusListIndex !== 'string' || !/^(0|[1-9][0-9]{0,9})$/.test(entry.statusListIndex)) {
-    return {
-      status: 'unknown',
-      reason: `statusListIndex ${JSON.stringify(entry.statusListIndex)} is not a decimal string`,
-    }
-  }
-  const url = entry.statusListCredential
-  if (typeof url !== 'string') return { status: 'unknown', reason: 'statusListCredential is not a URL' }
-  const index = Number(entry.statusListIndex)
+  const entry = statusEntryOf(vc)
+  if ('reason' in entry) return { status: 'unknown', reason: entry.reason }
   let listJwt: string
   try {
-    listJwt = (await fetchList(url)).trim()
+    listJwt = (await fetchList(entry.url)).trim()
   } catch (error) {
-    return { status: 'unknown', reason: `cannot fetch ${url}: ${(error as Error).message}` }
+    return { status: 'unknown', reason: `cannot fetch ${entry.url}: ${(error as Error).message}` }
   }
+  const list = await verifyStatusList(listJwt, entry.url, options)
+  if ('reason' in list) return { status: 'unknown', reason: list.reason }
+  return statusInList(vc, entry, list)
+}
+
+/** Where a VC's revocation bit is: its status list's URL and the index in it. */
+export interface StatusPosition {
+  url: string
+  index: number
+}
+
+/**
+ * The position a VC's `credentialStatus` names (the VC's claims, signed or not), or why it names none
+ * this verifier reads: `absent` when the VC has no `credentialStatus` (issued before status lists).
+ */
+export function statusEntryOf(
+  vc: Record<string, unknown>,
+): StatusPosition | { reason: string; absent?: true } {
+  const entry = vc.credentialStatus as StatusEntry | undefined
+  if (!entry || typeof entry !== 'object')
+    return { reason: 'the credential carries no credentialStatus (issued before status lists)', absent: true }
+  if (entry.type !== 'BitstringStatusListEntry' || entry.statusPurpose !== 'revocation') {
+    return { reason: `unsupported credentialStatus ${entry.type}/${entry.statusPurpose}` }
+  }
+  if (typeof entry.statusListIndex !== 'string' || !/^(0|[1-9][0-9]{0,9})$/.test(entry.statusListIndex)) {
+    return { reason: `statusListIndex ${JSON.stringify(entry.statusListIndex)} is not a decimal string` }
+  }
+  const url = entry.statusListCredential
+  if (typeof url !== 'string') return { reason: 'statusListCredential is not a URL' }
+  return { url, index: Number(entry.statusListIndex) }
+}
+
+/** A status list credential that verified (`verifyStatusList`): who signed it, when, and its bits. */
+export interface VerifiedStatusList {
+  url: string
+  /** Its `iss` and its `issuer`, one DID. */
+  issuer: string
+  /** Its `validFrom`: when it was signed. */
+  validFrom: string
+  bits: Uint8Array
+}
+
+/**
+ * Verifies the status list credential `listJwt` served at `url`, by itself (what `checkRevocation`
+ * requires of a list, except that its issuer be the credential's: `statusInList` checks that): an
+ * EdDSA `vc+jwt` signed by the did:key of its `iss`, that `iss` its `issuer`, its `id` the URL, signed
+ * no longer than `maxAgeMs` before `now` and not after, not expired, a `revocation`
+ * BitstringStatusListCredential of at least 131,072 entries. Or why not.
+ */
+export async function verifyStatusList(
+  listJwt: string,
+  url: string,
+  options: RevocationOptions = {},
+): Promise<VerifiedStatusList | { reason: string }> {
+  const now = (options.now ?? new Date()).getTime()
+  const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_STATUS_AGE_MS
   let list: Record<string, unknown>
   try {
     const header = decodeProtectedHeader(listJwt)
@@ -154,37 +192,28 @@ export async function checkRevocation(
     const { payload } = await compactVerify(listJwt, key, { algorithms: ['EdDSA'] })
     list = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>
   } catch (error) {
-    return {
-      status: 'unknown',
-      reason: `the status list credential does not verify: ${(error as Error).message}`,
-    }
+    return { reason: `the status list credential does not verify: ${(error as Error).message}` }
   }
-  const credentialIssuer = vc.issuer
-  if (list.iss !== list.issuer || list.issuer !== credentialIssuer || vc.iss !== credentialIssuer) {
-    return {
-      status: 'unknown',
-      reason: `the status list was signed by ${String(list.iss)} as issuer ${String(list.issuer)}, not by the credential's issuer ${String(credentialIssuer)}`,
-    }
+  if (list.iss !== list.issuer || typeof list.issuer !== 'string') {
+    return { reason: `the status list was signed by ${String(list.iss)} as issuer ${String(list.issuer)}` }
   }
   if (list.id !== url) {
     return {
-      status: 'unknown',
       reason: `the status list's id ${JSON.stringify(list.id)} is not the URL the credential names (${url})`,
     }
   }
   const validFrom = typeof list.validFrom === 'string' ? Date.parse(list.validFrom) : Number.NaN
-  if (Number.isNaN(validFrom)) return { status: 'unknown', reason: 'the status list has no validFrom' }
+  if (Number.isNaN(validFrom)) return { reason: 'the status list has no validFrom' }
   if (validFrom > now + CLOCK_SKEW_MS) {
-    return { status: 'unknown', reason: `the status list is valid only from ${String(list.validFrom)}` }
+    return { reason: `the status list is valid only from ${String(list.validFrom)}` }
   }
   if (now - validFrom > maxAgeMs) {
     return {
-      status: 'unknown',
       reason: `the status list is stale: signed at ${String(list.validFrom)}, older than the ${formatAge(maxAgeMs)} accepted (--max-status-age)`,
     }
   }
   if (typeof list.validUntil === 'string' && Date.parse(list.validUntil) <= now) {
-    return { status: 'unknown', reason: `the status list expired at ${list.validUntil}` }
+    return { reason: `the status list expired at ${list.validUntil}` }
   }
   const types = list.type as string[] | undefined
   const subject = list.credentialSubject as { statusPurpose?: string; encodedList?: string } | undefined
@@ -193,22 +222,50 @@ export async function checkRevocation(
     !types.includes('BitstringStatusListCredential') ||
     subject?.statusPurpose !== 'revocation'
   ) {
-    return { status: 'unknown', reason: 'not a revocation BitstringStatusListCredential' }
+    return { reason: 'not a revocation BitstringStatusListCredential' }
   }
   let bits: Uint8Array
   try {
     bits = decodeStatusList(String(subject.encodedList))
   } catch (error) {
-    return { status: 'unknown', reason: `encodedList cannot be decoded: ${(error as Error).message}` }
+    return { reason: `encodedList cannot be decoded: ${(error as Error).message}` }
   }
-  if (bits.length * 8 < STATUS_LIST_MIN_BITS || index >= bits.length * 8) {
-    return { status: 'unknown', reason: `index ${index} is outside a list of ${bits.length * 8} entries` }
+  if (bits.length * 8 < STATUS_LIST_MIN_BITS) {
+    return { reason: `the list has ${bits.length * 8} entries, fewer than ${STATUS_LIST_MIN_BITS}` }
+  }
+  return { url, issuer: list.issuer, validFrom: String(list.validFrom), bits }
+}
+
+/**
+ * A VC's status in its verified list (`verifyStatusList` of the URL `entry` names): the list must be
+ * signed by the VC's issuer (its `iss` and `issuer`), and hold the index.
+ */
+export function statusInList(
+  vc: Record<string, unknown>,
+  entry: StatusPosition,
+  list: VerifiedStatusList,
+): RevocationCheck {
+  const credentialIssuer = vc.issuer
+  if (list.issuer !== credentialIssuer || vc.iss !== credentialIssuer) {
+    return {
+      status: 'unknown',
+      reason: `the status list was signed by ${list.issuer} as issuer ${list.issuer}, not by the credential's issuer ${String(credentialIssuer)}`,
+    }
+  }
+  if (entry.url !== list.url) {
+    return { status: 'unknown', reason: `the credential names the status list ${entry.url}, not ${list.url}` }
+  }
+  if (entry.index >= list.bits.length * 8) {
+    return {
+      status: 'unknown',
+      reason: `index ${entry.index} is outside a list of ${list.bits.length * 8} entries`,
+    }
   }
   return {
-    status: statusBit(bits, index) ? 'revoked' : 'active',
-    statusListCredential: url,
-    statusListIndex: index,
-    validFrom: String(list.validFrom),
+    status: statusBit(list.bits, entry.index) ? 'revoked' : 'active',
+    statusListCredential: entry.url,
+    statusListIndex: entry.index,
+    validFrom: list.validFrom,
   }
 }
 

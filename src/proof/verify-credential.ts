@@ -97,13 +97,18 @@ export type CredentialVerification =
  *
  * Revocation since a record was saved is seen through the status list (`checkRevocation`).
  *
+ * With `asRecorded` (an audit of records as they were kept: `rwa audit verify`), what was signed and
+ * recorded is checked, not whether it may be relied on now: no validity window (a credential that
+ * expired, or one issued on a server whose clock is ahead, is still the record it was), and a record
+ * saying it is revoked is not a failure (the caller checks it against the status list and the log).
+ *
  * @example
  * const result = await verifyCredential(credential.vc_jwt, { record: credential, trust: bundle })
  * if (!result.valid) console.error(result.reason)
  */
 export async function verifyCredential(
   vcJwt: string,
-  options: { record?: unknown; trust?: TrustBundle; now?: Date } = {},
+  options: { record?: unknown; trust?: TrustBundle; now?: Date; asRecorded?: boolean } = {},
 ): Promise<CredentialVerification> {
   let header: ReturnType<typeof decodeProtectedHeader>
   try {
@@ -117,17 +122,15 @@ export async function verifyCredential(
     return { valid: false, reason: `unexpected typ ${String(header.typ)} (vc+jwt expected)` }
   const kid = typeof header.kid === 'string' ? header.kid : ''
   const did = kid.split('#')[0]!
-  const resolved = publicKeyOfDidKey(did)
-  if ('error' in resolved)
-    return { valid: false, reason: `the signing key cannot be resolved: ${resolved.error}` }
+  const key = keyOfDid(did)
+  if ('error' in key) return { valid: false, reason: `the signing key cannot be resolved: ${key.error}` }
   if (kid !== verificationMethodOf(did)) {
     return { valid: false, reason: `kid ${kid} is not the verification method of ${did}` }
   }
 
   let claims: VcClaims
   try {
-    const key = await importJWK(resolved.jwk, 'EdDSA')
-    const { payload } = await compactVerify(vcJwt, key, { algorithms: ['EdDSA'] })
+    const { payload } = await compactVerify(vcJwt, await key.imported, { algorithms: ['EdDSA'] })
     claims = JSON.parse(new TextDecoder().decode(payload)) as VcClaims
   } catch {
     return { valid: false, reason: `the signature does not verify with the key of ${did}` }
@@ -155,10 +158,10 @@ export async function verifyCredential(
   }
 
   const now = (options.now ?? new Date()).getTime()
-  if (claims.validFrom && Date.parse(claims.validFrom) > now) {
+  if (!options.asRecorded && claims.validFrom && Date.parse(claims.validFrom) > now) {
     return { valid: false, reason: `not valid before ${claims.validFrom}`, claims }
   }
-  if (claims.validUntil && Date.parse(claims.validUntil) <= now) {
+  if (!options.asRecorded && claims.validUntil && Date.parse(claims.validUntil) <= now) {
     return { valid: false, reason: `expired at ${claims.validUntil}`, claims }
   }
 
@@ -168,7 +171,7 @@ export async function verifyCredential(
     const mismatch = recordMismatch(options.record, vcJwt, kind, claims)
     if (mismatch) return { valid: false, reason: mismatch, claims }
     const record = options.record as Record<string, unknown>
-    if (record.status === 'revoked') {
+    if (record.status === 'revoked' && !options.asRecorded) {
       const why = record.revocation_reason ? ` (${String(record.revocation_reason)})` : ''
       return {
         valid: false,
@@ -179,6 +182,24 @@ export async function verifyCredential(
     notes.push('the record equals the signed facts, field by field')
   }
   return { valid: true, claims, kind, notes }
+}
+
+/** The keys of the issuers seen last, imported once: an audit bundle has thousands of VCs of a few. */
+const importedKeys = new Map<string, { imported: ReturnType<typeof importJWK> } | { error: string }>()
+const IMPORTED_KEYS_KEPT = 64
+
+/** The Ed25519 key a did:key names, imported for jose (or why it names none), from the cache. */
+function keyOfDid(did: string): { imported: ReturnType<typeof importJWK> } | { error: string } {
+  let key = importedKeys.get(did)
+  if (!key) {
+    const resolved = publicKeyOfDidKey(did)
+    key = 'error' in resolved ? resolved : { imported: importJWK(resolved.jwk, 'EdDSA') }
+    // A key that does not import is a signature that does not verify (caught there), not a cached one.
+    if ('imported' in key) key.imported.catch(() => importedKeys.delete(did))
+    if (importedKeys.size >= IMPORTED_KEYS_KEPT) importedKeys.delete(importedKeys.keys().next().value!)
+    importedKeys.set(did, key)
+  }
+  return key
 }
 
 const same = (a: unknown, b: unknown) => isDeepStrictEqual(a, b)

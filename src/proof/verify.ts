@@ -8,6 +8,7 @@ import {
   proofSchema,
   type TrustBundle,
   transferDetailSchema,
+  transferSummarySchema,
 } from '../contract/rwa.js'
 import { issuerOf, trustedProofKey } from './trust.js'
 
@@ -224,15 +225,31 @@ function strictProof(json: unknown): { proof: Proof } | { error: string } {
   return { proof: parsed.data }
 }
 
+/** The fields of a transfer as a list shows it (`transferSummarySchema`): a summary has exactly these. */
+export const TRANSFER_SUMMARY_FIELDS = Object.keys(transferSummarySchema.shape)
+
 /**
  * The first field in which a saved transfer differs from the facts its proof signed, or undefined: a
  * transfer record is bound to a transfer's proof (`decision` approved, rejected or forced), field by
  * field, so an edited amount, recipient or status (a rejected transfer edited to approved) fails.
+ * With `summary`, the transfer is as a list shows it (an audit bundle's): exactly the summary's fields,
+ * its `compliance_details` the signed ones without their checks, and no `reason`.
  */
-export function transferMismatch(transfer: Record<string, unknown>, proof: Proof): string | undefined {
+export function transferMismatch(
+  transfer: Record<string, unknown>,
+  proof: Proof,
+  options: { summary?: boolean } = {},
+): string | undefined {
   if (proof.transfer === undefined || proof.transfer_id === undefined) {
     return `the proof ${proof.proof_id} is a ${proof.decision} proof, not a transfer's: the wrapper is refused`
   }
+  if (options.summary) {
+    const unknown = Object.keys(transfer).filter((k) => !TRANSFER_SUMMARY_FIELDS.includes(k))
+    if (unknown.length > 0) return `the transfer has field ${unknown.join(', ')}, which a transfer does not`
+    const missing = TRANSFER_SUMMARY_FIELDS.filter((k) => !(k in transfer))
+    if (missing.length > 0) return `the transfer lacks ${missing.join(', ')}`
+  }
+  const { checks: _checks, ...complianceSummary } = proof.compliance_details
   const signed: Array<[string, unknown]> = [
     ['transfer_id', proof.transfer_id],
     ['status', proof.decision],
@@ -244,8 +261,12 @@ export function transferMismatch(transfer: Record<string, unknown>, proof: Proof
     ['recipient_did', proof.transfer.recipient_did],
     ['amount', proof.transfer.amount],
     ['created_at', proof.evaluated_at],
-    ['reason', proof.reason ?? null],
-    ['compliance_details', proof.compliance_details],
+    ...(options.summary
+      ? ([['compliance_details', complianceSummary]] as Array<[string, unknown]>)
+      : ([
+          ['reason', proof.reason ?? null],
+          ['compliance_details', proof.compliance_details],
+        ] as Array<[string, unknown]>)),
   ]
   for (const [field, value] of signed) {
     if (!isDeepStrictEqual(transfer[field], value)) {

@@ -1,15 +1,26 @@
 import type { AuditEvent } from '../contract/audit.js'
 import type { LogCheckpoint } from '../contract/audit-log.js'
 import type { Proof, TrustBundle } from '../contract/rwa.js'
-import { verifyProofTrusted } from '../proof/verify.js'
+import {
+  type StatusPosition,
+  statusEntryOf,
+  statusInList,
+  type VerifiedStatusList,
+  verifyStatusList,
+} from '../proof/status-list.js'
+import { untrustedIssuer } from '../proof/trust.js'
+import { transferMismatch, verifyProofTrusted } from '../proof/verify.js'
+import { type CredentialVerification, verifyCredential } from '../proof/verify-credential.js'
 import { eventLeafHash } from './leaf.js'
 import { appendToFrontier, type Hash, rootOfFrontier } from './merkle.js'
 import { type Checkpoint, NoteError, verifyCheckpoint } from './note.js'
 
 /*
  * An audit bundle (`rwa audit export --out DIR`, docs/governance.md "The audit bundle") and its offline
- * verification: the checkpoint's signature by the log key, the entries rebuilding its root, and every
- * record's entry. Pure: the CLI reads the files and prints the outcome.
+ * verification: the checkpoint's signature by the log key, the entries rebuilding its root, every
+ * record's entry, every signature (proofs, credentials' and attestations' VC-JWTs, status lists) by a
+ * key of the trust bundle, each record equal to what was signed, and each revocation the same in the
+ * record, its status list and the log. Pure: the CLI reads the files and prints the outcome.
  */
 
 /** The files of a bundle, by name, and what each holds. */
@@ -28,7 +39,17 @@ export const BUNDLE_FILES = {
 export const BUNDLE_FORMAT = 'rwa-audit-bundle/1'
 
 export interface AuditBundle {
-  manifest: { format: string; org_id: string; server: string; exported_at: string }
+  manifest: {
+    format: string
+    org_id: string
+    server: string
+    exported_at: string
+    /**
+     * The log's size when the export began reading records (absent in bundles of older exports): an
+     * event before it was committed before any record was read, so the records and lists show it.
+     */
+    tree_size_before_records?: number
+  }
   checkpoint: LogCheckpoint
   entries: AuditEvent[]
   trustBundle: TrustBundle
@@ -62,14 +83,14 @@ export interface BundleVerification {
 function rootsOf(
   entries: AuditEvent[],
   alsoAt: number | undefined,
-  progress: (done: number, total: number) => void,
+  progress: (done: number, total: number, what: string) => void,
 ): { root: Hash; earlier?: Hash } {
   let frontier: Hash[] = []
   let earlier: Hash | undefined
   entries.forEach((entry, i) => {
     if (alsoAt === i) earlier = rootOfFrontier(frontier)
     frontier = appendToFrontier(i, frontier, eventLeafHash(entry)).frontier
-    if ((i + 1) % 1000 === 0) progress(i + 1, entries.length)
+    if ((i + 1) % 1000 === 0) progress(i + 1, entries.length, 'log entries')
   })
   if (alsoAt === entries.length) earlier = rootOfFrontier(frontier)
   return { root: rootOfFrontier(frontier), ...(earlier ? { earlier } : {}) }
@@ -77,7 +98,8 @@ function rootsOf(
 
 /**
  * Verifies a bundle offline. `pinned` is a trust bundle obtained apart from the export (`--trust`):
- * without it the bundle's own log key is used and the outcome says "log key not pinned". `seen` is
+ * its log key, proof keys and issuers are the ones signatures must be by; without it the bundle's own
+ * are used and the outcome says "log key not pinned". `seen` is
  * the last checkpoint a witness kept for this log: a smaller tree in the bundle, or entries that do
  * not rebuild its root, is a rewritten log.
  */
@@ -86,7 +108,8 @@ export async function verifyAuditBundle(
   options: {
     pinned?: TrustBundle
     seen?: SeenCheckpoint
-    progress?: (done: number, total: number) => void
+    /** Called every 1,000 entries hashed and records verified: what, how many done, of how many. */
+    progress?: (done: number, total: number, what: string) => void
   } = {},
 ): Promise<BundleVerification> {
   const problems: string[] = []
@@ -94,7 +117,9 @@ export async function verifyAuditBundle(
   const trust = options.pinned ?? bundle.trustBundle
   const vkey = trust.log_key?.vkey
   if (!options.pinned)
-    notes.push("log key not pinned: checked against the bundle's own trust bundle (pass --trust)")
+    notes.push(
+      "log key not pinned: checked against the bundle's own trust bundle, its log key, proof keys and issuers (pass --trust)",
+    )
   if (!vkey) return { problems: ['the trust bundle has no log key'], notes }
 
   let checkpoint: Checkpoint
@@ -197,5 +222,172 @@ export async function verifyAuditBundle(
       `every record has its entry: ${bundle.credentials.length} credentials, ${bundle.attestations.length} attestations, ${bundle.transfers.length} transfers, ${bundle.proofs.length} proofs (signatures verified)`,
     )
   }
+
+  // Each transfer as its proof signed it.
+  const proofsById = new Map(bundle.proofs.map((p) => [p.proof_id, p]))
+  for (const t of bundle.transfers) {
+    const proof = proofsById.get(t.proof_id)
+    if (!proof) problems.push(`transfer ${t.transfer_id}: its proof ${t.proof_id} is not in the bundle`)
+    else {
+      const mismatch = transferMismatch(t, proof, { summary: true })
+      if (mismatch) problems.push(`transfer ${t.transfer_id}: ${mismatch}`)
+    }
+  }
+
+  const before = problems.length
+  await verifyVcs(bundle, trust, entries, options.progress ?? (() => {}), problems, notes)
+  if (problems.length === before)
+    notes.push(`${bundle.transfers.length} transfers equal the facts their proofs signed`)
   return { problems, notes, checkpoint }
+}
+
+type VcKind = 'credential' | 'attestation'
+
+/** How many VC-JWTs are verified at once. */
+const VERIFY_AT_ONCE = 256
+
+/**
+ * The credentials and attestations, and the status lists (DESIGN §12, §14), judged as of the export
+ * (`manifest.exported_at`): each VC-JWT signed by the trust bundle's issuer of its jurisdiction, its
+ * record equal to what was signed; each status list signed by an issuer of the trust bundle within the
+ * 24 hours before the export; each VC's bit in the list it names, which must be in the bundle. A
+ * revocation shows the same in the record, the bit and the log (its `<kind>.revoked` entry), except
+ * one the log recorded after the export began reading records (`tree_size_before_records`), which the
+ * record or the bit may not show yet: noted. Adds to `problems` and `notes`.
+ */
+async function verifyVcs(
+  bundle: AuditBundle,
+  trust: TrustBundle,
+  entries: AuditEvent[],
+  progress: (done: number, total: number, what: string) => void,
+  problems: string[],
+  notes: string[],
+): Promise<void> {
+  const exportedAt = new Date(bundle.manifest.exported_at)
+  if (Number.isNaN(exportedAt.getTime())) {
+    problems.push(`the manifest's exported_at ${JSON.stringify(bundle.manifest.exported_at)} is not a time`)
+    return
+  }
+  // Each list verified once, however many VCs name it.
+  const lists = new Map<string, VerifiedStatusList | { reason: string }>()
+  for (const [url, jwt] of Object.entries(bundle.statusLists)) {
+    let list = await verifyStatusList(String(jwt).trim(), url, { now: exportedAt })
+    if (!('reason' in list)) {
+      const untrusted = untrustedIssuer(trust, list.issuer, undefined, list.validFrom)
+      if (untrusted) list = { reason: untrusted }
+    }
+    lists.set(url, list)
+  }
+  // How many VCs name each list that does not verify: said with the list, not once per VC.
+  const unverifiedBy = new Map<string, number>()
+
+  const fromSize = bundle.manifest.tree_size_before_records ?? entries.length
+  const revocations = new Map<string, AuditEvent>()
+  for (const entry of entries) {
+    if (entry.action === 'credential.revoked' || entry.action === 'attestation.revoked')
+      revocations.set(`${entry.target.type} ${entry.target.id}`, entry)
+  }
+
+  const records: Array<[VcKind, string, Record<string, unknown>]> = [
+    ...bundle.credentials.map((c): [VcKind, string, Record<string, unknown>] => [
+      'credential',
+      c.credential_id,
+      c,
+    ]),
+    ...bundle.attestations.map((a): [VcKind, string, Record<string, unknown>] => [
+      'attestation',
+      a.attestation_id,
+      a,
+    ]),
+  ]
+  // The signatures, VERIFY_AT_ONCE at a time: each is awaited on the crypto thread pool, so one at a
+  // time leaves this thread idle most of the time.
+  const verified: Array<CredentialVerification | undefined> = []
+  for (let start = 0; start < records.length; start += VERIFY_AT_ONCE) {
+    const chunk = records.slice(start, start + VERIFY_AT_ONCE)
+    verified.push(
+      ...(await Promise.all(
+        chunk.map(([, , record]) =>
+          typeof record.vc_jwt === 'string'
+            ? verifyCredential(record.vc_jwt, { record, trust, asRecorded: true })
+            : undefined,
+        ),
+      )),
+    )
+    const done = start + chunk.length
+    if (Math.floor(done / 1000) > Math.floor(start / 1000))
+      progress(done, records.length, 'credentials and attestations')
+  }
+
+  let revoked = 0
+  let withoutList = 0
+  const raced: string[] = []
+  for (const [i, [kind, id, record]] of records.entries()) {
+    const name = `${kind} ${id}`
+    const problem = (what: string) => problems.push(`${name}: ${what}`)
+    const vc = verified[i]
+    if (!vc) {
+      problem('the record has no vc_jwt')
+      continue
+    }
+    if (!vc.valid) {
+      problem(vc.reason)
+      continue
+    }
+    if (vc.kind !== kind) {
+      problem(`its VC is an ${vc.kind}'s, not a ${kind}'s`)
+      continue
+    }
+
+    const recordRevoked = record.status === 'revoked'
+    const revocation = revocations.get(name)
+    // Revoked by the log after the export began reading records: the record or its bit may not show it.
+    const lateRevocation = revocation !== undefined && Number(revocation.log_index) >= fromSize
+    if (recordRevoked && !revocation)
+      problem(`the record says revoked, but the log has no ${kind}.revoked entry`)
+    if (!recordRevoked && revocation && !lateRevocation)
+      problem(`the log revoked it (entry ${String(revocation.log_index)}), but its record says active`)
+
+    const position: StatusPosition | { reason: string; absent?: true } = statusEntryOf(vc.claims)
+    let bitSet: boolean | undefined
+    if ('reason' in position) {
+      if (position.absent) withoutList++
+      else problem(`status not verified: ${position.reason}`)
+    } else {
+      const list = lists.get(position.url)
+      if (!list) problem(`its status list ${position.url} is not in the bundle`)
+      else if ('reason' in list) unverifiedBy.set(position.url, (unverifiedBy.get(position.url) ?? 0) + 1)
+      else {
+        const status = statusInList(vc.claims, position, list)
+        if (status.status === 'unknown') problem(`status not verified: ${status.reason}`)
+        else bitSet = status.status === 'revoked'
+      }
+      const bit = `bit ${position.index} of its status list ${position.url}`
+      if (bitSet === false && recordRevoked) problem(`revoked, but ${bit} is clear`)
+      if (bitSet === true && !recordRevoked && !lateRevocation) problem(`active, but ${bit} is set`)
+    }
+    if (recordRevoked) revoked++
+    else if (lateRevocation) raced.push(`${name} (entry ${String(revocation.log_index)})`)
+  }
+  for (const [url, list] of lists) {
+    if (!('reason' in list)) continue
+    const named = unverifiedBy.get(url) ?? 0
+    problems.push(
+      `status list ${url}: ${list.reason}${named > 0 ? ` (so the status of the ${named} credentials and attestations naming it is not verified)` : ''}`,
+    )
+  }
+
+  if (problems.length === 0) {
+    notes.push(
+      `${bundle.credentials.length} credentials and ${bundle.attestations.length} attestations: each VC-JWT signed by its jurisdiction's issuer in the trust bundle, each record equal to what was signed`,
+    )
+    notes.push(
+      `${lists.size} status lists signed by their issuers; ${revoked} revoked, ${revoked === 1 ? 'its bit' : 'their bits'} set and ${revoked === 1 ? 'its' : 'their'} revocation in the log; every other bit named clear`,
+    )
+    if (withoutList > 0) notes.push(`${withoutList} issued before status lists: no status list to check`)
+    if (raced.length > 0)
+      notes.push(
+        `revoked while the export read the records (the log's entry after they were read; the record or its bit does not show it yet): ${raced.join(', ')}`,
+      )
+  }
 }

@@ -1,15 +1,16 @@
-import { generateKeyPairSync } from 'node:crypto'
+import { generateKeyPairSync, sign } from 'node:crypto'
 import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { insertAuditEvents } from '../../server/audit/queries.js'
 import { appendToAuditLog, type PendingAuditEvent } from '../../server/audit-log/append.js'
 import { openDatabase } from '../../server/db/database.js'
+import { didKeyOf, verificationMethodOf } from '../../src/proof/did-key.js'
 import { eventLeafHash } from '../../src/tlog/leaf.js'
 import { rootOfLeaves } from '../../src/tlog/merkle.js'
 import { rawPublicKey, signCheckpoint, verifierKey } from '../../src/tlog/note.js'
 import { type CliHome, cliHome, newOrg } from '../support/cli.js'
-import { buildWorld, transferBody } from '../support/governance.js'
+import { buildWorld, OWNER, PROPERTY, transferBody } from '../support/governance.js'
 import type { ApiCaller } from '../support/harness.js'
 import {
   createServerStorage,
@@ -36,6 +37,9 @@ let home: CliHome
 let key: string
 let env: Record<string, string>
 let tokenId: string
+/** A credential of SG, revoked; and its status list as served before the revocation (genuine, bit clear). */
+let revokedId: string
+let sgListBeforeRevocation: string
 const run = (args: string[]) => home.run(args, { env, timeout: 120_000 })
 
 /** An ApiCaller over fetch, to build the usual world through the real server. */
@@ -52,7 +56,7 @@ const over = (url: () => string, adminKey: string): ApiCaller => {
     return {
       status: res.status,
       text,
-      body: text ? JSON.parse(text) : undefined,
+      body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined,
       headers: res.headers,
     } as any
   }
@@ -113,6 +117,23 @@ beforeAll(async () => {
     env: { RWA_PUBLIC_URL: PUBLIC_URL },
   })
   env = { ...env, RWA_URL: server.url }
+
+  // A second jurisdiction's credential, revoked: a bundle with two status lists, one bit set.
+  const revoked = await api.post(
+    '/console/rwa/credentials',
+    { jurisdiction: 'SG', owner_did: OWNER, property_data: { ...PROPERTY, title_deed: 'SG-REVOKED-1' } },
+    { key },
+  )
+  expect(revoked.status, revoked.text).toBe(201)
+  revokedId = revoked.body.credential_id
+  const listPath = new URL(revoked.body.credential_status.statusListCredential).pathname
+  sgListBeforeRevocation = (await api.get(listPath)).text
+  const revocation = await api.post(
+    `/console/rwa/credentials/${revokedId}/revoke`,
+    { reason: 'sold' },
+    { key },
+  )
+  expect(revocation.status, revocation.text).toBe(200)
 })
 
 afterAll(async () => {
@@ -146,13 +167,18 @@ describe('rwa audit export and rwa audit verify', () => {
     expect(readJson(bundle, 'checkpoint.json').tree_size).toBe(entries.length)
     expect(readJson(bundle, 'transfers.json')).toHaveLength(2)
     expect(readJson(bundle, 'proofs.json')).toHaveLength(2)
-    expect(readJson(bundle, 'credentials.json')).toHaveLength(1)
-    expect(Object.keys(readJson(bundle, 'status-lists.json'))).toHaveLength(1)
+    expect(readJson(bundle, 'credentials.json')).toHaveLength(2)
+    expect(readJson(bundle, 'attestations.json')).toHaveLength(4)
+    expect(Object.keys(readJson(bundle, 'status-lists.json'))).toHaveLength(2)
     expect(readJson(bundle, 'proofs.json')[0].log_index).toEqual(expect.any(Number))
 
     const pinned = await run(['audit', 'verify', bundle, '--trust', trust])
     expect(pinned.exitCode, pinned.stderr).toBe(0)
     expect(pinned.stdout).toContain(`${entries.length} entries rebuild the checkpoint's root`)
+    expect(pinned.stdout).toMatch(
+      /2 credentials and 4 attestations: each VC-JWT signed by its jurisdiction's issuer/,
+    )
+    expect(pinned.stdout).toMatch(/2 status lists signed by their issuers; 1 revoked, its bit set/)
     expect(pinned.stderr).not.toContain('not pinned')
     const unpinned = await run(['audit', 'verify', bundle, '--json'])
     expect(unpinned.exitCode, unpinned.stderr).toBe(0)
@@ -259,6 +285,146 @@ describe('rwa audit export and rwa audit verify', () => {
     const unpinned = await run(['audit', 'verify', dir])
     expect(unpinned.exitCode).toBe(0)
     expect(unpinned.stderr).toContain('log key not pinned')
+  })
+
+  /** A JWT's header (0) or payload (1), decoded. */
+  const jwtPart = (jwt: string, i: 0 | 1) =>
+    JSON.parse(Buffer.from(jwt.split('.')[i]!, 'base64url').toString('utf8'))
+  const encoded = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  /** `jwt` signed again, its payload changed, by a fresh Ed25519 key of one's own named as its issuer. */
+  const resigned = (jwt: string, change: (payload: any) => any = (p) => p) => {
+    const { privateKey } = generateKeyPairSync('ed25519')
+    const did = didKeyOf(rawPublicKey(privateKey))
+    const header = encoded({ ...jwtPart(jwt, 0), kid: verificationMethodOf(did) })
+    const payload = encoded(change({ ...jwtPart(jwt, 1), iss: did, issuer: did }))
+    const signature = sign(null, Buffer.from(`${header}.${payload}`), privateKey).toString('base64url')
+    return { did, jwt: `${header}.${payload}.${signature}` }
+  }
+  /** Changes the record `id` of `file` in place. */
+  const editRecord = (dir: string, file: string, id: string, change: (record: any) => void) => {
+    const records = readJson(dir, file)
+    const record = records.find(
+      (r: any) => (r.credential_id ?? r.transfer_id) === id || r.attestation_id === id,
+    )
+    expect(record, `${id} in ${file}`).toBeDefined()
+    change(record)
+    writeJson(dir, file, records)
+  }
+  const activeCredential = () =>
+    readJson(bundle, 'credentials.json').find((c: any) => c.credential_id !== revokedId)
+
+  it("a credential or attestation that is not what its jurisdiction's issuer signed is exit 8, naming it", async () => {
+    const active = activeCredential()
+    const id = active.credential_id
+    await expectRefused(
+      tampered('vc-resigned', (dir) =>
+        editRecord(dir, 'credentials.json', id, (c) => {
+          const forged = resigned(c.vc_jwt, (p) => ({
+            ...p,
+            credentialSubject: {
+              ...p.credentialSubject,
+              property: { ...p.credentialSubject.property, value_usd: 1 },
+            },
+          }))
+          c.vc_jwt = forged.jwt
+          c.issuer_did = forged.did
+          c.property_data = { ...c.property_data, value_usd: 1 }
+        }),
+      ),
+      new RegExp(`credential ${id}: signature valid, issuer not trusted: did:key:\\w+ is not an issuer`),
+    )
+    await expectRefused(
+      tampered('vc-record-edited', (dir) =>
+        editRecord(dir, 'credentials.json', id, (c) => {
+          c.property_data.value_usd *= 10
+        }),
+      ),
+      new RegExp(`credential ${id}: the record's property_data .* differs from the signed credential`),
+    )
+    await expectRefused(
+      tampered('vc-field-deleted', (dir) =>
+        editRecord(dir, 'credentials.json', id, (c) => {
+          // The payload without its credentialStatus, the signature kept: a credential no list can revoke.
+          const [header, payload, signature] = c.vc_jwt.split('.')
+          const { credentialStatus: _dropped, ...rest } = JSON.parse(
+            Buffer.from(payload, 'base64url').toString(),
+          )
+          c.vc_jwt = `${header}.${encoded(rest)}.${signature}`
+          c.credential_status = null
+        }),
+      ),
+      new RegExp(`credential ${id}: the signature does not verify with the key of did:key:\\w+`),
+    )
+    const attestation = readJson(bundle, 'attestations.json')[0]
+    await expectRefused(
+      tampered('attestation-edited', (dir) =>
+        editRecord(dir, 'attestations.json', attestation.attestation_id, (a) => {
+          a.attester = 'Nobody Checked Ltd'
+        }),
+      ),
+      new RegExp(
+        `attestation ${attestation.attestation_id}: the record's attester .* differs from the signed attestation`,
+      ),
+    )
+    const transfer = readJson(bundle, 'transfers.json')[0]
+    await expectRefused(
+      tampered('transfer-edited', (dir) =>
+        editRecord(dir, 'transfers.json', transfer.transfer_id, (t) => {
+          t.amount += 1
+        }),
+      ),
+      new RegExp(`transfer ${transfer.transfer_id}: the transfer's amount .* differs from its signed proof`),
+    )
+  })
+
+  it('a status list not signed by its issuer, one that disagrees with a record, or one missing is exit 8', async () => {
+    const active = activeCredential()
+    const usList = active.credential_status.statusListCredential as string
+    const sgList = readJson(bundle, 'credentials.json').find((c: any) => c.credential_id === revokedId)
+      .credential_status.statusListCredential as string
+    const quoted = (url: string) => url.replace(/[.?/]/g, (c) => `\\${c}`)
+    // The US list signed again by a key of one's own: every bit clear, as a list can be made to say.
+    await expectRefused(
+      tampered('list-resigned', (dir) => {
+        const lists = readJson(dir, 'status-lists.json')
+        lists[usList] = resigned(lists[usList]).jwt
+        writeJson(dir, 'status-lists.json', lists)
+      }),
+      new RegExp(
+        `status list ${quoted(usList)}: signature valid, issuer not trusted: did:key:\\w+ is not an issuer`,
+      ),
+    )
+    // The SG list as it was served before the revocation: genuine, and the revoked credential's bit clear.
+    await expectRefused(
+      tampered('list-bit-cleared', (dir) => {
+        const lists = readJson(dir, 'status-lists.json')
+        lists[sgList] = sgListBeforeRevocation
+        writeJson(dir, 'status-lists.json', lists)
+      }),
+      new RegExp(
+        `credential ${revokedId}: revoked, but bit \\d+ of its status list ${quoted(sgList)} is clear`,
+      ),
+    )
+    // The list a credential names, absent from the bundle.
+    await expectRefused(
+      tampered('list-missing', (dir) => {
+        const lists = readJson(dir, 'status-lists.json')
+        delete lists[sgList]
+        writeJson(dir, 'status-lists.json', lists)
+      }),
+      new RegExp(`credential ${revokedId}: its status list ${quoted(sgList)} is not in the bundle`),
+    )
+    // A revoked credential edited to active: its revocation is in the log.
+    await expectRefused(
+      tampered('revocation-hidden', (dir) =>
+        editRecord(dir, 'credentials.json', revokedId, (c) => {
+          c.status = 'active'
+          c.revoked_at = null
+          c.revocation_reason = null
+        }),
+      ),
+      new RegExp(`credential ${revokedId}: active, but bit \\d+ of its status list ${quoted(sgList)} is set`),
+    )
   })
 })
 

@@ -211,7 +211,10 @@ export function auditExport(options: ExportOptions, command: Command) {
     const g = client.governance
     try {
       // The records first, then the checkpoint: each record's event committed with it, so the
-      // checkpoint read after covers every record exported.
+      // checkpoint read after covers every record exported. The log's size before them tells
+      // `rwa audit verify` which revocations the records and status lists must show (those logged
+      // before they were read) and which may have come while they were read.
+      const before = (await client.audit.getLogCheckpoint({ query: {} })).data.tree_size
       const credentials = await allPages(ctx, 'credentials', async (cursor) => {
         const { data } = await g.listCredentials({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
         return { items: data.credentials, next: data.next_cursor }
@@ -229,8 +232,9 @@ export function auditExport(options: ExportOptions, command: Command) {
         proofs.push((await g.getProof({ params: { id: transfer.proof_id } })).data)
         ctx.out.progress(`fetched ${proofs.length} of ${transfers.length} proofs…`)
       }
+      // Read after the records: a record read as revoked has its bit set in them.
       const statusLists: Record<string, string> = {}
-      for (const c of credentials) {
+      for (const c of [...credentials, ...attestations]) {
         const url = c.credential_status?.statusListCredential
         if (url === undefined || url in statusLists) continue
         // Through this connection: the URL names the public host, which this machine may not reach.
@@ -254,6 +258,7 @@ export function auditExport(options: ExportOptions, command: Command) {
           org_id: checkpoint.org_id,
           server: client.baseUrl,
           exported_at: new Date().toISOString(),
+          tree_size_before_records: before,
         },
         checkpoint,
         entries,
@@ -330,7 +335,7 @@ export function auditVerify(dir: string, options: { trust?: string }, command: C
       outcome = await verifyAuditBundle(bundle, {
         ...(pinned ? { pinned } : {}),
         ...(seen ? { seen } : {}),
-        progress: (done, total) => ctx.out.progress(`verifying log entries: ${done} of ${total}…`),
+        progress: (done, total, what) => ctx.out.progress(`verifying ${what}: ${done} of ${total}…`),
       })
     } catch (error) {
       // A file of the wrong shape (a field missing, a list that is not one) is a bundle that does not hold.

@@ -42,10 +42,13 @@ export function declareAudit(program: Command): void {
     audit
       .command('verify')
       .description(
-        "Verify an audit bundle offline: the checkpoint's signature, the entries rebuilding its root, every record's entry; exit 8 if anything does not hold",
+        "Verify an audit bundle offline: the checkpoint's signature, the entries rebuilding its root, every record's entry, every proof, credential, attestation and status list signed by a key of the trust bundle and equal to its record, revocations the same in records, lists and log; exit 8 if anything does not hold",
       )
       .argument('<dir>', 'a directory written by rwa audit export')
-      .option('--trust <file>', 'a trust bundle obtained apart from the export: pins the log key'),
+      .option(
+        '--trust <file>',
+        'a trust bundle obtained apart from the export: pins the log key, the proof keys and the issuers',
+      ),
     ['rwa audit verify audit-2026-11 --trust trust.json'],
   ).action(async (d, o, c) => (await loadLog()).auditVerify(d, o, c))
   const log = program.command('log').description("The organization's verifiable log of audit events")
