@@ -243,6 +243,8 @@ export async function verifyAuditBundle(
 
 type VcKind = 'credential' | 'attestation'
 
+const named = (kind: VcKind) => (kind === 'credential' ? 'a credential' : 'an attestation')
+
 /** How many VC-JWTs are verified at once. */
 const VERIFY_AT_ONCE = 256
 
@@ -335,7 +337,7 @@ async function verifyVcs(
       continue
     }
     if (vc.kind !== kind) {
-      problem(`its VC is an ${vc.kind}'s, not a ${kind}'s`)
+      problem(`its VC is signed as ${named(vc.kind)}, not as ${named(kind)}`)
       continue
     }
 

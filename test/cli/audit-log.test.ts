@@ -366,6 +366,13 @@ describe('rwa audit export and rwa audit verify', () => {
         `attestation ${attestation.attestation_id}: the record's attester .* differs from the signed attestation`,
       ),
     )
+    // A credential's record, untouched, listed as an attestation: what was signed decides what it is.
+    await expectRefused(
+      tampered('credential-as-attestation', (dir) => {
+        writeJson(dir, 'attestations.json', [...readJson(dir, 'attestations.json'), active])
+      }),
+      /attestation undefined: its VC is signed as a credential, not as an attestation/,
+    )
     const transfer = readJson(bundle, 'transfers.json')[0]
     await expectRefused(
       tampered('transfer-edited', (dir) =>
