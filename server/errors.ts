@@ -157,8 +157,8 @@ const UNAVAILABLE_MESSAGES = [
 
 // PostgreSQL aborting a transaction to break a lock cycle (40P01), a serialization failure (40001) or a
 // lock it could not take (55P03): the write is rolled back whole, and the same request sent again can
-// succeed. Two writes of one organization can meet this way on PostgreSQL (a batch locks the log row
-// early to answer a transfer's log_index while another write holds a row the batch wants next).
+// succeed. Writes lock their rows in one order (docs/architecture.md, the organization's log row last),
+// so this is a safety net, not a path a write of rwa's is expected to take.
 const LOCK_CONFLICT_CODES = new Set(['40P01', '40001', '55P03'])
 
 /** Whether `error` is a transaction the database aborted over a lock conflict (retryable, nothing written). */

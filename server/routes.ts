@@ -41,7 +41,7 @@ import { transferHandlers } from './rwa/transfers/routes.js'
 import { trustHandlers } from './rwa/trust/routes.js'
 import { trustBundleHandlers } from './rwa/trust-bundle/routes.js'
 import { signingKeyHandlers } from './signing/routes.js'
-import { actorOf, runWrite } from './writes/run-write.js'
+import { actorOf, appendRecorded, runWrite } from './writes/run-write.js'
 
 /** The handler of every operation but four eyes' own (which run the others'). */
 const OPERATION_HANDLERS = {
@@ -144,7 +144,8 @@ function bindOperation(
   const bodyOf = operation.body?.required === false ? (body: unknown) => body ?? {} : (body: unknown) => body
   const isWrite = operation.method !== 'get' && operation.access !== 'public'
   app.openapi({ ...routeOf(operation), middleware }, async (c) => {
-    const answer = async () => {
+    /** The handler's answer: a record, or a Response it made itself (four eyes' 202, an approval's). */
+    const answer = async (): Promise<unknown> => {
       const input = {
         params: c.req.valid('param' as never) as { id: string } | undefined,
         query: c.req.valid('query' as never),
@@ -163,13 +164,17 @@ function bindOperation(
         )
         if (pending) return c.json(pending, 202)
       }
-      const answer = await handler(ctx, input as never)
-      return answer instanceof Response ? answer : c.json(answer as object, status)
+      return handler(ctx, input as never)
     }
-    if (!isWrite) return (await answer()) as never
+    const respond = (value: unknown) => (value instanceof Response ? value : c.json(value as object, status))
+    if (!isWrite) return respond(await answer()) as never
     const origin = { actor: actorOf(c.get('principal')), requestId: c.get('requestId') }
     return (await runWrite(ctx, origin, async () => {
-      const response = await answer()
+      const value = await answer()
+      // The write's audit events appended now, its work done: the log row is the last lock it takes,
+      // and the answer carries its events' real log positions (a transfer's log_index, DESIGN §17).
+      await appendRecorded(ctx)
+      const response = respond(value)
       // The answer an Idempotency-Key replays is stored in the write, committed with it.
       await storeInWrite(ctx.db, c, response)
       return response

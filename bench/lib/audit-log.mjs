@@ -3,8 +3,7 @@
 // 1. Its share of a transfer POST: the rwa server's CPU per POST /console/rwa/transfers (from /proc,
 //    over a run of transfers), against the CPU of the log's append of that POST's audit event, run in
 //    this process on the same database with the server's own code (the write's transaction with the
-//    locked read that fixes the answer's log_index and the append, minus the same transaction without
-//    them). Goal: at most 15 % more than without the log.
+//    append, minus the same transaction without it). Goal: at most 15 % more than without the log.
 //    The audit event's own insert the same way (the transaction with it, minus an empty one).
 // 2. Inclusion proofs flat: the CPU of the server's own inclusion-proof call (`getLogInclusionProof`:
 //    the committed log row, the nodes the proof needs in one query, the proof and the root) at a small
@@ -119,7 +118,6 @@ export async function transferPostLogCosts({ root, dbPath, transfers, rounds, co
   }
   const { openDatabase } = await distModule(root, 'server/db/database.js')
   const { appendToAuditLog } = await distModule(root, 'server/audit-log/append.js')
-  const { lockLog } = await distModule(root, 'server/audit-log/queries.js')
   const { insertAuditEvents } = await distModule(root, 'server/audit/queries.js')
   const db = await openDatabase(dbPath)
   try {
@@ -158,9 +156,7 @@ export async function transferPostLogCosts({ root, dbPath, transfers, rounds, co
           () =>
             db.transaction().execute(async (trx) => {
               const events = [event()]
-              // The transfer's answer fixes its log_index with a locked read of the log row first
-              // (logIndexOfRecordedChange), then the append at the end of the write.
-              await lockLog(trx, sample.org_id)
+              // The append, before the answer is made (it gives the transfer's log_index).
               await appendToAuditLog(trx, events)
               await insertAuditEvents(trx, events)
             }),

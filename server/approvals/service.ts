@@ -17,6 +17,7 @@ import type { Executor } from '../db/queries.js'
 import { ApiError } from '../errors.js'
 import { listPage, ownedOr404 } from '../rwa/owned.js'
 import { currentWrite } from '../writes/change.js'
+import { appendRecorded } from '../writes/run-write.js'
 import {
   decideApproval,
   findApproval,
@@ -190,6 +191,9 @@ export async function approve(
     scope?.changes.splice(recorded)
     outcome = { refusal: error }
   }
+  // The operation's events appended before its answer is stored (a forced transfer's log_index);
+  // the approval's row, the only one written after, is locked already (`decide`).
+  if (scope) await appendRecorded(ctx)
   const refusal = 'refusal' in outcome ? outcome.refusal : undefined
   const stored =
     'refusal' in outcome

@@ -3,7 +3,6 @@ import type { Executor } from '../db/queries.js'
 import { eventLeafHash } from '../../src/tlog/leaf.js'
 import { appendToFrontier, type Hash, rootOfFrontier } from '../../src/tlog/merkle.js'
 import { auditEventFromRow } from '../audit/service.js'
-import { currentWrite } from '../writes/change.js'
 import { insertLogNodes, lockLog, saveLog } from './queries.js'
 
 /** An audit event about to be inserted; the append gives it its `log_index`. */
@@ -46,22 +45,4 @@ export async function appendToAuditLog(db: Executor, events: PendingAuditEvent[]
       frontier: frontier.map((h) => h.toString('hex')).join(','),
     })
   }
-}
-
-/**
- * The log position the change just recorded (`ctx.record`) for `orgId` will have, for an answer made
- * before the write commits (a transfer's `log_index`, DESIGN §17). The append runs last in the write,
- * after its answer is made and stored for Idempotency-Key replays, so the position is fixed here
- * instead: the organization's log row is locked now, until the commit (PostgreSQL; SQLite writes one
- * transaction at a time), and the append gives this write's changes of the organization the positions
- * after its size, in the order they were recorded. A savepoint that fails drops only changes recorded
- * after it began, so never one before this change.
- */
-export async function logIndexOfRecordedChange(db: Executor, orgId: string): Promise<number> {
-  const scope = currentWrite()
-  if (!scope) throw new Error('logIndexOfRecordedChange outside a write')
-  const earlier = scope.changes.filter((change) => change.orgId === orgId).length - 1
-  if (earlier < 0) throw new Error(`no change of ${orgId} recorded in this write`)
-  const log = await lockLog(db, orgId)
-  return log.size + earlier
 }

@@ -59,21 +59,22 @@ export function announceEvents(ctx: AppContext, orgIds: readonly string[], queue
 
 /**
  * Writes the events of a write's changes, and their deliveries, in the write's transaction (called by
- * server/writes/run-write.ts just before it commits, with the audit events of the same changes, in the
- * same order, their log positions set). Changes that are not event types (a key's `trial.ended`, a
+ * server/writes/run-write.ts as it appends `changes` to the log, with their audit events, in the same
+ * order, their log positions set). Changes that are not event types (a key's `trial.ended`, a
  * webhook's own changes) have no event.
  */
 export async function enqueueEvents(
   ctx: AppContext,
   trx: Executor,
   scope: WriteScope,
+  changes: readonly Change[],
   audited: ReadonlyArray<{ log_index?: number | null }> = [],
 ): Promise<void> {
-  if (!scope.changes.some(isEventChange)) return
+  if (!changes.some(isEventChange)) return
   const at = isoTimestamp(ctx.clock.now())
   const rows: EventsTable[] = []
-  const last = lastChangeOfEachRecord(scope.changes)
-  for (const [i, change] of scope.changes.entries()) {
+  const last = lastChangeOfEachRecord(changes)
+  for (const [i, change] of changes.entries()) {
     if (!isEventChange(change)) continue
     // The service's own answer when it gave one (the write's hot path reads nothing back), else GET's:
     // also when a later change of the write changed the same record (a batch submitting an attestation

@@ -28,6 +28,13 @@ export interface Change {
    * for a change that is an event, so a service may name it at no cost when it has the answer at hand.
    */
   answer?: (logIndex: number | undefined) => unknown
+  /**
+   * Called with the log position its audit event was appended at, as soon as it is: an answer made
+   * before the append (a transfer's `log_index`) is completed by it. The route layer appends a write's
+   * changes right before it serializes and stores its answer (server/writes/run-write.ts,
+   * `appendRecorded`), so the answer carries the real position and the log row is the last lock taken.
+   */
+  appended?: (logIndex: number) => void
 }
 
 /** Where a write comes from: its actor and the request id (null for a job). */
@@ -40,6 +47,8 @@ export interface WriteOrigin {
 export interface WriteScope extends WriteOrigin {
   readonly changes: Change[]
   readonly afterCommit: Array<() => void>
+  /** How many of `changes` (the first ones) are appended to the log already, their audit events written. */
+  appended: number
 }
 
 const scopes = new AsyncLocalStorage<WriteScope>()

@@ -731,7 +731,7 @@ export const transferSchema = transferSummarySchema.extend({
     .nonnegative()
     .optional()
     .describe(
-      "The log position of this transfer's audit event (`transfer.<status>`) in the organization's verifiable log (GET /console/audit/log/inclusion proves it is there), fixed in the transaction that records the transfer; the same as its proof's `log_index`",
+      "The log position of this transfer's audit event (`transfer.<status>`) in the organization's verifiable log (GET /console/audit/log/inclusion proves it is there), appended in the transaction that records the transfer, before it answers; the same as its proof's `log_index`",
     ),
 })
 

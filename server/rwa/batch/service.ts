@@ -15,6 +15,7 @@ import type { AppContext } from '../../context.js'
 import { dialectOf } from '../../db/dialect.js'
 import { ApiError, fieldErrorsOf, invalidFields } from '../../errors.js'
 import { concurrencyRefusalOf, problemOf } from '../../http/error-handler.js'
+import { appendRecorded } from '../../writes/run-write.js'
 import { inSavepoint } from '../../writes/savepoint.js'
 import { findToken } from '../tokens/queries.js'
 import {
@@ -265,11 +266,17 @@ class DryRunDone extends Error {
   }
 }
 
-/** Runs the batch for real in a savepoint and rolls it back, with its audit events and invalidations. */
+/**
+ * Runs the batch for real in a savepoint and rolls it back, with its audit events and invalidations.
+ * Its audit events are appended to the log before the rollback, as a real batch's are before its
+ * answer is made, so the answers name the log positions the batch really had (a transfer's log_index).
+ */
 async function dryRun(ctx: AppContext, runAll: () => Promise<BatchResult[]>): Promise<BatchResult[]> {
   try {
     await inSavepoint(ctx, async () => {
-      throw new DryRunDone(await runAll())
+      const results = await runAll()
+      await appendRecorded(ctx)
+      throw new DryRunDone(results)
     })
   } catch (error) {
     if (error instanceof DryRunDone) return error.results

@@ -7,7 +7,6 @@ import type {
   TransferStatus,
 } from '../../../src/contract/rwa.js'
 import { canonicalFacts, digestOfCanonical, type ProofFacts } from '../../../src/proof/verify.js'
-import { logIndexOfRecordedChange } from '../../audit-log/append.js'
 import type { AppContext } from '../../context.js'
 import type { Executor } from '../../db/queries.js'
 import { detachPayload } from '../../signing/compact-jws.js'
@@ -79,7 +78,9 @@ async function issuersNamedBy(
 
 /**
  * Stores a transfer, its signed proof and its event in the token's history (`transfer_id`, `proof_id`,
- * the parties and amount, then `history.details`, then `actor_key_id`); returns the API record.
+ * the parties and amount, then `history.details`, then `actor_key_id`); returns the API record, whose
+ * `log_index` is set once the write appends the transfer's audit event (before its answer is
+ * serialized): absent until then.
  */
 export async function storeTransfer(
   ctx: AppContext,
@@ -127,21 +128,24 @@ export async function storeTransfer(
     compliance_summary: JSON.stringify({ source_requirements, target_requirements, all_satisfied }),
     compliance_checks: JSON.stringify(checks),
   }
+  const answer: Transfer = transferFromRow(row)
   ctx.record({
     orgId: record.orgId,
     action: `transfer.${record.status}`,
     target: { type: 'transfer', id: record.transferId },
     after: { token_id: record.tokenId, ...record.transfer, proof_id: record.proofId },
     // As GET answers it: the transfer and its proof with its event's log position.
-    answer: (logIndex = log_index) => ({
+    answer: (logIndex) => ({
       ...answer,
       log_index: logIndex,
       proof: { ...proof, log_index: logIndex },
     }),
+    // Its event's position in the organization's log (DESIGN §17), known once the write appends its
+    // events, before its answer is serialized (server/writes/run-write.ts, `appendRecorded`).
+    appended: (logIndex) => {
+      answer.log_index = logIndex
+    },
   })
-  // Its event's position in the organization's log, fixed now for the answer (DESIGN §17).
-  const log_index = await logIndexOfRecordedChange(trx, record.orgId)
-  const answer = transferFromRow(row)
   await insertTransfer(trx, row)
   await recordTokenEvent(ctx, trx, record.orgId, record.tokenId, history.event, record.now, {
     transfer_id: record.transferId,
@@ -150,5 +154,5 @@ export async function storeTransfer(
     ...history.details,
     actor_key_id: history.actorKeyId,
   })
-  return { ...answer, log_index }
+  return answer
 }

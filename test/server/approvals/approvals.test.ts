@@ -176,6 +176,9 @@ describe('approving', () => {
     ).toBe(10)
     const events = await auditActions()
     expect(events.find((e) => e.action === 'transfer.forced').actor.key_id).toBe(agentB.id)
+    // The answer and the stored outcome name the forced transfer's log position (DESIGN §17).
+    expect(res.body.log_index).toBe(events.find((e) => e.action === 'transfer.forced').log_index)
+    expect(approval.outcome.body.log_index).toBe(res.body.log_index)
     expect(events.find((e) => e.action === 'approval.approved')).toMatchObject({
       actor: { key_id: agentB.id },
       target: { id: approval_id },

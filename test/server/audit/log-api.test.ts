@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { eventLeafHash } from '../../../src/tlog/leaf.js'
 import { rootOfLeaves, verifyConsistency, verifyInclusion } from '../../../src/tlog/merkle.js'
 import { verifyCheckpoint } from '../../../src/tlog/note.js'
-import { buildWorld, expectStatus, transferBody } from '../../support/governance.js'
+import { buildWorld, expectStatus, OWNER, PROPERTY, transferBody } from '../../support/governance.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 /*
@@ -96,7 +96,7 @@ describe('GET /console/audit/log/*', () => {
     expect(proof.log_index).toBe(transferEvents.events[0]?.log_index)
     const detail = await expectStatus(h.get(`/console/rwa/transfers/${transfer.transfer_id}`, key), 200)
     expect(detail.proof.log_index).toBe(proof.log_index)
-    // The POST's answer already had it, fixed in the transaction that recorded the transfer.
+    // The POST's answer already had it: the write appends its events before it answers.
     expect(transfer.log_index).toBe(proof.log_index)
     expect(detail.log_index).toBe(proof.log_index)
 
@@ -110,6 +110,61 @@ describe('GET /console/audit/log/*', () => {
     )
     expect(tail.end).toBe(second.tree_size)
     expect(tail.entries).toHaveLength(1)
+  })
+
+  it("a batch's transfers answer their events' positions; a dry run those it appended, keeping nothing", async () => {
+    const harness = await createHarness()
+    h = harness
+    const acme = await h.createOrg('acme', { tier: 'pro' })
+    const world = await buildWorld(h, acme.key)
+    const key = { key: acme.key }
+    const credential = (deed: string) => ({
+      op: 'credentials.issue',
+      body: { jurisdiction: 'US', owner_did: OWNER, property_data: { ...PROPERTY, title_deed: deed } },
+    })
+    const operations = (deed: string) => [
+      credential(`${deed}-1`),
+      { op: 'transfers.request', body: transferBody(world.tokenId, 1) },
+      credential(`${deed}-2`),
+      { op: 'transfers.request', body: transferBody(world.tokenId, 2) },
+    ]
+    const size = async () =>
+      (await expectStatus(harness.get('/console/audit/log/checkpoint', key), 200)).tree_size
+
+    // A dry run appends its events before it rolls back: its transfers name the positions they had.
+    const before = await size()
+    const dry = await expectStatus(
+      h.post('/console/rwa/batch', { operations: operations('DRY'), dry_run: true }, key),
+      200,
+    )
+    expect(dry.results.map((r: any) => r.body.log_index)).toEqual([
+      undefined,
+      before + 1,
+      undefined,
+      before + 3,
+    ])
+    expect(await size()).toBe(before)
+
+    // A real one: the same positions, its events' own; its stored answer has them, replayed as is.
+    const headers = { 'Idempotency-Key': 'log-index-batch' }
+    const res = await h.post('/console/rwa/batch', { operations: operations('REAL') }, { ...key, headers })
+    expect(res.status).toBe(200)
+    expect(res.body.results.map((r: any) => r.body.log_index)).toEqual([
+      undefined,
+      before + 1,
+      undefined,
+      before + 3,
+    ])
+    for (const transfer of [res.body.results[1].body, res.body.results[3].body]) {
+      const events = await expectStatus(
+        h.get('/console/audit', { ...key, query: { target_id: transfer.transfer_id } }),
+        200,
+      )
+      expect(events.events[0].log_index).toBe(transfer.log_index)
+    }
+    const replay = await h.post('/console/rwa/batch', { operations: operations('REAL') }, { ...key, headers })
+    expect(replay.headers.get('idempotent-replayed')).toBe('true')
+    expect(replay.text).toBe(res.text)
   })
 
   it('refuses sizes beyond the log, bad windows, other organizations and keys without the role', async () => {
