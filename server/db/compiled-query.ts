@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely, Transaction } from 'kysely'
 import { type DialectName, dialectOf } from './dialect.js'
+import { executeCompiled } from './held-connection.js'
 import type { Database } from './schema.js'
 
 type Executor = Kysely<Database> | Transaction<Database>
@@ -53,7 +54,7 @@ export function compiledOnce<Args extends unknown[], Row>(
           : (args[slot.argument] as unknown[])[slot.element]
         : slot.constant,
     )
-    const result = await db.executeQuery<Row>({ ...compiled.query, parameters })
+    const result = await executeCompiled<Row>(db, { ...compiled.query, parameters })
     return result.rows
   }
 }

@@ -2,6 +2,8 @@ import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { compiledInsert, compiledOnce } from '../../../server/db/compiled-query.js'
+import { queryErrorLog } from '../../../server/db/database.js'
+import { holdingConnection, holdingDialect } from '../../../server/db/held-connection.js'
 import type { Database } from '../../../server/db/schema.js'
 
 type Schema = { t: { org_id: string; id: string; status: string; v: number } }
@@ -122,6 +124,68 @@ describe('compiledInsert', () => {
       { org_id: 'c', id: '3', status: 'active', v: null, note: 'default' },
       { org_id: 'c', id: '4', status: 'active', v: 6, note: 'kept' },
     ])
+    await db.destroy()
+  })
+})
+
+describe('a compiled query in a flow that holds a connection', () => {
+  it('runs on the held connection (seeing the write so far), a failure still reported; a read of its own waits for the commit', async () => {
+    const errors: unknown[] = []
+    const db = new Kysely<Schema>({
+      dialect: holdingDialect(new SqliteDialect({ database: new SQLite(':memory:') })),
+      log: queryErrorLog((error) => errors.push(error)),
+    })
+    await db.schema
+      .createTable('t')
+      .addColumn('org_id', 'text')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('status', 'text')
+      .addColumn('v', 'integer')
+      .execute()
+    const as = db as unknown as Kysely<Database>
+    const count = compiledOnce((trx, orgId: string) =>
+      (trx as unknown as Kysely<Schema>)
+        .selectFrom('t')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('org_id', '=', orgId),
+    )
+    const insert = compiledInsert<{ org_id: string; id: string; status: string; v: number }>('t', [
+      'org_id',
+      'id',
+      'status',
+      'v',
+    ])
+    let release!: () => void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let inWrite!: () => void
+    const written = new Promise<void>((resolve) => {
+      inWrite = resolve
+    })
+    const write = holdingConnection(() =>
+      as.transaction().execute(async (trx) => {
+        await insert(trx, { org_id: 'a', id: '1', status: 'active', v: 1 })
+        // Through the root database too: the flow's connection, so its own uncommitted row.
+        expect(await count(as, 'a')).toEqual([{ n: 1 }])
+        await expect(insert(as, { org_id: 'a', id: '1', status: 'active', v: 2 })).rejects.toThrow(/UNIQUE/)
+        inWrite()
+        await held
+      }),
+    )
+    await written
+    expect(errors).toHaveLength(1)
+    // Outside the flow, the read waits for SQLite's one connection: it sees the row once committed.
+    let read: unknown
+    const outside = count(as, 'a').then((rows) => {
+      read = rows
+    })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(read).toBeUndefined()
+    release()
+    await write
+    await outside
+    expect(read).toEqual([{ n: 1 }])
     await db.destroy()
   })
 })
