@@ -167,7 +167,7 @@ function record(action, target, after, object, now) {
   const head = q.logHead.get(orgId)
   let frontier = head.frontier === '' ? [] : head.frontier.split(',').map((h) => Buffer.from(h, 'hex'))
   const step = appendToFrontier(head.size, frontier, eventLeafHash(auditEvent))
-  for (const n of step.completed) q.insertLogNode.run(orgId, n.level, n.index, n.hash.toString('hex'))
+  for (const n of step.completed) q.insertLogNode.run(orgId, n.level, n.index, n.hash)
   frontier = step.frontier
   q.saveLogHead.run(
     head.size + 1,

@@ -35,7 +35,7 @@ export async function buildLog(root, dbPath, orgId, size) {
         const leaf = merkle.hashLeaf(createHash('sha256').update(`${orgId} ${i}`).digest())
         const step = merkle.appendToFrontier(i, frontier, leaf)
         frontier = step.frontier
-        for (const n of step.completed) insertNode.run(orgId, n.level, n.index, n.hash.toString('hex'))
+        for (const n of step.completed) insertNode.run(orgId, n.level, n.index, n.hash)
       }
     })
     for (let from = 0; from < size; from += 50_000) batch(from, Math.min(size, from + 50_000))

@@ -32,7 +32,7 @@ export async function appendToAuditLog(db: Executor, events: PendingAuditEvent[]
       const leaf = eventLeafHash(auditEventFromRow({ ...event, log_index: null }))
       const step = appendToFrontier(size, frontier, leaf)
       for (const n of step.completed) {
-        nodes.push({ org_id: orgId, level: n.level, idx: n.index, hash: n.hash.toString('hex') })
+        nodes.push({ org_id: orgId, level: n.level, idx: n.index, hash: n.hash })
       }
       frontier = step.frontier
       event.log_index = size

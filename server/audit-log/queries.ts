@@ -50,7 +50,7 @@ const nodeQueries = new Map<
   (db: Executor, orgId: string, ...coordinates: number[]) => Promise<NodeRow[]>
 >()
 
-type NodeRow = { level: number; idx: number; hash: string }
+type NodeRow = { level: number; idx: number; hash: Buffer }
 
 /**
  * The stored hashes of the given complete subtrees (a proof's O(log n) of them), in one query. Each

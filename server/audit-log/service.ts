@@ -11,8 +11,11 @@ import type {
 import {
   consistencyProof,
   EMPTY_ROOT,
+  frontierNodes,
   type Hash,
   inclusionProof,
+  NodeMap,
+  type NodeId,
   type NodeReader,
   nodesNeeded,
   readerOf,
@@ -65,10 +68,17 @@ async function signedCheckpoint(ctx: AppContext, orgId: string, size: number, ro
   return note
 }
 
-async function committedLog(ctx: AppContext, orgId: string): Promise<{ size: number; root: Hash }> {
+/** The log as last committed: its size, root, and compact range (hex, largest subtree first). */
+interface CommittedLog {
+  size: number
+  root: Hash
+  frontier: string
+}
+
+async function committedLog(ctx: AppContext, orgId: string): Promise<CommittedLog> {
   const row = await readLog(ctx.db, orgId)
-  if (!row || row.size === 0) return { size: 0, root: EMPTY_ROOT }
-  return { size: row.size, root: Buffer.from(row.root, 'hex') }
+  if (!row || row.size === 0) return { size: 0, root: EMPTY_ROOT, frontier: '' }
+  return { size: row.size, root: Buffer.from(row.root, 'hex'), frontier: row.frontier }
 }
 
 /** The organization's latest checkpoint, signed by the log key. */
@@ -110,15 +120,71 @@ function assertWithinLog(size: number, asked: number, what: string): void {
   }
 }
 
-/** Runs a proof computation over the O(log n) stored nodes it needs, fetched in one query. */
-async function withNodes<T>(ctx: AppContext, orgId: string, compute: (read: NodeReader) => T): Promise<T> {
-  const rows = await readLogNodes(ctx.db, orgId, nodesNeeded(compute))
-  return compute(
-    readerOf(rows.map((r) => ({ level: r.level, index: r.idx, hash: Buffer.from(r.hash, 'hex') }))),
-  )
+/**
+ * Stored nodes at level 8 or more (each the root of 256 leaves or more), by context and
+ * organization: every node is written once and never changes, and these are few (one in 256 of a
+ * log's nodes) and shared by the proofs of all the leaves under them, so a proof fetches the nodes of
+ * its eight lowest levels only, whatever the log's size. Past `UPPER_NODES_MAX` nodes in all, the
+ * cache starts over. (A database restored under a running instance needs the instance restarted, as
+ * for every cache the server keeps.)
+ */
+const upperNodes = new WeakMap<AppContext, { count: number; byOrg: Map<string, NodeMap<Hash>> }>()
+const UPPER_LEVEL = 8
+const UPPER_NODES_MAX = 1 << 16
+
+function rememberUpperNode(ctx: AppContext, orgId: string, level: number, index: number, hash: Hash) {
+  let cache = upperNodes.get(ctx)
+  if (!cache || cache.count >= UPPER_NODES_MAX) {
+    cache = { count: 0, byOrg: new Map() }
+    upperNodes.set(ctx, cache)
+  }
+  let nodes = cache.byOrg.get(orgId)
+  if (!nodes) {
+    nodes = new NodeMap()
+    cache.byOrg.set(orgId, nodes)
+  }
+  const before = nodes.size
+  nodes.set(level, index, hash)
+  cache.count += nodes.size - before
+}
+
+/**
+ * Runs a proof computation over the O(log n) stored nodes it needs. The log row just read holds the
+ * complete subtrees its size decomposes into (its frontier), which every proof at that size reads to
+ * hash the right edge of the tree: those are taken from it, the upper nodes from memory, and only the
+ * others are fetched, in one query.
+ */
+async function withNodes<T>(
+  ctx: AppContext,
+  orgId: string,
+  log: CommittedLog,
+  compute: (read: NodeReader) => T,
+): Promise<T> {
+  const nodes = new NodeMap<Hash>()
+  if (log.frontier !== '') {
+    const frontier = log.frontier.split(',').map((h) => Buffer.from(h, 'hex'))
+    for (const n of frontierNodes(log.size, frontier)) nodes.set(n.level, n.index, n.hash)
+  }
+  const upper = upperNodes.get(ctx)?.byOrg.get(orgId)
+  const missing: NodeId[] = []
+  for (const { level, index } of nodesNeeded(compute)) {
+    if (nodes.get(level, index)) continue
+    const cached = level >= UPPER_LEVEL ? upper?.get(level, index) : undefined
+    if (cached) nodes.set(level, index, cached)
+    else missing.push({ level, index })
+  }
+  for (const row of await readLogNodes(ctx.db, orgId, missing)) {
+    nodes.set(row.level, row.idx, row.hash)
+    if (row.level >= UPPER_LEVEL) rememberUpperNode(ctx, orgId, row.level, row.idx, row.hash)
+  }
+  return compute(readerOf(nodes))
 }
 
 const b64 = (h: Hash) => h.toString('base64')
+
+/** The root of the tree of `size` leaves: the stored one at the log's size, else from the nodes. */
+const rootAt = (log: CommittedLog, size: number, read: NodeReader): Hash =>
+  size === log.size ? log.root : treeRoot(size, read)
 
 export async function getLogInclusionProof(
   ctx: AppContext,
@@ -126,15 +192,15 @@ export async function getLogInclusionProof(
   query: LogInclusionQuery,
 ): Promise<LogInclusion> {
   const orgId = orgActedOn(principal, query.org_id)
-  const { size } = await committedLog(ctx, orgId)
-  assertWithinLog(size, query.tree_size, 'tree_size')
+  const log = await committedLog(ctx, orgId)
+  assertWithinLog(log.size, query.tree_size, 'tree_size')
   const { index, tree_size } = query
-  return withNodes(ctx, orgId, (read) => ({
+  return withNodes(ctx, orgId, log, (read) => ({
     org_id: orgId,
     index,
     tree_size,
     leaf_hash: b64(read(0, index)),
-    root_hash: b64(treeRoot(tree_size, read)),
+    root_hash: b64(rootAt(log, tree_size, read)),
     proof: inclusionProof(index, tree_size, read).map(b64),
   }))
 }
@@ -145,15 +211,15 @@ export async function getLogConsistencyProof(
   query: LogConsistencyQuery,
 ): Promise<LogConsistency> {
   const orgId = orgActedOn(principal, query.org_id)
-  const { size } = await committedLog(ctx, orgId)
-  assertWithinLog(size, query.to, 'to')
+  const log = await committedLog(ctx, orgId)
+  assertWithinLog(log.size, query.to, 'to')
   const { from, to } = query
-  return withNodes(ctx, orgId, (read) => ({
+  return withNodes(ctx, orgId, log, (read) => ({
     org_id: orgId,
     from,
     to,
-    from_root: b64(treeRoot(from, read)),
-    to_root: b64(treeRoot(to, read)),
+    from_root: b64(rootAt(log, from, read)),
+    to_root: b64(rootAt(log, to, read)),
     proof: consistencyProof(from, to, read).map(b64),
   }))
 }

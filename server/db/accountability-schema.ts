@@ -31,12 +31,15 @@ export interface AuditLogsTable {
   frontier: string
 }
 
-/** A complete subtree of an organization's log: level 0 is a leaf, `idx` its position in its level. */
+/**
+ * A complete subtree of an organization's log: level 0 is a leaf, `idx` its position in its level,
+ * `hash` its 32 bytes (0018; hex text before).
+ */
 export interface AuditLogNodesTable {
   org_id: string
   level: number
   idx: number
-  hash: string
+  hash: Buffer
 }
 
 /** An organization's Idempotency-Key: the request it came with, and its answer once it has one. */

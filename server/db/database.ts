@@ -55,6 +55,14 @@ export async function openDatabase(path: string, options: DatabaseOptions = {}):
     sqlite.pragma('synchronous = NORMAL')
     sqlite.pragma('foreign_keys = ON')
     sqlite.pragma('busy_timeout = 5000')
+    // The database's first GiB read through a memory map instead of a read() per page into SQLite's
+    // 2 MB page cache: a page in the OS cache costs no system call nor copy. An inclusion proof reads
+    // about ten of the log's nodes, each on its own page once the log outgrows the page cache (125 MB
+    // of nodes at a million entries): mapped, such a proof cost 5-13 % less CPU (same runs; see
+    // docs/performance.md). Writes still go through the WAL, which is never mapped. The price: an I/O
+    // error on a mapped page ends the process (SIGBUS) instead of failing one statement. A larger
+    // cache_size (64 MB) did not help measurably: a proof's pages are spread over the whole table.
+    sqlite.pragma('mmap_size = 1073741824')
   } catch (error) {
     sqlite?.close()
     throw new DatabaseOpenError(path, error)

@@ -43,7 +43,7 @@ export const hashChildren = (left: Uint8Array, right: Uint8Array): Hash => sha25
 export const EMPTY_ROOT: Hash = sha256()
 
 // Sizes are JavaScript numbers: exact up to 2^53, far beyond any organization's log. Bit tricks on
-// them go through Math, not the 32-bit operators.
+// them go through Math, not the 32-bit operators, except on numbers known to be below 2^31.
 
 /** The largest power of two strictly smaller than n (n ≥ 2). */
 const splitPoint = (n: number): number => {
@@ -52,7 +52,8 @@ const splitPoint = (n: number): number => {
   return k
 }
 
-const isPowerOfTwo = (n: number): boolean => n > 0 && 2 ** Math.round(Math.log2(n)) === n
+const isPowerOfTwo = (n: number): boolean =>
+  n > 0 && (n < 0x80000000 ? (n & (n - 1)) === 0 : 2 ** Math.round(Math.log2(n)) === n)
 /** Whether [start, end) is a complete subtree: a power-of-two width, aligned on it. */
 const isPerfect = (start: number, end: number): boolean => {
   const width = end - start
@@ -80,26 +81,59 @@ export const treeRoot = (size: number, read: NodeReader): Hash =>
   size === 0 ? EMPTY_ROOT : rangeHash(0, size, read)
 
 /**
+ * Values by node, kept by level then index: a proof looks up a few dozen nodes, and a key string
+ * built for each lookup cost more than the lookups.
+ */
+export class NodeMap<V> {
+  private readonly levels: Map<number, V>[] = []
+  size = 0
+
+  get(level: number, index: number): V | undefined {
+    return this.levels[level]?.get(index)
+  }
+
+  set(level: number, index: number, value: V): void {
+    let byIndex = this.levels[level]
+    if (!byIndex) {
+      byIndex = new Map()
+      this.levels[level] = byIndex
+    }
+    if (!byIndex.has(index)) this.size += 1
+    byIndex.set(index, value)
+  }
+}
+
+/**
  * The nodes a computation reads, found by running it against a reader that records and answers
  * zeros: which nodes a proof needs depends only on the indices and sizes, never on the hashes. A
  * store fetches them in one query, then runs the computation for real.
  */
 export function nodesNeeded(compute: (read: NodeReader) => unknown): NodeId[] {
-  const seen = new Map<string, NodeId>()
+  const seen = new NodeMap<true>()
+  const needed: NodeId[] = []
   const zero = Buffer.alloc(32)
   compute((level, index) => {
-    seen.set(`${level}/${index}`, { level, index })
+    if (!seen.get(level, index)) {
+      seen.set(level, index, true)
+      needed.push({ level, index })
+    }
     return zero
   })
-  return [...seen.values()]
+  return needed
 }
 
 /** A reader over a fetched set of nodes; a missing one is a corrupt store, not a client error. */
-export function readerOf(nodes: Iterable<{ level: number; index: number; hash: Hash }>): NodeReader {
-  const map = new Map<string, Hash>()
-  for (const n of nodes) map.set(`${n.level}/${n.index}`, n.hash)
+export function readerOf(
+  nodes: Iterable<{ level: number; index: number; hash: Hash }> | NodeMap<Hash>,
+): NodeReader {
+  let map: NodeMap<Hash>
+  if (nodes instanceof NodeMap) map = nodes
+  else {
+    map = new NodeMap()
+    for (const n of nodes) map.set(n.level, n.index, n.hash)
+  }
   return (level, index) => {
-    const hash = map.get(`${level}/${index}`)
+    const hash = map.get(level, index)
     if (!hash) throw new Error(`log node ${level}/${index} is missing from the store`)
     return hash
   }
@@ -292,6 +326,28 @@ export function appendToFrontier(
   }
   next.push(hash)
   return { frontier: next, completed }
+}
+
+/**
+ * The complete subtrees a compact range (the frontier of tree `size`, largest first) holds, with
+ * their positions: a store that keeps the frontier beside the size has these nodes at hand.
+ */
+export function frontierNodes(
+  size: number,
+  frontier: Hash[],
+): { level: number; index: number; hash: Hash }[] {
+  const nodes: { level: number; index: number; hash: Hash }[] = []
+  let start = 0
+  for (let level = 53; level >= 0; level--) {
+    const width = 2 ** level
+    if (size - start < width) continue
+    const hash = frontier[nodes.length]
+    if (!hash) throw new Error(`the frontier of tree size ${size} is too short`)
+    nodes.push({ level, index: start / width, hash })
+    start += width
+  }
+  if (nodes.length !== frontier.length) throw new Error(`the frontier of tree size ${size} is too long`)
+  return nodes
 }
 
 /** The root of a tree from its compact range (the frontier, largest subtree first). */

@@ -4,6 +4,7 @@ import {
   appendToFrontier,
   consistencyProof,
   EMPTY_ROOT,
+  frontierNodes,
   type Hash,
   hashChildren,
   hashLeaf,
@@ -172,6 +173,21 @@ const idOf = (key: string) => {
   return { level, index }
 }
 
+describe('sizes past 2^31', () => {
+  it('finds the complete subtrees of ranges wider than 32 bits', () => {
+    // Leaf 2^33 + 1 of 2^33 + 2: its sibling leaf and the subtree of the first 2^33 leaves.
+    expect(nodesNeeded((read) => inclusionProof(2 ** 33 + 1, 2 ** 33 + 2, read))).toEqual([
+      { level: 33, index: 0 },
+      { level: 0, index: 2 ** 33 },
+    ])
+    // 3 * 2^31 leaves are not a complete subtree: 2^32 of them, then 2^31.
+    expect(nodesNeeded((read) => treeRoot(3 * 2 ** 31, read))).toEqual([
+      { level: 32, index: 0 },
+      { level: 31, index: 2 },
+    ])
+  })
+})
+
 describe('against a brute-force tree, sizes 1..300', () => {
   const N = 300
   const leaves = Array.from({ length: N }, (_, i) => hashLeaf(`leaf ${i}`))
@@ -194,7 +210,15 @@ describe('against a brute-force tree, sizes 1..300', () => {
       expect(rootOfLeaves(leaves.slice(0, n)).root.equals(want), `leaves ${n}`).toBe(true)
       // The frontier holds one node per set bit of the size: O(log n) state per organization.
       expect(frontiers[n]?.length).toBe(n.toString(2).replaceAll('0', '').length)
+      // And each is the stored node frontierNodes places it at.
+      for (const node of frontierNodes(n, frontiers[n] as Hash[])) {
+        expect(node.hash.equals(read(node.level, node.index)), `size ${n}: ${node.level}/${node.index}`).toBe(
+          true,
+        )
+      }
     }
+    expect(() => frontierNodes(5, [leaves[0] as Hash])).toThrow(/too short/)
+    expect(() => frontierNodes(4, frontiers[5] as Hash[])).toThrow(/too long/)
   })
 
   it('every inclusion proof is PATH(m, D[n]), verifies, and reads O(log n) nodes', () => {

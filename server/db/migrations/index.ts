@@ -14,6 +14,7 @@ import { approvals } from './0014-approvals.js'
 import { auditLog } from './0015-audit-log.js'
 import { events } from './0016-events.js'
 import { wideCounters } from './0017-wide-counters.js'
+import { logNodeBlobs } from './0018-log-node-blobs.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0015-audit-log': auditLog,
   '0016-events': events,
   '0017-wide-counters': wideCounters,
+  '0018-log-node-blobs': logNodeBlobs,
 }

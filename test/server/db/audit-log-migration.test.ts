@@ -63,9 +63,8 @@ describe('migration 0015 (audit log)', () => {
       .selectAll()
       .where('org_id', '=', 'acme')
       .execute()
-    const read = readerOf(
-      nodes.map((n: any) => ({ level: n.level, index: n.idx, hash: Buffer.from(n.hash, 'hex') })),
-    )
+    // Stored as their 32 bytes since 0018.
+    const read = readerOf(nodes.map((n: any) => ({ level: n.level, index: n.idx, hash: n.hash })))
     for (let i = 0; i < 13; i++) {
       verifyInclusion(i, 13, leaves[i], inclusionProof(i, 13, read), Buffer.from(log.root, 'hex'))
     }

@@ -1,0 +1,179 @@
+import { Migrator, sql } from 'kysely'
+import { afterEach, describe, expect, it } from 'vitest'
+import { appendToAuditLog, type PendingAuditEvent } from '../../../server/audit-log/append.js'
+import { getLogConsistencyProof, getLogInclusionProof } from '../../../server/audit-log/service.js'
+import { auditEventFromRow } from '../../../server/audit/service.js'
+import { insertAuditEvents } from '../../../server/audit/queries.js'
+import { type AppContext, createAppContext } from '../../../server/context.js'
+import { dialectOf } from '../../../server/db/dialect.js'
+import { migrations } from '../../../server/db/migrations/index.js'
+import { jsonLogger } from '../../../server/logging/logger.js'
+import { MasterKey } from '../../../server/signing/master-key.js'
+import { eventLeafHash } from '../../../src/tlog/leaf.js'
+import {
+  appendToFrontier,
+  consistencyProof,
+  type Hash,
+  hashLeaf,
+  inclusionProof,
+  readerOf,
+  rootOfLeaves,
+  verifyConsistency,
+  verifyInclusion,
+} from '../../../src/tlog/merkle.js'
+import { emptyDatabasePerTest } from '../../support/empty-database.js'
+
+/*
+ * Migration 0018 on a log stored as 0015 to 0017 left it (hex text hashes): every node becomes its 32
+ * bytes (SQLite: in a WITHOUT ROWID table), and the server goes on serving the same RFC 9162 proofs of
+ * the same tree, at its size and at earlier ones, then extends it. 700 entries, so that proofs read
+ * nodes of level 8 and 9, which the server keeps in memory once read (asked twice each).
+ */
+
+const openEmpty = emptyDatabasePerTest()
+let ctx: AppContext | undefined
+afterEach(async () => {
+  await ctx?.meter.stop()
+  ctx = undefined
+})
+
+const SIZE = 700
+// The service reads only the principal's organization and whether it is the admin's.
+const admin = { keyId: 'test', orgId: 'admin', roles: ['owner'], isAdmin: true } as unknown as Parameters<
+  typeof getLogInclusionProof
+>[1]
+const b64 = (h: Hash) => h.toString('base64')
+
+describe('migration 0018 (log nodes as 32-byte blobs)', () => {
+  it('converts every node and keeps serving the same proofs, then extends the log', async () => {
+    const k = await openEmpty()
+    const migrator = new Migrator({ db: k, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0017-wide-counters')).error).toBeUndefined()
+
+    // The log as appends before 0018 stored it: every complete subtree's hash in hex.
+    const leaves = Array.from({ length: SIZE }, (_, i) => hashLeaf(`entry ${i}`))
+    const nodes: { level: number; index: number; hash: Hash }[] = []
+    let frontier: Hash[] = []
+    for (const [i, leaf] of leaves.entries()) {
+      const step = appendToFrontier(i, frontier, leaf)
+      frontier = step.frontier
+      nodes.push(...step.completed)
+    }
+    const old = k as any
+    for (let i = 0; i < nodes.length; i += 200) {
+      await old
+        .insertInto('audit_log_nodes')
+        .values(
+          nodes
+            .slice(i, i + 200)
+            .map((n) => ({ org_id: 'acme', level: n.level, idx: n.index, hash: n.hash.toString('hex') })),
+        )
+        .execute()
+    }
+    const root = rootOfLeaves(leaves).root
+    await old
+      .insertInto('audit_logs')
+      .values({
+        org_id: 'acme',
+        size: SIZE,
+        root: root.toString('hex'),
+        frontier: frontier.map((h) => h.toString('hex')).join(','),
+      })
+      .execute()
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+
+    const stored = await old
+      .selectFrom('audit_log_nodes')
+      .selectAll()
+      .orderBy('level')
+      .orderBy('idx')
+      .execute()
+    expect(stored).toHaveLength(nodes.length)
+    const byPosition = new Map(nodes.map((n) => [`${n.level}/${n.index}`, n.hash]))
+    for (const row of stored) {
+      expect(Buffer.isBuffer(row.hash)).toBe(true)
+      expect(row.hash.equals(byPosition.get(`${row.level}/${row.idx}`))).toBe(true)
+    }
+    if (dialectOf(k) === 'sqlite') {
+      const { rows } = await sql<{ sql: string }>`
+        select sql from sqlite_schema where type = 'table' and name = 'audit_log_nodes'`.execute(k)
+      expect(rows[0]?.sql).toMatch(/without rowid/i)
+    }
+
+    ctx = createAppContext({
+      db: k as never,
+      masterKey: MasterKey.generate(),
+      logger: jsonLogger({ level: 'error', destination: { write: () => {} } }),
+    })
+    const brute = readerOf(nodes)
+    const rootOf = (size: number) => rootOfLeaves(leaves.slice(0, size)).root
+    for (const size of [SIZE, 512, 300, 257, 1]) {
+      for (const index of [0, 1, 255, 256, 299, 511, 699].filter((i) => i < size)) {
+        for (let ask = 0; ask < 2; ask++) {
+          const proof = await getLogInclusionProof(ctx, admin, { org_id: 'acme', index, tree_size: size })
+          expect(proof.leaf_hash).toBe(b64(leaves[index] as Hash))
+          expect(proof.root_hash).toBe(b64(rootOf(size)))
+          expect(proof.proof).toEqual(inclusionProof(index, size, brute).map(b64))
+          verifyInclusion(
+            index,
+            size,
+            leaves[index] as Hash,
+            proof.proof.map((p) => Buffer.from(p, 'base64')),
+            rootOf(size),
+          )
+        }
+      }
+    }
+    for (const [from, to] of [
+      [256, SIZE],
+      [300, 512],
+      [1, 257],
+      [SIZE, SIZE],
+    ] as const) {
+      const proof = await getLogConsistencyProof(ctx, admin, { org_id: 'acme', from, to })
+      expect(proof.from_root).toBe(b64(rootOf(from)))
+      expect(proof.to_root).toBe(b64(rootOf(to)))
+      expect(proof.proof).toEqual(from === to ? [] : consistencyProof(from, to, brute).map(b64))
+    }
+
+    // Appends write 32-byte hashes now, and extend the same tree: the old entries' proofs hold in it.
+    const events: PendingAuditEvent[] = Array.from({ length: 5 }, (_, i) => ({
+      event_id: `aud_after${i}`,
+      org_id: 'acme',
+      at: `2026-11-28T18:00:0${i}.000Z`,
+      actor: JSON.stringify({ system: 'trial_expiry' }),
+      actor_key_id: null,
+      request_id: null,
+      action: 'jurisdiction.reviewed',
+      target_type: 'jurisdiction',
+      target_id: 'US',
+      changes: null,
+    }))
+    await k.transaction().execute(async (trx) => {
+      await appendToAuditLog(trx, events)
+      await insertAuditEvents(trx, events as never)
+    })
+    const grown = [...leaves, ...events.map((e) => eventLeafHash(auditEventFromRow(e as never)))]
+    const grownRoot = rootOfLeaves(grown).root
+    for (const index of [0, 256, 699, 700, 704]) {
+      const proof = await getLogInclusionProof(ctx, admin, { org_id: 'acme', index, tree_size: SIZE + 5 })
+      expect(proof.root_hash).toBe(b64(grownRoot))
+      verifyInclusion(
+        index,
+        SIZE + 5,
+        grown[index] as Hash,
+        proof.proof.map((p) => Buffer.from(p, 'base64')),
+        grownRoot,
+      )
+    }
+    const extended = await getLogConsistencyProof(ctx, admin, { org_id: 'acme', from: SIZE, to: SIZE + 5 })
+    verifyConsistency(
+      SIZE,
+      SIZE + 5,
+      extended.proof.map((p) => Buffer.from(p, 'base64')),
+      root,
+      grownRoot,
+    )
+  })
+})
