@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely'
+import { type Insertable, sql } from 'kysely'
 import { compiledInsert, compiledOnce } from '../../db/compiled-query.js'
 import type { ListCredentialsQuery } from '../../../src/contract/rwa.js'
 import { countOf, type Executor, ownedRecord, pageOf, type RowLock, whereEqual } from '../../db/queries.js'
@@ -28,7 +28,12 @@ export async function findActiveByTitleDeed(db: Executor, orgId: string, jurisdi
   return row
 }
 
-/* An issuance's reads and writes, compiled once (compiledOnce, compiledInsert). */
+/*
+ * An issuance's reads and writes, compiled once (compiledOnce, compiledInsert). The title deed lookup
+ * names `status = 'active'` in its SQL, not as a parameter: only then may SQLite use the partial unique
+ * index credentials_title_deed_uq (`where status = 'active'`); with `status = ?` it walked every active
+ * credential of the organization (credentials_status_idx), so each issuance cost more as they grew.
+ */
 const activeByTitleDeed = compiledOnce((db: Executor, orgId: string, jurisdiction: string, key: string) =>
   db
     .selectFrom('credentials')
@@ -36,7 +41,7 @@ const activeByTitleDeed = compiledOnce((db: Executor, orgId: string, jurisdictio
     .where('org_id', '=', orgId)
     .where('jurisdiction', '=', jurisdiction)
     .where('title_deed_key', '=', key)
-    .where('status', '=', 'active'),
+    .where('status', '=', sql.lit('active')),
 )
 
 export const insertCredential: (db: Executor, row: Insertable<CredentialsTable>) => Promise<void> =

@@ -1,0 +1,41 @@
+import SQLite from 'better-sqlite3'
+import { CompiledQuery, Kysely, SqliteDialect } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { migrate } from '../../../server/db/database.js'
+import type { Database } from '../../../server/db/schema.js'
+import { findActiveByTitleDeed } from '../../../server/rwa/credentials/queries.js'
+
+/** The statements `run` sends to a migrated SQLite database, each with its EXPLAIN QUERY PLAN. */
+async function plansOf(
+  run: (db: Kysely<Database>) => Promise<unknown>,
+): Promise<{ sql: string; plan: string[] }[]> {
+  const sent: string[] = []
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: new SQLite(':memory:') }),
+    log: (event) => {
+      if (event.level === 'query') sent.push(event.query.sql)
+    },
+  })
+  await migrate(db)
+  sent.length = 0
+  await run(db)
+  const plans = []
+  for (const sql of [...sent]) {
+    const parameters = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 'x')
+    const rows = await db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${sql}`, parameters),
+    )
+    plans.push({ sql, plan: rows.rows.map((r) => r.detail) })
+  }
+  await db.destroy()
+  return plans
+}
+
+describe('query plans on SQLite', () => {
+  it("an issuance's title deed lookup searches the partial unique index, not every active credential of the organization", async () => {
+    const [lookup] = await plansOf((db) => findActiveByTitleDeed(db, 'acme', 'US', 'sf-2026-000123'))
+    expect(lookup!.plan).toEqual([
+      'SEARCH credentials USING INDEX credentials_title_deed_uq (org_id=? AND jurisdiction=? AND title_deed_key=?)',
+    ])
+  })
+})
