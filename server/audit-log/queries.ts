@@ -115,3 +115,28 @@ export async function logIndexOfTarget(
     .executeTakeFirst()
   return row?.log_index ?? undefined
 }
+
+/**
+ * The log position of a recovery's event (`token.recovered` of its token, whose `changes` name its
+ * proof), if any: a token has few recoveries, read through the target index.
+ */
+export async function logIndexOfRecovery(
+  db: Executor,
+  orgId: string,
+  tokenId: string,
+  proofId: string,
+): Promise<number | undefined> {
+  const rows = await db
+    .selectFrom('audit_events')
+    .select(['log_index', 'changes'])
+    .where('org_id', '=', orgId)
+    .where('target_id', '=', tokenId)
+    .where('action', '=', 'token.recovered')
+    .execute()
+  const row = rows.find((r) => {
+    const changes =
+      r.changes === null ? undefined : (JSON.parse(r.changes) as { after?: { proof_id?: unknown } })
+    return changes?.after?.proof_id === proofId
+  })
+  return row?.log_index ?? undefined
+}

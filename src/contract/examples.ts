@@ -294,6 +294,7 @@ export const recoveryResultExample: RecoveryResult = {
   new_did: 'did:web:acme:bob-2',
   moved: [{ ...holdingExample, holder_did: 'did:web:acme:bob-2' }],
   proof_id: PROOF_ID,
+  log_index: 43,
 }
 
 export const requestTransferRequestExample: RequestTransferRequest = {

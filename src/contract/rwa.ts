@@ -585,6 +585,14 @@ export const recoveryResultSchema = z.object({
   new_did: z.string(),
   moved: z.array(holdingSchema).describe('The holdings moved, as the new DID now holds what moved'),
   proof_id: proofIdSchema,
+  log_index: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      "The log position of this recovery's audit event (`token.recovered`) in the organization's verifiable log (GET /console/audit/log/inclusion proves it is there); the same as its proof's `log_index`",
+    ),
 })
 
 // ── Transfers and proofs ────────────────────────────────────────────────────
@@ -669,6 +677,7 @@ export const proofDecisionSchema = z.enum(['approved', 'rejected', 'forced', 're
  * lower-case hex SHA-256 of their RFC 8785 canonical JSON, and `jws` a compact EdDSA JWS whose payload
  * is exactly those canonical bytes, signed by the service key `kid` (see the JWKS). A transfer's proof
  * (decision approved, rejected or forced) has `transfer_id` and `transfer`; a recovery's has `recovery`.
+ * Each carries its event's `log_index` (not signed).
  * Agent operations carry their `reason`. A version-2 proof also signs `version`, `org_id` and `issuers`,
  * so that a proof made for one organization cannot pass as another's.
  */
@@ -702,7 +711,7 @@ export const proofSchema = z.object({
     .nonnegative()
     .optional()
     .describe(
-      "The log position of its transfer's audit event (GET /console/audit/log/inclusion proves it is in the organization's log); not signed, absent for a proof without a transfer",
+      "The log position of its event (GET /console/audit/log/inclusion proves it is in the organization's log): a transfer's proof its transfer's (`transfer.<status>`), a recovery's proof its recovery's (`token.recovered`, whose `changes` name the proof); not signed",
     ),
 })
 

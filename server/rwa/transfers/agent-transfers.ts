@@ -217,12 +217,18 @@ export async function recover(
       reason: input.reason,
       actor_key_id: principal.keyId,
     })
+    const result: RecoveryResult = { ...recovery, proof_id: proofId }
     ctx.record({
       orgId,
       action: 'token.recovered',
       target: { type: 'token', id: tokenId },
       after: { lost_did: input.lost_did, new_did: input.new_did, proof_id: proofId },
+      // Its event's position in the organization's log, its proof's too (DESIGN §17), known once the
+      // write appends its events, before its answer is serialized.
+      appended: (logIndex) => {
+        result.log_index = logIndex
+      },
     })
-    return { ...recovery, proof_id: proofId }
+    return result
   })
 }

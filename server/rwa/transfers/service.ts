@@ -9,7 +9,7 @@ import type {
   Transfer,
   TransferDetail,
 } from '../../../src/contract/rwa.js'
-import { logIndexOfTarget } from '../../audit-log/queries.js'
+import { logIndexOfRecovery, logIndexOfTarget } from '../../audit-log/queries.js'
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
@@ -123,10 +123,17 @@ export async function getTransfer(
   }
 }
 
-/** A transfer's proof carries the log position of its transfer's event (DESIGN §17). */
+/**
+ * A proof carries the log position of its event (DESIGN §17): a transfer's proof its transfer's
+ * decision, a recovery's proof its `token.recovered`.
+ */
 export async function withLogIndex(ctx: AppContext, orgId: string, proof: Proof): Promise<Proof> {
-  if (proof.transfer_id === undefined) return proof
-  const log_index = await logIndexOfTarget(ctx.db, orgId, proof.transfer_id)
+  const log_index =
+    proof.transfer_id !== undefined
+      ? await logIndexOfTarget(ctx.db, orgId, proof.transfer_id)
+      : proof.recovery !== undefined
+        ? await logIndexOfRecovery(ctx.db, orgId, proof.token_id, proof.proof_id)
+        : undefined
   return log_index === undefined ? proof : { ...proof, log_index }
 }
 

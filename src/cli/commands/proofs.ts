@@ -35,6 +35,7 @@ function showProof(ctx: CliContext, p: Proof): void {
     ...(p.reason !== undefined ? ([['reason', p.reason]] as Array<[string, Cell]>) : []),
     ['digest', p.digest],
     ['kid', p.kid],
+    ...(p.log_index !== undefined ? ([['log_index', p.log_index]] as Array<[string, Cell]>) : []),
   ])
   showChecks(ctx, p.compliance_details)
 }

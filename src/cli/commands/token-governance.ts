@@ -204,7 +204,8 @@ export function recover(id: string, options: Record<string, unknown>, command: C
     const { data, raw } = answer
     ctx.out.result(raw, () => {
       showHoldings(ctx, data.moved)
-      ctx.out.success(`recovered ${data.lost_did} as ${data.new_did}; proof ${data.proof_id}`)
+      const position = data.log_index !== undefined ? ` (log_index ${data.log_index})` : ''
+      ctx.out.success(`recovered ${data.lost_did} as ${data.new_did}; proof ${data.proof_id}${position}`)
     })
   })
 }

@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { eventLeafHash } from '../../../src/tlog/leaf.js'
 import { rootOfLeaves, verifyConsistency, verifyInclusion } from '../../../src/tlog/merkle.js'
 import { verifyCheckpoint } from '../../../src/tlog/note.js'
-import { buildWorld, expectStatus, OWNER, PROPERTY, transferBody } from '../../support/governance.js'
+import {
+  buildWorld,
+  expectStatus,
+  OWNER,
+  PROPERTY,
+  RECIPIENT,
+  transferBody,
+} from '../../support/governance.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 /*
@@ -165,6 +172,49 @@ describe('GET /console/audit/log/*', () => {
     const replay = await h.post('/console/rwa/batch', { operations: operations('REAL') }, { ...key, headers })
     expect(replay.headers.get('idempotent-replayed')).toBe('true')
     expect(replay.text).toBe(res.text)
+  })
+
+  it("a recovery and its proof name its token.recovered event's position, proven by inclusion", async () => {
+    h = await createHarness()
+    const acme = await h.createOrg('acme', { tier: 'pro' })
+    const world = await buildWorld(h, acme.key)
+    const key = { key: acme.key }
+    await expectStatus(h.post('/console/rwa/transfers', transferBody(world.tokenId, 100), key), 201)
+
+    const recovered = await expectStatus(
+      h.post(
+        `/console/rwa/tokens/${world.tokenId}/recover`,
+        { lost_did: OWNER, new_did: RECIPIENT, reason: 'lost keys' },
+        key,
+      ),
+      200,
+    )
+    const events = await expectStatus(
+      h.get('/console/audit', { ...key, query: { target_id: world.tokenId, action: 'token.recovered' } }),
+      200,
+    )
+    const event = events.events.find((e: any) => e.changes.after.proof_id === recovered.proof_id)
+    expect(recovered.log_index).toEqual(expect.any(Number))
+    expect(recovered.log_index).toBe(event.log_index)
+    const proof = await expectStatus(h.get(`/console/rwa/proofs/${recovered.proof_id}`, key), 200)
+    expect(proof.decision).toBe('recovered')
+    expect(proof.log_index).toBe(recovered.log_index)
+
+    const checkpoint = await expectStatus(h.get('/console/audit/log/checkpoint', key), 200)
+    const inclusion = await expectStatus(
+      h.get('/console/audit/log/inclusion', {
+        ...key,
+        query: { index: proof.log_index, tree_size: checkpoint.tree_size },
+      }),
+      200,
+    )
+    verifyInclusion(
+      proof.log_index,
+      checkpoint.tree_size,
+      eventLeafHash(event),
+      inclusion.proof.map(b64),
+      b64(checkpoint.root_hash),
+    )
   })
 
   it('refuses sizes beyond the log, bad windows, other organizations and keys without the role', async () => {

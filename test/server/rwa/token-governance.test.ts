@@ -366,6 +366,7 @@ describe('recovery', () => {
         { holder_did: NEW, jurisdiction: 'US', amount: 40, frozen_amount: 0, frozen: true },
       ],
       proof_id: expect.stringMatching(/^prf_/),
+      log_index: expect.any(Number),
     })
     expect(await holdings()).toEqual({
       [`${OWNER}@US`]: [860, 0, false],
@@ -380,6 +381,7 @@ describe('recovery', () => {
       recovery: { lost_did: RECIPIENT, new_did: NEW },
     })
     expect(proof.transfer_id).toBeUndefined()
+    expect(proof.log_index).toBe(r.log_index)
     const jwks = jwksSchema.parse((await h.get('/console/rwa/.well-known/jwks.json', { key: null })).body)
     expect(await verifyProof(proof, jwks)).toEqual({ valid: true, kid: proof.kid })
     // Nothing left to recover.
