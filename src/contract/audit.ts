@@ -1,6 +1,10 @@
 import { z } from 'zod'
 import { orgIdSchema, pageFields, pageQuery, prefixedId, timestampSchema } from './common.js'
 
+/** A `log_index`: a position in an organization's verifiable log (DESIGN §17), said of what it is. */
+export const logIndexField = (description: string) =>
+  z.number().int().nonnegative().optional().describe(description)
+
 /*
  * The audit log (DESIGN §16): one event per change a write made, whoever made it (a key, or the server
  * for the payment provider and its own jobs), recorded in the write's own transaction.
@@ -33,14 +37,9 @@ export const auditEventSchema = z.object({
     .object({ before: z.unknown(), after: z.unknown() })
     .optional()
     .describe('What the change set (`after`) and, for an update, what it replaced (`before`)'),
-  log_index: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .describe(
-      "The event's position in its organization's verifiable log (GET /console/audit/log/entries): the leaf is this record's RFC 8785 canonical JSON without `log_index`",
-    ),
+  log_index: logIndexField(
+    "The event's position in its organization's verifiable log (GET /console/audit/log/entries): the leaf is this record's RFC 8785 canonical JSON without `log_index`",
+  ),
 })
 
 export const listAuditQuerySchema = z.strictObject({

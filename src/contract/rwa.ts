@@ -1,3 +1,4 @@
+import { logIndexField } from './audit.js'
 import { logKeySchema } from './audit-log.js'
 import { z } from 'zod'
 import { pageFields, pageQuery, prefixedId, timestampSchema } from './common.js'
@@ -585,14 +586,9 @@ export const recoveryResultSchema = z.object({
   new_did: z.string(),
   moved: z.array(holdingSchema).describe('The holdings moved, as the new DID now holds what moved'),
   proof_id: proofIdSchema,
-  log_index: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .describe(
-      "The log position of this recovery's audit event (`token.recovered`) in the organization's verifiable log (GET /console/audit/log/inclusion proves it is there); the same as its proof's `log_index`",
-    ),
+  log_index: logIndexField(
+    "The log position of this recovery's audit event (`token.recovered`) in the organization's verifiable log (GET /console/audit/log/inclusion proves it is there); the same as its proof's `log_index`",
+  ),
 })
 
 // ── Transfers and proofs ────────────────────────────────────────────────────
@@ -705,14 +701,9 @@ export const proofSchema = z.object({
   digest: z.string().regex(/^[0-9a-f]{64}$/),
   jws: z.string(),
   kid: z.string(),
-  log_index: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .describe(
-      "The log position of its event (GET /console/audit/log/inclusion proves it is in the organization's log): a transfer's proof its transfer's (`transfer.<status>`), a recovery's proof its recovery's (`token.recovered`, whose `changes` name the proof); not signed",
-    ),
+  log_index: logIndexField(
+    "The log position of its event (GET /console/audit/log/inclusion proves it is in the organization's log): a transfer's proof its transfer's (`transfer.<status>`), a recovery's proof its recovery's (`token.recovered`, whose `changes` name the proof); not signed",
+  ),
 })
 
 /** A transfer as a list shows it: its parties and outcome, and the spec's three compliance fields. */
@@ -734,14 +725,9 @@ export const transferSummarySchema = z.object({
 export const transferSchema = transferSummarySchema.extend({
   compliance_details: complianceDetailsSchema,
   reason: z.string().nullable().describe('Why an agent forced it; null for a requested transfer'),
-  log_index: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .describe(
-      "The log position of this transfer's audit event (`transfer.<status>`) in the organization's verifiable log (GET /console/audit/log/inclusion proves it is there), appended in the transaction that records the transfer, before it answers; the same as its proof's `log_index`",
-    ),
+  log_index: logIndexField(
+    "The log position of this transfer's audit event (`transfer.<status>`) in the organization's verifiable log (GET /console/audit/log/inclusion proves it is there), appended in the transaction that records the transfer, before it answers; the same as its proof's `log_index`",
+  ),
 })
 
 export const transferDetailSchema = transferSchema.extend({ proof: proofSchema })
