@@ -28,7 +28,14 @@ export async function jurisdictionsOr404(trx: Executor, orgId: string, ids: stri
     (await findJurisdictions(trx, orgId, ids, lock)).map((j) => [j.jurisdiction_id, j] as const),
   )
   for (const id of ids) if (!found.has(id)) throw notFound('jurisdiction', id)
-  return new Map([...found].map(([id, j]) => [id, JSON.parse(j.transfer_requirements) as string[]] as const))
+  const requirements = new Map(
+    [...found].map(([id, j]) => [id, JSON.parse(j.transfer_requirements) as string[]] as const),
+  )
+  // jurisdiction_id → issuer_did in id order, as a proof names them (record.ts): an issuer_did never
+  // changes, so the proof of a transfer between these needs not read them again.
+  const issuers: Record<string, string> = {}
+  for (const id of [...found.keys()].sort()) issuers[id] = found.get(id)!.issuer_did
+  return { requirements, issuers }
 }
 
 /**
@@ -45,12 +52,17 @@ export async function transferFacts(
   input: TransferInput,
   now: string,
   forTransfer = false,
-): Promise<{ facts: TransferFacts; transfer: ProofTransfer }> {
+): Promise<{ facts: TransferFacts; transfer: ProofTransfer; issuers: Record<string, string> }> {
   const token = await tokenOr404(trx, orgId, input.token_id, forTransfer ? 'update' : undefined)
   const from = input.from_jurisdiction
   const to = input.to_jurisdiction
   const ids = [...new Set([from, to])]
-  const requirements = await jurisdictionsOr404(trx, orgId, ids, forTransfer ? 'key share' : undefined)
+  const { requirements, issuers } = await jurisdictionsOr404(
+    trx,
+    orgId,
+    ids,
+    forTransfer ? 'key share' : undefined,
+  )
   const sender = input.sender_did ?? token.owner_did
   const recipient = input.recipient_did
 
@@ -99,7 +111,7 @@ export async function transferFacts(
     recipient_did: recipient,
     amount: input.amount,
   }
-  return { facts, transfer }
+  return { facts, transfer, issuers }
 }
 
 /** The facts of an agent operation's identity check: `kyc` of `subjectDid` in `jurisdictions`. */

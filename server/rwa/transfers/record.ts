@@ -31,8 +31,10 @@ export async function storeProof(
   orgId: string,
   facts: Omit<ProofFacts, 'version' | 'org_id' | 'issuers'>,
   factsOf: 'proof' | 'transfer' = 'proof',
+  /** The issuers of the jurisdictions the facts name, when the caller has just read them. */
+  knownIssuers?: Record<string, string>,
 ): Promise<Proof> {
-  const issuers = await issuersNamedBy(trx, orgId, facts)
+  const issuers = knownIssuers ?? (await issuersNamedBy(trx, orgId, facts))
   const proof: ProofFacts = { version: PROOF_VERSION, org_id: orgId, issuers, ...facts }
   const canonical = canonicalFacts(proof)
   const { jws, kid } = await ctx.signingKeys.signProof(canonical, trx)
@@ -95,6 +97,8 @@ export async function storeTransfer(
     compliance_details: ComplianceDetails
     reason: string | null
     now: string
+    /** jurisdiction_id → issuer_did of the transfer's two jurisdictions, read by its evaluation. */
+    issuers?: Record<string, string>
   },
   history: { event: GovernanceEvent['event']; details: Record<string, unknown>; actorKeyId: string },
 ): Promise<Transfer> {
@@ -113,6 +117,7 @@ export async function storeTransfer(
       compliance_details: record.compliance_details,
     },
     'transfer',
+    record.issuers,
   )
   const { source_requirements, target_requirements, all_satisfied, checks } = record.compliance_details
   const row = {

@@ -38,7 +38,7 @@ export async function requestTransfer(
   const proofId = ctx.ids.next('prf')
   await ctx.signingKeys.prepareProofKey()
   const record = await ctx.db.transaction().execute(async (trx) => {
-    const { facts, transfer } = await transferFacts(trx, orgId, input, now, true)
+    const { facts, transfer, issuers } = await transferFacts(trx, orgId, input, now, true)
     const held = facts.ledger.sender_holding.amount
     if (input.amount > held) {
       throw new ApiError(
@@ -71,6 +71,7 @@ export async function requestTransfer(
         compliance_details,
         reason: null,
         now,
+        issuers,
       },
       {
         event: status === 'approved' ? 'transfer_approved' : 'transfer_rejected',
