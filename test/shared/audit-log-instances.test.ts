@@ -1,15 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { eventLeafHash } from '../../src/tlog/leaf.js'
 import { rootOfLeaves, verifyInclusion } from '../../src/tlog/merkle.js'
 import { verifyCheckpoint } from '../../src/tlog/note.js'
 import { buildWorld, expectStatus, transferBody } from '../support/governance.js'
-import {
-  clientOf,
-  createServerStorage,
-  type ServerProcess,
-  type ServerStorage,
-  startServerProcess,
-} from '../support/server-process.js'
+import { clientOf, sharedInstances } from '../support/server-process.js'
 
 /*
  * The verifiable log across instances (DESIGN §17): two real server processes over one PostgreSQL
@@ -17,27 +11,14 @@ import {
  * valid inclusion proof against the checkpoint either instance signs.
  */
 
-let storage: ServerStorage | undefined
-let servers: ServerProcess[] = []
-afterEach(async () => {
-  for (const server of servers) await server.cleanup()
-  servers = []
-  await storage?.remove()
-  storage = undefined
-})
+const deployment = sharedInstances()
 
 const b64 = (s: string) => Buffer.from(s, 'base64')
 
 describe('two server processes appending to one log', () => {
   it('give one consistent log whose every entry has a valid inclusion proof', async () => {
-    storage = await createServerStorage('postgres')
-    const shared = storage
     // One public URL, as behind a load balancer: the checkpoint's origin names it.
-    const env = { RWA_PUBLIC_URL: 'https://rwa.test' }
-    const first = await startServerProcess({ storage: shared, env })
-    servers.push(first)
-    const second = await startServerProcess({ storage: shared, env, adminKey: first.adminKey })
-    servers.push(second)
+    const [first, second] = await deployment.pair({ RWA_PUBLIC_URL: 'https://rwa.test' })
     const [a, b] = [clientOf(first), clientOf(second)]
     const created = await expectStatus(
       a.post('/console/billing/keys', { org_id: 'acme', name: 'acme', start_trial: true }),

@@ -1,16 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { eventLeafHash } from '../../src/tlog/leaf.js'
 import { verifyInclusion } from '../../src/tlog/merkle.js'
 import { verifyCheckpoint } from '../../src/tlog/note.js'
 import { statuses } from '../support/concurrency.js'
 import { buildWorld, expectStatus, OWNER, PROPERTY, transferBody } from '../support/governance.js'
-import {
-  clientOf,
-  createServerStorage,
-  type ServerProcess,
-  type ServerStorage,
-  startServerProcess,
-} from '../support/server-process.js'
+import { clientOf, sharedInstances } from '../support/server-process.js'
 
 /*
  * The organization's log row is the last lock a write takes (DESIGN §17, §18). A batch whose transfer
@@ -22,14 +16,7 @@ import {
  * locked last, every write goes through, and each transfer's answer names its event's position.
  */
 
-let storage: ServerStorage | undefined
-let servers: ServerProcess[] = []
-afterEach(async () => {
-  for (const server of servers) await server.cleanup()
-  servers = []
-  await storage?.remove()
-  storage = undefined
-})
+const deployment = sharedInstances()
 
 const b64 = (s: string) => Buffer.from(s, 'base64')
 
@@ -37,12 +24,7 @@ describe('a batch with a transfer racing single writes of its organization', () 
   it('never deadlocks, and each transfer answers its event log_index, replayed byte for byte', {
     timeout: 120_000,
   }, async () => {
-    storage = await createServerStorage('postgres')
-    const env = { RWA_PUBLIC_URL: 'https://rwa.test' }
-    const first = await startServerProcess({ storage, env })
-    servers.push(first)
-    const second = await startServerProcess({ storage, env, adminKey: first.adminKey })
-    servers.push(second)
+    const [first, second] = await deployment.pair({ RWA_PUBLIC_URL: 'https://rwa.test' })
     const [a, b] = [clientOf(first), clientOf(second)]
     const created = await expectStatus(
       a.post('/console/billing/keys', { org_id: 'acme', name: 'acme', start_trial: true }),

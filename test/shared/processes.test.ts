@@ -1,41 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { statuses, within } from '../support/concurrency.js'
 import { buildWorld, expectStatus, historyEvents, RECIPIENT, transferBody } from '../support/governance.js'
 import type { ApiCaller } from '../support/harness.js'
-import {
-  clientOf,
-  createServerStorage,
-  type ServerProcess,
-  type ServerStorage,
-  startServerProcess,
-} from '../support/server-process.js'
+import { clientOf, type ServerProcess, sharedInstances } from '../support/server-process.js'
 
 /*
  * Two real `rwa server start` processes over one new PostgreSQL database and one Redis key prefix,
  * as an operator would run them behind a load balancer; requests are split between them.
  */
 
-let storage: ServerStorage | undefined
-let servers: ServerProcess[] = []
-afterEach(async () => {
-  for (const server of servers) await server.cleanup()
-  servers = []
-  await storage?.remove()
-  storage = undefined
-})
-
-/** Starts `n` processes on one new storage at the same moment. */
-async function startInstances(n: number, adminKey?: string): Promise<ServerProcess[]> {
-  storage = await createServerStorage('postgres')
-  const shared = storage
-  const started = await Promise.allSettled(
-    Array.from({ length: n }, () => startServerProcess({ storage: shared, adminKey })),
-  )
-  servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
-  const failed = started.find((s) => s.status === 'rejected')
-  if (failed) throw (failed as PromiseRejectedResult).reason
-  return servers
-}
+const deployment = sharedInstances()
 
 /** The admin key whichever instance printed it (exactly one does on a new database). */
 const printedKeys = (instances: ServerProcess[]) =>
@@ -49,7 +23,7 @@ function splitAcross<T>(clients: ApiCaller[], n: number, send: (c: ApiCaller, i:
 
 describe('two server processes over one PostgreSQL and one Redis', () => {
   it('started at once on an empty database: one schema, one admin key printed once, both serve it', async () => {
-    const instances = await startInstances(2)
+    const instances = await deployment.startAtOnce(2)
     const printed = printedKeys(instances)
     expect(printed).toHaveLength(1)
     for (const server of instances) {
@@ -61,7 +35,7 @@ describe('two server processes over one PostgreSQL and one Redis', () => {
 
   it('started at once with RWA_ADMIN_KEY: that key, printed by neither', async () => {
     const preset = `rwa_live_${'C'.repeat(43)}`
-    const instances = await startInstances(2, preset)
+    const instances = await deployment.startAtOnce(2, preset)
     expect(printedKeys(instances)).toEqual([])
     for (const server of instances) {
       expect((await clientOf(server, preset).get('/console/billing/stats')).body.total_keys).toBe(1)
@@ -69,7 +43,7 @@ describe('two server processes over one PostgreSQL and one Redis', () => {
   })
 
   it('share limits, invalidations, writes and usage as one server', async () => {
-    const instances = await startInstances(2)
+    const instances = await deployment.startAtOnce(2)
     const adminKey = printedKeys(instances)[0]!
     const [a, b] = instances.map((s) => clientOf(s, adminKey)) as [ApiCaller, ApiCaller]
 
@@ -125,7 +99,7 @@ describe('two server processes over one PostgreSQL and one Redis', () => {
   })
 
   it('kill -9 of one under write load: the other goes on, and nothing acknowledged is lost', async () => {
-    const instances = await startInstances(2)
+    const instances = await deployment.startAtOnce(2)
     const adminKey = printedKeys(instances)[0]!
     const [a, b] = instances.map((s) => clientOf(s, adminKey)) as [ApiCaller, ApiCaller]
     // 1000 units with the owner in US; each transfer moves 1 to RECIPIENT in SG.

@@ -1,13 +1,7 @@
 import { afterEach, expect, it } from 'vitest'
 import { expectStatus, US } from '../support/governance.js'
 import { TestEventStream } from '../support/event-stream.js'
-import {
-  clientOf,
-  createServerStorage,
-  type ServerProcess,
-  type ServerStorage,
-  startServerProcess,
-} from '../support/server-process.js'
+import { clientOf, sharedInstances } from '../support/server-process.js'
 import { WebhookReceiver } from '../support/webhook-receiver.js'
 
 /*
@@ -16,16 +10,11 @@ import { WebhookReceiver } from '../support/webhook-receiver.js'
  * receiver, and reaches a stream opened on the other.
  */
 
-let storage: ServerStorage | undefined
-let servers: ServerProcess[] = []
+const deployment = sharedInstances()
 let receiver: WebhookReceiver | undefined
 const streams: TestEventStream[] = []
 afterEach(async () => {
   for (const stream of streams.splice(0)) stream.close()
-  for (const server of servers) await server.cleanup()
-  servers = []
-  await storage?.remove()
-  storage = undefined
   await receiver?.stop()
   receiver = undefined
 })
@@ -33,12 +22,7 @@ afterEach(async () => {
 it('two processes deliver each event exactly once, and a stream on one carries the other’s events', {
   timeout: 120_000,
 }, async () => {
-  storage = await createServerStorage('postgres')
-  const env = { RWA_ALLOW_HTTP_WEBHOOKS: 'true' }
-  const a = await startServerProcess({ storage, env })
-  servers.push(a)
-  const b = await startServerProcess({ storage, env, adminKey: a.adminKey })
-  servers.push(b)
+  const [a, b] = await deployment.pair({ RWA_ALLOW_HTTP_WEBHOOKS: 'true' })
   const admin = clientOf(a)
   const made = await expectStatus(admin.post('/console/billing/keys', { org_id: 'acme', name: 'acme' }), 201)
   await expectStatus(admin.post('/console/billing/subscription', { org_id: 'acme', tier: 'pro' }), 200)

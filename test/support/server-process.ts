@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { afterEach } from 'vitest'
 import { execa, type ResultPromise } from 'execa'
 import { createRedisPrefix, createTestDatabase, TEST_DIALECT, TEST_REDIS_URL } from './backends.js'
 import { type ApiCaller, apiCaller } from './harness.js'
@@ -175,4 +176,46 @@ export function clientOf(
     (path, init) => fetch(new URL(path, server.url), init),
     () => adminKey,
   )
+}
+
+/**
+ * Instances of one deployment for the tests of a file: `rwa server start` processes over one new
+ * PostgreSQL database and Redis prefix, as behind a load balancer, stopped and their storage removed
+ * after each test. Call it once, at the top of the file.
+ */
+export function sharedInstances() {
+  let storage: ServerStorage | undefined
+  let servers: ServerProcess[] = []
+  afterEach(async () => {
+    for (const server of servers) await server.cleanup()
+    servers = []
+    await storage?.remove()
+    storage = undefined
+  })
+  const newStorage = async () => {
+    storage = await createServerStorage('postgres')
+    return storage
+  }
+  return {
+    /** Two processes, one after the other: the first prints the admin key, the second is given it. */
+    async pair(env: Record<string, string> = {}): Promise<[ServerProcess, ServerProcess]> {
+      const shared = await newStorage()
+      const first = await startServerProcess({ storage: shared, env })
+      servers.push(first)
+      const second = await startServerProcess({ storage: shared, env, adminKey: first.adminKey })
+      servers.push(second)
+      return [first, second]
+    },
+    /** `n` processes started at the same moment, `adminKey` given to each (or none: one prints its own). */
+    async startAtOnce(n: number, adminKey?: string): Promise<ServerProcess[]> {
+      const shared = await newStorage()
+      const started = await Promise.allSettled(
+        Array.from({ length: n }, () => startServerProcess({ storage: shared, adminKey })),
+      )
+      servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
+      const failed = started.find((s) => s.status === 'rejected')
+      if (failed) throw (failed as PromiseRejectedResult).reason
+      return servers
+    },
+  }
 }
