@@ -69,9 +69,27 @@ export async function transferPostOutboxCosts({ root, dbPath, transfers, rounds,
       holdingConnection(() =>
         db.transaction().execute((trx) => {
           before()
-          return enqueueEvents(ctx, trx, { changes: [c], afterCommit: [] }, [{ log_index: 1 }])
+          return enqueueEvents(
+            ctx,
+            trx,
+            { changes: [c], afterCommit: [], appended: 0 },
+            [c],
+            [{ log_index: 1 }],
+          )
         }),
       )
+    // What the outbox wrote, counted: a measurement of a call that silently did nothing is refused.
+    const written = async () => {
+      const count = (table) =>
+        db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('org_id', '=', org.orgId)
+          .executeTakeFirstOrThrow()
+          .then((row) => Number(row.n))
+      return { events: await count('events'), deliveries: await count('webhook_deliveries') }
+    }
+    const start = await written()
     const bare = []
     const withOutbox = []
     const readBack = []
@@ -83,6 +101,12 @@ export async function transferPostOutboxCosts({ root, dbPath, transfers, rounds,
       readBack.push(
         await cpuPerCall(() => enqueue(readBackChange, () => ctx.webhookEndpoints.forgetAll()), transfers),
       )
+    }
+    const end = await written()
+    const expected = 2 * transfers * rounds
+    for (const what of ['events', 'deliveries']) {
+      if (end[what] - start[what] !== expected)
+        throw new Error(`the outbox calls wrote ${end[what] - start[what]} ${what}, not ${expected}`)
     }
     return { perPost, bare, withOutbox, readBack }
   } finally {
