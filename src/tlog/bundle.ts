@@ -61,6 +61,18 @@ export interface AuditBundle {
   statusLists: Record<string, string>
 }
 
+/** The proof a `token.recovered` entry names (`changes.after.proof_id`), if it names one. */
+export function recoveryProofOf(entry: AuditEvent): string | undefined {
+  if (entry.action !== 'token.recovered') return undefined
+  const proofId = (entry.changes?.after as Record<string, unknown> | null | undefined)?.proof_id
+  return typeof proofId === 'string' ? proofId : undefined
+}
+
+/** The proofs the log's recoveries name, in log order: the ones an export saves beside the transfers'. */
+export function recoveryProofIds(entries: AuditEvent[]): string[] {
+  return entries.map(recoveryProofOf).filter((id): id is string => id !== undefined)
+}
+
 /** A checkpoint a witness kept for this log (`rwa log verify`'s state). */
 export interface SeenCheckpoint {
   tree_size: number
@@ -204,10 +216,35 @@ export async function verifyAuditBundle(
       )
     }
   }
+  // Each recovery's token.recovered entry, by the proof it names.
+  const recoveryEntries = new Map<string, AuditEvent>()
+  for (const entry of entries) {
+    const proofId = recoveryProofOf(entry)
+    if (proofId !== undefined && !recoveryEntries.has(proofId)) recoveryEntries.set(proofId, entry)
+  }
+  let recoveryProofs = 0
   for (const proof of bundle.proofs) {
     const verification = await verifyProofTrusted(proof, trust)
     if (!verification.valid) problems.push(`proof ${proof.proof_id}: ${verification.reason}`)
-    if (proof.transfer_id === undefined) continue
+    if (proof.transfer_id === undefined) {
+      if (proof.recovery === undefined) continue
+      // A recovery's proof: its token.recovered entry names it, and its log_index is that entry.
+      recoveryProofs++
+      const entry = recoveryEntries.get(proof.proof_id)
+      if (!entry) {
+        problems.push(`recovery proof ${proof.proof_id} has no token.recovered entry in the log naming it`)
+        continue
+      }
+      if (entry.target.type !== 'token' || entry.target.id !== proof.token_id)
+        problems.push(
+          `proof ${proof.proof_id} recovers token ${proof.token_id}, its entry ${String(entry.log_index)} ${entry.target.type} ${entry.target.id}`,
+        )
+      if (proof.log_index !== undefined && proof.log_index !== entry.log_index)
+        problems.push(
+          `proof ${proof.proof_id} names log_index ${proof.log_index}, which is not a token.recovered entry naming it (its entry is ${String(entry.log_index)})`,
+        )
+      continue
+    }
     const entry = entryOf('transfer', proof.transfer_id)
     if (!entry)
       problems.push(`proof ${proof.proof_id}'s transfer ${proof.transfer_id} has no entry in the log`)
@@ -217,7 +254,18 @@ export async function verifyAuditBundle(
       )
     }
   }
+  // Every recovery the log records has its proof here (DESIGN §17: the bundle holds every proof).
+  const proofIds = new Set(bundle.proofs.map((p) => p.proof_id))
+  for (const [proofId, entry] of recoveryEntries) {
+    if (!proofIds.has(proofId))
+      problems.push(
+        `entry ${String(entry.log_index)} (token.recovered) names proof ${proofId}, which is not in the bundle`,
+      )
+  }
   if (problems.length === 0) {
+    notes.push(
+      `${recoveryProofs} recovery ${recoveryProofs === 1 ? 'proof' : 'proofs'}, each named by its token.recovered entry; every token.recovered entry's proof in the bundle`,
+    )
     notes.push(
       `every record has its entry: ${bundle.credentials.length} credentials, ${bundle.attestations.length} attestations, ${bundle.transfers.length} transfers, ${bundle.proofs.length} proofs (signatures verified)`,
     )

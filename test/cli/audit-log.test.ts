@@ -6,11 +6,12 @@ import { insertAuditEvents } from '../../server/audit/queries.js'
 import { appendToAuditLog, type PendingAuditEvent } from '../../server/audit-log/append.js'
 import { openDatabase } from '../../server/db/database.js'
 import { didKeyOf, verificationMethodOf } from '../../src/proof/did-key.js'
+import { canonicalFacts, proofDigest } from '../../src/proof/verify.js'
 import { eventLeafHash } from '../../src/tlog/leaf.js'
 import { rootOfLeaves } from '../../src/tlog/merkle.js'
 import { rawPublicKey, signCheckpoint, verifierKey } from '../../src/tlog/note.js'
 import { type CliHome, cliHome, newOrg } from '../support/cli.js'
-import { buildWorld, OWNER, PROPERTY, transferBody } from '../support/governance.js'
+import { buildWorld, OWNER, PROPERTY, RECIPIENT, transferBody } from '../support/governance.js'
 import type { ApiCaller } from '../support/harness.js'
 import {
   createServerStorage,
@@ -39,6 +40,9 @@ let env: Record<string, string>
 let tokenId: string
 /** A credential of SG, revoked; and its status list as served before the revocation (genuine, bit clear). */
 let revokedId: string
+/** The proof of a recovery of the token (OWNER's units moved to RECIPIENT), and its token.recovered entry. */
+let recoveryProofId: string
+let recoveryLogIndex: number
 let sgListBeforeRevocation: string
 const run = (args: string[]) => home.run(args, { env, timeout: 120_000 })
 
@@ -88,6 +92,15 @@ beforeAll(async () => {
     const res = await api.post('/console/rwa/transfers', transferBody(tokenId, amount), { key })
     expect(res.status, res.text).toBe(201)
   }
+  const recovered = await api.post(
+    `/console/rwa/tokens/${tokenId}/recover`,
+    { lost_did: OWNER, new_did: RECIPIENT, reason: 'lost keys' },
+    { key },
+  )
+  expect(recovered.status, recovered.text).toBe(200)
+  recoveryProofId = recovered.body.proof_id
+  recoveryLogIndex = recovered.body.log_index
+  expect(recoveryLogIndex).toEqual(expect.any(Number))
   // Thousands of events, cheaply: appended to the log by the write seam's own functions, straight
   // into the stopped server's database, 100 per transaction.
   await server.stop()
@@ -166,7 +179,12 @@ describe('rwa audit export and rwa audit verify', () => {
     expect(entries.length).toBeGreaterThan(BULK_EVENTS)
     expect(readJson(bundle, 'checkpoint.json').tree_size).toBe(entries.length)
     expect(readJson(bundle, 'transfers.json')).toHaveLength(2)
-    expect(readJson(bundle, 'proofs.json')).toHaveLength(2)
+    // The transfers' proofs and the recovery's.
+    expect(readJson(bundle, 'proofs.json')).toHaveLength(3)
+    expect(readJson(bundle, 'proofs.json').find((p: any) => p.proof_id === recoveryProofId)).toMatchObject({
+      decision: 'recovered',
+      log_index: recoveryLogIndex,
+    })
     expect(readJson(bundle, 'credentials.json')).toHaveLength(2)
     expect(readJson(bundle, 'attestations.json')).toHaveLength(4)
     expect(Object.keys(readJson(bundle, 'status-lists.json'))).toHaveLength(2)
@@ -179,6 +197,7 @@ describe('rwa audit export and rwa audit verify', () => {
       /2 credentials and 4 attestations: each VC-JWT signed by its jurisdiction's issuer/,
     )
     expect(pinned.stdout).toMatch(/2 status lists signed by their issuers; 1 revoked, its bit set/)
+    expect(pinned.stdout).toContain('1 recovery proof, each named by its token.recovered entry')
     expect(pinned.stderr).not.toContain('not pinned')
     const unpinned = await run(['audit', 'verify', bundle, '--json'])
     expect(unpinned.exitCode, unpinned.stderr).toBe(0)
@@ -384,6 +403,65 @@ describe('rwa audit export and rwa audit verify', () => {
     )
   })
 
+  it('a recovery proof deleted, edited, re-signed or pointing at another entry is exit 8, naming it', async () => {
+    const id = recoveryProofId
+    const editProof = (dir: string, change: (proof: any) => void) => {
+      const proofs = readJson(dir, 'proofs.json')
+      const proof = proofs.find((p: any) => p.proof_id === id)
+      expect(proof, `${id} in proofs.json`).toBeDefined()
+      change(proof)
+      writeJson(dir, 'proofs.json', proofs)
+    }
+    await expectRefused(
+      tampered('recovery-proof-deleted', (dir) => {
+        editProof(dir, () => {})
+        writeJson(
+          dir,
+          'proofs.json',
+          readJson(dir, 'proofs.json').filter((p: any) => p.proof_id !== id),
+        )
+      }),
+      new RegExp(
+        `entry ${recoveryLogIndex} \\(token.recovered\\) names proof ${id}, which is not in the bundle`,
+      ),
+    )
+    await expectRefused(
+      tampered('recovery-proof-edited', (dir) =>
+        editProof(dir, (p) => {
+          p.recovery.moved[0].amount += 100
+          p.recovery.new_did = 'did:web:mallory'
+        }),
+      ),
+      new RegExp(`proof ${id}: digest does not match the evaluated facts`),
+    )
+    await expectRefused(
+      tampered('recovery-proof-resigned', (dir) =>
+        editProof(dir, (p) => {
+          // Edited and signed again by a fresh Ed25519 key under the genuine key's kid: digest and
+          // payload consistent, signature not by the trust bundle's key.
+          p.recovery.new_did = 'did:web:mallory'
+          const { privateKey } = generateKeyPairSync('ed25519')
+          const header = encoded({ alg: 'EdDSA', typ: 'rwa-proof+jws', kid: p.kid })
+          const payload = Buffer.from(canonicalFacts(p)).toString('base64url')
+          const signature = sign(null, Buffer.from(`${header}.${payload}`), privateKey).toString('base64url')
+          p.digest = proofDigest(p)
+          p.jws = `${header}.${payload}.${signature}`
+        }),
+      ),
+      new RegExp(`proof ${id}: the JWS signature does not verify with the published key`),
+    )
+    await expectRefused(
+      tampered('recovery-proof-misplaced', (dir) =>
+        editProof(dir, (p) => {
+          p.log_index = recoveryLogIndex + 1
+        }),
+      ),
+      new RegExp(
+        `proof ${id} names log_index ${recoveryLogIndex + 1}, which is not a token.recovered entry naming it \\(its entry is ${recoveryLogIndex}\\)`,
+      ),
+    )
+  })
+
   it('a status list not signed by its issuer, one that disagrees with a record, or one missing is exit 8', async () => {
     const active = activeCredential()
     const usList = active.credential_status.statusListCredential as string
@@ -450,7 +528,16 @@ describe('rwa log verify', () => {
     copyFileSync(storage.dbPath!, backup)
     await restart()
     const api = over(() => server.url, server.adminKey)
-    expect((await api.post('/console/rwa/transfers', transferBody(tokenId, 10), { key })).status).toBe(201)
+    // A write: an attestation (the recovery in beforeAll moved the owner's units away).
+    const write = async () => {
+      const attestation = await api.post(
+        '/console/rwa/attestations',
+        { jurisdiction: 'US', subject_did: RECIPIENT, type: 'kyc', attester: 'Acme KYC Ltd' },
+        { key },
+      )
+      expect(attestation.status, attestation.text).toBe(201)
+    }
+    await write()
     const grown = await run(['log', 'verify', '--json'])
     expect(grown.exitCode, grown.stderr).toBe(0)
     const grew = JSON.parse(grown.stdout)
@@ -470,11 +557,7 @@ describe('rwa log verify', () => {
     expect(readFileSync(statePath, 'utf8')).toBe(stateAfterGrowth)
 
     // Writes after the rollback make the log as long again, but a fork: still exit 8.
-    for (const amount of [11, 12, 13]) {
-      expect((await api.post('/console/rwa/transfers', transferBody(tokenId, amount), { key })).status).toBe(
-        201,
-      )
-    }
+    for (let i = 0; i < 3; i++) await write()
     const forked = await run(['log', 'verify'])
     expect(forked.exitCode, forked.stderr).toBe(8)
     expect(forked.stderr).toMatch(/log rewritten: .*(does not extend|not the one seen)/)

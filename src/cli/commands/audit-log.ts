@@ -9,6 +9,7 @@ import {
   type AuditBundle,
   BUNDLE_FILES,
   BUNDLE_FORMAT,
+  recoveryProofIds,
   type SeenCheckpoint,
   verifyAuditBundle,
 } from '../../tlog/bundle.js'
@@ -251,6 +252,12 @@ export function auditExport(options: ExportOptions, command: Command) {
         const page = (await client.audit.listLogEntries({ query: { start, end } })).data
         entries.push(...page.entries)
         ctx.out.progress(`fetched ${end} of ${checkpoint.tree_size} log entries…`)
+      }
+      // Every recovery's proof (DESIGN §17): the log's token.recovered entries name them.
+      const recoveries = recoveryProofIds(entries)
+      for (const [i, proof_id] of recoveries.entries()) {
+        proofs.push((await g.getProof({ params: { id: proof_id } })).data)
+        ctx.out.progress(`fetched ${i + 1} of ${recoveries.length} recovery proofs…`)
       }
       const bundle: AuditBundle = {
         manifest: {
