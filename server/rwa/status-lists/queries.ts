@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely'
+import { type Insertable, sql } from 'kysely'
 import { compiledOnce } from '../../db/compiled-query.js'
 import type { Executor } from '../../db/queries.js'
 import type { StatusListsTable } from '../../db/schema.js'
@@ -16,7 +16,11 @@ export async function openStatusList(db: Executor, orgId: string, jurisdictionId
   return row
 }
 
-/* An issuance's two statements, compiled once (compiledOnce): every credential and attestation runs them. */
+/*
+ * An issuance's two statements, compiled once (compiledOnce): every credential and attestation runs
+ * them. The limit is written in the SQL (`limit 1`), not bound: SQLite ran this select three times
+ * slower with `limit ?` (14 µs against 4.6 on this machine, the same plan).
+ */
 const openList = compiledOnce((db: Executor, orgId: string, jurisdictionId: string) =>
   db
     .selectFrom('status_lists')
@@ -25,7 +29,7 @@ const openList = compiledOnce((db: Executor, orgId: string, jurisdictionId: stri
     .where('jurisdiction_id', '=', jurisdictionId)
     .whereRef('used', '<', 'capacity')
     .orderBy('list_id', 'desc')
-    .limit(1),
+    .limit(sql.lit(1)),
 )
 
 export async function insertStatusList(db: Executor, row: Insertable<StatusListsTable>): Promise<void> {

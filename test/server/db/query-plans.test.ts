@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { migrate } from '../../../server/db/database.js'
 import type { Database } from '../../../server/db/schema.js'
 import { findActiveByTitleDeed } from '../../../server/rwa/credentials/queries.js'
+import { openStatusList } from '../../../server/rwa/status-lists/queries.js'
 
 /** The statements `run` sends to a migrated SQLite database, each with its EXPLAIN QUERY PLAN. */
 async function plansOf(
@@ -36,6 +37,14 @@ describe('query plans on SQLite', () => {
     const [lookup] = await plansOf((db) => findActiveByTitleDeed(db, 'acme', 'US', 'sf-2026-000123'))
     expect(lookup!.plan).toEqual([
       'SEARCH credentials USING INDEX credentials_title_deed_uq (org_id=? AND jurisdiction=? AND title_deed_key=?)',
+    ])
+  })
+
+  it("an issuance's open status list is read with its limit in the SQL (a bound limit ran three times slower)", async () => {
+    const [open] = await plansOf((db) => openStatusList(db, 'acme', 'US'))
+    expect(open!.sql).toMatch(/ limit 1$/)
+    expect(open!.plan).toEqual([
+      'SEARCH status_lists USING INDEX status_lists_jurisdiction_idx (org_id=? AND jurisdiction_id=?)',
     ])
   })
 })
