@@ -21,20 +21,29 @@ export const logNodeBlobs: Migration = {
       )
       return
     }
-    await db.schema
-      .createTable('audit_log_nodes_0018')
-      .addColumn('org_id', 'text', (c) => c.notNull())
-      .addColumn('level', 'integer', (c) => c.notNull())
-      .addColumn('idx', 'integer', (c) => c.notNull())
-      .addColumn('hash', 'blob', (c) => c.notNull())
-      .addPrimaryKeyConstraint('audit_log_nodes_pk', ['org_id', 'level', 'idx'])
-      .modifyEnd(sql`without rowid`)
-      .execute()
-    // In key order, so the new table's pages are written in order, full. unhex() is null for a hash
-    // that is not hex, which the not-null constraint refuses: no node is silently lost.
-    await sql`insert into audit_log_nodes_0018 (org_id, level, idx, hash)
-      select org_id, level, idx, unhex(hash) from audit_log_nodes order by org_id, level, idx`.execute(db)
-    await db.schema.dropTable('audit_log_nodes').execute()
-    await db.schema.alterTable('audit_log_nodes_0018').renameTo('audit_log_nodes').execute()
+    // One transaction (kysely runs SQLite migrations statement by statement, without one): a crash
+    // leaves the table as it was or converted, never copied halfway nor dropped before its rename.
+    // Converted already (a crash after the commit, before kysely recorded the migration): done.
+    const hash = await sql<{
+      type: string
+    }>`select type from pragma_table_info('audit_log_nodes') where name = 'hash'`.execute(db)
+    if (hash.rows[0]?.type.toLowerCase() === 'blob') return
+    await db.transaction().execute(async (trx) => {
+      await trx.schema
+        .createTable('audit_log_nodes_0018')
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('level', 'integer', (c) => c.notNull())
+        .addColumn('idx', 'integer', (c) => c.notNull())
+        .addColumn('hash', 'blob', (c) => c.notNull())
+        .addPrimaryKeyConstraint('audit_log_nodes_pk', ['org_id', 'level', 'idx'])
+        .modifyEnd(sql`without rowid`)
+        .execute()
+      // In key order, so the new table's pages are written in order, full. unhex() is null for a hash
+      // that is not hex, which the not-null constraint refuses: no node is silently lost.
+      await sql`insert into audit_log_nodes_0018 (org_id, level, idx, hash)
+        select org_id, level, idx, unhex(hash) from audit_log_nodes order by org_id, level, idx`.execute(trx)
+      await trx.schema.dropTable('audit_log_nodes').execute()
+      await trx.schema.alterTable('audit_log_nodes_0018').renameTo('audit_log_nodes').execute()
+    })
   },
 }

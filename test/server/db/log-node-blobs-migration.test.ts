@@ -176,4 +176,46 @@ describe('migration 0018 (log nodes as 32-byte blobs)', () => {
       grownRoot,
     )
   })
+
+  it('on SQLite, converts all or nothing, and runs again once converted but not yet recorded', async (t) => {
+    const k = await openEmpty()
+    if (dialectOf(k) !== 'sqlite') return t.skip()
+    const migrator = new Migrator({ db: k, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0017-wide-counters')).error).toBeUndefined()
+    const old = k as any
+    const node = (idx: number, hash: string) => ({ org_id: 'acme', level: 0, idx, hash })
+    // A hash that is not hex fails the copy halfway: the table stays as it was, with every node.
+    await old
+      .insertInto('audit_log_nodes')
+      .values([node(0, 'aa'.repeat(32)), node(1, 'not hex')])
+      .execute()
+    expect((await migrator.migrateToLatest()).error).toBeDefined()
+    const tables = async () =>
+      (
+        await sql<{
+          name: string
+        }>`select name from sqlite_schema where type = 'table' and name like 'audit_log_nodes%'`.execute(k)
+      ).rows.map((r) => r.name)
+    expect(await tables()).toEqual(['audit_log_nodes'])
+    expect(await old.selectFrom('audit_log_nodes').select('hash').orderBy('idx').execute()).toEqual([
+      { hash: 'aa'.repeat(32) },
+      { hash: 'not hex' },
+    ])
+
+    await old
+      .updateTable('audit_log_nodes')
+      .set({ hash: 'bb'.repeat(32) })
+      .where('idx', '=', 1)
+      .execute()
+    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    // A crash after the conversion committed, before kysely recorded it: the next start runs it again.
+    await old.deleteFrom('kysely_migration').where('name', 'like', '0018%').execute()
+    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    expect(await tables()).toEqual(['audit_log_nodes'])
+    const rows = await old.selectFrom('audit_log_nodes').select('hash').orderBy('idx').execute()
+    expect(rows.map((r: { hash: Buffer }) => r.hash.toString('hex'))).toEqual([
+      'aa'.repeat(32),
+      'bb'.repeat(32),
+    ])
+  })
 })
