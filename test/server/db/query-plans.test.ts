@@ -5,6 +5,7 @@ import { migrate } from '../../../server/db/database.js'
 import type { Database } from '../../../server/db/schema.js'
 import { findActiveByTitleDeed } from '../../../server/rwa/credentials/queries.js'
 import { openStatusList } from '../../../server/rwa/status-lists/queries.js'
+import { activeTrustTouching } from '../../../server/rwa/trust/queries.js'
 
 /** The statements `run` sends to a migrated SQLite database, each with its EXPLAIN QUERY PLAN. */
 async function plansOf(
@@ -46,5 +47,11 @@ describe('query plans on SQLite', () => {
     expect(open!.plan).toEqual([
       'SEARCH status_lists USING INDEX status_lists_jurisdiction_idx (org_id=? AND jurisdiction_id=?)',
     ])
+  })
+
+  it("a transfer's trust read names the active status in its SQL (bound, it ran three times slower)", async () => {
+    const [trust] = await plansOf((db) => activeTrustTouching(db, 'acme', ['US', 'SG']))
+    expect(trust!.sql).toContain(`"status" = 'active'`)
+    expect(trust!.plan).toEqual(['SEARCH trust_relations USING INDEX trust_org_idx (org_id=? AND status=?)'])
   })
 })
