@@ -190,6 +190,31 @@ export async function verifyAuditBundle(
     } else notes.push(`consistent with the checkpoint of ${seen.tree_size} entries seen at ${seen.seen_at}`)
   }
 
+  // Every entry about a credential, attestation or transfer has its record in the bundle: one deleted
+  // from the database (or the bundle) leaves its entries behind in the signed log. An entry logged
+  // after the export began reading records (`tree_size_before_records`) may name one created since.
+  const recordsFrom = bundle.manifest.tree_size_before_records ?? entries.length
+  if (!Number.isSafeInteger(recordsFrom) || recordsFrom < 0 || recordsFrom > checkpoint.size) {
+    problems.push(
+      `the manifest's tree_size_before_records ${JSON.stringify(recordsFrom)} is not a log size from 0 to the checkpoint's ${checkpoint.size}`,
+    )
+  }
+  const bundled = new Set([
+    ...bundle.credentials.map((c) => `credential ${c.credential_id}`),
+    ...bundle.attestations.map((a) => `attestation ${a.attestation_id}`),
+    ...bundle.transfers.map((t) => `transfer ${t.transfer_id}`),
+  ])
+  const unbundled = new Set<string>()
+  for (const entry of entries) {
+    if (!(Number(entry.log_index) < recordsFrom)) continue
+    const record = `${entry.target.type} ${entry.target.id}`
+    if (!RECORD_TYPES.has(entry.target.type) || bundled.has(record) || unbundled.has(record)) continue
+    unbundled.add(record)
+    problems.push(
+      `${record}: its entry ${String(entry.log_index)} (${entry.action}) is in the log, its record is not in the bundle (deleted)`,
+    )
+  }
+
   // Every record has its entry: the event that created it, in this log.
   const byTarget = new Map<string, AuditEvent[]>()
   for (const entry of entries) {
@@ -290,6 +315,9 @@ export async function verifyAuditBundle(
 }
 
 type VcKind = 'credential' | 'attestation'
+
+/** The kinds of record an audit bundle holds every one of (their log entries name them). */
+const RECORD_TYPES = new Set(['credential', 'attestation', 'transfer'])
 
 const named = (kind: VcKind) => (kind === 'credential' ? 'a credential' : 'an attestation')
 

@@ -277,6 +277,40 @@ describe('rwa audit export and rwa audit verify', () => {
     )
   })
 
+  it('a record deleted (a transfer with its proof, a credential) while its entries stay in the log is exit 8', async () => {
+    let transferId = ''
+    await expectRefused(
+      tampered('deleted-transfer', (dir) => {
+        const [gone, ...transfers] = readJson(dir, 'transfers.json')
+        transferId = gone.transfer_id
+        writeJson(dir, 'transfers.json', transfers)
+        writeJson(
+          dir,
+          'proofs.json',
+          readJson(dir, 'proofs.json').filter((p: any) => p.transfer_id !== gone.transfer_id),
+        )
+      }),
+      new RegExp(
+        `transfer ${transferId}: its entry \\d+ \\(transfer\\.\\w+\\) is in the log, its record is not in the bundle`,
+      ),
+    )
+    expect(transferId).toMatch(/^tx_/)
+    await expectRefused(
+      tampered('deleted-credential', (dir) => {
+        writeJson(dir, 'credentials.json', readJson(dir, 'credentials.json').slice(1))
+      }),
+      /credential cred_\w+: its entry \d+ \(credential\.issued\) is in the log, its record is not in the bundle/,
+    )
+    // Nor can the manifest's unsigned window be stretched past the log.
+    await expectRefused(
+      tampered('window', (dir) => {
+        const manifest = readJson(dir, 'manifest.json')
+        writeJson(dir, 'manifest.json', { ...manifest, tree_size_before_records: -1 })
+      }),
+      /tree_size_before_records -1 is not a log size/,
+    )
+  })
+
   it('a checkpoint re-signed with another key is exit 8 against the pinned key', async () => {
     const dir = tampered('resigned', (dir) => {
       // Delete an entry, rebuild the tree and re-sign its checkpoint with a key of one's own, put in
@@ -298,6 +332,11 @@ describe('rwa audit export and rwa audit verify', () => {
       })
       const trustBundle = readJson(dir, 'trust-bundle.json')
       writeJson(dir, 'trust-bundle.json', { ...trustBundle, log_key: { ...trustBundle.log_key, vkey } })
+      const manifest = readJson(dir, 'manifest.json')
+      writeJson(dir, 'manifest.json', {
+        ...manifest,
+        tree_size_before_records: Math.min(size, manifest.tree_size_before_records),
+      })
     })
     await expectRefused(dir, /checkpoint: the note is not signed by the log key/)
     // Unpinned, the forgery is self-consistent: this is what --trust is for, and the CLI says so.
