@@ -47,6 +47,7 @@ export interface AuditBundle {
     /**
      * The log's size when the export began reading records (absent in bundles of older exports): an
      * event before it was committed before any record was read, so the records and lists show it.
+     * Equal to the checkpoint's `tree_size` when nothing was logged while they were read: a snapshot.
      */
     tree_size_before_records?: number
   }
@@ -86,6 +87,11 @@ export interface BundleVerification {
   /** What holds, and what was not checked. */
   notes: string[]
   checkpoint?: Checkpoint
+  /**
+   * Whether the export is a consistent snapshot (the log stood still while it read the records:
+   * `tree_size_before_records` is the checkpoint's size); undefined for an export without the field.
+   */
+  snapshot?: boolean
 }
 
 /**
@@ -307,11 +313,32 @@ export async function verifyAuditBundle(
     }
   }
 
+  // A snapshot: the log stood still while the export read the records, so every revocation in it
+  // must show in its record and list. Else the ones logged meanwhile are named, not refused.
+  const sizeBefore = bundle.manifest.tree_size_before_records
+  let snapshot: boolean | undefined
+  if (sizeBefore !== undefined) {
+    if (!Number.isInteger(sizeBefore) || sizeBefore < 0) {
+      problems.push(
+        `the manifest's tree_size_before_records ${JSON.stringify(sizeBefore)} is not a size of a log`,
+      )
+    } else {
+      snapshot = sizeBefore === checkpoint.size
+      notes.push(
+        snapshot
+          ? `a consistent snapshot: the log stood still at ${checkpoint.size} entries while the export read the records`
+          : sizeBefore > checkpoint.size
+            ? `NOT A SNAPSHOT: the manifest's tree_size_before_records (${sizeBefore}) is beyond the checkpoint's ${checkpoint.size} entries, so it is not this log's; every revocation in the log must show`
+            : `NOT A SNAPSHOT: the log grew from ${sizeBefore} to ${checkpoint.size} entries while the export read the records; a revocation logged meanwhile is named below, not refused (the manifest's size is not signed: export again for a snapshot)`,
+      )
+    }
+  }
+
   const before = problems.length
   await verifyVcs(bundle, trust, entries, options.progress ?? (() => {}), problems, notes)
   if (problems.length === before)
     notes.push(`${bundle.transfers.length} transfers equal the facts their proofs signed`)
-  return { problems, notes, checkpoint }
+  return { problems, notes, checkpoint, ...(snapshot !== undefined ? { snapshot } : {}) }
 }
 
 type VcKind = 'credential' | 'attestation'

@@ -1,5 +1,7 @@
 import { generateKeyPairSync, sign } from 'node:crypto'
 import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { insertAuditEvents } from '../../server/audit/queries.js'
@@ -198,6 +200,10 @@ describe('rwa audit export and rwa audit verify', () => {
     )
     expect(pinned.stdout).toMatch(/2 status lists signed by their issuers; 1 revoked, its bit set/)
     expect(pinned.stdout).toContain('1 recovery proof, each named by its token.recovered entry')
+    // Nothing was written while it exported: a snapshot.
+    expect(readJson(bundle, 'manifest.json').tree_size_before_records).toBe(entries.length)
+    expect(pinned.stdout).toContain(`a consistent snapshot: the log stood still at ${entries.length} entries`)
+    expect(pinned.stderr).not.toContain('not a snapshot')
     expect(pinned.stderr).not.toContain('not pinned')
     const unpinned = await run(['audit', 'verify', bundle, '--json'])
     expect(unpinned.exitCode, unpinned.stderr).toBe(0)
@@ -549,6 +555,138 @@ describe('rwa audit export and rwa audit verify', () => {
       ),
       new RegExp(`credential ${revokedId}: active, but bit \\d+ of its status list ${quoted(sgList)} is set`),
     )
+  })
+})
+
+/**
+ * A real HTTP proxy to the server that runs `before(method, path)` before forwarding each request: the
+ * CLI's reads, with writes made at a chosen point of them.
+ */
+const proxy = async (before: (method: string, path: string) => Promise<void>) => {
+  const hop = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'content-encoding'])
+  const proxied = createServer((req, res) => {
+    void (async () => {
+      const chunks: Buffer[] = []
+      for await (const chunk of req) chunks.push(chunk as Buffer)
+      await before(req.method ?? 'GET', req.url ?? '/')
+      const upstream = await fetch(new URL(req.url ?? '/', server.url), {
+        method: req.method ?? 'GET',
+        headers: Object.entries(req.headers).flatMap(([k, v]) =>
+          hop.has(k) || v === undefined ? [] : [[k, String(v)] as [string, string]],
+        ),
+        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+      })
+      const body = Buffer.from(await upstream.arrayBuffer())
+      res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([k]) => !hop.has(k))))
+      res.end(body)
+    })().catch((error: unknown) => {
+      res.writeHead(502)
+      res.end(String(error))
+    })
+  })
+  await new Promise<void>((resolve) => proxied.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(proxied.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => proxied.close(() => resolve())),
+  }
+}
+
+describe('rwa audit export while the log is written', () => {
+  /** Whether `path` is the attestations list: read after the credentials, before the status lists. */
+  const listsAttestations = (method: string, path: string) =>
+    method === 'GET' && new URL(path, 'http://x').pathname === '/console/rwa/attestations'
+
+  it('a revocation logged while the records were read makes the export read them again: a snapshot, no note', async () => {
+    const api = over(() => server.url, server.adminKey)
+    const created = await api.post(
+      '/console/rwa/credentials',
+      { jurisdiction: 'US', owner_did: OWNER, property_data: { ...PROPERTY, title_deed: 'US-RACED-1' } },
+      { key },
+    )
+    expect(created.status, created.text).toBe(201)
+    const id = created.body.credential_id
+    // Revoked once, after the credentials were read (it was active in them) and before its list was.
+    let revoked = false
+    const racing = await proxy(async (method, path) => {
+      if (revoked || !listsAttestations(method, path)) return
+      revoked = true
+      const res = await api.post(`/console/rwa/credentials/${id}/revoke`, { reason: 'raced' }, { key })
+      expect(res.status, res.text).toBe(200)
+    })
+    const dir = join(home.dir, 'raced-once')
+    try {
+      const exported = await home.run(['audit', 'export', '--out', dir, '--json'], {
+        env: { ...env, RWA_URL: racing.url },
+        timeout: 120_000,
+      })
+      expect(exported.exitCode, exported.stderr).toBe(0)
+      expect(JSON.parse(exported.stdout).snapshot).toBe(true)
+    } finally {
+      await racing.close()
+    }
+    expect(revoked).toBe(true)
+    const checkpoint = readJson(dir, 'checkpoint.json')
+    expect(readJson(dir, 'manifest.json').tree_size_before_records).toBe(checkpoint.tree_size)
+    expect(readJson(dir, 'credentials.json').find((c: any) => c.credential_id === id).status).toBe('revoked')
+    const verified = await run(['audit', 'verify', dir, '--trust', join(home.dir, 'trust.json')])
+    expect(verified.exitCode, verified.stderr).toBe(0)
+    expect(verified.stdout).toContain('a consistent snapshot')
+    expect(verified.stdout).not.toContain('revoked while the export read the records')
+    expect(verified.stderr).not.toContain('not a snapshot')
+  })
+
+  it('a log that never stands still: 3 reads, then a bundle that says loudly it is not a snapshot', async () => {
+    const api = over(() => server.url, server.adminKey)
+    let writes = 0
+    const busy = await proxy(async (method, path) => {
+      if (!listsAttestations(method, path)) return
+      writes++
+      const res = await api.post(
+        '/console/rwa/attestations',
+        { jurisdiction: 'US', subject_did: RECIPIENT, type: 'aml', attester: `Busy ${writes}` },
+        { key },
+      )
+      expect(res.status, res.text).toBe(201)
+    })
+    const dir = join(home.dir, 'never-still')
+    try {
+      const exported = await home.run(['audit', 'export', '--out', dir], {
+        env: { ...env, RWA_URL: busy.url },
+        timeout: 120_000,
+      })
+      expect(exported.exitCode, exported.stderr).toBe(0)
+      expect(exported.stderr).toMatch(/not a snapshot: the log grew while the records were read, 3 times/)
+    } finally {
+      await busy.close()
+    }
+    expect(writes).toBe(3)
+    const manifest = readJson(dir, 'manifest.json')
+    expect(manifest.tree_size_before_records).toBe(readJson(dir, 'checkpoint.json').tree_size - 1)
+    const verified = await run(['audit', 'verify', dir, '--trust', join(home.dir, 'trust.json')])
+    expect(verified.exitCode, verified.stderr).toBe(0)
+    expect(verified.stdout).toContain('NOT A SNAPSHOT')
+    expect(verified.stderr).toMatch(
+      /not a snapshot: the manifest says the log had \d+ entries when the export began reading the records, the checkpoint \d+/,
+    )
+  })
+
+  it('a manifest edited to hide a revocation as a race is not a snapshot, loudly', async () => {
+    const trust = join(home.dir, 'trust.json')
+    const dir = join(home.dir, 'hidden-as-race')
+    rmSync(dir, { recursive: true, force: true })
+    expect((await run(['audit', 'export', '--out', dir])).exitCode).toBe(0)
+    const credentials = readJson(dir, 'credentials.json')
+    const hidden = credentials.find((c: any) => c.credential_id === revokedId)
+    Object.assign(hidden, { status: 'active', revoked_at: null, revocation_reason: null })
+    writeJson(dir, 'credentials.json', credentials)
+    const refused = await run(['audit', 'verify', dir, '--trust', trust])
+    expect(refused.exitCode, refused.stderr).toBe(8)
+    writeJson(dir, 'manifest.json', { ...readJson(dir, 'manifest.json'), tree_size_before_records: 0 })
+    const noted = await run(['audit', 'verify', dir, '--trust', trust])
+    expect(noted.exitCode, noted.stderr).toBe(0)
+    expect(noted.stdout).toContain(`revoked while the export read the records`)
+    expect(noted.stdout).toContain('NOT A SNAPSHOT: the log grew from 0 to')
+    expect(noted.stderr).toContain('not a snapshot')
   })
 })
 

@@ -204,6 +204,46 @@ async function allPages<T>(
   return items
 }
 
+/** How many times `rwa audit export` reads the records while the log grows, for a consistent snapshot. */
+const SNAPSHOT_TRIES = 3
+
+/**
+ * The log's size, then every record, the transfers' proofs and the status lists the records name,
+ * then the checkpoint: a consistent snapshot when its size is still `before`.
+ */
+async function readRecords(ctx: CliContext, client: Awaited<ReturnType<CliContext['rwa']>>) {
+  const g = client.governance
+  const before = (await client.audit.getLogCheckpoint({ query: {} })).data.tree_size
+  const credentials = await allPages(ctx, 'credentials', async (cursor) => {
+    const { data } = await g.listCredentials({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
+    return { items: data.credentials, next: data.next_cursor }
+  })
+  const attestations = await allPages(ctx, 'attestations', async (cursor) => {
+    const { data } = await g.listAttestations({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
+    return { items: data.attestations, next: data.next_cursor }
+  })
+  const transfers = await allPages(ctx, 'transfers', async (cursor) => {
+    const { data } = await g.listTransfers({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
+    return { items: data.transfers, next: data.next_cursor }
+  })
+  const proofs: Proof[] = []
+  for (const transfer of transfers) {
+    proofs.push((await g.getProof({ params: { id: transfer.proof_id } })).data)
+    ctx.out.progress(`fetched ${proofs.length} of ${transfers.length} proofs…`)
+  }
+  // Read after the records: a record read as revoked has its bit set in them.
+  const statusLists: Record<string, string> = {}
+  for (const c of [...credentials, ...attestations]) {
+    const url = c.credential_status?.statusListCredential
+    if (url === undefined || url in statusLists) continue
+    // Through this connection: the URL names the public host, which this machine may not reach.
+    const list_id = url.slice(url.lastIndexOf('/') + 1)
+    statusLists[url] = String((await g.getStatusList({ params: { list_id } })).data)
+  }
+  const checkpoint: LogCheckpoint = (await client.audit.getLogCheckpoint({ query: {} })).data
+  return { before, credentials, attestations, transfers, proofs, statusLists, checkpoint }
+}
+
 type ExportOptions = { out: string }
 
 export function auditExport(options: ExportOptions, command: Command) {
@@ -214,36 +254,19 @@ export function auditExport(options: ExportOptions, command: Command) {
       // The records first, then the checkpoint: each record's event committed with it, so the
       // checkpoint read after covers every record exported. The log's size before them tells
       // `rwa audit verify` which revocations the records and status lists must show (those logged
-      // before they were read) and which may have come while they were read.
-      const before = (await client.audit.getLogCheckpoint({ query: {} })).data.tree_size
-      const credentials = await allPages(ctx, 'credentials', async (cursor) => {
-        const { data } = await g.listCredentials({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
-        return { items: data.credentials, next: data.next_cursor }
-      })
-      const attestations = await allPages(ctx, 'attestations', async (cursor) => {
-        const { data } = await g.listAttestations({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
-        return { items: data.attestations, next: data.next_cursor }
-      })
-      const transfers = await allPages(ctx, 'transfers', async (cursor) => {
-        const { data } = await g.listTransfers({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
-        return { items: data.transfers, next: data.next_cursor }
-      })
-      const proofs: Proof[] = []
-      for (const transfer of transfers) {
-        proofs.push((await g.getProof({ params: { id: transfer.proof_id } })).data)
-        ctx.out.progress(`fetched ${proofs.length} of ${transfers.length} proofs…`)
+      // before they were read) and which may have come while they were read. When the checkpoint read
+      // after has the size read before, nothing was written in between: the bundle is a consistent
+      // snapshot. Else it reads again, up to SNAPSHOT_TRIES times.
+      let read = await readRecords(ctx, client)
+      for (let tries = 1; read.before !== read.checkpoint.tree_size && tries < SNAPSHOT_TRIES; tries++) {
+        ctx.out.progress(
+          `the log grew from ${read.before} to ${read.checkpoint.tree_size} entries while the records were read: reading them again…`,
+        )
+        read = await readRecords(ctx, client)
       }
-      // Read after the records: a record read as revoked has its bit set in them.
-      const statusLists: Record<string, string> = {}
-      for (const c of [...credentials, ...attestations]) {
-        const url = c.credential_status?.statusListCredential
-        if (url === undefined || url in statusLists) continue
-        // Through this connection: the URL names the public host, which this machine may not reach.
-        const list_id = url.slice(url.lastIndexOf('/') + 1)
-        statusLists[url] = String((await g.getStatusList({ params: { list_id } })).data)
-      }
+      const { before, credentials, attestations, transfers, proofs, statusLists, checkpoint } = read
+      const snapshot = before === checkpoint.tree_size
       const trustBundle: TrustBundle = (await g.getTrustBundle()).data
-      const checkpoint = (await client.audit.getLogCheckpoint({ query: {} })).data
       const entries: AuditEvent[] = []
       // Window by window, keeping what the server has: an event missing from its database is an entry
       // missing from the bundle, for `rwa audit verify` to name.
@@ -293,12 +316,17 @@ export function auditExport(options: ExportOptions, command: Command) {
         transfers: transfers.length,
         proofs: proofs.length,
         status_lists: Object.keys(statusLists).length,
+        snapshot,
       }
       ctx.out.result(summary, () =>
         ctx.out.success(
-          `exported ${checkpoint.tree_size} log entries, ${credentials.length} credentials, ${attestations.length} attestations, ${transfers.length} transfers and proofs of ${checkpoint.org_id} to ${options.out}`,
+          `exported ${checkpoint.tree_size} log entries, ${credentials.length} credentials, ${attestations.length} attestations, ${transfers.length} transfers and ${proofs.length} proofs of ${checkpoint.org_id} to ${options.out}`,
         ),
       )
+      if (!snapshot)
+        ctx.out.warn(
+          `not a snapshot: the log grew while the records were read, ${SNAPSHOT_TRIES} times (from ${before} to ${checkpoint.tree_size} entries the last); a revocation logged meanwhile may not show in its record or list (rwa audit verify names it)`,
+        )
     } finally {
       ctx.out.progressDone()
     }
@@ -355,6 +383,7 @@ export function auditVerify(dir: string, options: { trust?: string }, command: C
       valid: outcome.problems.length === 0,
       org_id: bundle.manifest.org_id,
       tree_size: outcome.checkpoint?.size ?? null,
+      snapshot: outcome.snapshot ?? null,
       problems: outcome.problems,
       notes: outcome.notes,
     }
@@ -366,6 +395,10 @@ export function auditVerify(dir: string, options: { trust?: string }, command: C
       ctx.out.success(`audit bundle ${dir} of ${bundle.manifest.org_id} verifies`)
       for (const note of outcome.notes) ctx.out.line(note)
     })
+    if (outcome.snapshot === false)
+      ctx.out.warn(
+        `not a snapshot: the manifest says the log had ${String(bundle.manifest.tree_size_before_records)} entries when the export began reading the records, the checkpoint ${String(outcome.checkpoint?.size)}; revocations logged between were named, not refused`,
+      )
     if (!pinned)
       ctx.out.warn(
         'log key not pinned: pass --trust trust.json, a trust bundle obtained apart from this export',
