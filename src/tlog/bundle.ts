@@ -317,19 +317,17 @@ export async function verifyAuditBundle(
   // must show in its record and list. Else the ones logged meanwhile are named, not refused.
   const sizeBefore = bundle.manifest.tree_size_before_records
   let snapshot: boolean | undefined
-  if (sizeBefore !== undefined) {
-    if (!Number.isInteger(sizeBefore) || sizeBefore < 0) {
-      problems.push(
-        `the manifest's tree_size_before_records ${JSON.stringify(sizeBefore)} is not a size of a log`,
-      )
-    } else {
-      snapshot = sizeBefore === checkpoint.size
+  // (A size outside 0..checkpoint is a problem named above, with the records' window.)
+  if (sizeBefore !== undefined && Number.isSafeInteger(sizeBefore) && sizeBefore >= 0) {
+    if (sizeBefore === checkpoint.size) {
+      snapshot = true
       notes.push(
-        snapshot
-          ? `a consistent snapshot: the log stood still at ${checkpoint.size} entries while the export read the records`
-          : sizeBefore > checkpoint.size
-            ? `NOT A SNAPSHOT: the manifest's tree_size_before_records (${sizeBefore}) is beyond the checkpoint's ${checkpoint.size} entries, so it is not this log's; every revocation in the log must show`
-            : `NOT A SNAPSHOT: the log grew from ${sizeBefore} to ${checkpoint.size} entries while the export read the records; a revocation logged meanwhile is named below, not refused (the manifest's size is not signed: export again for a snapshot)`,
+        `a consistent snapshot: the log stood still at ${checkpoint.size} entries while the export read the records`,
+      )
+    } else if (sizeBefore < checkpoint.size) {
+      snapshot = false
+      notes.push(
+        `NOT A SNAPSHOT: the log grew from ${sizeBefore} to ${checkpoint.size} entries while the export read the records; a revocation logged meanwhile is named below, not refused (the manifest's size is not signed: export again for a snapshot)`,
       )
     }
   }
