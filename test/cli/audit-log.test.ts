@@ -635,7 +635,7 @@ describe('rwa audit export while the log is written', () => {
     expect(verified.stderr).not.toContain('not a snapshot')
   })
 
-  it('a log that never stands still: 3 reads, then a bundle that says loudly it is not a snapshot', async () => {
+  it('a log that never stands still: 3 reads, then a bundle that is not a snapshot: exit 8 unless --accept-window', async () => {
     const api = over(() => server.url, server.adminKey)
     let writes = 0
     const busy = await proxy(async (method, path) => {
@@ -662,7 +662,17 @@ describe('rwa audit export while the log is written', () => {
     expect(writes).toBe(3)
     const manifest = readJson(dir, 'manifest.json')
     expect(manifest.tree_size_before_records).toBe(readJson(dir, 'checkpoint.json').tree_size - 1)
-    const verified = await run(['audit', 'verify', dir, '--trust', join(home.dir, 'trust.json')])
+    const refused = await run(['audit', 'verify', dir, '--trust', join(home.dir, 'trust.json')])
+    expect(refused.exitCode, refused.stderr).toBe(8)
+    expect(refused.stderr).toMatch(/not a snapshot: the log grew from \d+ to \d+ entries .* --accept-window/)
+    const verified = await run([
+      'audit',
+      'verify',
+      dir,
+      '--trust',
+      join(home.dir, 'trust.json'),
+      '--accept-window',
+    ])
     expect(verified.exitCode, verified.stderr).toBe(0)
     expect(verified.stdout).toContain('NOT A SNAPSHOT')
     expect(verified.stderr).toMatch(
@@ -670,7 +680,7 @@ describe('rwa audit export while the log is written', () => {
     )
   })
 
-  it('a manifest edited to hide a revocation as a race is not a snapshot, loudly', async () => {
+  it('a manifest edited to hide a revocation as a race is not a snapshot: exit 8, and named under --accept-window', async () => {
     const trust = join(home.dir, 'trust.json')
     const dir = join(home.dir, 'hidden-as-race')
     rmSync(dir, { recursive: true, force: true })
@@ -682,7 +692,11 @@ describe('rwa audit export while the log is written', () => {
     const refused = await run(['audit', 'verify', dir, '--trust', trust])
     expect(refused.exitCode, refused.stderr).toBe(8)
     writeJson(dir, 'manifest.json', { ...readJson(dir, 'manifest.json'), tree_size_before_records: 0 })
-    const noted = await run(['audit', 'verify', dir, '--trust', trust])
+    const excused = await run(['audit', 'verify', dir, '--trust', trust])
+    expect(excused.exitCode, excused.stderr).toBe(8)
+    expect(excused.stderr).toContain('not a snapshot')
+    // Accepted knowingly, the revocation is still named, never passed over.
+    const noted = await run(['audit', 'verify', dir, '--trust', trust, '--accept-window'])
     expect(noted.exitCode, noted.stderr).toBe(0)
     expect(noted.stdout).toContain(`revoked while the export read the records`)
     expect(noted.stdout).toContain('NOT A SNAPSHOT: the log grew from 0 to')

@@ -48,6 +48,10 @@ export function declareAudit(program: Command): void {
       .option(
         '--trust <file>',
         'a trust bundle obtained apart from the export: pins the log key, the proof keys and the issuers',
+      )
+      .option(
+        '--accept-window',
+        'accept a bundle that is not a snapshot (the log grew while it was exported): revocations logged meanwhile are named, not refused, on the strength of its unsigned manifest',
       ),
     ['rwa audit verify audit-2026-11 --trust trust.json'],
   ).action(async (d, o, c) => (await loadLog()).auditVerify(d, o, c))
