@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { eventLeafHash } from '../../src/tlog/leaf.js'
 import { rootOfLeaves, verifyInclusion } from '../../src/tlog/merkle.js'
 import { verifyCheckpoint } from '../../src/tlog/note.js'
-import { buildWorld, expectStatus, transferBody } from '../support/governance.js'
+import { buildWorld, expectStatus, logEntries, transferBody } from '../support/governance.js'
 import { clientOf, sharedInstances } from '../support/server-process.js'
 
 /*
@@ -43,14 +43,7 @@ describe('two server processes appending to one log', () => {
     expect(fromB.checkpoint).toBe(fromA.checkpoint)
     const checkpoint = verifyCheckpoint(fromA.checkpoint, fromA.log_key.vkey)
 
-    const entries: any[] = []
-    while (entries.length < checkpoint.size) {
-      const page = await expectStatus(
-        a.get('/console/audit/log/entries', { key, query: { start: entries.length, end: checkpoint.size } }),
-        200,
-      )
-      entries.push(...page.entries)
-    }
+    const entries = await logEntries(a, key, checkpoint.size)
     // One log: every position once, every event once, rebuilding the signed root.
     expect(entries.map((e) => e.log_index)).toEqual([...Array(checkpoint.size).keys()])
     expect(new Set(entries.map((e) => e.event_id)).size).toBe(checkpoint.size)

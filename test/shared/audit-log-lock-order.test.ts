@@ -3,7 +3,7 @@ import { eventLeafHash } from '../../src/tlog/leaf.js'
 import { verifyInclusion } from '../../src/tlog/merkle.js'
 import { verifyCheckpoint } from '../../src/tlog/note.js'
 import { statuses } from '../support/concurrency.js'
-import { buildWorld, expectStatus, OWNER, PROPERTY, transferBody } from '../support/governance.js'
+import { buildWorld, expectStatus, logEntries, OWNER, PROPERTY, transferBody } from '../support/governance.js'
 import { clientOf, sharedInstances } from '../support/server-process.js'
 
 /*
@@ -85,14 +85,7 @@ describe('a batch with a transfer racing single writes of its organization', () 
 
     const fromA = await expectStatus(a.get('/console/audit/log/checkpoint', { key }), 200)
     const checkpoint = verifyCheckpoint(fromA.checkpoint, fromA.log_key.vkey)
-    const entries: any[] = []
-    while (entries.length < checkpoint.size) {
-      const page = await expectStatus(
-        a.get('/console/audit/log/entries', { key, query: { start: entries.length, end: checkpoint.size } }),
-        200,
-      )
-      entries.push(...page.entries)
-    }
+    const entries = await logEntries(a, key, checkpoint.size)
     expect(entries.map((e) => e.log_index)).toEqual([...Array(checkpoint.size).keys()])
 
     // Each batch's transfer answered the position its audit event has, which proves its inclusion.

@@ -146,3 +146,16 @@ export async function historyEvents(h: ApiCaller, tokenId: string, key = h.admin
   } while (cursor)
   return events
 }
+
+/** Every entry of the organization's log up to `size`, page by page as /log/entries gives them. */
+export async function logEntries(h: ApiCaller, key: string, size: number): Promise<any[]> {
+  const entries: any[] = []
+  while (entries.length < size) {
+    const page = await expectStatus(
+      h.get('/console/audit/log/entries', { key, query: { start: entries.length, end: size } }),
+      200,
+    )
+    entries.push(...page.entries)
+  }
+  return entries
+}
