@@ -110,8 +110,8 @@ export async function confirmDestructive(ctx: CliContext, action: string, warnin
   if (!(await confirm({ message: question, default: false }))) throw new ExitError(EXIT.usage, 'cancelled')
 }
 
-/** Reads `--file FILE|-` as text; `-` is stdin. */
-export async function readInputFile(path: string, ctx: CliContext): Promise<string> {
+/** Reads `--file FILE|-` as text; `-` is stdin. `hint` says how to get a file that cannot be read. */
+export async function readInputFile(path: string, ctx: CliContext, hint?: string): Promise<string> {
   if (path === '-') {
     if (ctx.options.apiKeyStdin)
       throw new ExitError(EXIT.usage, '--file - and --api-key-stdin both want stdin')
@@ -120,7 +120,7 @@ export async function readInputFile(path: string, ctx: CliContext): Promise<stri
   try {
     return readFileSync(path, 'utf8')
   } catch (error) {
-    throw new ExitError(EXIT.usage, `cannot read ${path}: ${(error as Error).message}`)
+    throw new ExitError(EXIT.usage, `cannot read ${path}: ${(error as Error).message}`, hint)
   }
 }
 

@@ -112,6 +112,13 @@ describe('offline verification with the server stopped', () => {
       file('trust.json'),
     ])
     expect(noUrl.exitCode, noUrl.stderr).toBe(0)
+    // A --trust file that is not there: exit 2, saying how to get one.
+    const noTrust = await offline(['proofs', 'verify', file('proof.json'), '--trust', file('nowhere.json')])
+    expect(noTrust.exitCode).toBe(2)
+    expect(noTrust.stderr).toContain(`cannot read ${file('nowhere.json')}`)
+    expect(noTrust.stderr).toContain(
+      '--trust wants a trust bundle: save it with `rwa trust-bundle > trust.json`',
+    )
     expect(
       (await offline(['proofs', 'verify', file('transfer.json'), '--trust', file('trust.json')])).exitCode,
     ).toBe(0)

@@ -38,7 +38,11 @@ export async function trustOf(
   const name = options.trust === '-' ? 'stdin' : options.trust
   const hint = 'save it with `rwa trust-bundle > trust.json`'
   const parsed = trustBundleSchema.safeParse(
-    parseJsonInput(await readInputFile(options.trust, ctx), options.trust, hint),
+    parseJsonInput(
+      await readInputFile(options.trust, ctx, `--trust wants a trust bundle: ${hint}`),
+      options.trust,
+      hint,
+    ),
   )
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
