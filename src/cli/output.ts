@@ -16,8 +16,7 @@ import { EXIT, ExitError } from './exit-error.js'
  * never looks at the mode itself.
  */
 
-/** `1 token`, `2 tokens`: a count and its noun, singular for exactly one. */
-export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+export { plural } from '../text/plural.js'
 
 /** What decides how the CLI writes: `--json`, `--quiet`, color, and whether stdout/stderr are terminals. */
 export interface OutputOptions {

@@ -11,6 +11,7 @@ import {
 import { untrustedIssuer } from '../proof/trust.js'
 import { transferMismatch, verifyProofTrusted } from '../proof/verify.js'
 import { type CredentialVerification, verifyCredential } from '../proof/verify-credential.js'
+import { plural } from '../text/plural.js'
 import { eventLeafHash } from './leaf.js'
 import { appendToFrontier, type Hash, rootOfFrontier } from './merkle.js'
 import { type Checkpoint, NoteError, verifyCheckpoint } from './note.js'
@@ -156,7 +157,7 @@ export async function verifyAuditBundle(
   const entries = bundle.entries
   if (entries.length !== checkpoint.size) {
     problems.push(
-      `the checkpoint covers ${checkpoint.size} entries and the bundle has ${entries.length}: ${entries.length < checkpoint.size ? 'entries were deleted' : 'entries were added'}`,
+      `the checkpoint covers ${plural(checkpoint.size, 'entry', 'entries')} and the bundle has ${entries.length}: ${entries.length < checkpoint.size ? 'entries were deleted' : 'entries were added'}`,
     )
   }
   const misplaced = entries.findIndex((e, i) => e.log_index !== i)
@@ -180,20 +181,23 @@ export async function verifyAuditBundle(
     )
   } else if (problems.length === 0) {
     notes.push(
-      `${entries.length} entries rebuild the checkpoint's root ${checkpoint.root.toString('base64')}`,
+      `${plural(entries.length, 'entry', 'entries')} ${entries.length === 1 ? 'rebuilds' : 'rebuild'} the checkpoint's root ${checkpoint.root.toString('base64')}`,
     )
   }
 
   if (seen) {
     if (seen.tree_size > checkpoint.size) {
       problems.push(
-        `log rewritten: the checkpoint has ${checkpoint.size} entries, fewer than the ${seen.tree_size} seen at ${seen.seen_at}`,
+        `log rewritten: the checkpoint has ${plural(checkpoint.size, 'entry', 'entries')}, fewer than the ${seen.tree_size} seen at ${seen.seen_at}`,
       )
     } else if (!earlier || earlier.toString('base64') !== seen.root_hash) {
       problems.push(
-        `log rewritten: the first ${seen.tree_size} entries do not rebuild the root seen at ${seen.seen_at}`,
+        `log rewritten: the first ${plural(seen.tree_size, 'entry', 'entries')} ${seen.tree_size === 1 ? 'does' : 'do'} not rebuild the root seen at ${seen.seen_at}`,
       )
-    } else notes.push(`consistent with the checkpoint of ${seen.tree_size} entries seen at ${seen.seen_at}`)
+    } else
+      notes.push(
+        `consistent with the checkpoint of ${plural(seen.tree_size, 'entry', 'entries')} seen at ${seen.seen_at}`,
+      )
   }
 
   // Every entry about a credential, attestation or transfer has its record in the bundle: one deleted
@@ -295,10 +299,10 @@ export async function verifyAuditBundle(
   }
   if (problems.length === 0) {
     notes.push(
-      `${recoveryProofs} recovery ${recoveryProofs === 1 ? 'proof' : 'proofs'}, each named by its token.recovered entry; every token.recovered entry's proof in the bundle`,
+      `${plural(recoveryProofs, 'recovery proof')}, each named by its token.recovered entry; every token.recovered entry's proof in the bundle`,
     )
     notes.push(
-      `every record has its entry: ${bundle.credentials.length} credentials, ${bundle.attestations.length} attestations, ${bundle.transfers.length} transfers, ${bundle.proofs.length} proofs (signatures verified)`,
+      `every record has its entry: ${plural(bundle.credentials.length, 'credential')}, ${plural(bundle.attestations.length, 'attestation')}, ${plural(bundle.transfers.length, 'transfer')}, ${plural(bundle.proofs.length, 'proof')} (signatures verified)`,
     )
   }
 
@@ -322,12 +326,12 @@ export async function verifyAuditBundle(
     if (sizeBefore === checkpoint.size) {
       snapshot = true
       notes.push(
-        `a consistent snapshot: the log stood still at ${checkpoint.size} entries while the export read the records`,
+        `a consistent snapshot: the log stood still at ${plural(checkpoint.size, 'entry', 'entries')} while the export read the records`,
       )
     } else if (sizeBefore < checkpoint.size) {
       snapshot = false
       notes.push(
-        `NOT A SNAPSHOT: the log grew from ${sizeBefore} to ${checkpoint.size} entries while the export read the records; a revocation logged meanwhile is named below, not refused (the manifest's size is not signed: export again for a snapshot)`,
+        `NOT A SNAPSHOT: the log grew from ${sizeBefore} to ${plural(checkpoint.size, 'entry', 'entries')} while the export read the records; a revocation logged meanwhile is named below, not refused (the manifest's size is not signed: export again for a snapshot)`,
       )
     }
   }
@@ -335,7 +339,11 @@ export async function verifyAuditBundle(
   const before = problems.length
   await verifyVcs(bundle, trust, entries, options.progress ?? (() => {}), problems, notes)
   if (problems.length === before)
-    notes.push(`${bundle.transfers.length} transfers equal the facts their proofs signed`)
+    notes.push(
+      bundle.transfers.length === 1
+        ? '1 transfer equals the facts its proof signed'
+        : `${bundle.transfers.length} transfers equal the facts their proofs signed`,
+    )
   return { problems, notes, checkpoint, ...(snapshot !== undefined ? { snapshot } : {}) }
 }
 
@@ -476,16 +484,16 @@ async function verifyVcs(
     if (!('reason' in list)) continue
     const named = unverifiedBy.get(url) ?? 0
     problems.push(
-      `status list ${url}: ${list.reason}${named > 0 ? ` (so the status of the ${named} credentials and attestations naming it is not verified)` : ''}`,
+      `status list ${url}: ${list.reason}${named > 0 ? ` (so the status of the ${named === 1 ? 'credential or attestation' : `${named} credentials and attestations`} naming it is not verified)` : ''}`,
     )
   }
 
   if (problems.length === 0) {
     notes.push(
-      `${bundle.credentials.length} credentials and ${bundle.attestations.length} attestations: each VC-JWT signed by its jurisdiction's issuer in the trust bundle, each record equal to what was signed`,
+      `${plural(bundle.credentials.length, 'credential')} and ${plural(bundle.attestations.length, 'attestation')}: each VC-JWT signed by its jurisdiction's issuer in the trust bundle, each record equal to what was signed`,
     )
     notes.push(
-      `${lists.size} status lists signed by their issuers; ${revoked} revoked, ${revoked === 1 ? 'its bit' : 'their bits'} set and ${revoked === 1 ? 'its' : 'their'} revocation in the log; every other bit named clear`,
+      `${plural(lists.size, 'status list')} signed by ${lists.size === 1 ? 'its issuer' : 'their issuers'}; ${revoked} revoked, ${revoked === 1 ? 'its bit' : 'their bits'} set and ${revoked === 1 ? 'its' : 'their'} revocation in the log; every other bit named clear`,
     )
     if (withoutList > 0) notes.push(`${withoutList} issued before status lists: no status list to check`)
     if (raced.length > 0)

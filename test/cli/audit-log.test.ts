@@ -704,6 +704,33 @@ describe('rwa audit export while the log is written', () => {
   })
 })
 
+describe('counts of one', () => {
+  it('a log of 1 entry is said so, singular, by rwa log verify, rwa audit export and rwa audit verify', async () => {
+    // A new organization's log holds one entry: its first key's key.created.
+    const single = await newOrg(server.url, server.adminKey, 'single')
+    const as = (args: string[]) => home.run(args, { env: { ...env, RWA_API_KEY: single }, timeout: 120_000 })
+
+    const seen = await as(['log', 'verify'])
+    expect(seen.exitCode, seen.stderr).toBe(0)
+    expect(seen.stderr).toContain('log of single: 1 entry, checkpoint signed by')
+
+    const dir = join(home.dir, 'single')
+    const exported = await as(['audit', 'export', '--out', dir])
+    expect(exported.exitCode, exported.stderr).toBe(0)
+    expect(readJson(dir, 'entries.json')).toHaveLength(1)
+    expect(exported.stderr).toContain(
+      'exported 1 log entry, 0 credentials, 0 attestations, 0 transfers and 0 proofs of single',
+    )
+
+    const verified = await as(['audit', 'verify', dir])
+    expect(verified.exitCode, verified.stderr).toBe(0)
+    expect(verified.stdout).toContain("1 entry rebuilds the checkpoint's root")
+    expect(verified.stdout).toContain('consistent with the checkpoint of 1 entry seen at')
+    expect(verified.stdout).toContain('a consistent snapshot: the log stood still at 1 entry while')
+    expect(verified.stdout).not.toMatch(/\b1 entries\b/)
+  })
+})
+
 describe('rwa log verify', () => {
   it('keeps the checkpoint it saw, accepts a log that grew, and refuses a rolled-back database with exit 8', async () => {
     const first = await run(['log', 'verify', '--trust', join(home.dir, 'trust.json')])

@@ -17,6 +17,7 @@ import { ProofError, verifyConsistency } from '../../tlog/merkle.js'
 import { NoteError, verifyCheckpoint } from '../../tlog/note.js'
 import { type CliContext, withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
+import { plural } from '../output.js'
 import { doesNotHold, trustOf } from './verification.js'
 
 /*
@@ -130,12 +131,14 @@ export function logVerify(options: LogVerifyOptions, command: Command) {
       const seenRoot = Buffer.from(seen.root_hash, 'base64')
       if (checkpoint.size < seen.tree_size) {
         throw rewritten(
-          `the log has ${checkpoint.size} entries, fewer than the ${seen.tree_size} seen on ${seen.seen_at}`,
+          `the log has ${plural(checkpoint.size, 'entry', 'entries')}, fewer than the ${seen.tree_size} seen on ${seen.seen_at}`,
         )
       }
       if (checkpoint.size === seen.tree_size) {
         if (!checkpoint.root.equals(seenRoot)) {
-          throw rewritten(`the root of its ${checkpoint.size} entries is not the one seen on ${seen.seen_at}`)
+          throw rewritten(
+            `the root of its ${plural(checkpoint.size, 'entry', 'entries')} is not the one seen on ${seen.seen_at}`,
+          )
         }
       } else if (seen.tree_size > 0) {
         const proof = (
@@ -154,11 +157,11 @@ export function logVerify(options: LogVerifyOptions, command: Command) {
         } catch (error) {
           if (!(error instanceof ProofError)) throw error
           throw rewritten(
-            `the log of ${checkpoint.size} entries does not extend the ${seen.tree_size} seen on ${seen.seen_at} (${error.message})`,
+            `the log of ${plural(checkpoint.size, 'entry', 'entries')} does not extend the ${seen.tree_size} seen on ${seen.seen_at} (${error.message})`,
           )
         }
       }
-      consistentWith = `consistent with the ${seen.tree_size} entries seen on ${seen.seen_at}`
+      consistentWith = `consistent with the ${plural(seen.tree_size, 'entry', 'entries')} seen on ${seen.seen_at}`
     }
 
     const root_hash = checkpoint.root.toString('base64')
@@ -180,7 +183,9 @@ export function logVerify(options: LogVerifyOptions, command: Command) {
       previous: seen ? { tree_size: seen.tree_size, root_hash: seen.root_hash, seen_at: seen.seen_at } : null,
     }
     ctx.out.result(result, () => {
-      ctx.out.success(`log of ${latest.org_id}: ${checkpoint.size} entries, checkpoint signed by ${pinnedBy}`)
+      ctx.out.success(
+        `log of ${latest.org_id}: ${plural(checkpoint.size, 'entry', 'entries')}, checkpoint signed by ${pinnedBy}`,
+      )
       ctx.out.line(`root ${root_hash}`)
       ctx.out.line(consistentWith ?? 'first checkpoint seen for this server and organization: kept')
     })
@@ -260,7 +265,7 @@ export function auditExport(options: ExportOptions, command: Command) {
       let read = await readRecords(ctx, client)
       for (let tries = 1; read.before !== read.checkpoint.tree_size && tries < SNAPSHOT_TRIES; tries++) {
         ctx.out.progress(
-          `the log grew from ${read.before} to ${read.checkpoint.tree_size} entries while the records were read: reading them again…`,
+          `the log grew from ${read.before} to ${plural(read.checkpoint.tree_size, 'entry', 'entries')} while the records were read: reading them again…`,
         )
         read = await readRecords(ctx, client)
       }
@@ -320,12 +325,12 @@ export function auditExport(options: ExportOptions, command: Command) {
       }
       ctx.out.result(summary, () =>
         ctx.out.success(
-          `exported ${checkpoint.tree_size} log entries, ${credentials.length} credentials, ${attestations.length} attestations, ${transfers.length} transfers and ${proofs.length} proofs of ${checkpoint.org_id} to ${options.out}`,
+          `exported ${plural(checkpoint.tree_size, 'log entry', 'log entries')}, ${plural(credentials.length, 'credential')}, ${plural(attestations.length, 'attestation')}, ${plural(transfers.length, 'transfer')} and ${plural(proofs.length, 'proof')} of ${checkpoint.org_id} to ${options.out}`,
         ),
       )
       if (!snapshot)
         ctx.out.warn(
-          `not a snapshot: the log grew while the records were read, ${SNAPSHOT_TRIES} times (from ${before} to ${checkpoint.tree_size} entries the last); a revocation logged meanwhile may not show in its record or list: export again (rwa audit verify refuses it unless --accept-window)`,
+          `not a snapshot: the log grew while the records were read, ${SNAPSHOT_TRIES} times (from ${before} to ${plural(checkpoint.tree_size, 'entry', 'entries')} the last); a revocation logged meanwhile may not show in its record or list: export again (rwa audit verify refuses it unless --accept-window)`,
         )
     } finally {
       ctx.out.progressDone()
@@ -387,7 +392,7 @@ export function auditVerify(
     // unsigned size, which an editor could lower to excuse a hidden one. Only accepted when asked.
     if (outcome.snapshot === false && !options.acceptWindow) {
       outcome.problems.push(
-        `not a snapshot: the log grew from ${String(bundle.manifest.tree_size_before_records)} to ${String(outcome.checkpoint?.size)} entries while the export read the records, and that window is not signed; export again for a snapshot, or pass --accept-window to accept the revocations it names`,
+        `not a snapshot: the log grew from ${String(bundle.manifest.tree_size_before_records)} to ${plural(outcome.checkpoint?.size ?? 0, 'entry', 'entries')} while the export read the records, and that window is not signed; export again for a snapshot, or pass --accept-window to accept the revocations it names`,
       )
     }
     const result = {
@@ -408,7 +413,7 @@ export function auditVerify(
     })
     if (outcome.snapshot === false)
       ctx.out.warn(
-        `not a snapshot: the manifest says the log had ${String(bundle.manifest.tree_size_before_records)} entries when the export began reading the records, the checkpoint ${String(outcome.checkpoint?.size)}; revocations logged between were named, not refused`,
+        `not a snapshot: the manifest says the log had ${plural(bundle.manifest.tree_size_before_records ?? 0, 'entry', 'entries')} when the export began reading the records, the checkpoint ${String(outcome.checkpoint?.size)}; revocations logged between were named, not refused`,
       )
     if (!pinned)
       ctx.out.warn(
