@@ -12,7 +12,15 @@ import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { median } from './stats.mjs'
-import { cpuPerCall, cpuPerTransferPost, distModule, silentLogger, startSeededRwa } from './write-share.mjs'
+import {
+  cpuPerCall,
+  distModule,
+  measureWriteShare,
+  ratioOf,
+  shareRows,
+  silentLogger,
+  us,
+} from './write-share.mjs'
 
 /** Goals of issue 25. */
 export const LOG_GOALS = Object.freeze({ postShare: 0.15, proofRatio: 1.3 })
@@ -109,18 +117,9 @@ export async function inclusionProofCosts({ root, dbPath, sizes, proofs, rounds 
  * transaction without it. Seconds per POST or event, per round.
  */
 export async function transferPostLogCosts({ root, dbPath, transfers, rounds, core }) {
-  const { server, org } = await startSeededRwa({ root, dbPath, core })
-  let perPost
-  try {
-    perPost = await cpuPerTransferPost(server, org, { count: transfers, rounds })
-  } finally {
-    await server.stop()
-  }
-  const { openDatabase } = await distModule(root, 'server/db/database.js')
   const { appendToAuditLog } = await distModule(root, 'server/audit-log/append.js')
   const { insertAuditEvents } = await distModule(root, 'server/audit/queries.js')
-  const db = await openDatabase(dbPath)
-  try {
+  return measureWriteShare({ root, dbPath, transfers, rounds, core }, async ({ db, org }) => {
     // A transfer POST records one change, its decision (transfer.<status>): its latest event stands for it.
     const sample = await db
       .selectFrom('audit_events')
@@ -164,10 +163,8 @@ export async function transferPostLogCosts({ root, dbPath, transfers, rounds, co
         ),
       )
     }
-    return { perPost, bare, withoutLog, withLog }
-  } finally {
-    await db.destroy()
-  }
+    return { bare, withoutLog, withLog }
+  })
 }
 
 /**
@@ -188,35 +185,23 @@ export async function runAuditLog({ root, work, core, transfers, rounds, sizes, 
   }
   const proofCosts = await inclusionProofCosts({ root, dbPath: proofDb, sizes, proofs, rounds })
 
-  const perPost = median(post.perPost)
   const append = Math.max(0, median(post.withLog) - median(post.withoutLog))
   const insert = Math.max(0, median(post.withoutLog) - median(post.bare))
-  const withoutLog = perPost - append
-  const us = (seconds) => Math.round(seconds * 1e7) / 10
-  const ratio = (v) => Math.round(v * 1000) / 1000
   const small = sizes[0]
   const large = sizes.at(-1)
   const proofRatio = median(proofCosts[large]) / median(proofCosts[small])
   return [
-    {
-      id: 'log-post-without',
-      title: 'transfer POST without the log append (server CPU)',
-      value: us(withoutLog),
-      unit: 'µs',
-    },
-    {
-      id: 'log-post',
-      title: 'transfer POST with the log append (server CPU)',
-      value: us(perPost),
-      unit: 'µs',
-      baseline: 'log-post-without',
-      ratio: ratio(perPost / withoutLog),
+    ...shareRows({
+      id: 'log',
+      titles: {
+        without: 'transfer POST without the log append (server CPU)',
+        with: 'transfer POST with the log append (server CPU)',
+      },
+      perPost: post.perPost,
+      piece: append,
       goal: 1 + LOG_GOALS.postShare,
-      goal_met: perPost / withoutLog <= 1 + LOG_GOALS.postShare,
-      append_us: us(append),
-      audit_insert_us: us(insert),
-      rounds: post.perPost.map(us),
-    },
+      extra: { append_us: us(append), audit_insert_us: us(insert) },
+    }),
     ...sizes.map((size) => ({
       id: `log-inclusion-${size}`,
       title: `inclusion proof at ${size.toLocaleString('en')} entries (CPU)`,
@@ -226,7 +211,7 @@ export async function runAuditLog({ root, work, core, transfers, rounds, sizes, 
       ...(size === large && large !== small
         ? {
             baseline: `log-inclusion-${small}`,
-            ratio: ratio(proofRatio),
+            ratio: ratioOf(proofRatio),
             goal: LOG_GOALS.proofRatio,
             goal_met: proofRatio <= LOG_GOALS.proofRatio,
           }

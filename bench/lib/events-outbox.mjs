@@ -8,28 +8,27 @@
 // the outbox did before (the transfer read back as GET answers it, the endpoints queried each time).
 import { join } from 'node:path'
 import { median } from './stats.mjs'
-import { cpuPerCall, cpuPerTransferPost, distModule, silentLogger, startSeededRwa } from './write-share.mjs'
+import {
+  cpuPerCall,
+  distModule,
+  measureWriteShare,
+  ratioOf,
+  shareRows,
+  silentLogger,
+  us,
+} from './write-share.mjs'
 
 /** The goal of issue 27: the outbox adds at most 25 % to a transfer POST's CPU. */
 export const OUTBOX_GOALS = Object.freeze({ postShare: 0.25 })
 
 /** CPU (seconds) per POST and per outbox call, per round. */
 export async function transferPostOutboxCosts({ root, dbPath, transfers, rounds, core }) {
-  const { server, org } = await startSeededRwa({ root, dbPath, core })
-  let perPost
-  try {
-    perPost = await cpuPerTransferPost(server, org, { count: transfers, rounds })
-  } finally {
-    await server.stop()
-  }
-  const { openDatabase } = await distModule(root, 'server/db/database.js')
   const { createAppContext } = await distModule(root, 'server/context.js')
   const { enqueueEvents } = await distModule(root, 'server/events/outbox.js')
   const { apiObjectOf } = await distModule(root, 'server/events/objects.js')
   const { holdingConnection } = await distModule(root, 'server/db/held-connection.js')
   const { MasterKey } = await distModule(root, 'server/signing/master-key.js')
-  const db = await openDatabase(dbPath)
-  try {
+  return measureWriteShare({ root, dbPath, transfers, rounds, core }, async ({ db, org }) => {
     const ctx = createAppContext({ db, logger: silentLogger, masterKey: MasterKey.generate() })
     // One endpoint subscribed to transfers, so the outbox also queues a delivery (written here rather
     // than through the API, so that the server's worker attempts nothing during the measurement).
@@ -108,10 +107,8 @@ export async function transferPostOutboxCosts({ root, dbPath, transfers, rounds,
       if (end[what] - start[what] !== expected)
         throw new Error(`the outbox calls wrote ${end[what] - start[what]} ${what}, not ${expected}`)
     }
-    return { perPost, bare, withOutbox, readBack }
-  } finally {
-    await db.destroy()
-  }
+    return { bare, withOutbox, readBack }
+  })
 }
 
 /** The figures as rows for bench/results/latest.json (as bench/lib/audit-log.mjs gives the log's). */
@@ -123,38 +120,27 @@ export async function runEventsOutbox({ root, work, core, transfers, rounds }) {
     rounds,
     core,
   })
-  const perPost = median(costs.perPost)
   const outbox = Math.max(0, median(costs.withOutbox) - median(costs.bare))
   const before = Math.max(0, median(costs.readBack) - median(costs.bare))
-  const withoutOutbox = perPost - outbox
-  const us = (seconds) => Math.round(seconds * 1e7) / 10
-  const ratio = (v) => Math.round(v * 1000) / 1000
   return [
-    {
-      id: 'outbox-post-without',
-      title: 'transfer POST without the events outbox (server CPU)',
-      value: us(withoutOutbox),
-      unit: 'µs',
-    },
-    {
-      id: 'outbox-post',
-      title: 'transfer POST with its event and delivery (server CPU)',
-      value: us(perPost),
-      unit: 'µs',
-      baseline: 'outbox-post-without',
-      ratio: ratio(perPost / withoutOutbox),
+    ...shareRows({
+      id: 'outbox',
+      titles: {
+        without: 'transfer POST without the events outbox (server CPU)',
+        with: 'transfer POST with its event and delivery (server CPU)',
+      },
+      perPost: costs.perPost,
+      piece: outbox,
       goal: 1 + OUTBOX_GOALS.postShare,
-      goal_met: perPost / withoutOutbox <= 1 + OUTBOX_GOALS.postShare,
-      outbox_us: us(outbox),
-      rounds: costs.perPost.map(us),
-    },
+      extra: { outbox_us: us(outbox) },
+    }),
     {
       id: 'outbox-read-back',
       title: 'the outbox reading the transfer back and querying endpoints, as before (CPU)',
       value: us(before),
       unit: 'µs',
       // Against the outbox's own cost now (`outbox_us` of outbox-post), not the POST's.
-      times_the_outbox_now: ratio(before / Math.max(outbox, 1e-9)),
+      times_the_outbox_now: ratioOf(before / Math.max(outbox, 1e-9)),
     },
   ]
 }

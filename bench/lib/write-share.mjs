@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { cpuSeconds, startServer } from './processes.mjs'
 import { call, seedGovernance, seedOrganization, transferBody } from './seed.mjs'
+import { median } from './stats.mjs'
 
 /** Imports a module of the build (`dist/`), e.g. `distModule(root, 'server/db/database.js')`. */
 export const distModule = (root, path) => import(pathToFileURL(join(root, 'dist', path)).href)
@@ -81,4 +82,58 @@ export async function cpuPerCall(work, count) {
   for (let i = 0; i < count; i++) await work(i)
   const used = process.cpuUsage(start)
   return (used.user + used.system) / 1e6 / count
+}
+
+/**
+ * The two halves of a share, on one database: the server's CPU per transfer POST (`perPost`, per
+ * round of `transfers` POSTs: `startSeededRwa` on `dbPath`, then `cpuPerTransferPost`), then, once the
+ * server has stopped, `measurePiece({ db, org })` in this process on the same file, opened with the
+ * server's own code. Returns `{ perPost, ...what measurePiece returned }`.
+ */
+export async function measureWriteShare({ root, dbPath, transfers, rounds, core }, measurePiece) {
+  const { server, org } = await startSeededRwa({ root, dbPath, core })
+  let perPost
+  try {
+    perPost = await cpuPerTransferPost(server, org, { count: transfers, rounds })
+  } finally {
+    await server.stop()
+  }
+  const { openDatabase } = await distModule(root, 'server/db/database.js')
+  const db = await openDatabase(dbPath)
+  try {
+    return { perPost, ...(await measurePiece({ db, org })) }
+  } finally {
+    await db.destroy()
+  }
+}
+
+/** Seconds as µs, to 0.1 µs: the unit of the rows. */
+export const us = (seconds) => Math.round(seconds * 1e7) / 10
+
+/** A ratio to three decimals, as the rows give it. */
+export const ratioOf = (value) => Math.round(value * 1000) / 1000
+
+/**
+ * The rows of a piece's share of a transfer POST: `<id>-post-without`, the server's CPU per POST less
+ * the piece's (`piece`, seconds per POST), and `<id>-post`, the median POST against it, its goal
+ * `goal` (at most that ratio) and its rounds; `extra` adds fields to the second row.
+ */
+export function shareRows({ id, titles, perPost, piece, goal, extra = {} }) {
+  const post = median(perPost)
+  const without = post - piece
+  return [
+    { id: `${id}-post-without`, title: titles.without, value: us(without), unit: 'µs' },
+    {
+      id: `${id}-post`,
+      title: titles.with,
+      value: us(post),
+      unit: 'µs',
+      baseline: `${id}-post-without`,
+      ratio: ratioOf(post / without),
+      goal,
+      goal_met: post / without <= goal,
+      ...extra,
+      rounds: perPost.map(us),
+    },
+  ]
 }
