@@ -121,6 +121,17 @@ describe('progress', () => {
     expect(piped.stderr).not.toMatch(/fetched/)
     expect(piped.stderr).toMatch(/3 of 3 jurisdictions/)
   })
+
+  it('rwa audit export counts what it fetched, singular for one', async () => {
+    // A new organization: its log holds one entry (key.created), and no record.
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'progress-one')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    const tty = await onTerminal(['audit', 'export', '--out', `${shared.home.dir}/progress-one`], env)
+    expect(tty.exitCode, tty.output).toBe(0)
+    expect(tty.output).toMatch(/fetched 0 credentials/)
+    expect(tty.output).toMatch(/fetched 1 of 1 log entry…/)
+    expect(tty.output).toMatch(/exported 1 log entry, 0 credentials/)
+  })
 })
 
 /** What a person sees: escapes and carriage returns removed. */

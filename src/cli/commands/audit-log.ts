@@ -192,7 +192,7 @@ export function logVerify(options: LogVerifyOptions, command: Command) {
   })
 }
 
-/** Every item of a paged list. */
+/** Every item of a paged list; `what` is the noun of one item (`credential`). */
 async function allPages<T>(
   ctx: CliContext,
   what: string,
@@ -204,7 +204,7 @@ async function allPages<T>(
     const next = await page(cursor)
     items.push(...next.items)
     cursor = next.next ?? undefined
-    ctx.out.progress(`fetched ${items.length} ${what}…`)
+    ctx.out.progress(`fetched ${plural(items.length, what)}…`)
   } while (cursor !== undefined)
   return items
 }
@@ -219,22 +219,22 @@ const SNAPSHOT_TRIES = 3
 async function readRecords(ctx: CliContext, client: Awaited<ReturnType<CliContext['rwa']>>) {
   const g = client.governance
   const before = (await client.audit.getLogCheckpoint({ query: {} })).data.tree_size
-  const credentials = await allPages(ctx, 'credentials', async (cursor) => {
+  const credentials = await allPages(ctx, 'credential', async (cursor) => {
     const { data } = await g.listCredentials({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
     return { items: data.credentials, next: data.next_cursor }
   })
-  const attestations = await allPages(ctx, 'attestations', async (cursor) => {
+  const attestations = await allPages(ctx, 'attestation', async (cursor) => {
     const { data } = await g.listAttestations({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
     return { items: data.attestations, next: data.next_cursor }
   })
-  const transfers = await allPages(ctx, 'transfers', async (cursor) => {
+  const transfers = await allPages(ctx, 'transfer', async (cursor) => {
     const { data } = await g.listTransfers({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
     return { items: data.transfers, next: data.next_cursor }
   })
   const proofs: Proof[] = []
   for (const transfer of transfers) {
     proofs.push((await g.getProof({ params: { id: transfer.proof_id } })).data)
-    ctx.out.progress(`fetched ${proofs.length} of ${transfers.length} proofs…`)
+    ctx.out.progress(`fetched ${proofs.length} of ${plural(transfers.length, 'proof')}…`)
   }
   // Read after the records: a record read as revoked has its bit set in them.
   const statusLists: Record<string, string> = {}
@@ -279,13 +279,13 @@ export function auditExport(options: ExportOptions, command: Command) {
         const end = Math.min(checkpoint.tree_size, start + MAX_LOG_ENTRIES)
         const page = (await client.audit.listLogEntries({ query: { start, end } })).data
         entries.push(...page.entries)
-        ctx.out.progress(`fetched ${end} of ${checkpoint.tree_size} log entries…`)
+        ctx.out.progress(`fetched ${end} of ${plural(checkpoint.tree_size, 'log entry', 'log entries')}…`)
       }
       // Every recovery's proof (DESIGN §17): the log's token.recovered entries name them.
       const recoveries = recoveryProofIds(entries)
       for (const [i, proof_id] of recoveries.entries()) {
         proofs.push((await g.getProof({ params: { id: proof_id } })).data)
-        ctx.out.progress(`fetched ${i + 1} of ${recoveries.length} recovery proofs…`)
+        ctx.out.progress(`fetched ${i + 1} of ${plural(recoveries.length, 'recovery proof')}…`)
       }
       const bundle: AuditBundle = {
         manifest: {
