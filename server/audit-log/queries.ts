@@ -15,7 +15,7 @@ const logRow = (db: Executor, orgId: string) =>
  * lock. The first append creates the row (a concurrent first append waits on its key, then finds it).
  */
 export async function lockLog(db: Executor, orgId: string) {
-  const locked = () => withLock(db, logRow(db, orgId), 'update').executeTakeFirst()
+  const locked = async () => (await lockedLogRow(db, orgId))[0]
   const row = await locked()
   if (row) return row
   await db
@@ -28,6 +28,9 @@ export async function lockLog(db: Executor, orgId: string) {
   return created
 }
 
+/* Compiled once per dialect (`compiledOnce`), as saveLog: every write runs both. */
+const lockedLogRow = compiledOnce((db: Executor, orgId: string) => withLock(db, logRow(db, orgId), 'update'))
+
 /** The organization's log as last committed, if it has one. */
 export const readLog = (db: Executor, orgId: string) => logRow(db, orgId).executeTakeFirst()
 
@@ -36,8 +39,12 @@ export async function saveLog(
   orgId: string,
   log: { size: number; root: string; frontier: string },
 ): Promise<void> {
-  await db.updateTable('audit_logs').set(log).where('org_id', '=', orgId).execute()
+  await updateLog(db, orgId, log.size, log.root, log.frontier)
 }
+
+const updateLog = compiledOnce((db: Executor, orgId: string, size: number, root: string, frontier: string) =>
+  db.updateTable('audit_logs').set({ size, root, frontier }).where('org_id', '=', orgId),
+)
 
 /** Stores the complete subtrees an append completed. */
 export async function insertLogNodes(db: Executor, rows: Insertable<AuditLogNodesTable>[]): Promise<void> {

@@ -140,6 +140,7 @@ export async function insertRows<TB extends keyof Database & string>(
   rows: readonly Insertable<Database[TB]>[],
 ): Promise<void> {
   if (rows.length === 0) return
+  if (rows.length <= COMPILED_ROWS && (await insertCompiled(db, table, rows))) return
   const columns = new Set(rows.flatMap((row) => Object.keys(row as object))).size
   const perStatement = Math.max(1, Math.floor(MAX_STATEMENT_PARAMETERS / Math.max(1, columns)))
   for (let start = 0; start < rows.length; start += perStatement) {
@@ -149,3 +150,59 @@ export async function insertRows<TB extends keyof Database & string>(
       .execute()
   }
 }
+
+/** Up to this many rows, an insert of rows of the same columns is compiled once (`insertCompiled`). */
+const COMPILED_ROWS = 4
+
+/** The compiled inserts of `insertCompiled`, by table, columns and count of rows. */
+const compiledInserts = new Map<string, (db: Executor, ...values: unknown[]) => Promise<unknown[]>>()
+
+/**
+ * Inserts a write's few rows (a transfer's log nodes and event: one or two rows each) with a statement
+ * compiled once per table, columns and count of rows (`compiledOnce`) instead of built by kysely each
+ * time. Only rows of the same columns in the same order, each value a plain one (not `undefined`,
+ * which kysely leaves to the column's default, nor an expression, which it writes into the SQL):
+ * false, and nothing written, for any other rows, which kysely builds.
+ */
+async function insertCompiled(db: Executor, table: string, rows: readonly object[]): Promise<boolean> {
+  const columns = Object.keys(rows[0]!)
+  const values: unknown[] = []
+  for (const row of rows) {
+    const keys = Object.keys(row)
+    if (keys.length !== columns.length) return false
+    for (let i = 0; i < keys.length; i++) {
+      const value = (row as Record<string, unknown>)[keys[i]!]
+      if (keys[i] !== columns[i] || !isPlainValue(value)) return false
+      values.push(value)
+    }
+  }
+  const key = `${table}|${rows.length}|${columns.join(',')}`
+  let insert = compiledInserts.get(key)
+  if (!insert) {
+    const count = rows.length
+    insert = compiledOnce(
+      (db: Executor, ...values: unknown[]) =>
+        // biome-ignore lint/suspicious/noExplicitAny: kysely cannot type a table chosen by a parameter.
+        (db as any)
+          .insertInto(table)
+          .values(
+            Array.from({ length: count }, (_, r) =>
+              Object.fromEntries(columns.map((c, i) => [c, values[r * columns.length + i]])),
+            ),
+          ),
+      count * columns.length,
+    )
+    compiledInserts.set(key, insert)
+  }
+  await insert(db, ...values)
+  return true
+}
+
+/** A value kysely passes to the driver as a parameter as it is. */
+const isPlainValue = (value: unknown): boolean =>
+  value === null ||
+  typeof value === 'string' ||
+  typeof value === 'number' ||
+  typeof value === 'boolean' ||
+  typeof value === 'bigint' ||
+  value instanceof Uint8Array

@@ -1,6 +1,7 @@
+import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { insertAuditEvents } from '../../../server/audit/queries.js'
-import { MAX_STATEMENT_PARAMETERS } from '../../../server/db/queries.js'
+import { insertRows, MAX_STATEMENT_PARAMETERS } from '../../../server/db/queries.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 /*
@@ -40,4 +41,46 @@ describe('insertRows', () => {
       .executeTakeFirstOrThrow()
     expect(Number(n)).toBe(ROWS)
   }, 60_000)
+
+  it('writes a few rows by their columns, whatever their order, a value left out or an expression', async () => {
+    const row = (i: number) => ({
+      event_id: `aud_few${i}`,
+      org_id: 'admin',
+      at: '2026-01-15T12:00:00.000Z',
+      actor: 'key:key_few',
+      actor_key_id: null,
+      request_id: null,
+      action: 'key.created',
+      target_type: 'key',
+      target_id: `key_${i}`,
+      changes: `{"n":${i}}`,
+      log_index: 900_000 + i,
+    })
+    const { event_id, ...rest } = row(2)
+    await h.ctx.db.transaction().execute(async (trx) => {
+      // The same columns twice: the second insert runs what the first compiled, with its own values.
+      await insertRows(trx, 'audit_events', [row(0), row(1)])
+      await insertRows(trx, 'audit_events', [row(3), row(4)])
+      // The same columns in another order; one left undefined (its default: null); one an expression.
+      await insertRows(trx, 'audit_events', [
+        { ...rest, event_id },
+        { ...row(5), log_index: undefined },
+        { ...row(6), changes: sql<string>`'{"n":' || ${'6'} || '}'` as unknown as string },
+      ])
+    })
+    const rows = await h.ctx.db
+      .selectFrom('audit_events')
+      .select(['event_id', 'target_id', 'changes', 'log_index'])
+      .where('event_id', 'like', 'aud_few%')
+      .orderBy('event_id')
+      .execute()
+    expect(rows).toEqual(
+      [0, 1, 2, 3, 4, 5, 6].map((i) => ({
+        event_id: `aud_few${i}`,
+        target_id: `key_${i}`,
+        changes: `{"n":${i}}`,
+        log_index: i === 5 ? null : 900_000 + i,
+      })),
+    )
+  })
 })
