@@ -27,23 +27,35 @@ export const LOG_GOALS = Object.freeze({ postShare: 0.15, proofRatio: 1.3 })
 
 /**
  * Writes the log of `size` entries of organization `orgId` straight into the SQLite file: every
- * complete subtree's node (2·size rows) and the log row, as appends would have left them. Its leaves
+ * complete subtree's node (2·size rows), every complete tile's row and the log row, as appends would
+ * have left them. Its leaves
  * hash made-up entries: a proof reads nodes, never the events. A million entries take a minute or so.
  */
 export async function buildLog(root, dbPath, orgId, size) {
   const merkle = await distModule(root, 'src/tlog/merkle.js')
+  const tiles = await distModule(root, 'server/audit-log/tiles.js')
   const sqlite = new Database(dbPath)
   try {
     const insertNode = sqlite.prepare(
       'INSERT INTO audit_log_nodes (org_id, level, idx, hash) VALUES (?, ?, ?, ?)',
     )
+    const insertTile = sqlite.prepare('INSERT INTO audit_log_tiles (org_id, tile, hashes) VALUES (?, ?, ?)')
     let frontier = []
+    let tileNodes = []
     const batch = sqlite.transaction((from, to) => {
       for (let i = from; i < to; i++) {
         const leaf = merkle.hashLeaf(createHash('sha256').update(`${orgId} ${i}`).digest())
         const step = merkle.appendToFrontier(i, frontier, leaf)
         frontier = step.frontier
-        for (const n of step.completed) insertNode.run(orgId, n.level, n.index, n.hash)
+        for (const n of step.completed) {
+          insertNode.run(orgId, n.level, n.index, n.hash)
+          // A level-8 node completes its tile, as an append stores it (server/audit-log/append.ts).
+          if (n.level < tiles.TILE_LEVELS) tileNodes.push({ level: n.level, idx: n.index, hash: n.hash })
+          else if (n.level === tiles.TILE_LEVELS) {
+            insertTile.run(orgId, n.index, tiles.packTile(n.index, tileNodes))
+            tileNodes = []
+          }
+        }
       }
     })
     for (let from = 0; from < size; from += 50_000) batch(from, Math.min(size, from + 50_000))

@@ -3,7 +3,8 @@ import type { Executor } from '../db/queries.js'
 import { eventLeafHash } from '../../src/tlog/leaf.js'
 import { appendToFrontier, type Hash, rootOfFrontier } from '../../src/tlog/merkle.js'
 import { auditEventFromRow } from '../audit/service.js'
-import { insertLogNodes, lockLog, saveLog } from './queries.js'
+import { insertLogNodes, insertLogTile, lockLog, readTileNodes, saveLog } from './queries.js'
+import { packTile, TILE_HASHES, TILE_LEVELS } from './tiles.js'
 
 /** An audit event about to be inserted; the append gives it its `log_index`. */
 export type PendingAuditEvent = Omit<AuditEventsTable, 'log_index'> & { log_index?: number | null }
@@ -12,8 +13,9 @@ export type PendingAuditEvent = Omit<AuditEventsTable, 'log_index'> & { log_inde
  * Appends a write's audit events to their organizations' logs (DESIGN §17), in the write's
  * transaction just before it commits, and sets each event's `log_index`. Per organization: one locked
  * read of its log row, the leaf hashes, the complete subtrees they finish (two rows per event on
- * average), one update: O(log n) at any size. Organizations are locked in id order, so two writes
- * touching the same two never wait on each other crosswise.
+ * average), one update: O(log n) at any size; every 256th event also stores its tile's row.
+ * Organizations are locked in id order, so two writes touching the same two never wait on each other
+ * crosswise.
  */
 export async function appendToAuditLog(db: Executor, events: PendingAuditEvent[]): Promise<void> {
   const byOrg = new Map<string, PendingAuditEvent[]>()
@@ -39,6 +41,15 @@ export async function appendToAuditLog(db: Executor, events: PendingAuditEvent[]
       size += 1
     }
     await insertLogNodes(db, nodes)
+    // A node of level 8 completes its tile: its 510 lower nodes are stored, once every 256 events. A
+    // tile the store lacks nodes of (a log restored from its frontier alone) keeps no row, and its
+    // proofs read nodes one by one, as the nodes are the record and the tile only their copy.
+    for (const node of nodes) {
+      if (node.level !== TILE_LEVELS) continue
+      const tileNodes = await readTileNodes(db, orgId, node.idx)
+      if (tileNodes.length === TILE_HASHES)
+        await insertLogTile(db, orgId, node.idx, packTile(node.idx, tileNodes))
+    }
     await saveLog(db, orgId, {
       size,
       root: rootOfFrontier(frontier).toString('hex'),

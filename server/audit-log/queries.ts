@@ -3,6 +3,7 @@ import type { AuditLogNodesTable } from '../db/accountability-schema.js'
 import { compiledOnce } from '../db/compiled-query.js'
 import { type Executor, insertRows, withLock } from '../db/queries.js'
 import type { NodeId } from '../../src/tlog/merkle.js'
+import { tileNodes } from './tiles.js'
 
 /** Every query of the verifiable log (DESIGN §17); each filters by org_id first. */
 
@@ -93,6 +94,47 @@ export function readLogNodes(db: Executor, orgId: string, nodes: NodeId[]): Prom
   }
   return query(db, orgId, ...nodes.flatMap((n) => [n.level, n.index]))
 }
+
+/** The stored nodes of a tile (levels 0 to 7 under one level-8 node), its row's content. */
+export function readTileNodes(db: Executor, orgId: string, tile: number): Promise<NodeRow[]> {
+  return db
+    .selectFrom('audit_log_nodes')
+    .select(['level', 'idx', 'hash'])
+    .where('org_id', '=', orgId)
+    .where((eb) =>
+      eb.or(
+        tileNodes(tile).map(({ level, first, count }) =>
+          eb.and([eb('level', '=', level), eb('idx', '>=', first), eb('idx', '<', first + count)]),
+        ),
+      ),
+    )
+    .execute()
+}
+
+/** Stores a complete tile's row; one already stored (the same nodes, so the same bytes) stays. */
+export async function insertLogTile(
+  db: Executor,
+  orgId: string,
+  tile: number,
+  hashes: Buffer,
+): Promise<void> {
+  await db
+    .insertInto('audit_log_tiles')
+    .values({ org_id: orgId, tile, hashes })
+    .onConflict((oc) => oc.columns(['org_id', 'tile']).doNothing())
+    .execute()
+}
+
+/** The rows of the given complete tiles (a proof's one, usually), compiled once per count. */
+const readLogTilesOnce = compiledOnce((db: Executor, orgId: string, tiles: number[]) =>
+  db
+    .selectFrom('audit_log_tiles')
+    .select(['tile', 'hashes'])
+    .where('org_id', '=', orgId)
+    .where('tile', 'in', tiles),
+)
+export const readLogTiles = (db: Executor, orgId: string, tiles: number[]) =>
+  tiles.length === 0 ? Promise.resolve([]) : readLogTilesOnce(db, orgId, tiles)
 
 /** The events at log positions [start, end), in log order. */
 export function listLogEntries(db: Executor, orgId: string, start: number, end: number) {

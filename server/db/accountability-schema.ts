@@ -42,6 +42,16 @@ export interface AuditLogNodesTable {
   hash: Buffer
 }
 
+/**
+ * A complete tile of the log (0019): leaves [256·tile, 256·tile + 256), `hashes` its levels 0 to 7's
+ * 510 hashes (server/audit-log/tiles.ts), copies of their `audit_log_nodes` rows read in one descent.
+ */
+export interface AuditLogTilesTable {
+  org_id: string
+  tile: number
+  hashes: Buffer
+}
+
 /** An organization's Idempotency-Key: the request it came with, and its answer once it has one. */
 export interface IdempotencyKeysTable {
   org_id: string

@@ -26,6 +26,7 @@ import type {
   ApprovalsTable,
   AuditEventsTable,
   AuditLogNodesTable,
+  AuditLogTilesTable,
   AuditLogsTable,
   IdempotencyKeysTable,
 } from './accountability-schema.js'
@@ -69,6 +70,7 @@ export interface Database {
   audit_events: AuditEventsTable
   audit_logs: AuditLogsTable
   audit_log_nodes: AuditLogNodesTable
+  audit_log_tiles: AuditLogTilesTable
   idempotency_keys: IdempotencyKeysTable
   events: EventsTable
   webhook_endpoints: WebhookEndpointsTable

@@ -59,7 +59,8 @@ const isPerfect = (start: number, end: number): boolean => {
   const width = end - start
   return isPowerOfTwo(width) && start % width === 0
 }
-const levelOf = (width: number): number => Math.round(Math.log2(width))
+const levelOf = (width: number): number =>
+  width < 0x80000000 ? 31 - Math.clz32(width) : Math.round(Math.log2(width))
 
 /**
  * MTH(D[start:end]) following RFC 9162's split: a complete subtree is read from the store, any other
@@ -103,25 +104,6 @@ export class NodeMap<V> {
   }
 }
 
-/**
- * The nodes a computation reads, found by running it against a reader that records and answers
- * zeros: which nodes a proof needs depends only on the indices and sizes, never on the hashes. A
- * store fetches them in one query, then runs the computation for real.
- */
-export function nodesNeeded(compute: (read: NodeReader) => unknown): NodeId[] {
-  const seen = new NodeMap<true>()
-  const needed: NodeId[] = []
-  const zero = Buffer.alloc(32)
-  compute((level, index) => {
-    if (!seen.get(level, index)) {
-      seen.set(level, index, true)
-      needed.push({ level, index })
-    }
-    return zero
-  })
-  return needed
-}
-
 /** A reader over a fetched set of nodes; a missing one is a corrupt store, not a client error. */
 export function readerOf(
   nodes: Iterable<{ level: number; index: number; hash: Hash }> | NodeMap<Hash>,
@@ -139,31 +121,60 @@ export function readerOf(
   }
 }
 
-/** PATH(m, D[0:n]) of RFC 9162 §2.1.3.1: the audit path of leaf `index` in the tree of `size`. */
-export function inclusionProof(index: number, size: number, read: NodeReader): Hash[] {
+/** The complete subtree that is exactly leaves [start, end), if there is one. */
+export function subtreeOf(start: number, end: number): NodeId | undefined {
+  if (!isPerfect(start, end)) return undefined
+  const level = levelOf(end - start)
+  return { level, index: start / 2 ** level }
+}
+
+/** Leaves [start, end) of a tree: a proof is the list of such ranges' hashes. */
+export type LeafRange = readonly [start: number, end: number]
+
+/**
+ * The complete subtrees `rangeHash(start, end)` reads, in the order it reads them: which nodes a
+ * proof needs depends only on its indices and sizes, so a store fetches them before hashing anything.
+ */
+export function rangeNodes(start: number, end: number, out: NodeId[] = []): NodeId[] {
+  if (end <= start) throw new RangeError(`empty range [${start}, ${end})`)
+  const node = subtreeOf(start, end)
+  if (node) {
+    out.push(node)
+    return out
+  }
+  const k = splitPoint(end - start)
+  rangeNodes(start, start + k, out)
+  return rangeNodes(start + k, end, out)
+}
+
+/**
+ * The ranges whose hashes are PATH(m, D[0:n]) of RFC 9162 §2.1.3.1, the audit path of leaf `index`
+ * in the tree of `size`, leaf first.
+ */
+export function inclusionRanges(index: number, size: number): LeafRange[] {
   if (!(index >= 0 && index < size)) throw new RangeError(`index ${index} is not below tree size ${size}`)
-  const path: Hash[] = []
-  // Walk down from the root, collecting the sibling of each subtree holding the leaf; the path lists
+  const ranges: LeafRange[] = []
+  // Walk down from the root, taking the sibling of each subtree holding the leaf; the path lists
   // them leaf first.
   let start = 0
   let end = size
   while (end - start > 1) {
     const k = splitPoint(end - start)
     if (index < start + k) {
-      path.push(rangeHash(start + k, end, read))
+      ranges.push([start + k, end])
       end = start + k
     } else {
-      path.push(rangeHash(start, start + k, read))
+      ranges.push([start, start + k])
       start += k
     }
   }
-  return path.reverse()
+  return ranges.reverse()
 }
 
-/** PROOF(m, D[0:n]) of RFC 9162 §2.1.4.1: the consistency proof from tree size `from` to `to`. */
-export function consistencyProof(from: number, to: number, read: NodeReader): Hash[] {
+/** The ranges whose hashes are PROOF(m, D[0:n]) of RFC 9162 §2.1.4.1, from tree size `from` to `to`. */
+export function consistencyRanges(from: number, to: number): LeafRange[] {
   if (!(from > 0 && from <= to)) throw new RangeError(`no consistency proof from ${from} to ${to}`)
-  const proof: Hash[] = []
+  const ranges: LeafRange[] = []
   // SUBPROOF(m, D[start:end], b), iteratively: the proof lists nodes from the bottom up.
   let start = 0
   let end = to
@@ -172,22 +183,30 @@ export function consistencyProof(from: number, to: number, read: NodeReader): Ha
   while (true) {
     const n = end - start
     if (m === n) {
-      if (!complete) proof.push(rangeHash(start, end, read))
+      if (!complete) ranges.push([start, end])
       break
     }
     const k = splitPoint(n)
     if (m <= k) {
-      proof.push(rangeHash(start + k, end, read))
+      ranges.push([start + k, end])
       end = start + k
     } else {
-      proof.push(rangeHash(start, start + k, read))
+      ranges.push([start, start + k])
       start += k
       m -= k
       complete = false
     }
   }
-  return proof.reverse()
+  return ranges.reverse()
 }
+
+/** PATH(m, D[0:n]) of RFC 9162 §2.1.3.1: the audit path of leaf `index` in the tree of `size`. */
+export const inclusionProof = (index: number, size: number, read: NodeReader): Hash[] =>
+  inclusionRanges(index, size).map(([start, end]) => rangeHash(start, end, read))
+
+/** PROOF(m, D[0:n]) of RFC 9162 §2.1.4.1: the consistency proof from tree size `from` to `to`. */
+export const consistencyProof = (from: number, to: number, read: NodeReader): Hash[] =>
+  consistencyRanges(from, to).map(([start, end]) => rangeHash(start, end, read))
 
 /** Why a proof does not hold. */
 export class ProofError extends Error {}

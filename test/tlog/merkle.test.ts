@@ -3,14 +3,19 @@ import { describe, expect, it } from 'vitest'
 import {
   appendToFrontier,
   consistencyProof,
+  consistencyRanges,
   EMPTY_ROOT,
   frontierNodes,
   type Hash,
   hashChildren,
   hashLeaf,
   inclusionProof,
-  nodesNeeded,
+  inclusionRanges,
+  type LeafRange,
+  type NodeId,
+  type NodeReader,
   ProofError,
+  rangeNodes,
   readerOf,
   rootFromInclusionProof,
   rootOfFrontier,
@@ -167,6 +172,30 @@ describe('RFC 6962 published vectors (transparency-dev/merkle testdata)', () => 
 
 // Comparing hex strings: vitest's deep equality on Buffers is too slow for 45,000 proofs.
 const hex = (hashes: Hash[]) => hashes.map((h) => h.toString('hex')).join(',')
+const hex2 = (nodes: NodeId[]) => nodes.map((n) => `${n.level}/${n.index}`).join(',')
+
+/** The nodes a computation reads, in the order it first reads each. */
+const readsOf = (compute: (read: NodeReader) => unknown, read: NodeReader): NodeId[] => {
+  const seen = new Set<string>()
+  const reads: NodeId[] = []
+  compute((level, index) => {
+    const key = `${level}/${index}`
+    if (!seen.has(key)) {
+      seen.add(key)
+      reads.push({ level, index })
+    }
+    return read(level, index)
+  })
+  return reads
+}
+
+/** The nodes a store fetches for `ranges`, known from the ranges alone, without reading any. */
+const nodesOf = (ranges: LeafRange[]): NodeId[] => {
+  const seen = new Set<string>()
+  return ranges
+    .flatMap(([start, end]) => rangeNodes(start, end))
+    .filter(({ level, index }) => !seen.has(`${level}/${index}`) && Boolean(seen.add(`${level}/${index}`)))
+}
 
 const idOf = (key: string) => {
   const [level, index] = key.split('/').map(Number) as [number, number]
@@ -176,12 +205,12 @@ const idOf = (key: string) => {
 describe('sizes past 2^31', () => {
   it('finds the complete subtrees of ranges wider than 32 bits', () => {
     // Leaf 2^33 + 1 of 2^33 + 2: its sibling leaf and the subtree of the first 2^33 leaves.
-    expect(nodesNeeded((read) => inclusionProof(2 ** 33 + 1, 2 ** 33 + 2, read))).toEqual([
-      { level: 33, index: 0 },
+    expect(nodesOf(inclusionRanges(2 ** 33 + 1, 2 ** 33 + 2))).toEqual([
       { level: 0, index: 2 ** 33 },
+      { level: 33, index: 0 },
     ])
     // 3 * 2^31 leaves are not a complete subtree: 2^32 of them, then 2^31.
-    expect(nodesNeeded((read) => treeRoot(3 * 2 ** 31, read))).toEqual([
+    expect(rangeNodes(0, 3 * 2 ** 31)).toEqual([
       { level: 32, index: 0 },
       { level: 31, index: 2 },
     ])
@@ -229,10 +258,12 @@ describe('against a brute-force tree, sizes 1..300', () => {
         const want = naivePath(m, sub, memo, 0, n)
         if (hex(proof) !== hex(want)) expect(hex(proof), `${m} in ${n}`).toBe(hex(want))
         verifyInclusion(m, n, leaves[m] as Hash, proof, roots[n] as Hash)
-        if (m !== 0 && m !== n - 1 && m !== n >> 1) continue
-        const reads = nodesNeeded((r) => inclusionProof(m, n, r)).length
-        if (reads > 2 * Math.log2(n) + 2)
-          expect(reads, `${m} in ${n}`).toBeLessThanOrEqual(2 * Math.log2(n) + 2)
+        // The nodes a store fetches before proving are exactly those the proof reads.
+        const needed = nodesOf(inclusionRanges(m, n))
+        const reads = readsOf((r) => inclusionProof(m, n, r), read)
+        if (hex2(needed) !== hex2(reads)) expect(needed, `${m} in ${n}`).toEqual(reads)
+        if (needed.length > 2 * Math.log2(n) + 2)
+          expect(needed.length, `${m} in ${n}`).toBeLessThanOrEqual(2 * Math.log2(n) + 2)
       }
     }
   })
@@ -246,6 +277,9 @@ describe('against a brute-force tree, sizes 1..300', () => {
         const want = m === n ? [] : naiveSubproof(m, sub, subMemo, 0, n, true)
         if (hex(proof) !== hex(want)) expect(hex(proof), `${m} to ${n}`).toBe(hex(want))
         verifyConsistency(m, n, proof, roots[m] as Hash, roots[n] as Hash)
+        const needed = nodesOf(consistencyRanges(m, n))
+        const reads = readsOf((r) => consistencyProof(m, n, r), read)
+        if (hex2(needed) !== hex2(reads)) expect(needed, `${m} to ${n}`).toEqual(reads)
       }
     }
   })

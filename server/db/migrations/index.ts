@@ -15,6 +15,7 @@ import { auditLog } from './0015-audit-log.js'
 import { events } from './0016-events.js'
 import { wideCounters } from './0017-wide-counters.js'
 import { logNodeBlobs } from './0018-log-node-blobs.js'
+import { logTiles } from './0019-log-tiles.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0016-events': events,
   '0017-wide-counters': wideCounters,
   '0018-log-node-blobs': logNodeBlobs,
+  '0019-log-tiles': logTiles,
 }
