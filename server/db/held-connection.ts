@@ -24,8 +24,13 @@ import {
 interface Holder {
   /** The connection of the flow's outermost transaction, while it is open. */
   connection: DatabaseConnection | undefined
-  /** Open transactions of the flow, outermost first: `null` for the real one, else a savepoint's name. */
+  /**
+   * Open transactions of the flow, outermost first: `null` for the real one, a savepoint's name, or
+   * `''` for one begun inside `withoutSavepoints` (part of the enclosing transaction, no savepoint).
+   */
   open: Array<string | null>
+  /** How many `withoutSavepoints` calls the flow is inside. */
+  flat: number
 }
 
 const holders = new AsyncLocalStorage<Holder>()
@@ -36,7 +41,30 @@ const holders = new AsyncLocalStorage<Holder>()
  */
 export function holdingConnection<T>(fn: () => Promise<T>): Promise<T> {
   if (holders.getStore()) return fn()
-  return holders.run({ connection: undefined, open: [] }, fn)
+  return holders.run({ connection: undefined, open: [], flat: 0 }, fn)
+}
+
+/**
+ * Runs `fn`, inside a transaction this flow holds, so that the transactions begun in it are no
+ * savepoints but part of the enclosing transaction: what one of them wrote stays when it fails. Only
+ * for work whose every failure fails the enclosing transaction too (an atomic batch: its first failed
+ * operation rolls the whole write back), and only on SQLite, where a failed statement leaves the
+ * transaction usable: on PostgreSQL it aborts the transaction, and a service that reads after a
+ * refused statement (a unique violation's explanation) needs its savepoint rolled back first.
+ *
+ * A savepoint costs SQLite a copy of every page first changed inside it (its sub-journal), so one per
+ * operation of a batch copied the same pages a thousand times, to roll back what the batch's failure
+ * rolls back anyway.
+ */
+export async function withoutSavepoints<T>(fn: () => Promise<T>): Promise<T> {
+  const holder = holders.getStore()
+  if (!holder?.connection) throw new Error('withoutSavepoints outside a held transaction')
+  holder.flat++
+  try {
+    return await fn()
+  } finally {
+    holder.flat--
+  }
 }
 
 /**
@@ -87,6 +115,7 @@ class HoldingDriver implements Driver {
       holder.open.push(null)
       return
     }
+    if (holder.flat > 0) return void holder.open.push('')
     // Named by depth, not by a count of the write's savepoints: the open ones still differ (one per
     // depth), and the texts stay a handful. A name per savepoint made each `savepoint`/`release` a new
     // statement to prepare, and a batch of 1,000 operations (a savepoint each) filled the statement
@@ -100,6 +129,7 @@ class HoldingDriver implements Driver {
     const holder = holders.getStore()
     if (!holder || holder.connection !== connection) return this.inner.commitTransaction(connection)
     const name = holder.open.pop()
+    if (name === '') return
     if (name) return void (await connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`)))
     holder.connection = undefined
     await this.inner.commitTransaction(connection)
@@ -109,6 +139,7 @@ class HoldingDriver implements Driver {
     const holder = holders.getStore()
     if (!holder || holder.connection !== connection) return this.inner.rollbackTransaction(connection)
     const name = holder.open.pop()
+    if (name === '') return
     if (name) {
       await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${name}`))
       return void (await connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`)))

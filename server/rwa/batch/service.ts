@@ -13,6 +13,7 @@ import { takeRequests } from '../../auth/authenticate.js'
 import type { AppEnv, Principal } from '../../auth/principal.js'
 import type { AppContext } from '../../context.js'
 import { dialectOf } from '../../db/dialect.js'
+import { withoutSavepoints } from '../../db/held-connection.js'
 import { ApiError, fieldErrorsOf, invalidFields } from '../../errors.js'
 import { concurrencyRefusalOf, problemOf } from '../../http/error-handler.js'
 import { appendRecorded } from '../../writes/run-write.js'
@@ -78,7 +79,7 @@ export async function runBatch(
   const execute = (p: Prepared, answers: Map<string, unknown>) =>
     executeOne(ctx, principal, c, run, p, answers)
   const runAll = () =>
-    request.atomic ? runAtomic(c, prepared, execute) : runEachAlone(ctx, c, prepared, execute)
+    request.atomic ? runAtomic(ctx, c, prepared, execute) : runEachAlone(ctx, c, prepared, execute)
   if (!request.dry_run) return { results: await runAll(), dry_run: false }
   return { results: await dryRun(ctx, runAll), dry_run: true }
 }
@@ -210,8 +211,29 @@ async function executeOne(
 
 type Execute = (p: Prepared, answers: Map<string, unknown>) => Promise<{ status: number; body: unknown }>
 
-/** All or nothing: the first failure throws 422 `batch_operation_failed`, and the write rolls back. */
-async function runAtomic(c: Context<AppEnv>, prepared: Prepared[], execute: Execute): Promise<BatchResult[]> {
+/**
+ * All or nothing: the first failure throws 422 `batch_operation_failed`, and the write rolls back. So
+ * on SQLite the operations' services run without savepoints of their own (`withoutSavepoints`): what
+ * a failed operation wrote goes with the rest of the write. On PostgreSQL a failed statement aborts
+ * the transaction, and a service that explains a refused statement reads after it: each keeps its
+ * savepoint there.
+ */
+async function runAtomic(
+  ctx: AppContext,
+  c: Context<AppEnv>,
+  prepared: Prepared[],
+  execute: Execute,
+): Promise<BatchResult[]> {
+  const inTurn = () => runEachInTurn(c, prepared, execute)
+  return dialectOf(ctx.db) === 'sqlite' ? withoutSavepoints(inTurn) : inTurn()
+}
+
+/** The operations in order, the first failure thrown as the batch's (`runAtomic`). */
+async function runEachInTurn(
+  c: Context<AppEnv>,
+  prepared: Prepared[],
+  execute: Execute,
+): Promise<BatchResult[]> {
   const answers = new Map<string, unknown>()
   const results: BatchResult[] = []
   for (const p of prepared) {

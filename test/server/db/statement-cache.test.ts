@@ -2,7 +2,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { withStatementCache } from '../../../server/db/database.js'
-import { holdingConnection, holdingDialect } from '../../../server/db/held-connection.js'
+import { holdingConnection, holdingDialect, withoutSavepoints } from '../../../server/db/held-connection.js'
 
 describe('withStatementCache', () => {
   it('prepares each SQL text once and still returns fresh results', async () => {
@@ -80,6 +80,54 @@ describe('withStatementCache', () => {
     expect(kept.map((r) => r.id)).toContain('op4-nested')
     // Savepoints named by depth: savepoint, release and rollback at two depths, not one text per savepoint.
     expect([...texts].filter((sql) => sql.includes('savepoint')).length).toBeLessThanOrEqual(6)
+    await db.destroy()
+  })
+})
+
+describe('withoutSavepoints', () => {
+  it('makes the transactions begun inside it part of the enclosing one: no savepoint, kept when one fails', async () => {
+    const sqlite = new SQLite(':memory:')
+    const sent: string[] = []
+    const prepare = sqlite.prepare.bind(sqlite)
+    sqlite.prepare = ((sql: string) => {
+      sent.push(sql)
+      return prepare(sql)
+    }) as typeof sqlite.prepare
+    const db = new Kysely<{ t: { id: string } }>({
+      dialect: holdingDialect(new SqliteDialect({ database: sqlite })),
+    })
+    await db.schema
+      .createTable('t')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .execute()
+    const insert = (id: string) => db.insertInto('t').values({ id }).execute()
+    const failing = (id: string) =>
+      db
+        .transaction()
+        .execute(async () => {
+          await insert(id)
+          throw new Error('refused')
+        })
+        .catch(() => {})
+    sent.length = 0
+    await holdingConnection(() =>
+      db.transaction().execute(async () => {
+        await withoutSavepoints(async () => {
+          await db.transaction().execute(() => insert('flat'))
+          await failing('flat-failed')
+        })
+        // Outside it, a transaction is a savepoint again, rolled back alone.
+        await failing('savepoint-failed')
+      }),
+    )
+    const kept = await db.selectFrom('t').select('id').orderBy('id').execute()
+    expect(kept.map((r) => r.id)).toEqual(['flat', 'flat-failed'])
+    expect(sent.filter((sql) => sql.includes('savepoint'))).toEqual([
+      'savepoint rwa_nested_1',
+      'rollback to savepoint rwa_nested_1',
+      'release savepoint rwa_nested_1',
+    ])
+    await expect(withoutSavepoints(async () => {})).rejects.toThrow('outside a held transaction')
     await db.destroy()
   })
 })

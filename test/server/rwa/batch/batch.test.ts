@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import SQLite from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BATCH_OPERATIONS, type BatchOperationName } from '../../../../src/contract/batch.js'
 import type { OperationSpec } from '../../../../src/contract/operation.js'
 import { ROUTES } from '../../../../src/contract/routes.js'
@@ -14,6 +15,7 @@ import {
   US,
   type World,
 } from '../../../support/governance.js'
+import { TEST_DIALECT } from '../../../support/backends.js'
 import { createHarness, type Harness } from '../../../support/harness.js'
 
 /*
@@ -237,6 +239,26 @@ describe('atomic (default): the first failure rolls everything back', () => {
       expect(await stored()).toEqual(before)
     }
   })
+
+  it.runIf(TEST_DIALECT === 'sqlite')(
+    'on SQLite its operations run without savepoints of their own (atomic: false keeps one each)',
+    async () => {
+      // Every statement SQLite runs that writes nothing back (savepoints among them).
+      const statement = Object.getPrototypeOf(new SQLite(':memory:').prepare('select 1'))
+      const run = vi.spyOn(statement, 'run')
+      const savepoints = () =>
+        run.mock.contexts.filter((s: { source: string }) => s.source.startsWith('savepoint ')).length
+      try {
+        await expectStatus(batch(fillers()), 200)
+        expect(savepoints()).toBe(0)
+        await expectStatus(batch(fillers(), { atomic: false }), 200)
+        // One an operation, and one its service's transaction opens inside it.
+        expect(savepoints()).toBe(6)
+      } finally {
+        run.mockRestore()
+      }
+    },
+  )
 
   it('an operation refused by its schema once its ref is filled is the failure, with its field named', async () => {
     const before = await stored()
