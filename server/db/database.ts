@@ -3,7 +3,6 @@ import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import {
   Kysely,
-  type LogEvent,
   type MigrationProvider,
   Migrator,
   PostgresDialect,
@@ -22,16 +21,6 @@ export interface DatabaseOptions {
   /** Told of every statement that fails (for the database error metric); must not throw. */
   onQueryError?: (error: unknown) => void
 }
-
-/**
- * Kysely's `log` option reporting only failed statements to `onQueryError` (any dialect): the hook
- * behind `rwa_database_errors_total`.
- */
-export const queryErrorLog =
-  (onQueryError: ((error: unknown) => void) | undefined) =>
-  (event: LogEvent): void => {
-    if (event.level === 'error') onQueryError?.(event.error)
-  }
 
 /**
  * Opens (or creates) the SQLite database at `path` in WAL mode and brings its schema up to date.
@@ -68,8 +57,10 @@ export async function openDatabase(path: string, options: DatabaseOptions = {}):
     throw new DatabaseOpenError(path, error)
   }
   const db = new Kysely<Database>({
-    dialect: holdingDialect(new SqliteDialect({ database: withStatementCache(sqlite) })),
-    ...(options.onQueryError ? { log: queryErrorLog(options.onQueryError) } : {}),
+    dialect: holdingDialect(
+      new SqliteDialect({ database: withStatementCache(sqlite) }),
+      options.onQueryError,
+    ),
   })
   try {
     await migrate(db)
@@ -167,8 +158,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     )
   }
   const db = new Kysely<Database>({
-    dialect: holdingDialect(new PostgresDialect({ pool })),
-    ...(options.onQueryError ? { log: queryErrorLog(options.onQueryError) } : {}),
+    dialect: holdingDialect(new PostgresDialect({ pool }), options.onQueryError),
   })
   try {
     await migrate(db, options.schema)

@@ -2,7 +2,6 @@ import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { compiledInsert, compiledOnce } from '../../../server/db/compiled-query.js'
-import { queryErrorLog } from '../../../server/db/database.js'
 import { holdingConnection, holdingDialect } from '../../../server/db/held-connection.js'
 import type { Database } from '../../../server/db/schema.js'
 
@@ -132,8 +131,9 @@ describe('a compiled query in a flow that holds a connection', () => {
   it('runs on the held connection (seeing the write so far), a failure still reported; a read of its own waits for the commit', async () => {
     const errors: unknown[] = []
     const db = new Kysely<Schema>({
-      dialect: holdingDialect(new SqliteDialect({ database: new SQLite(':memory:') })),
-      log: queryErrorLog((error) => errors.push(error)),
+      dialect: holdingDialect(new SqliteDialect({ database: new SQLite(':memory:') }), (error) =>
+        errors.push(error),
+      ),
     })
     await db.schema
       .createTable('t')
