@@ -41,19 +41,22 @@ export async function appendToAuditLog(db: Executor, events: PendingAuditEvent[]
       size += 1
     }
     await insertLogNodes(db, nodes)
-    // A node of level 8 completes its tile: its 510 lower nodes are stored, once every 256 events. A
-    // tile the store lacks nodes of (a log restored from its frontier alone) keeps no row, and its
-    // proofs read nodes one by one, as the nodes are the record and the tile only their copy.
-    for (const node of nodes) {
-      if (node.level !== TILE_LEVELS) continue
-      const tileNodes = await readTileNodes(db, orgId, node.idx)
-      if (tileNodes.length === TILE_HASHES)
-        await insertLogTile(db, orgId, node.idx, packTile(node.idx, tileNodes))
-    }
+    // A node of level 8 completes its tile: its row is stored, once every 256 events.
+    for (const node of nodes) if (node.level === TILE_LEVELS) await storeTile(db, orgId, node.idx)
     await saveLog(db, orgId, {
       size,
       root: rootOfFrontier(frontier).toString('hex'),
       frontier: frontier.map((h) => h.toString('hex')).join(','),
     })
   }
+}
+
+/**
+ * Stores a complete tile's row from its 510 stored nodes. A tile the store lacks nodes of (a log
+ * restored from its frontier alone) keeps no row: its proofs read the nodes one by one, as the nodes
+ * are the record and a tile only their copy.
+ */
+export async function storeTile(db: Executor, orgId: string, tile: number): Promise<void> {
+  const nodes = await readTileNodes(db, orgId, tile)
+  if (nodes.length === TILE_HASHES) await insertLogTile(db, orgId, tile, packTile(tile, nodes))
 }

@@ -171,6 +171,8 @@ interface SizeView {
 const sizeViews = new WeakMap<AppContext, Map<string, SizeView>>()
 /** Right-edge ranges kept for one size: the proofs at a size ask for one a level at most. */
 const RIGHT_EDGE_MAX = 128
+/** Organizations whose view is kept (a few KB each); past this, the views start over. */
+const SIZE_VIEWS_MAX = 1024
 
 function sizeViewOf(ctx: AppContext, orgId: string, log: CommittedLog): SizeView {
   let views = sizeViews.get(ctx)
@@ -180,12 +182,17 @@ function sizeViewOf(ctx: AppContext, orgId: string, log: CommittedLog): SizeView
   }
   const known = views.get(orgId)
   if (known && known.size === log.size && known.root.hash.equals(log.root)) return known
+  // The view's hashes in one buffer of its own: slices of Buffer's shared pool would each keep 8 KB.
+  const hex = log.frontier.replaceAll(',', '')
+  const bytes = Buffer.alloc(32 + hex.length / 2)
+  log.root.copy(bytes)
+  bytes.write(hex, 32, 'hex')
+  const hashes = Array.from({ length: hex.length / 64 }, (_, i) => bytes.subarray(32 * (i + 1), 32 * (i + 2)))
   const frontier = new NodeMap<Encoded>()
-  if (log.frontier !== '') {
-    const hashes = log.frontier.split(',').map((h) => Buffer.from(h, 'hex'))
-    for (const n of frontierNodes(log.size, hashes)) frontier.set(n.level, n.index, encode(n.hash))
-  }
-  const view = { size: log.size, root: encode(log.root), frontier, rightEdge: new Map<number, Encoded>() }
+  for (const n of frontierNodes(log.size, hashes)) frontier.set(n.level, n.index, encode(n.hash))
+  const root = encode(bytes.subarray(0, 32))
+  const view = { size: log.size, root, frontier, rightEdge: new Map<number, Encoded>() }
+  if (views.size >= SIZE_VIEWS_MAX) views.clear()
   views.set(orgId, view)
   return view
 }

@@ -104,16 +104,10 @@ export class NodeMap<V> {
   }
 }
 
-/** A reader over a fetched set of nodes; a missing one is a corrupt store, not a client error. */
-export function readerOf(
-  nodes: Iterable<{ level: number; index: number; hash: Hash }> | NodeMap<Hash>,
-): NodeReader {
-  let map: NodeMap<Hash>
-  if (nodes instanceof NodeMap) map = nodes
-  else {
-    map = new NodeMap()
-    for (const n of nodes) map.set(n.level, n.index, n.hash)
-  }
+/** A reader over a set of nodes (a whole tree's, for a check); a missing one is a corrupt store. */
+export function readerOf(nodes: Iterable<{ level: number; index: number; hash: Hash }>): NodeReader {
+  const map = new NodeMap<Hash>()
+  for (const n of nodes) map.set(n.level, n.index, n.hash)
   return (level, index) => {
     const hash = map.get(level, index)
     if (!hash) throw new Error(`log node ${level}/${index} is missing from the store`)
