@@ -31,6 +31,8 @@ interface Holder {
   open: Array<string | null>
   /** How many `withoutSavepoints` calls the flow is inside. */
   flat: number
+  /** How many transactions begun inside `withoutSavepoints` have failed (nothing was rolled back). */
+  flatFailures: number
 }
 
 const holders = new AsyncLocalStorage<Holder>()
@@ -41,7 +43,7 @@ const holders = new AsyncLocalStorage<Holder>()
  */
 export function holdingConnection<T>(fn: () => Promise<T>): Promise<T> {
   if (holders.getStore()) return fn()
-  return holders.run({ connection: undefined, open: [], flat: 0 }, fn)
+  return holders.run({ connection: undefined, open: [], flat: 0, flatFailures: 0 }, fn)
 }
 
 /**
@@ -55,16 +57,28 @@ export function holdingConnection<T>(fn: () => Promise<T>): Promise<T> {
  * A savepoint costs SQLite a copy of every page first changed inside it (its sub-journal), so one per
  * operation of a batch copied the same pages a thousand times, to roll back what the batch's failure
  * rolls back anyway.
+ *
+ * That rule is checked: if a transaction begun inside fails and `fn` still resolves (a caller caught
+ * the failure and went on), its writes were kept where a savepoint would have undone them, so this
+ * throws instead, and the enclosing write rolls back whole.
  */
 export async function withoutSavepoints<T>(fn: () => Promise<T>): Promise<T> {
   const holder = holders.getStore()
   if (!holder?.connection) throw new Error('withoutSavepoints outside a held transaction')
+  const failuresBefore = holder.flatFailures
   holder.flat++
+  let result: T
   try {
-    return await fn()
+    result = await fn()
   } finally {
     holder.flat--
   }
+  if (holder.flatFailures > failuresBefore) {
+    throw new Error(
+      'a transaction failed inside withoutSavepoints and its caller went on: its writes were kept',
+    )
+  }
+  return result
 }
 
 /**
@@ -186,7 +200,7 @@ class HoldingDriver implements Driver {
     const holder = holders.getStore()
     if (!holder || holder.connection !== connection) return this.inner.rollbackTransaction(connection)
     const name = holder.open.pop()
-    if (name === '') return
+    if (name === '') return void holder.flatFailures++
     if (name) {
       await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${name}`))
       return void (await connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`)))

@@ -85,7 +85,7 @@ describe('withStatementCache', () => {
 })
 
 describe('withoutSavepoints', () => {
-  it('makes the transactions begun inside it part of the enclosing one: no savepoint, kept when one fails', async () => {
+  it('makes the transactions begun inside it part of the enclosing one, and refuses a caller that goes on after one failed', async () => {
     const sqlite = new SQLite(':memory:')
     const sent: string[] = []
     const prepare = sqlite.prepare.bind(sqlite)
@@ -112,21 +112,43 @@ describe('withoutSavepoints', () => {
     sent.length = 0
     await holdingConnection(() =>
       db.transaction().execute(async () => {
-        await withoutSavepoints(async () => {
-          await db.transaction().execute(() => insert('flat'))
-          await failing('flat-failed')
-        })
+        await withoutSavepoints(() => db.transaction().execute(() => insert('flat')))
         // Outside it, a transaction is a savepoint again, rolled back alone.
         await failing('savepoint-failed')
       }),
     )
     const kept = await db.selectFrom('t').select('id').orderBy('id').execute()
-    expect(kept.map((r) => r.id)).toEqual(['flat', 'flat-failed'])
+    expect(kept.map((r) => r.id)).toEqual(['flat'])
     expect(sent.filter((sql) => sql.includes('savepoint'))).toEqual([
       'savepoint rwa_nested_1',
       'rollback to savepoint rwa_nested_1',
       'release savepoint rwa_nested_1',
     ])
+
+    // A failed transaction inside it keeps its writes; a caller that catches that and goes on would
+    // commit them, so withoutSavepoints refuses, and the enclosing write rolls back whole.
+    const wentOn = holdingConnection(() =>
+      db.transaction().execute(async () => {
+        await withoutSavepoints(async () => {
+          await db.transaction().execute(() => insert('before'))
+          await failing('flat-failed')
+        })
+      }),
+    )
+    await expect(wentOn).rejects.toThrow('its caller went on')
+    expect((await db.selectFrom('t').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual(['flat'])
+    // One whose failure fails it too is what it is for: the failure is the caller's to answer.
+    const failed = holdingConnection(() =>
+      db.transaction().execute(() =>
+        withoutSavepoints(() =>
+          db.transaction().execute(async () => {
+            await insert('refused')
+            throw new Error('operation refused')
+          }),
+        ),
+      ),
+    )
+    await expect(failed).rejects.toThrow('operation refused')
     await expect(withoutSavepoints(async () => {})).rejects.toThrow('outside a held transaction')
     await db.destroy()
   })
