@@ -1,14 +1,11 @@
 import { Migrator, sql } from 'kysely'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { insertAuditEvents } from '../../../server/audit/queries.js'
+import { auditEventFromRow } from '../../../server/audit/service.js'
 import { appendToAuditLog, type PendingAuditEvent } from '../../../server/audit-log/append.js'
 import { getLogConsistencyProof, getLogInclusionProof } from '../../../server/audit-log/service.js'
-import { auditEventFromRow } from '../../../server/audit/service.js'
-import { insertAuditEvents } from '../../../server/audit/queries.js'
-import { type AppContext, createAppContext } from '../../../server/context.js'
 import { dialectOf } from '../../../server/db/dialect.js'
 import { migrations } from '../../../server/db/migrations/index.js'
-import { jsonLogger } from '../../../server/logging/logger.js'
-import { MasterKey } from '../../../server/signing/master-key.js'
 import { eventLeafHash } from '../../../src/tlog/leaf.js'
 import {
   appendToFrontier,
@@ -22,6 +19,7 @@ import {
   verifyInclusion,
 } from '../../../src/tlog/merkle.js'
 import { emptyDatabasePerTest } from '../../support/empty-database.js'
+import { LOG_ADMIN, logContextPerTest, treeNodes } from '../../support/log-service.js'
 
 /*
  * Migration 0018 on a log stored as 0015 to 0017 left it (hex text hashes): every node becomes its 32
@@ -31,17 +29,10 @@ import { emptyDatabasePerTest } from '../../support/empty-database.js'
  */
 
 const openEmpty = emptyDatabasePerTest()
-let ctx: AppContext | undefined
-afterEach(async () => {
-  await ctx?.meter.stop()
-  ctx = undefined
-})
+const contextOn = logContextPerTest()
 
 const SIZE = 700
-// The service reads only the principal's organization and whether it is the admin's.
-const admin = { keyId: 'test', orgId: 'admin', roles: ['owner'], isAdmin: true } as unknown as Parameters<
-  typeof getLogInclusionProof
->[1]
+const admin = LOG_ADMIN
 const b64 = (h: Hash) => h.toString('base64')
 
 describe('migration 0018 (log nodes as 32-byte blobs)', () => {
@@ -52,13 +43,9 @@ describe('migration 0018 (log nodes as 32-byte blobs)', () => {
 
     // The log as appends before 0018 stored it: every complete subtree's hash in hex.
     const leaves = Array.from({ length: SIZE }, (_, i) => hashLeaf(`entry ${i}`))
-    const nodes: { level: number; index: number; hash: Hash }[] = []
+    const nodes = treeNodes(leaves)
     let frontier: Hash[] = []
-    for (const [i, leaf] of leaves.entries()) {
-      const step = appendToFrontier(i, frontier, leaf)
-      frontier = step.frontier
-      nodes.push(...step.completed)
-    }
+    for (const [i, leaf] of leaves.entries()) frontier = appendToFrontier(i, frontier, leaf).frontier
     const old = k as any
     for (let i = 0; i < nodes.length; i += 200) {
       await old
@@ -101,11 +88,7 @@ describe('migration 0018 (log nodes as 32-byte blobs)', () => {
       expect(rows[0]?.sql).toMatch(/without rowid/i)
     }
 
-    ctx = createAppContext({
-      db: k as never,
-      masterKey: MasterKey.generate(),
-      logger: jsonLogger({ level: 'error', destination: { write: () => {} } }),
-    })
+    const ctx = contextOn(k)
     const brute = readerOf(nodes)
     const rootOf = (size: number) => rootOfLeaves(leaves.slice(0, size)).root
     for (const size of [SIZE, 512, 300, 257, 1]) {

@@ -1,14 +1,12 @@
 import { Migrator } from 'kysely'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { insertAuditEvents } from '../../../server/audit/queries.js'
+import { auditEventFromRow } from '../../../server/audit/service.js'
 import { appendToAuditLog, type PendingAuditEvent } from '../../../server/audit-log/append.js'
 import { getLogConsistencyProof, getLogInclusionProof } from '../../../server/audit-log/service.js'
 import { hashInTile, packTile, TILE_HASHES } from '../../../server/audit-log/tiles.js'
-import { auditEventFromRow } from '../../../server/audit/service.js'
-import { insertAuditEvents } from '../../../server/audit/queries.js'
-import { type AppContext, createAppContext } from '../../../server/context.js'
+import type { AppContext } from '../../../server/context.js'
 import { migrations } from '../../../server/db/migrations/index.js'
-import { jsonLogger } from '../../../server/logging/logger.js'
-import { MasterKey } from '../../../server/signing/master-key.js'
 import { eventLeafHash } from '../../../src/tlog/leaf.js'
 import {
   appendToFrontier,
@@ -22,6 +20,7 @@ import {
   verifyInclusion,
 } from '../../../src/tlog/merkle.js'
 import { emptyDatabasePerTest } from '../../support/empty-database.js'
+import { LOG_ADMIN, logContextPerTest, treeNodes } from '../../support/log-service.js'
 
 /*
  * The log's tiles (migration 0019, DESIGN §17): each complete tile of 256 leaves is also stored as one
@@ -31,30 +30,10 @@ import { emptyDatabasePerTest } from '../../support/empty-database.js'
  */
 
 const openEmpty = emptyDatabasePerTest()
-let ctx: AppContext | undefined
-afterEach(async () => {
-  await ctx?.meter.stop()
-  ctx = undefined
-})
-
-// The service reads only the principal's organization and whether it is the admin's.
-const admin = { keyId: 'test', orgId: 'admin', roles: ['owner'], isAdmin: true } as unknown as Parameters<
-  typeof getLogInclusionProof
->[1]
+const contextOn = logContextPerTest()
+const admin = LOG_ADMIN
 const b64 = (h: Hash) => h.toString('base64')
-type Node = { level: number; index: number; hash: Hash }
-
-/** Every complete subtree of the tree of these leaves, as appends store them. */
-function treeNodes(leaves: Hash[]): Node[] {
-  const nodes: Node[] = []
-  let frontier: Hash[] = []
-  for (const [i, leaf] of leaves.entries()) {
-    const step = appendToFrontier(i, frontier, leaf)
-    frontier = step.frontier
-    nodes.push(...step.completed)
-  }
-  return nodes
-}
+type Node = ReturnType<typeof treeNodes>[number]
 
 /** Tile `tile`'s row as it must be: its levels 0 to 7 from the brute-force tree. */
 const expectedTile = (nodes: Node[], tile: number) =>
@@ -79,15 +58,6 @@ const tileRows = async (k: Awaited<ReturnType<typeof migrated>>['k']) =>
     tile: Number(r.tile),
     hashes: Buffer.from(r.hashes),
   }))
-
-function contextOn(k: Awaited<ReturnType<typeof migrated>>['k']): AppContext {
-  ctx = createAppContext({
-    db: k as never,
-    masterKey: MasterKey.generate(),
-    logger: jsonLogger({ level: 'error', destination: { write: () => {} } }),
-  })
-  return ctx
-}
 
 /** Every proof the service gives at these sizes equals the brute-force tree's, and verifies. */
 async function expectProofs(c: AppContext, leaves: Hash[], sizes: number[], indices: number[]) {
