@@ -16,10 +16,11 @@
 // the schema, indexes and rows are rwa's own. The process serves one control route, `POST /run
 // {kind, per_transaction, seconds}`: it runs operations for `seconds` (in transactions of
 // `per_transaction`) and answers how many, their CPU time (process.cpuUsage) and the wall time.
-import { createHash, generateKeyPairSync, sign } from 'node:crypto'
+import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import { evaluateTransfer } from '../../dist/server/rwa/transfers/evaluate-transfer.js'
 import { rulesFromRow } from '../../dist/server/rwa/tokens/from-row.js'
+import { STATUS_LIST_MIN_BITS } from '../../dist/src/proof/status-list.js'
 import { eventLeafHash } from '../../dist/src/tlog/leaf.js'
 import { appendToFrontier, rootOfFrontier } from '../../dist/src/tlog/merkle.js'
 import { argument, listen, openSqlite, sendJson } from './serve.mjs'
@@ -32,6 +33,7 @@ const orgId = argument('org')
 const { privateKey: proofKey } = generateKeyPairSync('ed25519')
 const { privateKey: issuerKey } = generateKeyPairSync('ed25519')
 const b64u = (data) => Buffer.from(data).toString('base64url')
+const b64 = (data) => Buffer.from(data).toString('base64')
 /** A compact EdDSA JWS over `payload` (rwa's signCompactEdDsa, inlined). */
 const signJws = (header, payload, key) => {
   const input = `${b64u(JSON.stringify(header))}.${b64u(payload)}`
@@ -118,6 +120,10 @@ const q = {
   statusList: db.prepare(
     `SELECT * FROM status_lists WHERE org_id = ? AND jurisdiction_id = ? AND used < capacity
        ORDER BY list_id DESC LIMIT 1`,
+  ),
+  insertStatusList: db.prepare(
+    `INSERT INTO status_lists (list_id, org_id, jurisdiction_id, capacity, used, perm_key, version,
+       created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, 0, ?, ?)`,
   ),
   takeStatusEntry: db.prepare(
     'UPDATE status_lists SET used = used + 1 WHERE list_id = ? AND used < capacity RETURNING used',
@@ -363,7 +369,13 @@ function credential() {
     q.insertDid.run(orgId, ownerDid, now)
     q.countDid.run(orgId, now.slice(0, 10))
   }
-  const list = q.statusList.get(orgId, SOURCE)
+  // A full list is followed by a new one, as rwa's assignStatusEntry does (a full bench issues more
+  // credentials than one list of 131,072 entries holds).
+  let list = q.statusList.get(orgId, SOURCE)
+  if (!list) {
+    list = { list_id: nextId('sl') }
+    q.insertStatusList.run(list.list_id, orgId, SOURCE, STATUS_LIST_MIN_BITS, b64(randomBytes(32)), now, now)
+  }
   const { used } = q.takeStatusEntry.get(list.list_id)
   const index = used - 1
   const vc = {
