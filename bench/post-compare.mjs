@@ -27,6 +27,9 @@ const { values: flags } = parseArgs({
     concurrency: { type: 'string' },
     batch: { type: 'string' },
     orgs: { type: 'string', default: '8' },
+    // Node's flags for one side (space-separated), to measure a runtime setting on the same build.
+    'before-node-args': { type: 'string', default: '' },
+    'after-node-args': { type: 'string', default: '' },
   },
 })
 if (!flags.before) throw new Error('--before PATH/bin/rwa (a built checkout) is required')
@@ -42,7 +45,10 @@ if (TASKSET) pinSelf(1)
 const work = mkdtempSync(join(tmpdir(), 'rwa-bench-compare-'))
 const loadStart = loadavg()
 try {
-  const versions = { before: await serve('before', flags.before), after: await serve('after', flags.after) }
+  const versions = {
+    before: await serve('before', flags.before, flags['before-node-args']),
+    after: await serve('after', flags.after, flags['after-node-args']),
+  }
   const perPost = { before: [], after: [] }
   for (let b = 0; b < BURSTS; b++) {
     // Alternate which goes first, so neither always follows the other.
@@ -70,6 +76,14 @@ try {
   rmSync(work, { recursive: true, force: true })
 }
 
-function serve(name, bin) {
-  return postTarget({ name, bin, work, kind: KIND, prefix: `cmp-${name}`, orgs: Number(flags.orgs) })
+function serve(name, bin, nodeArgs) {
+  return postTarget({
+    name,
+    bin,
+    work,
+    kind: KIND,
+    prefix: `cmp-${name}`,
+    orgs: Number(flags.orgs),
+    nodeArgs: nodeArgs.split(' ').filter(Boolean),
+  })
 }
