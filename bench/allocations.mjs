@@ -35,8 +35,9 @@ const BATCH = flags.batch === undefined ? undefined : Number(flags.batch)
 const OPS = Number(flags.posts) * (BATCH ?? 1)
 
 const work = mkdtempSync(join(tmpdir(), 'rwa-bench-alloc-'))
+let target
 try {
-  const target = await postTarget({
+  target = await postTarget({
     name: 'alloc',
     bin: join(ROOT, 'bin/rwa'),
     work,
@@ -60,10 +61,11 @@ try {
   await send(() => {})
   const { profile } = await inspector.call('HeapProfiler.stopSampling')
   inspector.close()
-  await target.server.stop()
   if (flags.keep) writeFileSync(flags.keep, JSON.stringify(profile))
   report(profile)
 } finally {
+  // Also when a step failed: the server (under --inspect) must not outlive this process.
+  await target?.server.stop()
   rmSync(work, { recursive: true, force: true })
 }
 

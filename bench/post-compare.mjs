@@ -27,7 +27,8 @@ const { values: flags } = parseArgs({
     concurrency: { type: 'string' },
     batch: { type: 'string' },
     orgs: { type: 'string', default: '8' },
-    // Node's flags for one side (space-separated), to measure a runtime setting on the same build.
+    // Node's flags for one side (space-separated), to measure a runtime setting on the same build;
+    // given as `--after-node-args=--flag`: parseArgs takes a value starting with a dash only after `=`.
     'before-node-args': { type: 'string', default: '' },
     'after-node-args': { type: 'string', default: '' },
   },
