@@ -11,7 +11,7 @@ afterAll(() => home.cleanup())
 
 const RECORDER = resolve(import.meta.dirname, '../support/record-imports.mjs')
 
-const BUNDLE = resolve(import.meta.dirname, '../../dist/cli') + '/'
+const BUNDLE = `${resolve(import.meta.dirname, '../../dist/cli')}/`
 
 /**
  * The modules a loaded file stands for: bin/rwa runs the bundle in dist/cli (rolldown.config.mjs), whose

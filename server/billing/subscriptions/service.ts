@@ -166,7 +166,7 @@ export async function applySubscription(
  */
 export async function updateSubscription(
   ctx: AppContext,
-  principal: Principal,
+  _principal: Principal,
   input: UpdateSubscriptionRequest,
 ): Promise<UpdateSubscriptionResponse> {
   if (input.org_id === ADMIN_ORG_ID) {

@@ -1,7 +1,6 @@
-import { type Kysely, Migrator, sql } from 'kysely'
+import { Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { migrations } from '../../../server/db/migrations/index.js'
-import type { Database } from '../../../server/db/schema.js'
 import {
   transferFromRow,
   transferProofFacts,
