@@ -48,6 +48,22 @@ export const REF_KEY = '$ref'
 /** The form of a `$ref` value: a ref name, then a dotted path into its answer. */
 export const REF_VALUE = /^([A-Za-z_][A-Za-z0-9_-]{0,63})\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)$/
 
+/**
+ * How deeply an operation's body may nest objects and arrays. No operation's own schema nests near
+ * this; the batch's body is any JSON until the operation's schema reads it, and a body nested
+ * thousands deep would otherwise reach code that walks it (the refs' search, the text check).
+ */
+export const MAX_BATCH_BODY_DEPTH = 32
+
+/** Whether `value` nests objects or arrays more than `levels` deep; looks no deeper than that. */
+function nestedDeeperThan(value: unknown, levels: number): boolean {
+  if (value === null || typeof value !== 'object') return false
+  if (levels === 0) return true
+  for (const child of Array.isArray(value) ? value : Object.values(value))
+    if (nestedDeeperThan(child, levels - 1)) return true
+  return false
+}
+
 export const batchOperationSchema = z.strictObject({
   ref: batchRefSchema
     .optional()
@@ -57,9 +73,14 @@ export const batchOperationSchema = z.strictObject({
   op: z.enum(BATCH_OPERATION_NAMES).describe("The operation: its body is that operation's request body"),
   body: z
     .record(z.string(), z.unknown())
+    .refine((body) => !nestedDeeperThan(body, MAX_BATCH_BODY_DEPTH), {
+      message: `nested deeper than ${MAX_BATCH_BODY_DEPTH} levels of objects and arrays`,
+    })
     .default({})
     .describe(
-      'The operation\'s request body; an operation on an existing record names it in the body (`jurisdiction_id`, `attestation_id`, `token_id`). Any value may be `{ "$ref": "name.field" }`, a field of what an earlier operation answered',
+      'The operation\'s request body; an operation on an existing record names it in the body (`jurisdiction_id`, `attestation_id`, `token_id`). Any value may be `{ "$ref": "name.field" }`, a field of what an earlier operation answered. Nested at most ' +
+        MAX_BATCH_BODY_DEPTH +
+        ' levels of objects and arrays',
     ),
 })
 

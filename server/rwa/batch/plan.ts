@@ -116,32 +116,68 @@ function* refValues(
   for (const [key, child] of Object.entries(record)) yield* refValues(child, [...path, key])
 }
 
-/** Whether one path starts with the other: a schema issue there may be the ref's, not yet resolved. */
-export function overlaps(a: BodyPath, b: BodyPath): boolean {
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false
-  return true
+/** Whether `path` starts with `prefix` (or is it). */
+const startsWith = (path: BodyPath, prefix: BodyPath): boolean =>
+  prefix.length <= path.length && prefix.every((key, i) => path[i] === key)
+
+/**
+ * Whether a schema issue of a body may be its refs', to be judged once they are filled: an issue at or
+ * inside a ref's place (the `{ "$ref" }` object is not the value it stands for), or about an object or
+ * array holding one (a union, a refinement over its fields) — but not an unknown key nor a length of
+ * an array (or of an object's keys), which no value can change: those refuse the batch before anything
+ * runs, as a body without refs is.
+ */
+export function awaitsRefs(issue: { path: BodyPath; code: string }, refPaths: readonly BodyPath[]): boolean {
+  return refPaths.some(
+    (ref) =>
+      startsWith(issue.path, ref) ||
+      (startsWith(ref, issue.path) && !VALUE_INDEPENDENT_ISSUES.has(issue.code)),
+  )
 }
 
-/** The value at `field` of an answer, or undefined when the answer has none there. */
+/** Zod's issue codes that a value put in at a ref's place cannot cause nor cure above it. */
+const VALUE_INDEPENDENT_ISSUES = new Set(['unrecognized_keys', 'too_big', 'too_small'])
+
+/** The value at `field` of an answer (its own fields only), or undefined when the answer has none there. */
 export function valueAt(answer: unknown, field: readonly string[]): unknown {
   let value = answer
   for (const key of field) {
-    if (value === null || typeof value !== 'object') return undefined
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined
     value = (value as Record<string, unknown>)[key]
   }
   return value
 }
 
-/** A copy of `body` with `value` at `path` (copying only the objects and arrays along the path). */
-export function withValueAt(body: unknown, path: BodyPath, value: unknown): unknown {
-  if (path.length === 0) return value
-  const [head, ...rest] = path as [string | number, ...Array<string | number>]
-  if (Array.isArray(body)) {
-    const copy = [...body]
-    copy[head as number] = withValueAt(copy[head as number], rest, value)
-    return copy
+/**
+ * A copy of `body` with each value at its path, copying only the objects and arrays along the paths,
+ * each once: filling refs one at a time, each copying its path anew, cost a body of thousands of refs
+ * in one array seconds (the array copied once per ref).
+ */
+export function withValuesAt(
+  body: unknown,
+  values: ReadonlyArray<{ path: BodyPath; value: unknown }>,
+): unknown {
+  const root: Record<string, unknown> = { body }
+  const copies = new Set<unknown>()
+  for (const { path, value } of values) {
+    let parent: Record<string | number, unknown> = root
+    let key: string | number = 'body'
+    for (const next of path) {
+      let child = parent[key]
+      if (!copies.has(child)) {
+        child = Array.isArray(child) ? [...child] : { ...(child as Record<string, unknown>) }
+        copies.add(child)
+        setOwn(parent, key, child)
+      }
+      parent = child as Record<string | number, unknown>
+      key = next
+    }
+    setOwn(parent, key, value)
   }
-  const record = body as Record<string, unknown>
-  return { ...record, [head]: withValueAt(record[head as string], rest, value) }
+  return root.body
+}
+
+/** `target[key] = value` as an own field, whatever the key (`__proto__` included). */
+const setOwn = (target: object, key: string | number, value: unknown): void => {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
 }

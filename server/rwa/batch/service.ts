@@ -20,13 +20,13 @@ import { appendRecorded } from '../../writes/run-write.js'
 import { inSavepoint } from '../../writes/savepoint.js'
 import { findToken } from '../tokens/queries.js'
 import {
+  awaitsRefs,
   type BodyPath,
   fieldOf,
-  overlaps,
   type PlannedOperation,
   planBatch,
   valueAt,
-  withValueAt,
+  withValuesAt,
 } from './plan.js'
 
 /*
@@ -117,7 +117,7 @@ function prepare(plan: PlannedOperation[]): Prepared[] {
     const operation = ROUTES[p.operationId as keyof Routes] as OperationSpec
     const parsed = parseInput(operation, p, p.body)
     const refPaths = p.sites.map((site) => site.path)
-    const issues = parsed.issues.filter((issue) => !refPaths.some((path) => overlaps(path, issue.path)))
+    const issues = parsed.issues.filter((issue) => !awaitsRefs(issue, refPaths))
     errors.push(...issues.flatMap((issue) => issue.errors))
     return { ...p, operation, input: p.sites.length === 0 && parsed.input ? parsed.input : undefined }
   })
@@ -127,7 +127,8 @@ function prepare(plan: PlannedOperation[]): Prepared[] {
 
 interface ParsedInput {
   input: { params: unknown; body: unknown } | undefined
-  issues: Array<{ path: BodyPath; errors: FieldError[] }>
+  /** Each schema issue: where, zod's code, and the refusal it makes. */
+  issues: Array<{ path: BodyPath; code: string; errors: FieldError[] }>
 }
 
 /** An operation's body split into its path's id and its request body, each parsed by its schema. */
@@ -147,7 +148,11 @@ function parseInput(
     else
       for (const issue of result.error.issues) {
         const path = [p.idField, ...issue.path.slice(1)] as BodyPath
-        issues.push({ path, errors: [{ path: fieldOf(p.index, path), message: issue.message }] })
+        issues.push({
+          path,
+          code: issue.code,
+          errors: [{ path: fieldOf(p.index, path), message: issue.message }],
+        })
       }
   }
   let parsedBody: unknown = rest
@@ -160,7 +165,7 @@ function parseInput(
           path: e.path === '' ? `operations[${p.index}].body` : `operations[${p.index}].body.${e.path}`,
           message: e.message,
         }))
-        issues.push({ path: issue.path as BodyPath, errors })
+        issues.push({ path: issue.path as BodyPath, code: issue.code, errors })
       }
   }
   return { input: issues.length === 0 ? { params, body: parsedBody } : undefined, issues }
@@ -177,8 +182,7 @@ async function executeOne(
 ): Promise<{ status: number; body: unknown }> {
   let input = p.input
   if (input === undefined) {
-    let body: unknown = p.body
-    for (const site of p.sites) {
+    const values = p.sites.map((site) => {
       const unresolved = (message: string) =>
         invalidFields('body', [{ path: fieldOf(p.index, site.path), message }])
       if (!answers.has(site.ref))
@@ -188,8 +192,9 @@ async function executeOne(
         throw unresolved(
           `refers to ${site.field.join('.')} of ref "${site.ref}", which its answer does not have`,
         )
-      body = withValueAt(body, site.path, value)
-    }
+      return { path: site.path, value }
+    })
+    const body = withValuesAt(p.body, values)
     const parsed = parseInput(p.operation, p, body as Record<string, unknown>)
     if (!parsed.input)
       throw invalidFields(

@@ -15,6 +15,7 @@ import {
   US,
   type World,
 } from '../../../support/governance.js'
+import { withValuesAt } from '../../../../server/rwa/batch/plan.js'
 import { TEST_DIALECT } from '../../../support/backends.js'
 import { createHarness, type Harness } from '../../../support/harness.js'
 
@@ -260,6 +261,21 @@ describe('atomic (default): the first failure rolls everything back', () => {
     },
   )
 
+  it('a ref to a field its answer does not have, inherited ones included, is the failure', async () => {
+    const before = await stored()
+    for (const field of ['nope', 'constructor', '__proto__', 'jurisdiction_id.length']) {
+      const res = await batch([
+        { ref: 'j', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
+        { op: 'tokens.pause', body: { token_id: { $ref: `j.${field}` } } },
+      ])
+      expect(res.status).toBe(422)
+      expect(res.body.operation_problem.errors).toEqual([
+        { path: 'operations[1].body.token_id', message: expect.stringContaining('its answer does not have') },
+      ])
+    }
+    expect(await stored()).toEqual(before)
+  })
+
   it('an operation refused by its schema once its ref is filled is the failure, with its field named', async () => {
     const before = await stored()
     const res = await batch([
@@ -335,6 +351,65 @@ describe('refused before anything runs', () => {
       'operations[2].body.token_id',
     ])
     expect(await stored()).toEqual(before)
+  })
+
+  it('an unknown field or a too long array beside a $ref is 400 before anything runs, atomic or not', async () => {
+    const before = await stored()
+    const register = {
+      ref: 'j',
+      op: 'jurisdictions.register',
+      body: { ...SG, jurisdiction_id: 'JP' },
+    } as const
+    for (const atomic of [true, false]) {
+      const unknown = await batch(
+        [
+          register,
+          {
+            op: 'trust.establish',
+            body: { from_jurisdiction: { $ref: 'j.jurisdiction_id' }, to_jurisdiction: 'US', mutal: true },
+          },
+        ],
+        { atomic },
+      )
+      expect(unknown.status).toBe(400)
+      expect(unknown.body.errors).toEqual([{ path: 'operations[1].body.mutal', message: 'Unknown field' }])
+      // Refs cannot shorten an array: 101 frameworks are too many, whatever each turns out to be.
+      const long = await batch(
+        [
+          register,
+          {
+            op: 'jurisdictions.update',
+            body: { ...US, frameworks: Array.from({ length: 101 }, () => ({ $ref: 'j.name' })) },
+          },
+        ],
+        { atomic },
+      )
+      expect(long.status).toBe(400)
+      expect(long.body.errors).toEqual([
+        { path: 'operations[1].body.frameworks', message: expect.any(String) },
+      ])
+    }
+    expect(await stored()).toEqual(before)
+  })
+
+  it('a body nested deeper than 32 levels is 400 naming it, not a crash', async () => {
+    // Written as text: deeper than JSON.stringify itself can go.
+    const at = (depth: number) =>
+      h.request('POST', '/console/rwa/batch', {
+        rawBody: `{"operations":[{"op":"trust.establish","body":{"from_jurisdiction":"US","to_jurisdiction":"SG","x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}}]}`,
+      })
+    // The body is one level, x's arrays the rest: 32 levels in all is the most, and then x is only unknown.
+    const deepest = await at(32)
+    expect(deepest.status).toBe(400)
+    expect(deepest.body.errors).toEqual([{ path: 'operations[0].body.x', message: 'Unknown field' }])
+    for (const depth of [33, 5000, 100_000]) {
+      const res = await at(depth)
+      expect(res.status).toBe(400)
+      expect(res.body.errors).toEqual([
+        // The batch's own schema refuses it, and names it as it names its other fields.
+        { path: 'operations.0.body', message: expect.stringContaining('nested deeper than 32 levels') },
+      ])
+    }
   })
 
   it('more than 1,000 operations, none, or an unknown op is 400', async () => {
@@ -585,5 +660,28 @@ describe('concurrent batches', () => {
     }
     expect(h.loggedErrors).toEqual([])
     expect(other.loggedErrors).toEqual([])
+  })
+})
+
+describe('filling refs (withValuesAt)', () => {
+  it('puts each value at its path in a copy, leaving the body and what no path crosses as they were', () => {
+    const untouched = { deep: ['as is'] }
+    const body = { a: [1, { $ref: 'x.y' }, 3, { $ref: 'x.z' }], b: { c: { $ref: 'x.w' } }, untouched }
+    const original = structuredClone(body)
+    const filled = withValuesAt(body, [
+      { path: ['a', 1], value: 'one' },
+      { path: ['a', 3], value: 'three' },
+      { path: ['b', 'c'], value: { an: 'object' } },
+      { path: ['__proto__'], value: 'an own field' },
+    ]) as Record<string, unknown>
+    expect(filled).toEqual({
+      a: [1, 'one', 3, 'three'],
+      b: { c: { an: 'object' } },
+      untouched,
+      ['__proto__']: 'an own field',
+    })
+    expect(Object.getPrototypeOf(filled)).toBe(Object.prototype)
+    expect(filled.untouched).toBe(untouched)
+    expect(body).toEqual(original)
   })
 })
