@@ -23,7 +23,8 @@ import {
  * with it, a success inside the write's own transaction (server/routes.ts), a refusal once answered. The
  * same key again: the same method, path and body replay the stored answer byte for byte with
  * `Idempotent-Replayed: true`; another body is 422 `idempotency_key_reused`; a request still running is
- * 409 `idempotency_key_in_progress`. A 5xx or a 429 releases the claim, so the retry runs; a claim left
+ * 409 `idempotency_key_in_progress`. A 5xx, 401, 402, 403 or 429 releases the claim, so the retry runs
+ * (`releases`); a claim left
  * in flight for a minute (its instance died) may be taken over.
  */
 
@@ -91,11 +92,21 @@ export function idempotentRequest(ctx: AppContext, operation: OperationSpec): Mi
     // Checked before `stored`: a write that stored its answer and then failed to commit (answered 5xx,
     // the error handled inside the chain) rolled the answer back with it, leaving the claim in flight.
     // releaseKey frees only a claim still in flight, never a committed answer.
-    if (status >= 500 || status === 429) await releaseKey(ctx.db, orgId, key, claimedAt)
+    if (releases(status)) await releaseKey(ctx.db, orgId, key, claimedAt)
     else if (!claimed.stored)
       await storeAnswer(ctx.db, orgId, key, claimedAt, await answerOf(c.res, secretFields))
   }
 }
+
+/**
+ * Answers that free the key instead of being stored: a 5xx (the retry should run), and the refusals
+ * about who asks or when rather than about what is asked — 401, 402 (the plan), 403 (the key's roles),
+ * 429 (the limits). Stored, a batch refused for one key's roles would be replayed for 24 h to the key
+ * that has them (as after an upgrade, the plan's refusal); refused, a request wrote nothing, so running
+ * it again is safe. As Stripe, which stores a result only once the request has started to run.
+ */
+const releases = (status: number): boolean =>
+  status >= 500 || status === 429 || status === 401 || status === 402 || status === 403
 
 /**
  * Claims the key for this request (answering the claim's time); or, when the organization holds it

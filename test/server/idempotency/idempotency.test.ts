@@ -108,6 +108,21 @@ describe('Idempotency-Key on a POST', () => {
     expect((await h.get(`/console/rwa/tokens/${w.tokenId}`, { key: w.key })).body.status).toBe('paused')
   })
 
+  it("a refusal of the key's roles is not kept: the same request from a key with the role runs", async () => {
+    const { h, w } = await world()
+    const mover = await expectStatus(
+      h.post('/console/billing/keys', { name: 'mover', roles: ['transfers'] }, { key: w.key }),
+      201,
+    )
+    const headers = { 'Idempotency-Key': KEY }
+    const pause = { operations: [{ op: 'tokens.pause', body: { token_id: w.tokenId } }] }
+    const refused = await h.post('/console/rwa/batch', pause, { key: mover.api_key, headers })
+    expect([refused.status, refused.body.reason]).toEqual([403, 'role_required'])
+    const owner = await h.post('/console/rwa/batch', pause, { key: w.key, headers })
+    expect([owner.status, owner.headers.get('Idempotent-Replayed')]).toEqual([200, null])
+    expect((await h.get(`/console/rwa/tokens/${w.tokenId}`, { key: w.key })).body.status).toBe('paused')
+  })
+
   it('a replayed key creation answers api_key null: the raw key is never stored', async () => {
     h = await createHarness()
     const acme = await h.createOrg('acme')
