@@ -4,6 +4,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { bodyOfRow } from '../../src/cli/commands/imports.js'
 import { CsvError, parseCsv } from '../../src/cli/csv.js'
 import { api, newOrg, useServerAndHome } from '../support/cli.js'
+import { buildWorld, RECIPIENT } from '../support/governance.js'
+import { apiCaller } from '../support/harness.js'
 
 vi.setConfig({ testTimeout: 120_000 })
 
@@ -84,15 +86,20 @@ describe('rwa credentials import', () => {
     expect(await credentialCount(key)).toBe(24)
 
     // An interruption after the server ran the last chunk but before the state file kept it: the
-    // state loses that chunk, and the run again sends it with the same Idempotency-Key (replayed).
+    // chunk is still written down as in flight, and the run sends it again as it was, whatever chunk
+    // size it is given now (same rows, same Idempotency-Key: replayed).
     const stateDir = join(shared.home.dir, '.local', 'state', 'rwa', 'imports')
     const [stateFile] = readdirSync(stateDir)
     const statePath = join(stateDir, stateFile!)
     const state = JSON.parse(readFileSync(statePath, 'utf8'))
-    expect(Object.keys(state.chunks)).toEqual(['0', '1', '2'])
-    delete state.chunks['2']
+    expect(state).toMatchObject({ org_id: 'importer', kind: 'credentials', results: out.results })
+    expect(state.pending).toBeUndefined()
+    state.results = state.results.slice(0, 20)
+    state.pending = { start: 20, size: 5 }
     writeFileSync(statePath, JSON.stringify(state))
-    const resumed = await shared.home.run(['credentials', 'import', file, '--json'], { env })
+    const resumed = await shared.home.run(['credentials', 'import', file, '--chunk-size', '3', '--json'], {
+      env,
+    })
     expect(resumed.exitCode, resumed.stderr).toBe(6)
     expect(JSON.parse(resumed.stdout).results).toEqual(out.results)
     expect(await credentialCount(key)).toBe(24)
@@ -104,6 +111,34 @@ describe('rwa credentials import', () => {
     })
     expect(JSON.parse(again.stdout).results).toEqual(out.results)
     expect(await credentialCount(key)).toBe(24)
+
+    // The same file into another organization is an import of its own, not the first one's results.
+    const other = await newOrg(shared.server.url, shared.server.adminKey, 'importer-two')
+    await api(shared.server.url, '/console/rwa/jurisdictions', other, {
+      method: 'POST',
+      body: JSON.stringify({ jurisdiction_id: 'US', name: 'United States', regulatory_body: 'SEC' }),
+    })
+    const elsewhere = await shared.home.run(['credentials', 'import', file, '--json'], {
+      env: { ...env, RWA_API_KEY: other },
+    })
+    expect(elsewhere.exitCode, elsewhere.stderr).toBe(6)
+    const theirs = JSON.parse(elsewhere.stdout).results
+    expect(theirs.map((r: { status: number }) => r.status)).toEqual(out.results.map((r: any) => r.status))
+    expect(theirs[0].id).not.toBe(out.results[0].id)
+    expect(await credentialCount(other)).toBe(24)
+
+    // A file that changed after an import of it is refused: its rows imported then would be again.
+    writeFileSync(file, credentialsCsv(25))
+    const changed = await shared.home.run(['credentials', 'import', file], { env })
+    expect(changed.exitCode).toBe(2)
+    expect(changed.stderr).toContain('changed since 24 of its rows were imported into importer')
+    expect(changed.stderr).toContain('--again')
+    expect(await credentialCount(key)).toBe(24)
+    // --again sends every row: those the server refuses as duplicates (the title deeds) are listed.
+    const forced = await shared.home.run(['credentials', 'import', file, '--again', '--json'], { env })
+    expect(forced.exitCode, forced.stderr).toBe(6)
+    expect(JSON.parse(forced.stdout)).toMatchObject({ rows: 26, imported: 1, failed: 25 })
+    expect(await credentialCount(key)).toBe(25)
 
     // A CSV that is not one is exit 2, naming the line.
     writeFileSync(file, 'jurisdiction,owner_did\nUS\n')
@@ -140,9 +175,51 @@ describe('rwa credentials import', () => {
     })
     expect(run.exitCode, run.stderr).toBe(0)
     expect(run.stderr).toMatch(
-      /rate limit of 500 requests per minute reached for organization patient-importer; waiting \d+ s, then rows 32–61 again \(30 of 60 rows done; the import goes on by itself\)/,
+      /rate limit of 500 requests per minute reached for organization patient-importer; waiting \d+ s, then rows 31–60 \(lines 32–61\) again \(30 of 60 rows done; the import goes on by itself\)/,
     )
     expect(JSON.parse(run.stdout)).toMatchObject({ rows: 60, imported: 60, failed: 0 })
     expect(await credentialCount(key)).toBe(60)
   }, 180_000)
+})
+
+describe('rwa transfers import', () => {
+  it('counts a transfer rejected by compliance apart, names its unmet checks, and exits 6', async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'distributor')
+    const caller = apiCaller(
+      (path, init) => fetch(new URL(path, shared.server.url), init),
+      () => key,
+    )
+    const w = await buildWorld(caller, key)
+    const file = join(shared.home.dir, 'distribution.csv')
+    writeFileSync(
+      file,
+      [
+        'token_id,from_jurisdiction,to_jurisdiction,recipient_did,amount',
+        `${w.tokenId},US,SG,${RECIPIENT},5`,
+        // No KYC, AML or qualification attested for this recipient.
+        `${w.tokenId},US,SG,did:web:nowhere:nobody,5`,
+        '',
+      ].join('\n'),
+    )
+    const run = await shared.home.run(['transfers', 'import', file, '--json'], {
+      env: { RWA_URL: shared.server.url, RWA_API_KEY: key },
+    })
+    expect(run.exitCode, run.stderr).toBe(6)
+    const out = JSON.parse(run.stdout)
+    expect(out).toMatchObject({ rows: 2, imported: 2, failed: 0, rejected: 1 })
+    expect(out.results[0]).toMatchObject({ line: 2, status: 201, decision: 'approved', reason: null })
+    expect(out.results[1]).toMatchObject({
+      line: 3,
+      status: 201,
+      id: expect.stringMatching(/^tx_/),
+      decision: 'rejected',
+      reason: 'rejected',
+      detail: expect.stringContaining('kyc'),
+    })
+    const table = await shared.home.run(['transfers', 'import', file], {
+      env: { RWA_URL: shared.server.url, RWA_API_KEY: key },
+    })
+    expect(table.exitCode).toBe(6)
+    expect(table.stderr).toContain('1 rejected by compliance')
+  })
 })

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import type { Command } from 'commander'
 import type { BatchOperationName, BatchResult } from '../../contract/batch.js'
+import type { ComplianceCheck } from '../../contract/rwa.js'
 import { ApiProblemError } from '../../client/errors.js'
 import { rateLimitReached, withContext } from '../context.js'
 import { CsvError, parseCsv } from '../csv.js'
@@ -16,10 +17,14 @@ import { plural } from '../output.js'
  * the bare property fields), sent in chunks of up to 1,000 rows as batches (`atomic: false`: a refused
  * row is reported and the others are kept).
  *
- * Resumable without doing anything twice: each chunk's Idempotency-Key is derived from the file's
- * content hash, the chunk size and the chunk's index, so the server replays a chunk it already ran; and
- * a state file (`$XDG_STATE_HOME/rwa/imports/<hash>.json`) keeps the results of the finished chunks,
- * so a run after an interruption skips them and goes on from the first unfinished one.
+ * Resumable without doing anything twice. A state file per server, organization, kind and file content
+ * (`$XDG_STATE_HOME/rwa/imports/<hash>.json`) keeps the results of the rows done so far, and the chunk
+ * in flight is written down before it is sent: a run after an interruption sends that chunk again as
+ * it was (the same rows and Idempotency-Key, which the server replays if it ran it), whatever chunk
+ * size it is given, and goes on from the row after it. The key names the kind, the file's content hash
+ * and the chunk's rows, so the server replays a chunk even for a run without the state file. A file
+ * that changed after an import of it is refused (its rows imported then would be imported again)
+ * unless `--again` says so.
  */
 
 export type ImportKind = 'credentials' | 'attestations' | 'transfers'
@@ -72,38 +77,85 @@ interface RowResult {
   line: number
   status: number
   id: string | null
+  /** A transfer's decision (`approved`, `rejected`): a rejected one is made, and refused by compliance. */
+  decision?: string
   reason: string | null
   detail: string | null
 }
 
 interface ImportState {
+  version: 2
   file: string
+  /** The file's content hash. */
   sha256: string
-  chunk_size: number
-  /** The results of each finished chunk, by its index. */
-  chunks: Record<string, RowResult[]>
+  kind: ImportKind
+  server: string
+  org_id: string
+  /** The outcome of each row done so far, in the file's order. */
+  results: RowResult[]
+  /** The chunk sent last, not yet answered: rows `start` to `start + size - 1`, counted from 0. */
+  pending?: { start: number; size: number }
 }
 
-/** `$XDG_STATE_HOME/rwa/imports/<sha256>-<kind>.json`, else under `~/.local/state`. */
-function statePath(env: NodeJS.ProcessEnv, hash: string, kind: ImportKind): string {
+/** The directory of the import states: `$XDG_STATE_HOME/rwa/imports`, else under `~/.local/state`. */
+function stateDir(env: NodeJS.ProcessEnv): string {
   const base =
     env.XDG_STATE_HOME && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state')
-  return join(base, 'rwa', 'imports', `${hash}-${kind}.json`)
+  return join(base, 'rwa', 'imports')
+}
+
+/** The state of importing the content `sha256` as `kind` into `org_id` on `server`. */
+function statePath(dir: string, scope: Pick<ImportState, 'server' | 'org_id' | 'kind' | 'sha256'>): string {
+  const name = createHash('sha256')
+    .update([scope.server, scope.org_id, scope.kind, scope.sha256].join('\n'))
+    .digest('hex')
+  return join(dir, `${name.slice(0, 40)}.json`)
 }
 
 async function readState(path: string): Promise<ImportState | undefined> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as ImportState
+    const state = JSON.parse(await readFile(path, 'utf8')) as ImportState
+    return state.version === 2 ? state : undefined
   } catch {
     return undefined
   }
 }
 
+/**
+ * An import of another content of the same file into the same organization as the same kind, with rows
+ * done: running this one would import those rows again.
+ */
+async function earlierVersion(dir: string, current: ImportState): Promise<ImportState | undefined> {
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch {
+    return undefined
+  }
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const state = await readState(join(dir, name))
+    if (
+      state &&
+      state.file === current.file &&
+      state.server === current.server &&
+      state.org_id === current.org_id &&
+      state.kind === current.kind &&
+      state.sha256 !== current.sha256 &&
+      (importedRows(state) > 0 || state.pending)
+    )
+      return state
+  }
+  return undefined
+}
+
+/** How many rows of an import made their record. */
+const importedRows = (state: ImportState): number => state.results.filter((r) => r.status < 400).length
+
 /** Written whole and renamed into place, so an interruption leaves the old state or the new one. */
 async function writeState(path: string, state: ImportState): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
   const temporary = `${path}.${process.pid}.tmp`
-  await writeFile(temporary, JSON.stringify(state))
+  await writeFile(temporary, JSON.stringify(state), { mode: 0o600 })
   await rename(temporary, path)
 }
 
@@ -113,10 +165,16 @@ function bar(done: number, total: number): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`
 }
 
-/** `rwa <kind> import FILE.csv [--chunk-size N]`. */
+/** `rwa <kind> import FILE.csv [--chunk-size N] [--again]`. */
 export function importCsv(kind: ImportKind) {
-  return (file: string, options: { chunkSize?: string }, command: Command) =>
+  return (file: string, options: { chunkSize?: string; again?: boolean }, command: Command) =>
     withContext(command, async (ctx) => {
+      let chunkSize: number | undefined
+      if (options.chunkSize !== undefined) {
+        chunkSize = Number(options.chunkSize)
+        if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK)
+          throw new ExitError(EXIT.usage, `--chunk-size: expected a whole number from 1 to ${MAX_CHUNK}`)
+      }
       let text: string
       try {
         text = await readFile(file, 'utf8')
@@ -134,81 +192,97 @@ export function importCsv(kind: ImportKind) {
         throw error
       }
       const hash = createHash('sha256').update(text).digest('hex')
-      const path = statePath(process.env, hash, kind)
-      const saved = await readState(path)
-
       const rwa = await ctx.rwa()
-      let size = saved?.chunk_size
-      if (size === undefined) {
-        if (options.chunkSize !== undefined) {
-          size = Number(options.chunkSize)
-          if (!Number.isInteger(size) || size < 1 || size > MAX_CHUNK)
-            throw new ExitError(EXIT.usage, `--chunk-size: expected a whole number from 1 to ${MAX_CHUNK}`)
-        } else {
-          // Each row counts as a request: a chunk takes at most half of the organization's minute.
-          const self = (await rwa.billing.getKeySelf()).data
-          size = Math.max(1, Math.min(MAX_CHUNK, Math.floor(self.limits.requests_per_minute / 2)))
-        }
+      const server = (await ctx.resolveConnection()).url
+      const self = (await rwa.billing.getKeySelf()).data
+      const dir = stateDir(process.env)
+      const fresh: ImportState = {
+        version: 2,
+        file: resolve(file),
+        sha256: hash,
+        kind,
+        server,
+        org_id: self.org_id,
+        results: [],
       }
-      const state: ImportState = saved ?? { file: resolve(file), sha256: hash, chunk_size: size, chunks: {} }
-
-      const chunks = Math.ceil(rows.length / size)
-      let done = 0
-      for (let index = 0; index < chunks; index++) {
-        const chunk = rows.slice(index * size, (index + 1) * size)
-        if (!state.chunks[index]) {
-          const { data } = await waitingForTheMinute(
-            chunk.length,
-            () =>
-              rwa.governance.batch({
-                body: {
-                  operations: chunk.map((row) => ({
-                    op: OPERATION[kind],
-                    body: bodyOfRow(kind, row.values),
-                  })),
-                  atomic: false,
-                },
-                idempotencyKey: `rwa-import-${hash.slice(0, 48)}-${size}-${index}`,
-              }),
-            (seconds, problem) =>
-              ctx.out.warn(
-                `${rateLimitReached(problem.context)}; waiting ${seconds} s, then rows ${chunk[0]!.line}–${chunk.at(-1)!.line} again (${done} of ${plural(rows.length, 'row')} done; the import goes on by itself)`,
-              ),
+      const path = statePath(dir, fresh)
+      const state = (await readState(path)) ?? fresh
+      if (state === fresh && !options.again) {
+        const earlier = await earlierVersion(dir, fresh)
+        if (earlier)
+          throw new ExitError(
+            EXIT.usage,
+            `${file} changed since ${importedRows(earlier)} of its rows were imported into ${self.org_id}${earlier.pending ? ' (and a batch of it was sent, perhaps run)' : ''}: importing it now would import those rows again`,
+            `put the rows still to import in a file of their own, or pass --again to import every row of ${file} as it is now`,
           )
-          state.chunks[index] = data.results.map((result, i) => rowResult(kind, chunk[i]!.line, result))
+      }
+      // Each row counts as a request: by default a chunk takes at most half of the organization's minute.
+      const size =
+        chunkSize ?? Math.max(1, Math.min(MAX_CHUNK, Math.floor(self.limits.requests_per_minute / 2)))
+
+      while (state.results.length < rows.length) {
+        const start = state.pending?.start ?? state.results.length
+        const count = state.pending?.size ?? Math.min(size, rows.length - start)
+        const chunk = rows.slice(start, start + count)
+        if (!state.pending) {
+          state.pending = { start, size: count }
           await writeState(path, state)
         }
-        done += chunk.length
-        ctx.out.progress(`${kind} ${bar(done, rows.length)} ${done} of ${plural(rows.length, 'row')}`)
+        const done = state.results.length
+        const { data } = await waitingForTheMinute(
+          chunk.length,
+          () =>
+            rwa.governance.batch({
+              body: {
+                operations: chunk.map((row) => ({ op: OPERATION[kind], body: bodyOfRow(kind, row.values) })),
+                atomic: false,
+              },
+              idempotencyKey: `rwa-import-${kind}-${hash.slice(0, 40)}-${start}-${count}`,
+            }),
+          (seconds, problem) =>
+            ctx.out.warn(
+              `${rateLimitReached(problem.context)}; waiting ${seconds} s, then rows ${start + 1}–${start + count} (lines ${chunk[0]!.line}–${chunk.at(-1)!.line}) again (${done} of ${plural(rows.length, 'row')} done; the import goes on by itself)`,
+            ),
+        )
+        state.results.push(...data.results.map((result, i) => rowResult(kind, chunk[i]!.line, result)))
+        state.pending = undefined
+        await writeState(path, state)
+        ctx.out.progress(
+          `${kind} ${bar(state.results.length, rows.length)} ${state.results.length} of ${plural(rows.length, 'row')}`,
+        )
       }
       ctx.out.progressDone()
 
-      const results = Object.keys(state.chunks)
-        .map(Number)
-        .sort((a, b) => a - b)
-        .flatMap((i) => state.chunks[i]!)
+      const results = state.results
       const failed = results.filter((r) => r.status >= 400)
+      const rejected = results.filter((r) => r.decision === 'rejected')
       ctx.out.result(
         {
           file: state.file,
           rows: results.length,
           imported: results.length - failed.length,
           failed: failed.length,
+          ...(kind === 'transfers' ? { rejected: rejected.length } : {}),
           results,
         },
         () => {
-          if (failed.length > 0)
+          const listed = results.filter((r) => r.status >= 400 || r.decision === 'rejected')
+          if (listed.length > 0)
             ctx.out.table(
               ['line', 'status', 'reason', 'detail'],
-              failed.map((r) => [r.line, r.status, r.reason, r.detail]),
+              listed.map((r) => [r.line, r.status, r.reason, r.detail]),
             )
           const summary = `${kind}: ${results.length - failed.length} of ${plural(results.length, 'row')} imported from ${file}`
-          if (failed.length === 0) ctx.out.success(summary)
-          else ctx.out.info(`${summary}; ${failed.length} refused (listed above)`)
+          const notes = [
+            ...(failed.length > 0 ? [`${failed.length} refused`] : []),
+            ...(rejected.length > 0 ? [`${rejected.length} rejected by compliance`] : []),
+          ]
+          if (notes.length === 0) ctx.out.success(summary)
+          else ctx.out.info(`${summary}; ${notes.join(', ')} (listed above)`)
         },
         results.filter((r) => r.id !== null).map((r) => r.id as string),
       )
-      if (failed.length > 0) process.exitCode = EXIT.rejected
+      if (failed.length > 0 || rejected.length > 0) process.exitCode = EXIT.rejected
     })
 }
 
@@ -255,5 +329,21 @@ function rowResult(kind: ImportKind, line: number, result: BatchResult): RowResu
       detail: typeof body.detail === 'string' ? body.detail : null,
     }
   const id = body[ID_FIELD[kind]]
-  return { line, status: result.status, id: typeof id === 'string' ? id : null, reason: null, detail: null }
+  const made: RowResult = {
+    line,
+    status: result.status,
+    id: typeof id === 'string' ? id : null,
+    reason: null,
+    detail: null,
+  }
+  if (kind !== 'transfers' || typeof body.status !== 'string') return made
+  const checks = (body.compliance_details as { checks?: ComplianceCheck[] } | undefined)?.checks ?? []
+  const unmet = checks
+    .filter((check) => !check.satisfied)
+    .map((check) => `${check.requirement} (${check.jurisdiction}): ${check.reason}`)
+  return {
+    ...made,
+    decision: body.status,
+    ...(body.status === 'rejected' ? { reason: 'rejected', detail: unmet.join('; ') || null } : {}),
+  }
 }

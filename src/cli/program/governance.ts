@@ -439,13 +439,19 @@ function importCommand(
         '--chunk-size <rows>',
         'rows per batch, 1 to 1000 (default: half the per-minute limit, at most 1000)',
       )
+      .option(
+        '--again',
+        'import the file although an earlier version of it was imported (its rows are all sent again)',
+      )
       .addHelpText(
         'after',
         `
 Header (dotted names nest; empty cells are left out):
   ${header}
-Each row counts as a request. A refused row is listed (exit 6) and the others are kept. Run it again
-after an interruption: finished batches are skipped, and none is run twice (docs/batches.md).`,
+Each row counts as a request. A refused row (or a transfer rejected by compliance) is listed (exit 6)
+and the others are kept. Run it again after an interruption: the rows done are skipped, and none is run
+twice (the state is kept per server, organization and file content under $XDG_STATE_HOME/rwa/imports,
+else ~/.local/state/rwa/imports; docs/batches.md).`,
       ),
     [`rwa ${kind} import ${kind}.csv`, `rwa ${kind} import ${kind}.csv --json > results.json`],
   ).action(async (file, o, c) => (await import('../commands/imports.js')).importCsv(kind)(file, o, c))
