@@ -60,6 +60,13 @@ export function planBatch(operations: readonly BatchOperation[]): PlannedOperati
   const planned = operations.map((operation, index): PlannedOperation => {
     const sites: RefSite[] = []
     for (const { path, value } of refValues(operation.body)) {
+      if (path.length === 0) {
+        errors.push({
+          path: fieldOf(index, path),
+          message: `a body is an object of its own: a ${REF_KEY} may stand for a value of it, not for all of it`,
+        })
+        continue
+      }
       const match = typeof value === 'string' ? REF_VALUE.exec(value) : null
       if (!match) {
         errors.push({
@@ -143,6 +150,8 @@ export function valueAt(answer: unknown, field: readonly string[]): unknown {
   let value = answer
   for (const key of field) {
     if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined
+    // An array's fields are its items: its `length` is no field of the answer's JSON.
+    if (Array.isArray(value) && !/^\d+$/.test(key)) return undefined
     value = (value as Record<string, unknown>)[key]
   }
   return value

@@ -263,7 +263,7 @@ describe('atomic (default): the first failure rolls everything back', () => {
 
   it('a ref to a field its answer does not have, inherited ones included, is the failure', async () => {
     const before = await stored()
-    for (const field of ['nope', 'constructor', '__proto__', 'jurisdiction_id.length']) {
+    for (const field of ['nope', 'constructor', '__proto__', 'jurisdiction_id.length', 'frameworks.length']) {
       const res = await batch([
         { ref: 'j', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
         { op: 'tokens.pause', body: { token_id: { $ref: `j.${field}` } } },
@@ -322,6 +322,15 @@ describe('refused before anything runs', () => {
     ])
     const self = await batch([{ ref: 'me', op: 'tokens.pause', body: { token_id: { $ref: 'me.token_id' } } }])
     expect(self.status).toBe(400)
+    // A whole body is no ref: it was a 500 once filled with a null field.
+    const whole = await batch([
+      { ref: 'j', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
+      { op: 'tokens.pause', body: { $ref: 'j.name' } },
+    ])
+    expect(whole.status).toBe(400)
+    expect(whole.body.errors).toEqual([
+      { path: 'operations[1].body', message: expect.stringContaining('not for all of it') },
+    ])
     const twice = await batch([
       { ref: 'a', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
       { ref: 'a', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'KR' } },
