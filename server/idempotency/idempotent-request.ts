@@ -23,7 +23,7 @@ import {
  * with it, a success inside the write's own transaction (server/routes.ts), a refusal once answered. The
  * same key again: the same method, path and body replay the stored answer byte for byte with
  * `Idempotent-Replayed: true`; another body is 422 `idempotency_key_reused`; a request still running is
- * 409 `idempotency_key_in_progress`. A 5xx, 401, 402, 403 or 429 releases the claim, so the retry runs
+ * 409 `idempotency_key_in_progress`. A 5xx, 401, 403 or 429 releases the claim, so the retry runs
  * (`releases`); a claim left
  * in flight for a minute (its instance died) may be taken over.
  */
@@ -100,13 +100,15 @@ export function idempotentRequest(ctx: AppContext, operation: OperationSpec): Mi
 
 /**
  * Answers that free the key instead of being stored: a 5xx (the retry should run), and the refusals
- * about who asks or when rather than about what is asked — 401, 402 (the plan), 403 (the key's roles),
- * 429 (the limits). Stored, a batch refused for one key's roles would be replayed for 24 h to the key
- * that has them (as after an upgrade, the plan's refusal); refused, a request wrote nothing, so running
- * it again is safe. As Stripe, which stores a result only once the request has started to run.
+ * about who asks or when rather than about what is asked — 401, 403 (the key's roles, the plan, a
+ * quota, another organization's record), 429 (the limits). Stored, a batch refused for one key's roles
+ * (checked per operation, after the claim) would be replayed for 24 h to the key that has them; a
+ * refused request wrote nothing, so running it again is safe. As Stripe, which stores a result only
+ * once the request has started to run. An answer stored inside its write (an approval's, whatever it
+ * is) stays: releasing frees only a claim still in flight.
  */
 const releases = (status: number): boolean =>
-  status >= 500 || status === 429 || status === 401 || status === 402 || status === 403
+  status >= 500 || status === 429 || status === 401 || status === 403
 
 /**
  * Claims the key for this request (answering the claim's time); or, when the organization holds it
