@@ -104,7 +104,8 @@ export async function inclusionProofCosts({ root, dbPath, sizes, proofs, rounds 
       for (let i = 0; i < PROOF_WARM_UP; i++) {
         await getLogInclusionProof(ctx, admin, {
           org_id: logOrgOf(size),
-          index: leafOf(size, i),
+          // Other leaves than the measured ones, so that no cache holds a measured proof's nodes yet.
+          index: leafOf(size, proofs + i),
           tree_size: size,
         })
       }

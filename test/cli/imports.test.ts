@@ -147,6 +147,43 @@ describe('rwa credentials import', () => {
     expect(bad.stderr).toContain('line 2')
   })
 
+  it('a row its schema refuses names its line; fixed, or with rows added, the file goes on after the rows done', async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'fixer')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    await api(shared.server.url, '/console/rwa/jurisdictions', key, {
+      method: 'POST',
+      body: JSON.stringify({ jurisdiction_id: 'US', name: 'United States', regulatory_body: 'SEC' }),
+    })
+    const header = 'jurisdiction,owner_did,address,type,value_usd,title_deed'
+    const row = (i: number, value = String(1000 + i)) =>
+      `US,did:web:acme:owner${i % 3},"${i} Oak St",residential,${value},FIX-${i}`
+    const lines = Array.from({ length: 25 }, (_, i) => row(i))
+    lines[14] = row(14, '12k')
+    const file = join(shared.home.dir, 'fixable.csv')
+    writeFileSync(file, `${[header, ...lines].join('\n')}\n`)
+    const refused = await shared.home.run(['credentials', 'import', file, '--chunk-size', '10'], { env })
+    expect(refused.exitCode).toBe(2)
+    // Row 15 of the file is its line 16: named so, not by its index in the batch.
+    expect(refused.stderr).toContain(`${file} line 16: property_data.value_usd:`)
+    expect(await credentialCount(key)).toBe(10)
+
+    lines[14] = row(14)
+    writeFileSync(file, `${[header, ...lines].join('\n')}\n`)
+    const fixed = await shared.home.run(['credentials', 'import', file, '--chunk-size', '10', '--json'], {
+      env,
+    })
+    expect(fixed.exitCode, fixed.stderr).toBe(0)
+    expect(fixed.stderr).toContain('its first 10 rows are those done then')
+    expect(JSON.parse(fixed.stdout)).toMatchObject({ rows: 25, imported: 25, failed: 0 })
+    expect(await credentialCount(key)).toBe(25)
+
+    writeFileSync(file, `${[header, ...lines, row(25), row(26)].join('\n')}\n`)
+    const added = await shared.home.run(['credentials', 'import', file, '--json'], { env })
+    expect(added.exitCode, added.stderr).toBe(0)
+    expect(JSON.parse(added.stdout)).toMatchObject({ rows: 27, imported: 27, failed: 0 })
+    expect(await credentialCount(key)).toBe(27)
+  })
+
   it("waits for the organization's minute when a chunk meets the per-minute limit, and goes on by itself", async () => {
     // A trial organization has Pro's limits: 500 requests a minute, each row one (DESIGN §18).
     const key = await newOrg(shared.server.url, shared.server.adminKey, 'patient-importer')

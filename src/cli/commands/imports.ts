@@ -93,6 +93,8 @@ interface ImportState {
   org_id: string
   /** The outcome of each row done so far, in the file's order. */
   results: RowResult[]
+  /** Of each row done, the digest of the body it sent (`rowDigest`): a changed file goes on after them. */
+  digests: string[]
   /** The chunk sent last, not yet answered: rows `start` to `start + size - 1`, counted from 0. */
   pending?: { start: number; size: number }
 }
@@ -115,23 +117,23 @@ function statePath(dir: string, scope: Pick<ImportState, 'server' | 'org_id' | '
 async function readState(path: string): Promise<ImportState | undefined> {
   try {
     const state = JSON.parse(await readFile(path, 'utf8')) as ImportState
-    return state.version === 2 ? state : undefined
+    return state?.version === 2 && Array.isArray(state.results) && Array.isArray(state.digests)
+      ? state
+      : undefined
   } catch {
     return undefined
   }
 }
 
-/**
- * An import of another content of the same file into the same organization as the same kind, with rows
- * done: running this one would import those rows again.
- */
-async function earlierVersion(dir: string, current: ImportState): Promise<ImportState | undefined> {
+/** The imports of other contents of the same file into the same organization, as the same kind. */
+async function earlierVersions(dir: string, current: ImportState): Promise<ImportState[]> {
   let names: string[]
   try {
     names = await readdir(dir)
   } catch {
-    return undefined
+    return []
   }
+  const found: ImportState[] = []
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const state = await readState(join(dir, name))
     if (
@@ -140,13 +142,19 @@ async function earlierVersion(dir: string, current: ImportState): Promise<Import
       state.server === current.server &&
       state.org_id === current.org_id &&
       state.kind === current.kind &&
-      state.sha256 !== current.sha256 &&
-      (importedRows(state) > 0 || state.pending)
+      state.sha256 !== current.sha256
     )
-      return state
+      found.push(state)
   }
-  return undefined
+  return found
 }
+
+/** What identifies a row's request: the digest of the body it sends. */
+const rowDigest = (kind: ImportKind, values: Record<string, string>): string =>
+  createHash('sha256')
+    .update(JSON.stringify(bodyOfRow(kind, values)))
+    .digest('base64url')
+    .slice(0, 22)
 
 /** How many rows of an import made their record. */
 const importedRows = (state: ImportState): number => state.results.filter((r) => r.status < 400).length
@@ -204,17 +212,38 @@ export function importCsv(kind: ImportKind) {
         server,
         org_id: self.org_id,
         results: [],
+        digests: [],
       }
       const path = statePath(dir, fresh)
       const state = (await readState(path)) ?? fresh
-      if (state === fresh && !options.again) {
-        const earlier = await earlierVersion(dir, fresh)
-        if (earlier)
-          throw new ExitError(
-            EXIT.usage,
-            `${file} changed since ${importedRows(earlier)} of its rows were imported into ${self.org_id}${earlier.pending ? ' (and a batch of it was sent, perhaps run)' : ''}: importing it now would import those rows again`,
-            `put the rows still to import in a file of their own, or pass --again to import every row of ${file} as it is now`,
+      if (state === fresh) {
+        // The file changed since an import of it. If the rows done then are its first rows still, go
+        // on after them (a refused row fixed, rows added at the end); else its rows imported then
+        // would be imported again: refused, unless --again.
+        const earlier = await earlierVersions(dir, fresh)
+        const continued = earlier
+          .filter(
+            (e) =>
+              !e.pending &&
+              e.digests.length <= rows.length &&
+              e.digests.every((digest, i) => digest === rowDigest(kind, rows[i]!.values)),
           )
+          .sort((a, b) => b.digests.length - a.digests.length)[0]
+        if (continued && continued.digests.length > 0) {
+          state.results = continued.results.map((r, i) => ({ ...r, line: rows[i]!.line }))
+          state.digests = [...continued.digests]
+          ctx.out.info(
+            `${file} changed since an import of it; its first ${plural(state.results.length, 'row')} are those done then: going on after them`,
+          )
+        } else if (!options.again) {
+          const before = earlier.find((e) => importedRows(e) > 0 || e.pending)
+          if (before)
+            throw new ExitError(
+              EXIT.usage,
+              `${file} changed since ${importedRows(before)} of its rows were imported into ${self.org_id}${before.pending ? ' (and a batch of it was sent, perhaps run)' : ''}, and not only after them: importing it now would import those rows again`,
+              `put the rows still to import in a file of their own, or pass --again to import every row of ${file} as it is now`,
+            )
+        }
       }
       // Each row counts as a request: by default a chunk takes at most half of the organization's minute.
       const size =
@@ -229,22 +258,44 @@ export function importCsv(kind: ImportKind) {
           await writeState(path, state)
         }
         const done = state.results.length
-        const { data } = await waitingForTheMinute(
-          chunk.length,
-          () =>
-            rwa.governance.batch({
-              body: {
-                operations: chunk.map((row) => ({ op: OPERATION[kind], body: bodyOfRow(kind, row.values) })),
-                atomic: false,
-              },
-              idempotencyKey: `rwa-import-${kind}-${hash.slice(0, 40)}-${start}-${count}`,
-            }),
-          (seconds, problem) =>
-            ctx.out.warn(
-              `${rateLimitReached(problem.context)}; waiting ${seconds} s, then rows ${start + 1}–${start + count} (lines ${chunk[0]!.line}–${chunk.at(-1)!.line}) again (${done} of ${plural(rows.length, 'row')} done; the import goes on by itself)`,
-            ),
-        )
-        state.results.push(...data.results.map((result, i) => rowResult(kind, chunk[i]!.line, result)))
+        let answered: BatchResult[]
+        try {
+          const { data } = await waitingForTheMinute(
+            chunk.length,
+            () =>
+              rwa.governance.batch({
+                body: {
+                  operations: chunk.map((row) => ({
+                    op: OPERATION[kind],
+                    body: bodyOfRow(kind, row.values),
+                  })),
+                  atomic: false,
+                },
+                idempotencyKey: `rwa-import-${kind}-${hash.slice(0, 40)}-${start}-${count}`,
+              }),
+            (seconds, problem) =>
+              ctx.out.warn(
+                `${rateLimitReached(problem.context)}; waiting ${seconds} s, then rows ${start + 1}–${start + count} (lines ${chunk[0]!.line}–${chunk.at(-1)!.line}) again (${done} of ${plural(rows.length, 'row')} done; the import goes on by itself)`,
+              ),
+          )
+          answered = data.results
+        } catch (error) {
+          // Refused whole (a row's schema, the key's roles, the day's limit): nothing of it ran, so it is
+          // no longer in flight, and a fixed file may go on from it. A lost answer or a 5xx may have run.
+          if (error instanceof ApiProblemError && error.status >= 400 && error.status < 500) {
+            state.pending = undefined
+            await writeState(path, state)
+            throw refusedRows(error, chunk, file) ?? error
+          }
+          throw error
+        }
+        // Each row answers once, in order; anything else would leave rows unknown (and resent).
+        if (answered.length !== chunk.length || answered.some((result, i) => result.index !== i))
+          throw new Error(
+            `the server answered ${answered.length} results for a batch of ${chunk.length} rows (lines ${chunk[0]!.line}–${chunk.at(-1)!.line})`,
+          )
+        state.results.push(...answered.map((result, i) => rowResult(kind, chunk[i]!.line, result)))
+        state.digests.push(...chunk.map((row) => rowDigest(kind, row.values)))
         state.pending = undefined
         await writeState(path, state)
         ctx.out.progress(
@@ -284,6 +335,29 @@ export function importCsv(kind: ImportKind) {
       )
       if (failed.length > 0 || rejected.length > 0) process.exitCode = EXIT.rejected
     })
+}
+
+/**
+ * A chunk refused whole because rows of it fail their schema (`400` naming `operations[i].body...`), as
+ * the CSV's lines: `credentials.csv line 17: property_data.value_usd: ...`. Undefined for any other
+ * refusal.
+ */
+function refusedRows(
+  error: ApiProblemError,
+  chunk: ReadonlyArray<{ line: number }>,
+  file: string,
+): ExitError | undefined {
+  const rows = error.errors.flatMap((e) => {
+    const match = /^operations\[(\d+)\]\.body\.?(.*)$/.exec(e.path)
+    const row = match ? chunk[Number(match[1])] : undefined
+    return row ? [`${file} line ${row.line}: ${match![2] || 'the row'}: ${e.message}`] : []
+  })
+  if (error.status !== 400 || rows.length === 0) return undefined
+  return new ExitError(
+    EXIT.usage,
+    rows.join('\n'),
+    'nothing of that batch was imported; fix those lines and run the command again: it goes on after the rows done before them',
+  )
 }
 
 /**
