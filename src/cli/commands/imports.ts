@@ -22,9 +22,10 @@ import { plural } from '../output.js'
  * in flight is written down before it is sent: a run after an interruption sends that chunk again as
  * it was (the same rows and Idempotency-Key, which the server replays if it ran it), whatever chunk
  * size it is given, and goes on from the row after it. The key names the kind, the file's content hash
- * and the chunk's rows, so the server replays a chunk even for a run without the state file. A file
- * that changed after an import of it is refused (its rows imported then would be imported again)
- * unless `--again` says so.
+ * and the chunk's rows, so the server replays a chunk even for a run without the state file (given the
+ * same chunk size). A file that changed after an import of it goes on after the rows done if they are
+ * its first rows still (by the digest of each row's body); else it is refused (its rows imported then
+ * would be imported again) unless `--again` says so.
  */
 
 export type ImportKind = 'credentials' | 'attestations' | 'transfers'
