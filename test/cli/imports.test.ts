@@ -167,6 +167,14 @@ describe('rwa credentials import', () => {
     expect(refused.stderr).toContain(`${file} line 16: property_data.value_usd:`)
     expect(await credentialCount(key)).toBe(10)
 
+    // A column the operation does not take is said once, with the lines it is on.
+    const extra = join(shared.home.dir, 'extra-column.csv')
+    writeFileSync(extra, `${[`${header},notes`, ...lines.slice(0, 8).map((l) => `${l},x`)].join('\n')}\n`)
+    const unknown = await shared.home.run(['credentials', 'import', extra], { env })
+    expect(unknown.exitCode).toBe(2)
+    expect(unknown.stderr).toContain(`${extra} lines 2, 3, 4, 5, 6 and 3 more: notes: Unknown field`)
+    expect(unknown.stderr.match(/Unknown field/g)).toHaveLength(1)
+
     lines[14] = row(14)
     writeFileSync(file, `${[header, ...lines].join('\n')}\n`)
     const fixed = await shared.home.run(['credentials', 'import', file, '--chunk-size', '10', '--json'], {

@@ -348,15 +348,24 @@ function refusedRows(
   chunk: ReadonlyArray<{ line: number }>,
   file: string,
 ): ExitError | undefined {
-  const rows = error.errors.flatMap((e) => {
+  // One line per field and message, naming the lines it is on: a column the operation does not take
+  // (or lacks) is the same refusal on every row, said once.
+  const byProblem = new Map<string, number[]>()
+  for (const e of error.errors) {
     const match = /^operations\[(\d+)\]\.body\.?(.*)$/.exec(e.path)
     const row = match ? chunk[Number(match[1])] : undefined
-    return row ? [`${file} line ${row.line}: ${match![2] || 'the row'}: ${e.message}`] : []
-  })
-  if (error.status !== 400 || rows.length === 0) return undefined
+    if (!row) continue
+    const problem = `${match![2] || 'the row'}: ${e.message}`
+    byProblem.set(problem, [...(byProblem.get(problem) ?? []), row.line])
+  }
+  if (error.status !== 400 || byProblem.size === 0) return undefined
+  const linesOf = (lines: number[]) =>
+    lines.length === 1
+      ? `line ${lines[0]}`
+      : `lines ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ` and ${lines.length - 5} more` : ''}`
   return new ExitError(
     EXIT.usage,
-    rows.join('\n'),
+    [...byProblem].map(([problem, lines]) => `${file} ${linesOf(lines)}: ${problem}`).join('\n'),
     'nothing of that batch was imported; fix those lines and run the command again: it goes on after the rows done before them',
   )
 }
