@@ -64,14 +64,19 @@ async function credentialCount(key: string): Promise<number> {
   return ((await api(shared.server.url, '/console/rwa/credentials?limit=1', key)) as { total: number }).total
 }
 
+/** A new organization with the jurisdiction US, and the environment that points the CLI at it. */
+async function importingOrg(name: string) {
+  const key = await newOrg(shared.server.url, shared.server.adminKey, name)
+  await api(shared.server.url, '/console/rwa/jurisdictions', key, {
+    method: 'POST',
+    body: JSON.stringify({ jurisdiction_id: 'US', name: 'United States', regulatory_body: 'SEC' }),
+  })
+  return { key, env: { RWA_URL: shared.server.url, RWA_API_KEY: key } }
+}
+
 describe('rwa credentials import', () => {
   it('imports in chunks, lists the refused row, and a resumed run after an interruption creates nothing twice', async () => {
-    const key = await newOrg(shared.server.url, shared.server.adminKey, 'importer')
-    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
-    await api(shared.server.url, '/console/rwa/jurisdictions', key, {
-      method: 'POST',
-      body: JSON.stringify({ jurisdiction_id: 'US', name: 'United States', regulatory_body: 'SEC' }),
-    })
+    const { key, env } = await importingOrg('importer')
     const file = join(shared.home.dir, 'credentials.csv')
     writeFileSync(file, credentialsCsv(24))
 
@@ -113,11 +118,7 @@ describe('rwa credentials import', () => {
     expect(await credentialCount(key)).toBe(24)
 
     // The same file into another organization is an import of its own, not the first one's results.
-    const other = await newOrg(shared.server.url, shared.server.adminKey, 'importer-two')
-    await api(shared.server.url, '/console/rwa/jurisdictions', other, {
-      method: 'POST',
-      body: JSON.stringify({ jurisdiction_id: 'US', name: 'United States', regulatory_body: 'SEC' }),
-    })
+    const { key: other } = await importingOrg('importer-two')
     const elsewhere = await shared.home.run(['credentials', 'import', file, '--json'], {
       env: { ...env, RWA_API_KEY: other },
     })
@@ -148,12 +149,7 @@ describe('rwa credentials import', () => {
   })
 
   it('a row its schema refuses names its line; fixed, or with rows added, the file goes on after the rows done', async () => {
-    const key = await newOrg(shared.server.url, shared.server.adminKey, 'fixer')
-    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
-    await api(shared.server.url, '/console/rwa/jurisdictions', key, {
-      method: 'POST',
-      body: JSON.stringify({ jurisdiction_id: 'US', name: 'United States', regulatory_body: 'SEC' }),
-    })
+    const { key, env } = await importingOrg('fixer')
     const header = 'jurisdiction,owner_did,address,type,value_usd,title_deed'
     const row = (i: number, value = String(1000 + i)) =>
       `US,did:web:acme:owner${i % 3},"${i} Oak St",residential,${value},FIX-${i}`
@@ -194,12 +190,7 @@ describe('rwa credentials import', () => {
 
   it("waits for the organization's minute when a chunk meets the per-minute limit, and goes on by itself", async () => {
     // A trial organization has Pro's limits: 500 requests a minute, each row one (DESIGN §18).
-    const key = await newOrg(shared.server.url, shared.server.adminKey, 'patient-importer')
-    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
-    await api(shared.server.url, '/console/rwa/jurisdictions', key, {
-      method: 'POST',
-      body: JSON.stringify({ jurisdiction_id: 'US', name: 'United States', regulatory_body: 'SEC' }),
-    })
+    const { key, env } = await importingOrg('patient-importer')
     // 460 of the minute's 500 spent: the first chunk of 30 fits, the second does not.
     for (let i = 0; i < 459; i++) {
       const response = await fetch(`${shared.server.url}/console/billing/keys/self`, {
