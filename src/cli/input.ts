@@ -120,8 +120,22 @@ export async function readInputFile(path: string, ctx: CliContext, hint?: string
   try {
     return readFileSync(path, 'utf8')
   } catch (error) {
-    throw new ExitError(EXIT.usage, `cannot read ${path}: ${(error as Error).message}`, hint)
+    throw unreadable(path, error, hint)
   }
+}
+
+/** Exit 2 for a file that could not be read, said in words (`no such file`) rather than `ENOENT: ...`. */
+export function unreadable(path: string, error: unknown, hint?: string): ExitError {
+  const code = (error as NodeJS.ErrnoException).code
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'it is a directory'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : (error as Error).message
+  return new ExitError(EXIT.usage, `cannot read ${path}: ${why}`, hint)
 }
 
 /** Parses `text` read from `source` (a path, or `-` for stdin) as JSON; exit 2 naming it otherwise. */

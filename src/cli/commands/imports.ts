@@ -1,14 +1,16 @@
+import { isUtf8 } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import type { Command } from 'commander'
+import { ApiProblemError } from '../../client/errors.js'
 import type { BatchOperationName, BatchResult } from '../../contract/batch.js'
 import type { ComplianceCheck } from '../../contract/rwa.js'
-import { ApiProblemError } from '../../client/errors.js'
 import { rateLimitReached, withContext } from '../context.js'
 import { CsvError, parseCsv } from '../csv.js'
 import { EXIT, ExitError } from '../exit-error.js'
+import { unreadable } from '../input.js'
 import { plural } from '../output.js'
 
 /*
@@ -174,6 +176,59 @@ function bar(done: number, total: number): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`
 }
 
+/** The file as text; exit 2 for a file that cannot be read or is not UTF-8 (a spreadsheet's "CSV" may be Latin-1). */
+async function readUtf8(file: string): Promise<string> {
+  let bytes: Buffer
+  try {
+    bytes = await readFile(file)
+  } catch (error) {
+    throw unreadable(file, error)
+  }
+  if (isUtf8(bytes)) return bytes.toString('utf8')
+  // Decoded leniently, the first byte that is not UTF-8 is the first replacement character (unless the
+  // file holds one of its own before it: then the line is an upper bound, still worth naming).
+  const lenient = bytes.toString('utf8')
+  const at = lenient.indexOf('\uFFFD')
+  const line = lenient.slice(0, at === -1 ? 0 : at).split('\n').length
+  throw new ExitError(
+    EXIT.usage,
+    `${file} is not UTF-8 text (line ${line} holds a byte that is not)`,
+    'save it as UTF-8 (a spreadsheet\'s "CSV UTF-8"), or convert it: iconv -f LATIN1 -t UTF-8',
+  )
+}
+
+/**
+ * Exit 2 naming the columns the operation has no field for, before anything is sent: otherwise every
+ * row of the file would be refused for them, a batch at a time. Read from the operation's own request
+ * schema (src/contract/rwa.ts, the server's), so the CLI keeps no list of its own; the rows' values are
+ * checked by the server, row by row.
+ */
+async function checkColumns(kind: ImportKind, file: string, header: readonly string[]): Promise<void> {
+  const { issueCredentialRequestSchema, submitAttestationRequestSchema, requestTransferRequestSchema } =
+    await import('../../contract/rwa.js')
+  const schema = {
+    credentials: issueCredentialRequestSchema,
+    attestations: submitAttestationRequestSchema,
+    transfers: requestTransferRequestSchema,
+  }[kind]
+  // A body with every column filled: only the fields the schema does not know are looked at.
+  const parsed = schema.safeParse(bodyOfRow(kind, Object.fromEntries(header.map((name) => [name, 'x']))))
+  const unknown = parsed.success
+    ? []
+    : parsed.error.issues.flatMap((issue) =>
+        issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [],
+      )
+  if (unknown.length === 0) return
+  const columns = header.filter((name) =>
+    unknown.includes(kind === 'credentials' && PROPERTY_FIELDS.has(name) ? `property_data.${name}` : name),
+  )
+  throw new ExitError(
+    EXIT.usage,
+    `${file}: ${columns.length === 1 ? 'the column' : 'the columns'} ${(columns.length > 0 ? columns : unknown).join(', ')} ${columns.length === 1 ? 'is not a field' : 'are not fields'} of ${OPERATION[kind]}; nothing was sent`,
+    `the first line names the fields: see \`rwa ${kind} import --help\``,
+  )
+}
+
 /** `rwa <kind> import FILE.csv [--chunk-size N] [--again]`. */
 export function importCsv(kind: ImportKind) {
   return (file: string, options: { chunkSize?: string; again?: boolean }, command: Command) =>
@@ -184,22 +239,22 @@ export function importCsv(kind: ImportKind) {
         if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK)
           throw new ExitError(EXIT.usage, `--chunk-size: expected a whole number from 1 to ${MAX_CHUNK}`)
       }
-      let text: string
-      try {
-        text = await readFile(file, 'utf8')
-      } catch (error) {
+      if (ctx.options.idempotencyKey !== undefined)
         throw new ExitError(
           EXIT.usage,
-          `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`,
+          "--idempotency-key: an import names a key for each batch of rows itself (from the file's content and the rows), so that a run again replays what was done",
+          'leave --idempotency-key out: running the same import again does nothing twice',
         )
-      }
-      let rows: ReturnType<typeof parseCsv>['rows']
+      const text = await readUtf8(file)
+      let parsed: ReturnType<typeof parseCsv>
       try {
-        rows = parseCsv(text).rows
+        parsed = parseCsv(text)
       } catch (error) {
         if (error instanceof CsvError) throw new ExitError(EXIT.usage, `${file} is not CSV: ${error.message}`)
         throw error
       }
+      const rows = parsed.rows
+      await checkColumns(kind, file, parsed.header)
       const hash = createHash('sha256').update(text).digest('hex')
       const rwa = await ctx.rwa()
       const server = (await ctx.resolveConnection()).url
@@ -247,61 +302,90 @@ export function importCsv(kind: ImportKind) {
         }
       }
       // Each row counts as a request: by default a chunk takes at most half of the organization's minute.
-      const size =
+      let size =
         chunkSize ?? Math.max(1, Math.min(MAX_CHUNK, Math.floor(self.limits.requests_per_minute / 2)))
 
-      while (state.results.length < rows.length) {
-        const start = state.pending?.start ?? state.results.length
-        const count = state.pending?.size ?? Math.min(size, rows.length - start)
-        const chunk = rows.slice(start, start + count)
-        if (!state.pending) {
-          state.pending = { start, size: count }
-          await writeState(path, state)
-        }
-        const done = state.results.length
-        let answered: BatchResult[]
-        try {
-          const { data } = await waitingForTheMinute(
-            chunk.length,
-            () =>
-              rwa.governance.batch({
-                body: {
-                  operations: chunk.map((row) => ({
-                    op: OPERATION[kind],
-                    body: bodyOfRow(kind, row.values),
-                  })),
-                  atomic: false,
-                },
-                idempotencyKey: `rwa-import-${kind}-${hash.slice(0, 40)}-${start}-${count}`,
-              }),
-            (seconds, problem) =>
-              ctx.out.warn(
-                `${rateLimitReached(problem.context)}; waiting ${seconds} s, then rows ${start + 1}–${start + count} (lines ${chunk[0]!.line}–${chunk.at(-1)!.line}) again (${done} of ${plural(rows.length, 'row')} done; the import goes on by itself)`,
-              ),
-          )
-          answered = data.results
-        } catch (error) {
-          // Refused whole (a row's schema, the key's roles, the day's limit): nothing of it ran, so it is
-          // no longer in flight, and a fixed file may go on from it. A lost answer or a 5xx may have run.
-          if (error instanceof ApiProblemError && error.status >= 400 && error.status < 500) {
-            state.pending = undefined
-            await writeState(path, state)
-            throw refusedRows(error, chunk, file) ?? error
-          }
-          throw error
-        }
-        // Each row answers once, in order; anything else would leave rows unknown (and resent).
-        if (answered.length !== chunk.length || answered.some((result, i) => result.index !== i))
-          throw new Error(
-            `the server answered ${answered.length} results for a batch of ${chunk.length} rows (lines ${chunk[0]!.line}–${chunk.at(-1)!.line})`,
-          )
-        state.results.push(...answered.map((result, i) => rowResult(kind, chunk[i]!.line, result)))
-        state.digests.push(...chunk.map((row) => rowDigest(kind, row.values)))
-        state.pending = undefined
-        await writeState(path, state)
-        ctx.out.progress(
-          `${kind} ${bar(state.results.length, rows.length)} ${state.results.length} of ${plural(rows.length, 'row')}`,
+      // Ctrl-C: what is done and what is in flight are on disk already (the chunk is written down before
+      // it is sent), so stopping at once loses nothing; say how to go on.
+      const interrupted = () => {
+        ctx.out.progressDone()
+        ctx.out.warn(
+          `interrupted: ${state.results.length} of ${plural(rows.length, 'row')} done${state.pending ? ', a batch in flight' : ''}; run the same command again to go on (nothing done is done twice)`,
         )
+        process.exit(EXIT.interrupted)
+      }
+      process.once('SIGINT', interrupted)
+      try {
+        while (state.results.length < rows.length) {
+          const start = state.pending?.start ?? state.results.length
+          const count = state.pending?.size ?? Math.min(size, rows.length - start)
+          const chunk = rows.slice(start, start + count)
+          if (!state.pending) {
+            state.pending = { start, size: count }
+            await writeState(path, state)
+          }
+          const done = state.results.length
+          let answered: BatchResult[]
+          try {
+            const { data } = await waitingForTheMinute(
+              chunk.length,
+              () =>
+                rwa.governance.batch({
+                  body: {
+                    operations: chunk.map((row) => ({
+                      op: OPERATION[kind],
+                      body: bodyOfRow(kind, row.values),
+                    })),
+                    atomic: false,
+                  },
+                  idempotencyKey: `rwa-import-${kind}-${hash.slice(0, 40)}-${start}-${count}`,
+                }),
+              (seconds, problem) =>
+                ctx.out.warn(
+                  `${rateLimitReached(problem.context)}; waiting ${seconds} s, then rows ${start + 1}–${start + count} (lines ${chunk[0]!.line}–${chunk.at(-1)!.line}) again (${done} of ${plural(rows.length, 'row')} done; the import goes on by itself)`,
+                ),
+            )
+            answered = data.results
+          } catch (error) {
+            // Refused whole (a row's schema, the key's roles, the day's limit, its size): nothing of it ran,
+            // so it is no longer in flight, and a fixed file may go on from it. A lost answer or a 5xx may
+            // have run.
+            if (error instanceof ApiProblemError && error.status >= 400 && error.status < 500) {
+              state.pending = undefined
+              await writeState(path, state)
+              if (error.status === 413) {
+                // Over the server's request size (long rows): the same rows in smaller batches.
+                if (count === 1)
+                  throw new ExitError(
+                    EXIT.usage,
+                    `${file} line ${chunk[0]!.line}: the row alone is over the server's request size${typeof error.context.max_bytes === 'number' ? ` (${error.context.max_bytes} bytes)` : ''}`,
+                    'shorten that row; the rows before it are imported, and a run again goes on from it',
+                  )
+                size = Math.ceil(count / 2)
+                ctx.out.warn(
+                  `rows ${start + 1}–${start + count} are over the server's request size as one batch; sending ${plural(size, 'row')} at a time`,
+                )
+                continue
+              }
+              throw refusedRows(error, chunk, file) ?? error
+            }
+            throw error
+          }
+          // Each row answers once, in order; anything else would leave rows unknown (and resent).
+          if (answered.length !== chunk.length || answered.some((result, i) => result.index !== i))
+            throw new Error(
+              `the server answered ${answered.length} results for a batch of ${chunk.length} rows (lines ${chunk[0]!.line}–${chunk.at(-1)!.line})`,
+            )
+          state.results.push(...answered.map((result, i) => rowResult(kind, chunk[i]!.line, result)))
+          state.digests.push(...chunk.map((row) => rowDigest(kind, row.values)))
+          state.pending = undefined
+          await writeState(path, state)
+          ctx.out.progress(
+            `${kind} ${bar(state.results.length, rows.length)} ${state.results.length} of ${plural(rows.length, 'row')}`,
+          )
+        }
+      } finally {
+        process.off('SIGINT', interrupted)
       }
       ctx.out.progressDone()
 
