@@ -9,8 +9,29 @@ export const systemClock: Clock = { now: () => Date.now() }
 export const MINUTE_MS = 60_000
 export const DAY_MS = 86_400_000
 
-/** ISO 8601 timestamp in UTC. */
-export const isoTimestamp = (ms: number): string => new Date(ms).toISOString()
+/** The instants `isoTimestamp` builds from its remembered second: years 1970 to 9999 (four digits). */
+const LAST_MEMO_MS = 253_402_300_800_000
+
+let memoSecond = Number.NaN
+let memoPrefix = ''
+
+/**
+ * ISO 8601 timestamp in UTC, as `new Date(ms).toISOString()` writes it. The text of the second last
+ * asked about is remembered (`2026-12-04T22:15:39.`), and only the milliseconds are written: a write
+ * stamps several rows in the same second (a batch of 1,000 credentials, thousands), and a `Date` and
+ * its `toISOString()` each time were 1–1.6 % of a batch operation.
+ */
+export function isoTimestamp(ms: number): string {
+  if (!(ms >= 0 && ms < LAST_MEMO_MS)) return new Date(ms).toISOString()
+  const whole = Math.trunc(ms)
+  const fraction = whole % 1000
+  const second = whole - fraction
+  if (second !== memoSecond) {
+    memoPrefix = new Date(second).toISOString().slice(0, 20)
+    memoSecond = second
+  }
+  return `${memoPrefix}${fraction < 10 ? '00' : fraction < 100 ? '0' : ''}${fraction}Z`
+}
 
 let memoDayStart = Number.NaN
 let memoDate = ''
