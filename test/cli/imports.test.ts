@@ -1,8 +1,11 @@
+import { isUtf8 } from 'node:buffer'
+import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { execa } from 'execa'
+import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
-import { bodyOfRow } from '../../src/cli/commands/imports.js'
+import { bodyOfRow, firstNonUtf8 } from '../../src/cli/commands/imports.js'
 import { CsvError, parseCsv } from '../../src/cli/csv.js'
 import { api, newOrg, useServerAndHome } from '../support/cli.js'
 import { buildWorld, RECIPIENT } from '../support/governance.js'
@@ -12,6 +15,38 @@ import { RWA_BIN } from '../support/server-process.js'
 vi.setConfig({ testTimeout: 120_000 })
 
 const shared = useServerAndHome()
+
+describe('firstNonUtf8', () => {
+  it('is the length of well-formed UTF-8, else the offset before which the bytes are well-formed', () => {
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 40 }),
+      // Mostly text, with a stray byte somewhere: the common case of a Latin-1 export.
+      fc
+        .tuple(
+          fc.string({ unit: 'grapheme', maxLength: 20 }),
+          fc.integer({ min: 0x80, max: 0xff }),
+          fc.string(),
+        )
+        .map(([a, b, c]) => new Uint8Array([...Buffer.from(a), b, ...Buffer.from(c)])),
+    )
+    fc.assert(
+      fc.property(bytes, (b) => {
+        const at = firstNonUtf8(b)
+        expect(at === b.length).toBe(isUtf8(b))
+        expect(isUtf8(b.subarray(0, at))).toBe(true)
+      }),
+      { numRuns: 5_000 },
+    )
+    // Overlong, surrogate and past-U+10FFFF forms are not UTF-8.
+    for (const bad of [
+      [0xc0, 0x80],
+      [0xe0, 0x80, 0x80],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+    ])
+      expect(firstNonUtf8(new Uint8Array([0x41, ...bad]))).toBe(1)
+  })
+})
 
 describe('parseCsv (RFC 4180)', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks, CRLF or LF, and skips blank lines', () => {
@@ -214,6 +249,16 @@ describe('rwa credentials import', () => {
     expect(garbled.exitCode).toBe(2)
     expect(garbled.stderr).toContain(`${latin1} is not UTF-8 text (line 3 holds a byte that is not)`)
     expect(garbled.stderr).toContain('iconv')
+    // Lines counted as the CSV counts them: a lone CR ends one (an old Mac export).
+    writeFileSync(
+      latin1,
+      Buffer.concat([
+        Buffer.from(`${header}\rUS,did:web:acme:o1,1 Main St,residential,10,L-1\rUS,x,Caf`),
+        Buffer.from([0xe9, 0x0d]),
+      ]),
+    )
+    const mac = await shared.home.run(['credentials', 'import', latin1], { env })
+    expect(mac.stderr).toContain('(line 3 holds a byte that is not)')
 
     // Columns named by where they would go, bare property fields included; nothing is sent.
     const columns = join(shared.home.dir, 'columns.csv')
@@ -226,6 +271,19 @@ describe('rwa credentials import', () => {
     expect(unknown.stderr).toContain(
       'the columns colour, property_data.floors are not fields of credentials.issue',
     )
+    // A dotted column is named whole; one beside an unknown column is named too.
+    writeFileSync(
+      columns,
+      `${header},owner.name,notes\nUS,did:web:acme:o1,1 Main St,residential,10,C-1,Ann,n\n`,
+    )
+    const dotted = await shared.home.run(['credentials', 'import', columns], { env })
+    expect(dotted.stderr).toContain('the columns owner.name, notes are not fields of credentials.issue')
+    writeFileSync(
+      columns,
+      `${header},address.line2\nUS,did:web:acme:o1,1 Main St,residential,10,C-1,Flat 2\n`,
+    )
+    const nested = await shared.home.run(['credentials', 'import', columns], { env })
+    expect(nested.stderr).toContain('the column address.line2 is not a field of credentials.issue')
 
     // The import names its own key per batch (its resume relies on them); one given is refused, not ignored.
     const good = join(shared.home.dir, 'good.csv')
@@ -240,6 +298,13 @@ describe('rwa credentials import', () => {
     const imported = await shared.home.run(['credentials', 'import', good, '--json'], { env })
     expect(imported.exitCode, imported.stderr).toBe(0)
     expect(await credentialCount(key)).toBe(1)
+
+    // A column empty in every row is in no row's body: a spreadsheet's unused column is no refusal.
+    const unused = join(shared.home.dir, 'unused-column.csv')
+    writeFileSync(unused, `${header},notes\nUS,did:web:acme:o2,2 Main St,residential,10,G-2,\n`)
+    const withUnused = await shared.home.run(['credentials', 'import', unused], { env })
+    expect(withUnused.exitCode, withUnused.stderr).toBe(0)
+    expect(await credentialCount(key)).toBe(2)
   })
 
   it('Ctrl-C stops at once, its state on disk, and says how to go on', async () => {
@@ -334,13 +399,50 @@ describe('rwa attestations import', () => {
     })
     expect(run.exitCode, run.stderr).toBe(0)
     expect(run.stderr).toContain(
-      "rows 1–470 are over the server's request size as one batch; sending 235 rows at a time",
+      "rows 1–470 are over the server's request size as one batch; sending them 235 at a time",
     )
     expect(JSON.parse(run.stdout)).toMatchObject({ rows: 470, imported: 470, failed: 0 })
     const listed = (await api(shared.server.url, '/console/rwa/attestations?limit=1', key)) as {
       total: number
     }
     expect(listed.total).toBe(470)
+
+    // A batch left in flight by a run with a larger --chunk-size (interrupted while it was sent): too
+    // large, it is sent again in batches no larger than this run's --chunk-size.
+    const { key: resumedKey, env: resumedEnv } = await importingOrg('long-rows-resumed')
+    const dir = join(shared.home.dir, '.local', 'state', 'rwa', 'imports')
+    const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex')
+    const scope = [shared.server.url, 'long-rows-resumed', 'attestations', sha256].join('\n')
+    const name = createHash('sha256').update(scope).digest('hex').slice(0, 40)
+    const inFlight = {
+      version: 2,
+      file: resolve(file),
+      sha256,
+      kind: 'attestations',
+      server: shared.server.url,
+    }
+    writeFileSync(
+      join(dir, `${name}.json`),
+      JSON.stringify({
+        ...inFlight,
+        org_id: 'long-rows-resumed',
+        results: [],
+        digests: [],
+        pending: { start: 0, size: 470 },
+      }),
+    )
+    const resumed = await shared.home.run(['attestations', 'import', file, '--chunk-size', '100', '--json'], {
+      env: resumedEnv,
+    })
+    expect(resumed.exitCode, resumed.stderr).toBe(0)
+    expect(resumed.stderr).toContain(
+      "rows 1–470 are over the server's request size as one batch; sending them 100 at a time",
+    )
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 470, imported: 470, failed: 0 })
+    const resumedList = (await api(shared.server.url, '/console/rwa/attestations?limit=1', resumedKey)) as {
+      total: number
+    }
+    expect(resumedList.total).toBe(470)
 
     const huge = join(shared.home.dir, 'huge-row.csv')
     writeFileSync(huge, `${header}\nUS,did:web:acme:big,kyc,Acme KYC,${'e'.repeat(1_100_000)}\n`)

@@ -185,16 +185,45 @@ async function readUtf8(file: string): Promise<string> {
     throw unreadable(file, error)
   }
   if (isUtf8(bytes)) return bytes.toString('utf8')
-  // Decoded leniently, the first byte that is not UTF-8 is the first replacement character (unless the
-  // file holds one of its own before it: then the line is an upper bound, still worth naming).
-  const lenient = bytes.toString('utf8')
-  const at = lenient.indexOf('\uFFFD')
-  const line = lenient.slice(0, at === -1 ? 0 : at).split('\n').length
+  const at = firstNonUtf8(bytes)
+  // Lines as the CSV counts them: a record ends at CRLF, LF or a lone CR (old Mac exports).
+  let line = 1
+  for (let i = 0; i < at; i++) if (bytes[i] === 0x0a || (bytes[i] === 0x0d && bytes[i + 1] !== 0x0a)) line++
   throw new ExitError(
     EXIT.usage,
     `${file} is not UTF-8 text (line ${line} holds a byte that is not)`,
     'save it as UTF-8 (a spreadsheet\'s "CSV UTF-8"), or convert it: iconv -f LATIN1 -t UTF-8',
   )
+}
+
+/** The offset of the first byte that does not belong to a well-formed UTF-8 sequence (RFC 3629). */
+export function firstNonUtf8(bytes: Uint8Array): number {
+  let i = 0
+  while (i < bytes.length) {
+    const lead = bytes[i]!
+    if (lead < 0x80) {
+      i++
+      continue
+    }
+    const length =
+      lead >= 0xc2 && lead <= 0xdf
+        ? 2
+        : lead >= 0xe0 && lead <= 0xef
+          ? 3
+          : lead >= 0xf0 && lead <= 0xf4
+            ? 4
+            : 0
+    if (length === 0 || i + length > bytes.length) return i
+    // The second byte's range narrows after E0, ED, F0 and F4 (no overlong forms, surrogates, or code
+    // points past U+10FFFF).
+    const second = bytes[i + 1]!
+    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80
+    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf
+    if (second < low || second > high) return i
+    for (let k = 2; k < length; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i
+    i += length
+  }
+  return bytes.length
 }
 
 /**
@@ -203,7 +232,15 @@ async function readUtf8(file: string): Promise<string> {
  * schema (src/contract/rwa.ts, the server's), so the CLI keeps no list of its own; the rows' values are
  * checked by the server, row by row.
  */
-async function checkColumns(kind: ImportKind, file: string, header: readonly string[]): Promise<void> {
+async function checkColumns(
+  kind: ImportKind,
+  file: string,
+  header: readonly string[],
+  rows: ReadonlyArray<{ values: Record<string, string> }>,
+): Promise<void> {
+  // Only columns with a value somewhere: an empty cell is left out of its row's body, so a column
+  // empty in every row (a spreadsheet's unused "notes") reaches the server in none.
+  const filled = header.filter((name) => rows.some((row) => row.values[name] !== ''))
   const { issueCredentialRequestSchema, submitAttestationRequestSchema, requestTransferRequestSchema } =
     await import('../../contract/rwa.js')
   const schema = {
@@ -211,20 +248,24 @@ async function checkColumns(kind: ImportKind, file: string, header: readonly str
     attestations: submitAttestationRequestSchema,
     transfers: requestTransferRequestSchema,
   }[kind]
-  // A body with every column filled: only the fields the schema does not know are looked at.
-  const parsed = schema.safeParse(bodyOfRow(kind, Object.fromEntries(header.map((name) => [name, 'x']))))
+  // A body with every such column filled: only the fields the schema does not know are looked at.
+  const parsed = schema.safeParse(bodyOfRow(kind, Object.fromEntries(filled.map((name) => [name, 'x']))))
   const unknown = parsed.success
     ? []
     : parsed.error.issues.flatMap((issue) =>
         issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [],
       )
   if (unknown.length === 0) return
-  const columns = header.filter((name) =>
-    unknown.includes(kind === 'credentials' && PROPERTY_FIELDS.has(name) ? `property_data.${name}` : name),
-  )
+  // A column is refused when the field it fills is, or lies inside, one the schema does not know
+  // (`a.b` makes an unknown field `a`).
+  const columns = filled.filter((name) => {
+    const field = kind === 'credentials' && PROPERTY_FIELDS.has(name) ? `property_data.${name}` : name
+    return unknown.some((u) => field === u || field.startsWith(`${u}.`))
+  })
+  const named = columns.length > 0 ? columns : unknown
   throw new ExitError(
     EXIT.usage,
-    `${file}: ${columns.length === 1 ? 'the column' : 'the columns'} ${(columns.length > 0 ? columns : unknown).join(', ')} ${columns.length === 1 ? 'is not a field' : 'are not fields'} of ${OPERATION[kind]}; nothing was sent`,
+    `${file}: ${named.length === 1 ? 'the column' : 'the columns'} ${named.join(', ')} ${named.length === 1 ? 'is not a field' : 'are not fields'} of ${OPERATION[kind]}; nothing was sent`,
     `the first line names the fields: see \`rwa ${kind} import --help\``,
   )
 }
@@ -254,7 +295,7 @@ export function importCsv(kind: ImportKind) {
         throw error
       }
       const rows = parsed.rows
-      await checkColumns(kind, file, parsed.header)
+      await checkColumns(kind, file, parsed.header, rows)
       const hash = createHash('sha256').update(text).digest('hex')
       const rwa = await ctx.rwa()
       const server = (await ctx.resolveConnection()).url
@@ -302,8 +343,11 @@ export function importCsv(kind: ImportKind) {
         }
       }
       // Each row counts as a request: by default a chunk takes at most half of the organization's minute.
-      let size =
+      const size =
         chunkSize ?? Math.max(1, Math.min(MAX_CHUNK, Math.floor(self.limits.requests_per_minute / 2)))
+      // After a batch over the server's request size (413): its rows (those before `until`) go `size`
+      // at a time; the rows after them in batches of the usual size again.
+      let smaller: { size: number; until: number } | undefined
 
       // Ctrl-C: what is done and what is in flight are on disk already (the chunk is written down before
       // it is sent), so stopping at once loses nothing; say how to go on.
@@ -318,7 +362,11 @@ export function importCsv(kind: ImportKind) {
       try {
         while (state.results.length < rows.length) {
           const start = state.pending?.start ?? state.results.length
-          const count = state.pending?.size ?? Math.min(size, rows.length - start)
+          const count =
+            state.pending?.size ??
+            (smaller && start < smaller.until
+              ? Math.min(smaller.size, smaller.until - start)
+              : Math.min(size, rows.length - start))
           const chunk = rows.slice(start, start + count)
           if (!state.pending) {
             state.pending = { start, size: count }
@@ -361,9 +409,10 @@ export function importCsv(kind: ImportKind) {
                     `${file} line ${chunk[0]!.line}: the row alone is over the server's request size${typeof error.context.max_bytes === 'number' ? ` (${error.context.max_bytes} bytes)` : ''}`,
                     'shorten that row; the rows before it are imported, and a run again goes on from it',
                   )
-                size = Math.ceil(count / 2)
+                // Half, and never more than this run's size (the batch may be one a run before sent).
+                smaller = { size: Math.min(size, Math.ceil(count / 2)), until: start + count }
                 ctx.out.warn(
-                  `rows ${start + 1}–${start + count} are over the server's request size as one batch; sending ${plural(size, 'row')} at a time`,
+                  `rows ${start + 1}–${start + count} are over the server's request size as one batch; sending them ${smaller.size} at a time`,
                 )
                 continue
               }
