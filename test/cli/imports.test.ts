@@ -101,6 +101,25 @@ async function credentialCount(key: string): Promise<number> {
   return ((await api(shared.server.url, '/console/rwa/credentials?limit=1', key)) as { total: number }).total
 }
 
+/** `count` requests of the organization's minute spent (each a `GET keys/self`). */
+async function spendRequests(key: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(`${shared.server.url}/console/billing/keys/self`, {
+      headers: { 'x-api-key': key },
+    })
+    await response.arrayBuffer()
+    expect(response.status).toBe(200)
+  }
+}
+
+/** `rows` credentials on one street, their title deeds `<deeds>-<i>`, for five owners. */
+function streetCsv(rows: number, street: string, deeds: string): string {
+  const lines = ['jurisdiction,owner_did,address,type,value_usd,title_deed']
+  for (let i = 0; i < rows; i++)
+    lines.push(`US,did:web:acme:owner${i % 5},"${i} ${street} St",residential,${1000 + i},${deeds}-${i}`)
+  return `${lines.join('\n')}\n`
+}
+
 /** A new organization with the jurisdiction US, and the environment that points the CLI at it. */
 async function importingOrg(name: string) {
   const key = await newOrg(shared.server.url, shared.server.adminKey, name)
@@ -310,18 +329,9 @@ describe('rwa credentials import', () => {
   it('Ctrl-C stops at once, its state on disk, and says how to go on', async () => {
     const { key, env } = await importingOrg('interrupted-importer')
     // 470 of the trial minute's 500 spent: the first chunk of 20 fits, the second waits for the minute.
-    for (let i = 0; i < 469; i++) {
-      const response = await fetch(`${shared.server.url}/console/billing/keys/self`, {
-        headers: { 'x-api-key': key },
-      })
-      await response.arrayBuffer()
-      expect(response.status).toBe(200)
-    }
-    const lines = ['jurisdiction,owner_did,address,type,value_usd,title_deed']
-    for (let i = 0; i < 40; i++)
-      lines.push(`US,did:web:acme:owner${i % 5},"${i} Pine St",residential,${1000 + i},INT-${i}`)
+    await spendRequests(key, 469)
     const file = join(shared.home.dir, 'interrupted.csv')
-    writeFileSync(file, `${lines.join('\n')}\n`)
+    writeFileSync(file, streetCsv(40, 'Pine', 'INT'))
 
     const run = execa(process.execPath, [RWA_BIN, 'credentials', 'import', file, '--chunk-size', '20'], {
       extendEnv: false,
@@ -356,18 +366,9 @@ describe('rwa credentials import', () => {
     // A trial organization has Pro's limits: 500 requests a minute, each row one (DESIGN §18).
     const { key, env } = await importingOrg('patient-importer')
     // 460 of the minute's 500 spent: the first chunk of 30 fits, the second does not.
-    for (let i = 0; i < 459; i++) {
-      const response = await fetch(`${shared.server.url}/console/billing/keys/self`, {
-        headers: { 'x-api-key': key },
-      })
-      await response.arrayBuffer()
-      expect(response.status).toBe(200)
-    }
-    const lines = ['jurisdiction,owner_did,address,type,value_usd,title_deed']
-    for (let i = 0; i < 60; i++)
-      lines.push(`US,did:web:acme:owner${i % 5},"${i} Elm St",residential,${1000 + i},WAIT-${i}`)
+    await spendRequests(key, 459)
     const file = join(shared.home.dir, 'patient.csv')
-    writeFileSync(file, `${lines.join('\n')}\n`)
+    writeFileSync(file, streetCsv(60, 'Elm', 'WAIT'))
 
     const run = await shared.home.run(['credentials', 'import', file, '--chunk-size', '30', '--json'], {
       env,
