@@ -132,7 +132,62 @@ export function parseManifest(text: string, source: string): Manifest {
       )
     }
   }
+  const m = parsed.data
+  if (KINDS.every((kind) => m[kind].length === 0))
+    throw new ExitError(
+      EXIT.usage,
+      `${source} holds no resources: nothing to apply`,
+      `a manifest lists ${KINDS.join(', ')}: see \`rwa apply --help\` and docs/cli.md`,
+    )
+  for (const kind of KINDS) {
+    const repeat = firstRepeat(m[kind] as readonly object[], IDENTITY[kind] as (entry: object) => string[])
+    if (repeat)
+      throw new ExitError(
+        EXIT.usage,
+        `invalid manifest ${source}: ${kind}.${repeat.index}: the same ${repeat.what} as ${kind}.${repeat.earlier}; an entry is listed once`,
+      )
+  }
   return parsed.data
+}
+
+const KINDS = ['jurisdictions', 'trust', 'credentials', 'attestations', 'tokens'] as const
+
+/**
+ * What makes two entries of a kind the same resource, as the planner matches them against the server
+ * (the identities above): each entry's keys, described. Two entries sharing a key would be planned as
+ * two changes of one resource, or the second refused by the server as a duplicate of the first (which
+ * the batch has just made), a refusal naming a record that does not exist yet.
+ */
+const IDENTITY: { [K in (typeof KINDS)[number]]: (entry: Manifest[K][number]) => string[] } = {
+  jurisdictions: (j) => [`jurisdiction ${j.jurisdiction_id}`],
+  // A mutual relation is the reverse pair's too.
+  trust: (t) => [
+    `trust ${t.from_jurisdiction} -> ${t.to_jurisdiction}`,
+    ...(t.mutual ? [`trust ${t.to_jurisdiction} -> ${t.from_jurisdiction}`] : []),
+  ],
+  // Within an organization, an active credential's (jurisdiction, title deed key) is unique.
+  credentials: (c) => [`title deed ${titleDeedKey(c.property_data.title_deed)} in ${c.jurisdiction}`],
+  attestations: (a) => [
+    `attestation ${JSON.stringify([a.jurisdiction, a.subject_did, a.type, a.attester, a.credential ?? a.credential_id ?? null, a.evidence ?? null, a.valid_until ?? null])}`,
+  ],
+  tokens: (t) => [`token of credential ${t.credential ?? t.credential_id}`],
+}
+
+/** The first entry one of whose keys an earlier entry has, with that entry and the key. */
+function firstRepeat(
+  entries: readonly object[],
+  keysOf: (entry: object) => string[],
+): { index: number; earlier: number; what: string } | undefined {
+  const seen = new Map<string, number>()
+  for (const [index, entry] of entries.entries()) {
+    const keys = keysOf(entry)
+    for (const key of keys) {
+      const earlier = seen.get(key)
+      if (earlier !== undefined) return { index, earlier, what: key }
+    }
+    for (const key of keys) seen.set(key, index)
+  }
+  return undefined
 }
 
 /** `revoked`: a credential of the manifest that was revoked; reported, never issued again. */

@@ -317,6 +317,69 @@ describe('rwa apply', () => {
     expect(dangling.stderr).toMatch(/attestations\.0\.credential: no credential with ref nope/)
   })
 
+  it('refuses a manifest that holds nothing, or lists one resource twice, before anything is sent (2)', async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-twice')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    for (const input of ['', '{}', 'jurisdictions: []\n']) {
+      const run = await shared.home.run(['apply', '-f', '-'], { env, input })
+      expect(run.exitCode, input).toBe(2)
+      expect(run.stderr).toContain('stdin holds no resources: nothing to apply')
+    }
+
+    const [us, sg] = manifest.jurisdictions
+    const [office] = manifest.credentials
+    const twice: Array<[object, string]> = [
+      [
+        { jurisdictions: [us, sg, { ...us, name: 'USA' }] },
+        'jurisdictions.2: the same jurisdiction US as jurisdictions.0',
+      ],
+      // A mutual relation is the reverse pair's too.
+      [
+        {
+          jurisdictions: [us, sg],
+          trust: [{ from_jurisdiction: 'SG', to_jurisdiction: 'US' }, manifest.trust[0]],
+        },
+        'trust.1: the same trust SG -> US as trust.0',
+      ],
+      // Title deeds compare trimmed and case-insensitive, as the server compares them.
+      [
+        {
+          jurisdictions: [us],
+          credentials: [
+            office,
+            {
+              ...office,
+              ref: 'again',
+              owner_did: 'did:web:acme:bob',
+              property_data: { ...office!.property_data, title_deed: ' tx-1' },
+            },
+          ],
+        },
+        'credentials.1: the same title deed tx-1 in US as credentials.0',
+      ],
+      [
+        {
+          jurisdictions: [us],
+          credentials: [office],
+          tokens: [
+            { credential: 'office', total_supply: 100, symbol: 'OFC' },
+            { credential: 'office', total_supply: 200, symbol: 'OFD' },
+          ],
+        },
+        'tokens.1: the same token of credential office as tokens.0',
+      ],
+    ]
+    for (const [listed, message] of twice) {
+      const run = await shared.home.run(['apply', '-f', '-', '--dry-run'], {
+        env,
+        input: JSON.stringify(listed),
+      })
+      expect(run.exitCode, run.stderr).toBe(2)
+      expect(run.stderr).toContain(message)
+    }
+    expect((await state(key)).jurisdictions).toEqual([])
+  })
+
   it('applies all or nothing: a trust entry naming an unknown jurisdiction fails the dry run and the apply, naming trust[0], and nothing is created', async () => {
     const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-atomic')
     const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
