@@ -1,6 +1,8 @@
 import { isUtf8 } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
 import fc from 'fast-check'
@@ -360,6 +362,77 @@ describe('rwa credentials import', () => {
       'interrupted: 20 of 40 rows done, a batch in flight; run the same command again to go on',
     )
     expect(await credentialCount(key)).toBe(20)
+  })
+
+  it('keeps a batch the server still runs (409 in progress) in flight, and sends it again as it was', async () => {
+    const { key, env } = await importingOrg('overlapping-importer')
+    // The real server behind a proxy that answers the first batch as the server answers a key still
+    // running (an earlier run's, cut off, running past the client's 70 s wait): Retry-After beyond it.
+    const batches: Array<{ key: string; rows: number; answered: number }> = []
+    let stillRunning = true
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (chunk: Buffer) => chunks.push(chunk))
+      req.on('end', async () => {
+        const body = Buffer.concat(chunks)
+        const headers: Record<string, string> = {}
+        for (const name of ['x-api-key', 'content-type', 'idempotency-key'])
+          if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string
+        if (req.url === '/console/rwa/batch') {
+          const rows = (JSON.parse(body.toString()) as { operations: unknown[] }).operations.length
+          const answered = stillRunning ? 409 : 0
+          batches.push({ key: headers['idempotency-key'] ?? '', rows, answered })
+          if (stillRunning) {
+            stillRunning = false
+            res.writeHead(409, { 'content-type': 'application/problem+json', 'retry-after': '120' }).end(
+              JSON.stringify({
+                type: 'urn:rwa:problem:conflict',
+                title: 'Conflict',
+                status: 409,
+                detail: 'A request with this Idempotency-Key is still running; retry once it has answered',
+                code: 'conflict',
+                reason: 'idempotency_key_in_progress',
+                context: { idempotency_key: headers['idempotency-key'] },
+              }),
+            )
+            return
+          }
+        }
+        const answer = await fetch(new URL(req.url ?? '/', shared.server.url), {
+          method: req.method,
+          headers,
+          ...(req.method === 'GET' ? {} : { body }),
+        })
+        const out: Record<string, string> = {}
+        for (const name of ['content-type', 'retry-after', 'idempotent-replayed'])
+          if (answer.headers.has(name)) out[name] = answer.headers.get(name)!
+        res.writeHead(answer.status, out).end(Buffer.from(await answer.arrayBuffer()))
+      })
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    try {
+      const viaProxy = { ...env, RWA_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` }
+      const file = join(shared.home.dir, 'overlapping.csv')
+      writeFileSync(file, streetCsv(30, 'Ash', 'RUN'))
+      const cut = await shared.home.run(['credentials', 'import', file, '--chunk-size', '20'], {
+        env: viaProxy,
+      })
+      expect(cut.exitCode).toBe(5)
+      expect(await credentialCount(key)).toBe(0)
+
+      // Run again with another chunk size: the batch in flight goes first, as it was sent.
+      const again = await shared.home.run(['credentials', 'import', file, '--chunk-size', '7', '--json'], {
+        env: viaProxy,
+      })
+      expect(again.exitCode, again.stderr).toBe(0)
+      expect(batches[0]).toMatchObject({ rows: 20, answered: 409 })
+      expect(batches[1]).toEqual({ key: batches[0]!.key, rows: 20, answered: 0 })
+      expect(batches.slice(2).map((b) => b.rows)).toEqual([7, 3])
+      expect(JSON.parse(again.stdout)).toMatchObject({ rows: 30, imported: 30, failed: 0 })
+      expect(await credentialCount(key)).toBe(30)
+    } finally {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()))
+    }
   })
 
   it("waits for the organization's minute when a chunk meets the per-minute limit, and goes on by itself", async () => {

@@ -397,8 +397,14 @@ export function importCsv(kind: ImportKind) {
           } catch (error) {
             // Refused whole (a row's schema, the key's roles, the day's limit, its size): nothing of it ran,
             // so it is no longer in flight, and a fixed file may go on from it. A lost answer or a 5xx may
-            // have run.
-            if (error instanceof ApiProblemError && error.status >= 400 && error.status < 500) {
+            // have run; so may a batch whose key the server is still running (an earlier run's, cut off,
+            // still running after the client's wait): it stays in flight, to be sent again as it was.
+            if (
+              error instanceof ApiProblemError &&
+              error.status >= 400 &&
+              error.status < 500 &&
+              error.reason !== 'idempotency_key_in_progress'
+            ) {
               state.pending = undefined
               await writeState(path, state)
               if (error.status === 413) {
