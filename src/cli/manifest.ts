@@ -160,15 +160,13 @@ const KINDS = ['jurisdictions', 'trust', 'credentials', 'attestations', 'tokens'
  */
 const IDENTITY: { [K in (typeof KINDS)[number]]: (entry: Manifest[K][number]) => string[] } = {
   jurisdictions: (j) => [`jurisdiction ${j.jurisdiction_id}`],
-  // A mutual relation is the reverse pair's too.
-  trust: (t) => [
-    `trust ${t.from_jurisdiction} -> ${t.to_jurisdiction}`,
-    ...(t.mutual ? [`trust ${t.to_jurisdiction} -> ${t.from_jurisdiction}`] : []),
-  ],
+  // One active relation per pair of jurisdictions, in either direction (the server's unique index).
+  trust: (t) => [`trust between ${[t.from_jurisdiction, t.to_jurisdiction].sort().join(' and ')}`],
   // Within an organization, an active credential's (jurisdiction, title deed key) is unique.
   credentials: (c) => [`title deed ${titleDeedKey(c.property_data.title_deed)} in ${c.jurisdiction}`],
+  // valid_until as an instant, as the planner compares it (`...Z` and `....000Z` are one).
   attestations: (a) => [
-    `attestation ${JSON.stringify([a.jurisdiction, a.subject_did, a.type, a.attester, a.credential ?? a.credential_id ?? null, a.evidence ?? null, a.valid_until ?? null])}`,
+    `attestation ${JSON.stringify([a.jurisdiction, a.subject_did, a.type, a.attester, a.credential ?? a.credential_id ?? null, a.evidence ?? null, a.valid_until === undefined ? null : Date.parse(a.valid_until)])}`,
   ],
   tokens: (t) => [`token of credential ${t.credential ?? t.credential_id}`],
 }
@@ -521,10 +519,20 @@ async function planTokens(
   if (manifest.tokens.length === 0) return
   const gov = rwa.governance
   const tokens = await all<Token>((cursor) => gov.listTokens({ query: { limit: 500, cursor } }), 'tokens')
+  // A token by its credential's ref and another by that credential's id are one token (one a credential);
+  // parseManifest could not tell, the ref's credential being known only now.
+  const entryOfCredential = new Map<string, number>()
   for (const [index, entry] of manifest.tokens.entries()) {
     const at = `tokens[${index}]`
     const credentialId =
       entry.credential !== undefined ? credentialIdOfRef.get(entry.credential) : entry.credential_id
+    const earlier = credentialId ? entryOfCredential.get(credentialId) : undefined
+    if (earlier !== undefined)
+      throw new ExitError(
+        EXIT.usage,
+        `invalid manifest: tokens.${index}: the same token of credential ${credentialId} as tokens.${earlier}; an entry is listed once`,
+      )
+    if (credentialId) entryOfCredential.set(credentialId, index)
     const name = `${entry.symbol ?? 'token'} of ${entry.credential ?? entry.credential_id}`
     const rules = wantedRules(entry.rules)
     const existing = credentialId ? tokens.find((t) => t.credential_id === credentialId) : undefined

@@ -333,13 +333,16 @@ describe('rwa apply', () => {
         { jurisdictions: [us, sg, { ...us, name: 'USA' }] },
         'jurisdictions.2: the same jurisdiction US as jurisdictions.0',
       ],
-      // A mutual relation is the reverse pair's too.
+      // One active relation per pair, in either direction: one-way each way is one pair twice.
       [
         {
           jurisdictions: [us, sg],
-          trust: [{ from_jurisdiction: 'SG', to_jurisdiction: 'US' }, manifest.trust[0]],
+          trust: [
+            { from_jurisdiction: 'US', to_jurisdiction: 'SG' },
+            { from_jurisdiction: 'SG', to_jurisdiction: 'US' },
+          ],
         },
-        'trust.1: the same trust SG -> US as trust.0',
+        'trust.1: the same trust between SG and US as trust.0',
       ],
       // Title deeds compare trimmed and case-insensitive, as the server compares them.
       [
@@ -369,6 +372,14 @@ describe('rwa apply', () => {
         'tokens.1: the same token of credential office as tokens.0',
       ],
     ]
+    const attestation = { ...manifest.attestations[0]!, valid_until: '2027-06-01T00:00:00Z' }
+    twice.push([
+      {
+        jurisdictions: [us],
+        attestations: [attestation, { ...attestation, valid_until: '2027-06-01T00:00:00.000Z' }],
+      },
+      'attestations.1: the same attestation',
+    ])
     for (const [listed, message] of twice) {
       const run = await shared.home.run(['apply', '-f', '-', '--dry-run'], {
         env,
@@ -378,6 +389,28 @@ describe('rwa apply', () => {
       expect(run.stderr).toContain(message)
     }
     expect((await state(key)).jurisdictions).toEqual([])
+
+    // A token by a credential's ref and another by its id are one token: told once the ref's
+    // credential is known (it exists), before anything is sent.
+    const base = { jurisdictions: [us], credentials: [office] }
+    const made = await shared.home.run(['apply', '-f', '-', '--json'], { env, input: JSON.stringify(base) })
+    expect(made.exitCode, made.stderr).toBe(0)
+    const officeId = (await state(key)).credentials[0].credential_id as string
+    const byRefAndId = await shared.home.run(['apply', '-f', '-'], {
+      env,
+      input: JSON.stringify({
+        ...base,
+        tokens: [
+          { credential: 'office', total_supply: 100, symbol: 'OFC' },
+          { credential_id: officeId, total_supply: 100, symbol: 'OFC' },
+        ],
+      }),
+    })
+    expect(byRefAndId.exitCode).toBe(2)
+    expect(byRefAndId.stderr).toContain(`tokens.1: the same token of credential ${officeId} as tokens.0`)
+    expect(
+      ((await api(shared.server.url, '/console/rwa/tokens', key)) as { tokens: unknown[] }).tokens,
+    ).toEqual([])
   })
 
   it('applies all or nothing: a trust entry naming an unknown jurisdiction fails the dry run and the apply, naming trust[0], and nothing is created', async () => {
