@@ -186,18 +186,30 @@ describe('rwa credentials import', () => {
     expect(theirs[0].id).not.toBe(out.results[0].id)
     expect(await credentialCount(other)).toBe(24)
 
-    // A file that changed after an import of it is refused: its rows imported then would be again.
+    // The refused row fixed (here: replaced by a good one, the bad one moved to the end): it is sent
+    // again, then the rows after it; the rows done are not.
     writeFileSync(file, credentialsCsv(25))
+    const fixed = await shared.home.run(['credentials', 'import', file, '--json'], { env })
+    expect(fixed.exitCode, fixed.stderr).toBe(6)
+    expect(fixed.stderr).toContain(
+      'but for 1 refused row changed since: sending it again, going on after them',
+    )
+    expect(JSON.parse(fixed.stdout)).toMatchObject({ rows: 26, imported: 25, failed: 1 })
+    expect(JSON.parse(fixed.stdout).results.slice(0, 24)).toEqual(out.results.slice(0, 24))
+    expect(await credentialCount(key)).toBe(25)
+
+    // A file whose rows imported then changed is refused: they would be imported again.
+    writeFileSync(file, credentialsCsv(26).replace(',100000,', ',100001,'))
     const changed = await shared.home.run(['credentials', 'import', file], { env })
     expect(changed.exitCode).toBe(2)
-    expect(changed.stderr).toContain('changed since 24 of its rows were imported into importer')
+    expect(changed.stderr).toContain('changed since 25 of its rows were imported into importer')
     expect(changed.stderr).toContain('--again')
-    expect(await credentialCount(key)).toBe(24)
+    expect(await credentialCount(key)).toBe(25)
     // --again sends every row: those the server refuses as duplicates (the title deeds) are listed.
     const forced = await shared.home.run(['credentials', 'import', file, '--again', '--json'], { env })
     expect(forced.exitCode, forced.stderr).toBe(6)
-    expect(JSON.parse(forced.stdout)).toMatchObject({ rows: 26, imported: 1, failed: 25 })
-    expect(await credentialCount(key)).toBe(25)
+    expect(JSON.parse(forced.stdout)).toMatchObject({ rows: 27, imported: 1, failed: 26 })
+    expect(await credentialCount(key)).toBe(26)
 
     // A CSV that is not one is exit 2, naming the line.
     writeFileSync(file, 'jurisdiction,owner_did\nUS\n')
@@ -246,6 +258,36 @@ describe('rwa credentials import', () => {
     expect(added.exitCode, added.stderr).toBe(0)
     expect(JSON.parse(added.stdout)).toMatchObject({ rows: 27, imported: 27, failed: 0 })
     expect(await credentialCount(key)).toBe(27)
+  })
+
+  it('sends again only the refused rows the file has fixed, not those left as they were', async () => {
+    const { key, env } = await importingOrg('row-fixer')
+    const header = 'jurisdiction,owner_did,address,type,value_usd,title_deed'
+    const rowsOf = (first: string) => [
+      header,
+      `${first},did:web:acme:o1,1 Birch St,residential,10,B-1`,
+      'YY,did:web:acme:o2,2 Birch St,residential,10,B-2',
+      'US,did:web:acme:o3,3 Birch St,residential,10,B-3',
+    ]
+    const file = join(shared.home.dir, 'row-fixer.csv')
+    writeFileSync(file, `${rowsOf('XX').join('\n')}\n`)
+    const first = await shared.home.run(['credentials', 'import', file, '--json'], { env })
+    expect(first.exitCode).toBe(6)
+    expect(JSON.parse(first.stdout).results.map((r: { status: number }) => r.status)).toEqual([404, 404, 201])
+
+    // YY now exists, but its row is unchanged: not sent again (it would now be made). XX's row fixed is.
+    await api(shared.server.url, '/console/rwa/jurisdictions', key, {
+      method: 'POST',
+      body: JSON.stringify({ jurisdiction_id: 'YY', name: 'Elsewhere', regulatory_body: 'R' }),
+    })
+    writeFileSync(file, `${rowsOf('US').join('\n')}\n`)
+    const again = await shared.home.run(['credentials', 'import', file, '--json'], { env })
+    expect(again.exitCode).toBe(6)
+    expect(again.stderr).toContain('but for 1 refused row changed since: sending it again')
+    const results = JSON.parse(again.stdout).results
+    expect(results.map((r: { status: number }) => r.status)).toEqual([201, 404, 201])
+    expect(results[2]).toEqual(JSON.parse(first.stdout).results[2])
+    expect(await credentialCount(key)).toBe(2)
   })
 
   it('refuses before sending anything: a file it cannot read, text that is not UTF-8, columns no field takes, --idempotency-key', async () => {

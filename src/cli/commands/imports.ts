@@ -98,8 +98,13 @@ interface ImportState {
   results: RowResult[]
   /** Of each row done, the digest of the body it sent (`rowDigest`): a changed file goes on after them. */
   digests: string[]
-  /** The chunk sent last, not yet answered: rows `start` to `start + size - 1`, counted from 0. */
-  pending?: { start: number; size: number }
+  /**
+   * The chunk sent last, not yet answered: rows `start` to `start + size - 1`, counted from 0; or rows
+   * done before, refused, that the file has since fixed (`rows`), sent again.
+   */
+  pending?: { start: number; size: number } | { rows: number[] }
+  /** Rows done before, refused, that the file has since changed: to be sent again before going on. */
+  again?: number[]
 }
 
 /** The directory of the import states: `$XDG_STATE_HOME/rwa/imports`, else under `~/.local/state`. */
@@ -314,26 +319,37 @@ export function importCsv(kind: ImportKind) {
       const path = statePath(dir, fresh)
       const state = (await readState(path)) ?? fresh
       if (state === fresh) {
-        // The file changed since an import of it. If the rows done then are its first rows still, go
-        // on after them (a refused row fixed, rows added at the end); else its rows imported then
-        // would be imported again: refused, unless --again.
+        // The file changed since an import of it. If the rows done then are its first rows still, but
+        // for rows then refused (nothing made of them) that it has changed since, go on: those rows
+        // sent again, then the rows after them (a refused row fixed, rows added at the end). Else its
+        // rows imported then would be imported again: refused, unless --again.
         const earlier = await earlierVersions(dir, fresh)
+        const changedOf = (e: ImportState): number[] | undefined => {
+          if (e.pending || e.digests.length > rows.length) return undefined
+          const changed: number[] = []
+          for (const [i, digest] of e.digests.entries()) {
+            if (digest === rowDigest(kind, rows[i]!.values)) continue
+            if (!(e.results[i]!.status >= 400)) return undefined
+            changed.push(i)
+          }
+          return changed
+        }
         const continued = earlier
-          .filter(
-            (e) =>
-              !e.pending &&
-              e.digests.length <= rows.length &&
-              e.digests.every((digest, i) => digest === rowDigest(kind, rows[i]!.values)),
-          )
-          .sort((a, b) => b.digests.length - a.digests.length)[0]
-        if (continued && continued.digests.length > 0) {
-          state.results = continued.results.map((r, i) => ({ ...r, line: rows[i]!.line }))
-          state.digests = [...continued.digests]
+          .map((e) => ({ e, changed: changedOf(e) }))
+          .filter((c): c is { e: ImportState; changed: number[] } => c.changed !== undefined)
+          .sort((a, b) => b.e.digests.length - a.e.digests.length)[0]
+        if (continued && continued.e.digests.length > 0) {
+          state.results = continued.e.results.map((r, i) => ({ ...r, line: rows[i]!.line }))
+          state.digests = [...continued.e.digests]
+          if (continued.changed.length > 0) state.again = continued.changed
+          const fixed = continued.changed.length
           ctx.out.info(
-            `${file} changed since an import of it; its first ${plural(state.results.length, 'row')} are those done then: going on after them`,
+            `${file} changed since an import of it; its first ${plural(state.results.length, 'row')} are those done then${fixed > 0 ? `, but for ${plural(fixed, 'refused row')} changed since: sending ${fixed === 1 ? 'it' : 'them'} again,` : ':'} going on after them`,
           )
         } else if (!options.again) {
-          const before = earlier.find((e) => importedRows(e) > 0 || e.pending)
+          const before = earlier
+            .filter((e) => importedRows(e) > 0 || e.pending)
+            .sort((a, b) => importedRows(b) - importedRows(a))[0]
           if (before)
             throw new ExitError(
               EXIT.usage,
@@ -360,16 +376,28 @@ export function importCsv(kind: ImportKind) {
       }
       process.once('SIGINT', interrupted)
       try {
-        while (state.results.length < rows.length) {
-          const start = state.pending?.start ?? state.results.length
-          const count =
-            state.pending?.size ??
-            (smaller && start < smaller.until
-              ? Math.min(smaller.size, smaller.until - start)
-              : Math.min(size, rows.length - start))
-          const chunk = rows.slice(start, start + count)
+        while ((state.again?.length ?? 0) > 0 || state.pending || state.results.length < rows.length) {
+          // The batch in flight as it was sent, else refused rows fixed since, else the rows after those done.
+          let indices: number[]
+          let fixing = true
+          if (state.pending && 'rows' in state.pending) indices = state.pending.rows
+          else if (!state.pending && state.again && state.again.length > 0)
+            indices = state.again.slice(0, smaller?.size ?? size)
+          else {
+            fixing = false
+            const start = state.pending?.start ?? state.results.length
+            const count =
+              state.pending?.size ??
+              (smaller && start < smaller.until
+                ? Math.min(smaller.size, smaller.until - start)
+                : Math.min(size, rows.length - start))
+            indices = Array.from({ length: count }, (_, i) => start + i)
+          }
+          const start = indices[0]!
+          const count = indices.length
+          const chunk = indices.map((i) => rows[i]!)
           if (!state.pending) {
-            state.pending = { start, size: count }
+            state.pending = fixing ? { rows: indices } : { start, size: count }
             await writeState(path, state)
           }
           const done = state.results.length
@@ -386,11 +414,13 @@ export function importCsv(kind: ImportKind) {
                     })),
                     atomic: false,
                   },
-                  idempotencyKey: `rwa-import-${kind}-${hash.slice(0, 40)}-${start}-${count}`,
+                  idempotencyKey: fixing
+                    ? `rwa-import-${kind}-${hash.slice(0, 40)}-again-${createHash('sha256').update(indices.join(',')).digest('hex').slice(0, 16)}`
+                    : `rwa-import-${kind}-${hash.slice(0, 40)}-${start}-${count}`,
                 }),
               (seconds, problem) =>
                 ctx.out.warn(
-                  `${rateLimitReached(problem.context)}; waiting ${seconds} s, then rows ${start + 1}–${start + count} (lines ${chunk[0]!.line}–${chunk.at(-1)!.line}) again (${done} of ${plural(rows.length, 'row')} done; the import goes on by itself)`,
+                  `${rateLimitReached(problem.context)}; waiting ${seconds} s, then ${rowsOf(indices)} (${fixing ? linesOf(chunk.map((row) => row.line)) : `lines ${chunk[0]!.line}–${chunk.at(-1)!.line}`}) again (${done} of ${plural(rows.length, 'row')} done; the import goes on by itself)`,
                 ),
             )
             answered = data.results
@@ -416,9 +446,9 @@ export function importCsv(kind: ImportKind) {
                     'shorten that row; the rows before it are imported, and a run again goes on from it',
                   )
                 // Half, and never more than this run's size (the batch may be one a run before sent).
-                smaller = { size: Math.min(size, Math.ceil(count / 2)), until: start + count }
+                smaller = { size: Math.min(size, Math.ceil(count / 2)), until: indices.at(-1)! + 1 }
                 ctx.out.warn(
-                  `rows ${start + 1}–${start + count} are over the server's request size as one batch; sending them ${smaller.size} at a time`,
+                  `${rowsOf(indices)} are over the server's request size as one batch; sending them ${smaller.size} at a time`,
                 )
                 continue
               }
@@ -431,8 +461,15 @@ export function importCsv(kind: ImportKind) {
             throw new Error(
               `the server answered ${answered.length} results for a batch of ${chunk.length} rows (lines ${chunk[0]!.line}–${chunk.at(-1)!.line})`,
             )
-          state.results.push(...answered.map((result, i) => rowResult(kind, chunk[i]!.line, result)))
-          state.digests.push(...chunk.map((row) => rowDigest(kind, row.values)))
+          for (const [j, i] of indices.entries()) {
+            state.results[i] = rowResult(kind, chunk[j]!.line, answered[j]!)
+            state.digests[i] = rowDigest(kind, chunk[j]!.values)
+          }
+          if (fixing) {
+            const sent = new Set(indices)
+            state.again = state.again?.filter((i) => !sent.has(i))
+            if (state.again?.length === 0) state.again = undefined
+          }
           state.pending = undefined
           await writeState(path, state)
           ctx.out.progress(
@@ -477,6 +514,23 @@ export function importCsv(kind: ImportKind) {
     })
 }
 
+/** Lines of the file, for messages: `line 7`, `lines 2, 3, 4, 5, 6 and 3 more`. */
+const linesOf = (lines: readonly number[]): string =>
+  lines.length === 1
+    ? `line ${lines[0]}`
+    : `lines ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ` and ${lines.length - 5} more` : ''}`
+
+/** Rows of the file by their number, counted from 1: `rows 31–60` when they follow each other. */
+const rowsOf = (indices: readonly number[]): string =>
+  indices.length === 1
+    ? `row ${indices[0]! + 1}`
+    : indices.every((i, j) => j === 0 || i === indices[j - 1]! + 1)
+      ? `rows ${indices[0]! + 1}–${indices.at(-1)! + 1}`
+      : `rows ${indices
+          .slice(0, 5)
+          .map((i) => i + 1)
+          .join(', ')}${indices.length > 5 ? ` and ${indices.length - 5} more` : ''}`
+
 /**
  * A chunk refused whole because rows of it fail their schema (`400` naming `operations[i].body...`), as
  * the CSV's lines: `credentials.csv line 17: property_data.value_usd: ...`. Undefined for any other
@@ -498,10 +552,6 @@ function refusedRows(
     byProblem.set(problem, [...(byProblem.get(problem) ?? []), row.line])
   }
   if (error.status !== 400 || byProblem.size === 0) return undefined
-  const linesOf = (lines: number[]) =>
-    lines.length === 1
-      ? `line ${lines[0]}`
-      : `lines ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ` and ${lines.length - 5} more` : ''}`
   return new ExitError(
     EXIT.usage,
     [...byProblem].map(([problem, lines]) => `${file} ${linesOf(lines)}: ${problem}`).join('\n'),
