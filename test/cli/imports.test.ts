@@ -103,6 +103,14 @@ async function credentialCount(key: string): Promise<number> {
   return ((await api(shared.server.url, '/console/rwa/credentials?limit=1', key)) as { total: number }).total
 }
 
+/** Where the CLI keeps the state of importing `file`, as it is now, into `orgId` as `kind`. */
+function importStatePath(orgId: string, kind: string, file: string): string {
+  const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex')
+  const scope = [shared.server.url, orgId, kind, sha256].join('\n')
+  const name = createHash('sha256').update(scope).digest('hex').slice(0, 40)
+  return join(shared.home.dir, '.local', 'state', 'rwa', 'imports', `${name}.json`)
+}
+
 /** `count` requests of the organization's minute spent (each a `GET keys/self`). */
 async function spendRequests(key: string, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
@@ -287,6 +295,31 @@ describe('rwa credentials import', () => {
     const results = JSON.parse(again.stdout).results
     expect(results.map((r: { status: number }) => r.status)).toEqual([201, 404, 201])
     expect(results[2]).toEqual(JSON.parse(first.stdout).results[2])
+    expect(await credentialCount(key)).toBe(2)
+
+    // The fixed row changed once more: it was made by the last run (whose state is the newest), so
+    // this is a row imported then that changed, refused; the first run's state, where it is refused
+    // still, is not gone on from.
+    const fixedAgain = rowsOf('US')
+    fixedAgain[1] = 'US,did:web:acme:o1,1 Birch St,residential,12,B-1b'
+    writeFileSync(file, `${fixedAgain.join('\n')}\n`)
+    const refused = await shared.home.run(['credentials', 'import', file], { env })
+    expect(refused.exitCode, refused.stderr).toBe(2)
+    expect(refused.stderr).toContain('changed since 2 of its rows were imported into row-fixer')
+    expect(await credentialCount(key)).toBe(2)
+
+    // The last run's answer lost (its batch in flight), then a row added: not gone on from, neither from
+    // the newest state (its batch may have run) nor from an older one (which does not know it).
+    writeFileSync(file, `${rowsOf('US').join('\n')}\n`)
+    const last = importStatePath('row-fixer', 'credentials', file)
+    writeFileSync(last, JSON.stringify({ ...JSON.parse(readFileSync(last, 'utf8')), pending: { rows: [1] } }))
+    writeFileSync(
+      file,
+      `${[...rowsOf('US'), 'US,did:web:acme:o4,4 Birch St,residential,10,B-4'].join('\n')}\n`,
+    )
+    const inFlight = await shared.home.run(['credentials', 'import', file], { env })
+    expect(inFlight.exitCode, inFlight.stderr).toBe(2)
+    expect(inFlight.stderr).toContain('(and a batch of it was sent, perhaps run)')
     expect(await credentialCount(key)).toBe(2)
   })
 
@@ -526,10 +559,7 @@ describe('rwa attestations import', () => {
     // A batch left in flight by a run with a larger --chunk-size (interrupted while it was sent): too
     // large, it is sent again in batches no larger than this run's --chunk-size.
     const { key: resumedKey, env: resumedEnv } = await importingOrg('long-rows-resumed')
-    const dir = join(shared.home.dir, '.local', 'state', 'rwa', 'imports')
     const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex')
-    const scope = [shared.server.url, 'long-rows-resumed', 'attestations', sha256].join('\n')
-    const name = createHash('sha256').update(scope).digest('hex').slice(0, 40)
     const inFlight = {
       version: 2,
       file: resolve(file),
@@ -538,7 +568,7 @@ describe('rwa attestations import', () => {
       server: shared.server.url,
     }
     writeFileSync(
-      join(dir, `${name}.json`),
+      importStatePath('long-rows-resumed', 'attestations', file),
       JSON.stringify({
         ...inFlight,
         org_id: 'long-rows-resumed',

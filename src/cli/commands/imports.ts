@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer'
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import type { Command } from 'commander'
@@ -133,28 +133,50 @@ async function readState(path: string): Promise<ImportState | undefined> {
   }
 }
 
-/** The imports of other contents of the same file into the same organization, as the same kind. */
-async function earlierVersions(dir: string, current: ImportState): Promise<ImportState[]> {
+/**
+ * The imports of the same file into the same organization as the same kind, whatever its content then,
+ * newest first (by when each state was last written).
+ */
+async function importsOfFile(dir: string, current: ImportState): Promise<ImportState[]> {
   let names: string[]
   try {
     names = await readdir(dir)
   } catch {
     return []
   }
-  const found: ImportState[] = []
+  const found: Array<{ state: ImportState; at: number }> = []
   for (const name of names.filter((n) => n.endsWith('.json'))) {
-    const state = await readState(join(dir, name))
+    const path = join(dir, name)
+    const state = await readState(path)
     if (
       state &&
       state.file === current.file &&
       state.server === current.server &&
       state.org_id === current.org_id &&
-      state.kind === current.kind &&
-      state.sha256 !== current.sha256
+      state.kind === current.kind
     )
-      found.push(state)
+      found.push({ state, at: (await stat(path)).mtimeMs })
   }
-  return found
+  return found.sort((a, b) => b.at - a.at).map((f) => f.state)
+}
+
+/**
+ * The rows of an earlier import that `rows` changed, when each is one then refused (nothing made of
+ * it): those to send again. Undefined when a row done then changed, or rows were removed.
+ */
+function changedRows(
+  kind: ImportKind,
+  earlier: ImportState,
+  rows: ReadonlyArray<{ values: Record<string, string> }>,
+): number[] | undefined {
+  if (earlier.digests.length > rows.length) return undefined
+  const changed: number[] = []
+  for (const [i, digest] of earlier.digests.entries()) {
+    if (digest === rowDigest(kind, rows[i]!.values)) continue
+    if (!(earlier.results[i]!.status >= 400)) return undefined
+    changed.push(i)
+  }
+  return changed
 }
 
 /** What identifies a row's request: the digest of the body it sends. */
@@ -317,43 +339,34 @@ export function importCsv(kind: ImportKind) {
         digests: [],
       }
       const path = statePath(dir, fresh)
-      const state = (await readState(path)) ?? fresh
-      if (state === fresh) {
-        // The file changed since an import of it. If the rows done then are its first rows still, but
+      // The newest import of this file is what was done with it last, every earlier one led to it (a
+      // run goes on from the newest only): an older state, of this content or another, may not know
+      // rows a later run made.
+      const imports = await importsOfFile(dir, fresh)
+      const newest = imports[0]
+      const state = newest?.sha256 === hash ? newest : fresh
+      if (state === fresh && newest) {
+        // The file changed since its last import. If the rows done then are its first rows still, but
         // for rows then refused (nothing made of them) that it has changed since, go on: those rows
-        // sent again, then the rows after them (a refused row fixed, rows added at the end). Else its
-        // rows imported then would be imported again: refused, unless --again.
-        const earlier = await earlierVersions(dir, fresh)
-        const changedOf = (e: ImportState): number[] | undefined => {
-          if (e.pending || e.digests.length > rows.length) return undefined
-          const changed: number[] = []
-          for (const [i, digest] of e.digests.entries()) {
-            if (digest === rowDigest(kind, rows[i]!.values)) continue
-            if (!(e.results[i]!.status >= 400)) return undefined
-            changed.push(i)
-          }
-          return changed
-        }
-        const continued = earlier
-          .map((e) => ({ e, changed: changedOf(e) }))
-          .filter((c): c is { e: ImportState; changed: number[] } => c.changed !== undefined)
-          .sort((a, b) => b.e.digests.length - a.e.digests.length)[0]
-        if (continued && continued.e.digests.length > 0) {
-          state.results = continued.e.results.map((r, i) => ({ ...r, line: rows[i]!.line }))
-          state.digests = [...continued.e.digests]
-          if (continued.changed.length > 0) state.again = continued.changed
-          const fixed = continued.changed.length
+        // sent again, then the rows after them (a refused row fixed, rows added at the end). Not with
+        // a batch of it in flight (sent, its answer lost: perhaps run). Else its rows imported then
+        // would be imported again: refused, unless --again.
+        const changed = newest.pending ? undefined : changedRows(kind, newest, rows)
+        if (changed && newest.digests.length > 0) {
+          state.results = newest.results.map((r, i) => ({ ...r, line: rows[i]!.line }))
+          state.digests = [...newest.digests]
+          if (changed.length > 0) state.again = changed
           ctx.out.info(
-            `${file} changed since an import of it; its first ${plural(state.results.length, 'row')} are those done then${fixed > 0 ? `, but for ${plural(fixed, 'refused row')} changed since: sending ${fixed === 1 ? 'it' : 'them'} again,` : ':'} going on after them`,
+            `${file} changed since an import of it; its first ${plural(state.results.length, 'row')} are those done then${changed.length > 0 ? `, but for ${plural(changed.length, 'refused row')} changed since: sending ${changed.length === 1 ? 'it' : 'them'} again,` : ':'} going on after them`,
           )
         } else if (!options.again) {
-          const before = earlier
+          const before = imports
             .filter((e) => importedRows(e) > 0 || e.pending)
             .sort((a, b) => importedRows(b) - importedRows(a))[0]
           if (before)
             throw new ExitError(
               EXIT.usage,
-              `${file} changed since ${importedRows(before)} of its rows were imported into ${self.org_id}${before.pending ? ' (and a batch of it was sent, perhaps run)' : ''}, and not only after them: importing it now would import those rows again`,
+              `${file} changed since ${importedRows(before)} of its rows were imported into ${self.org_id}${newest.pending ? ' (and a batch of it was sent, perhaps run)' : ''}, and not only after them: importing it now would import those rows again`,
               `put the rows still to import in a file of their own, or pass --again to import every row of ${file} as it is now`,
             )
         }
