@@ -106,7 +106,7 @@ async function credentialCount(key: string): Promise<number> {
 /** Where the CLI keeps the state of importing `file`, as it is now, into `orgId` as `kind`. */
 function importStatePath(orgId: string, kind: string, file: string): string {
   const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex')
-  const scope = [shared.server.url, orgId, kind, sha256].join('\n')
+  const scope = [shared.server.url, orgId, kind, sha256, resolve(file)].join('\n')
   const name = createHash('sha256').update(scope).digest('hex').slice(0, 40)
   return join(shared.home.dir, '.local', 'state', 'rwa', 'imports', `${name}.json`)
 }
@@ -319,7 +319,8 @@ describe('rwa credentials import', () => {
     )
     const inFlight = await shared.home.run(['credentials', 'import', file], { env })
     expect(inFlight.exitCode, inFlight.stderr).toBe(2)
-    expect(inFlight.stderr).toContain('(and a batch of it was sent, perhaps run)')
+    expect(inFlight.stderr).toContain('changed while a batch of its last import was in flight')
+    expect(inFlight.stderr).toContain(`put ${file} back as it was and run the command again`)
     expect(await credentialCount(key)).toBe(2)
   })
 
@@ -532,6 +533,49 @@ describe('rwa credentials import', () => {
 })
 
 describe('rwa attestations import', () => {
+  it("a copy of a file is a file of its own: its import leaves the original's state, which goes on after its rows", async () => {
+    const { key, env } = await importingOrg('copier')
+    const attestations = async () =>
+      ((await api(shared.server.url, '/console/rwa/attestations?limit=1', key)) as { total: number }).total
+    const lines = (n: number) => [
+      'jurisdiction,subject_did,type,attester',
+      ...Array.from({ length: n }, (_, i) => `US,did:web:acme:copied${i},kyc,Acme KYC`),
+    ]
+    const original = join(shared.home.dir, 'original.csv')
+    const copy = join(shared.home.dir, 'original-copy.csv')
+    writeFileSync(original, `${lines(5).join('\n')}\n`)
+    expect((await shared.home.run(['attestations', 'import', original], { env })).exitCode).toBe(0)
+    expect(await attestations()).toBe(5)
+    // The same content under another name: its batches have the original's keys, so they are replayed.
+    writeFileSync(copy, readFileSync(original))
+    expect((await shared.home.run(['attestations', 'import', copy], { env })).exitCode).toBe(0)
+    expect(await attestations()).toBe(5)
+
+    // The original with rows added goes on after its own rows done (an attestation is not deduplicated
+    // by the server: were its state gone, all seven would be made again). The server's URL may be
+    // typed with a trailing slash: the same server.
+    writeFileSync(original, `${lines(7).join('\n')}\n`)
+    const added = await shared.home.run(['attestations', 'import', original, '--json'], {
+      env: { ...env, RWA_URL: `${shared.server.url}/` },
+    })
+    expect(added.exitCode, added.stderr).toBe(0)
+    expect(added.stderr).toContain('its first 5 rows are those done then')
+    expect(await attestations()).toBe(7)
+
+    // Which import of a file is the newest is its generation, not the time its state was written (a
+    // restored state directory): two equally new (two runs at once) leave nothing to go on from.
+    const newest = importStatePath('copier', 'attestations', original)
+    const { generation } = JSON.parse(readFileSync(newest, 'utf8'))
+    writeFileSync(original, `${lines(5).join('\n')}\n`)
+    const older = importStatePath('copier', 'attestations', original)
+    writeFileSync(older, JSON.stringify({ ...JSON.parse(readFileSync(older, 'utf8')), generation }))
+    writeFileSync(original, `${lines(8).join('\n')}\n`)
+    const tied = await shared.home.run(['attestations', 'import', original], { env })
+    expect(tied.exitCode, tied.stderr).toBe(2)
+    expect(tied.stderr).toContain('are equally new')
+    expect(await attestations()).toBe(7)
+  })
+
   it("sends rows too long for one request (the server's 1 MiB) in smaller batches, and names a row too long alone", async () => {
     const { key, env } = await importingOrg('long-rows')
     // Each row ~2.3 KB as JSON (the longest attester and evidence the schema takes): 470 of them are

@@ -19,15 +19,16 @@ import { plural } from '../output.js'
  * the bare property fields), sent in chunks of up to 1,000 rows as batches (`atomic: false`: a refused
  * row is reported and the others are kept).
  *
- * Resumable without doing anything twice. A state file per server, organization, kind and file content
+ * Resumable without doing anything twice. A state file per server, organization, kind, file and content
  * (`$XDG_STATE_HOME/rwa/imports/<hash>.json`) keeps the results of the rows done so far, and the chunk
  * in flight is written down before it is sent: a run after an interruption sends that chunk again as
  * it was (the same rows and Idempotency-Key, which the server replays if it ran it), whatever chunk
  * size it is given, and goes on from the row after it. The key names the kind, the file's content hash
  * and the chunk's rows, so the server replays a chunk even for a run without the state file (given the
- * same chunk size). A file that changed after an import of it goes on after the rows done if they are
- * its first rows still (by the digest of each row's body); else it is refused (its rows imported then
- * would be imported again) unless `--again` says so.
+ * same chunk size). A file that changed after an import of it goes on from its newest import (by
+ * generation), after the rows done if they are its first rows still (by the digest of each row's body),
+ * but for rows then refused that it changed, sent again first; else it is refused (its rows imported
+ * then would be imported again) unless `--again` says so.
  */
 
 export type ImportKind = 'credentials' | 'attestations' | 'transfers'
@@ -105,6 +106,12 @@ interface ImportState {
   pending?: { start: number; size: number } | { rows: number[] }
   /** Rows done before, refused, that the file has since changed: to be sent again before going on. */
   again?: number[]
+  /**
+   * One more than the newest import of the file had when this run began (1 for the first): which of
+   * the file's imports is the newest, whatever their files' times say (a copied or restored state
+   * directory, a clock stepped back). Absent in states written before it (read as 0).
+   */
+  generation?: number
 }
 
 /** The directory of the import states: `$XDG_STATE_HOME/rwa/imports`, else under `~/.local/state`. */
@@ -114,10 +121,17 @@ function stateDir(env: NodeJS.ProcessEnv): string {
   return join(base, 'rwa', 'imports')
 }
 
-/** The state of importing the content `sha256` as `kind` into `org_id` on `server`. */
-function statePath(dir: string, scope: Pick<ImportState, 'server' | 'org_id' | 'kind' | 'sha256'>): string {
+/**
+ * The state of importing the file at `file` with the content `sha256` as `kind` into `org_id` on
+ * `server`. Its path is in the name: a copy of the file is a file of its own (its import must not write
+ * over the original's state).
+ */
+function statePath(
+  dir: string,
+  scope: Pick<ImportState, 'file' | 'server' | 'org_id' | 'kind' | 'sha256'>,
+): string {
   const name = createHash('sha256')
-    .update([scope.server, scope.org_id, scope.kind, scope.sha256].join('\n'))
+    .update([scope.server, scope.org_id, scope.kind, scope.sha256, scope.file].join('\n'))
     .digest('hex')
   return join(dir, `${name.slice(0, 40)}.json`)
 }
@@ -135,7 +149,7 @@ async function readState(path: string): Promise<ImportState | undefined> {
 
 /**
  * The imports of the same file into the same organization as the same kind, whatever its content then,
- * newest first (by when each state was last written).
+ * newest first (by generation; between states written before generations, by when each was written).
  */
 async function importsOfFile(dir: string, current: ImportState): Promise<ImportState[]> {
   let names: string[]
@@ -157,7 +171,9 @@ async function importsOfFile(dir: string, current: ImportState): Promise<ImportS
     )
       found.push({ state, at: (await stat(path)).mtimeMs })
   }
-  return found.sort((a, b) => b.at - a.at).map((f) => f.state)
+  return found
+    .sort((a, b) => (b.state.generation ?? 0) - (a.state.generation ?? 0) || b.at - a.at)
+    .map((f) => f.state)
 }
 
 /**
@@ -325,7 +341,8 @@ export function importCsv(kind: ImportKind) {
       await checkColumns(kind, file, parsed.header, rows)
       const hash = createHash('sha256').update(text).digest('hex')
       const rwa = await ctx.rwa()
-      const server = (await ctx.resolveConnection()).url
+      // The server as one URL however typed (`http://HOST:PORT/` and `http://HOST:PORT` are one).
+      const server = new URL((await ctx.resolveConnection()).url).href.replace(/\/+$/, '')
       const self = (await rwa.billing.getKeySelf()).data
       const dir = stateDir(process.env)
       const fresh: ImportState = {
@@ -344,7 +361,14 @@ export function importCsv(kind: ImportKind) {
       // rows a later run made.
       const imports = await importsOfFile(dir, fresh)
       const newest = imports[0]
+      if (newest && imports[1] && (newest.generation ?? 0) > 0 && newest.generation === imports[1].generation)
+        throw new ExitError(
+          EXIT.usage,
+          `two imports of ${file} into ${self.org_id} are equally new (two runs of it at once?): which rows are done is not known`,
+          `let the other run end, then run this again; or import the rows still to import from a file of their own`,
+        )
       const state = newest?.sha256 === hash ? newest : fresh
+      state.generation = (newest?.generation ?? 0) + 1
       if (state === fresh && newest) {
         // The file changed since its last import. If the rows done then are its first rows still, but
         // for rows then refused (nothing made of them) that it has changed since, go on: those rows
@@ -360,13 +384,19 @@ export function importCsv(kind: ImportKind) {
             `${file} changed since an import of it; its first ${plural(state.results.length, 'row')} are those done then${changed.length > 0 ? `, but for ${plural(changed.length, 'refused row')} changed since: sending ${changed.length === 1 ? 'it' : 'them'} again,` : ':'} going on after them`,
           )
         } else if (!options.again) {
+          if (newest.pending)
+            throw new ExitError(
+              EXIT.usage,
+              `${file} changed while a batch of its last import was in flight (sent, its answer not received: perhaps run)`,
+              `put ${file} back as it was and run the command again: that batch is sent again as it was (replayed if it ran) and the import finishes; then make the change. --again would import every row of it as it is now, those too`,
+            )
           const before = imports
             .filter((e) => importedRows(e) > 0 || e.pending)
             .sort((a, b) => importedRows(b) - importedRows(a))[0]
           if (before)
             throw new ExitError(
               EXIT.usage,
-              `${file} changed since ${importedRows(before)} of its rows were imported into ${self.org_id}${newest.pending ? ' (and a batch of it was sent, perhaps run)' : ''}, and not only after them: importing it now would import those rows again`,
+              `${file} changed since ${importedRows(before)} of its rows were imported into ${self.org_id}, and not only after them: importing it now would import those rows again`,
               `put the rows still to import in a file of their own, or pass --again to import every row of ${file} as it is now`,
             )
         }

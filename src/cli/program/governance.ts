@@ -450,7 +450,7 @@ Header (dotted names nest; empty cells are left out), checked before anything is
   ${header}
 Each row counts as a request. A refused row (or a transfer rejected by compliance) is listed (exit 6)
 and the others are kept. Run it again after an interruption: the rows done are skipped, and none is run
-twice (the state is kept per server, organization and file content under $XDG_STATE_HOME/rwa/imports,
+twice (the state is kept per server, organization, file and content under $XDG_STATE_HOME/rwa/imports,
 else ~/.local/state/rwa/imports; docs/batches.md). Ctrl-C stops at once, losing nothing.`,
       ),
     [`rwa ${kind} import ${kind}.csv`, `rwa ${kind} import ${kind}.csv --json > results.json`],
