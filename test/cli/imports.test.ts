@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer'
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
@@ -561,19 +561,40 @@ describe('rwa attestations import', () => {
     expect(added.exitCode, added.stderr).toBe(0)
     expect(added.stderr).toContain('its first 5 rows are those done then')
     expect(await attestations()).toBe(7)
+  })
 
-    // Which import of a file is the newest is its generation, not the time its state was written (a
-    // restored state directory): two equally new (two runs at once) leave nothing to go on from.
-    const newest = importStatePath('copier', 'attestations', original)
-    const { generation } = JSON.parse(readFileSync(newest, 'utf8'))
-    writeFileSync(original, `${lines(5).join('\n')}\n`)
-    const older = importStatePath('copier', 'attestations', original)
-    writeFileSync(older, JSON.stringify({ ...JSON.parse(readFileSync(older, 'utf8')), generation }))
-    writeFileSync(original, `${lines(8).join('\n')}\n`)
-    const tied = await shared.home.run(['attestations', 'import', original], { env })
-    expect(tied.exitCode, tied.stderr).toBe(2)
-    expect(tied.stderr).toContain('are equally new')
-    expect(await attestations()).toBe(7)
+  it('goes on from the newest import: by generation, unless an older CLI (no generation) wrote since', async () => {
+    const { key, env } = await importingOrg('generations')
+    const attestations = async () =>
+      ((await api(shared.server.url, '/console/rwa/attestations?limit=1', key)) as { total: number }).total
+    const file = join(shared.home.dir, 'generations.csv')
+    const write = (n: number) =>
+      writeFileSync(
+        file,
+        `${['jurisdiction,subject_did,type,attester', ...Array.from({ length: n }, (_, i) => `US,did:web:acme:g${i},kyc,K`)].join('\n')}\n`,
+      )
+    const run = async (n: number) => {
+      write(n)
+      const result = await shared.home.run(['attestations', 'import', file], { env })
+      expect(result.exitCode, result.stderr).toBe(0)
+      return importStatePath('generations', 'attestations', file)
+    }
+    const first = await run(4)
+    // Rows 5–6 imported by an earlier version of the CLI: its state has no generation, written after,
+    // and the server's URL as it was typed (a trailing slash).
+    const second = await run(6)
+    const { generation: _, ...unCounted } = JSON.parse(readFileSync(second, 'utf8'))
+    writeFileSync(second, JSON.stringify({ ...unCounted, server: `${shared.server.url}/` }))
+    expect(await attestations()).toBe(6)
+    await run(8)
+    expect(await attestations()).toBe(8)
+
+    // A restored state directory: its files' times say nothing (the first state now looks newest); the
+    // generations still name the newest import.
+    const later = new Date(Date.now() + 60_000)
+    utimesSync(first, later, later)
+    await run(9)
+    expect(await attestations()).toBe(9)
   })
 
   it("sends rows too long for one request (the server's 1 MiB) in smaller batches, and names a row too long alone", async () => {

@@ -147,9 +147,21 @@ async function readState(path: string): Promise<ImportState | undefined> {
   }
 }
 
+/** A server's URL as one however typed: `http://HOST:PORT/` and `http://HOST:PORT` are one. */
+const serverOf = (url: string): string => {
+  try {
+    return new URL(url).href.replace(/\/+$/, '')
+  } catch {
+    return url
+  }
+}
+
 /**
  * The imports of the same file into the same organization as the same kind, whatever its content then,
- * newest first (by generation; between states written before generations, by when each was written).
+ * the newest first: the one of the highest generation (the time its state was written between equal
+ * ones), unless a state an earlier CLI wrote, without a generation, was written after it (that CLI ran
+ * since, on the same directory). Each run counts its generation from the newest, so a copied or
+ * restored state directory, whose files' times say nothing, still knows its newest.
  */
 async function importsOfFile(dir: string, current: ImportState): Promise<ImportState[]> {
   let names: string[]
@@ -165,15 +177,17 @@ async function importsOfFile(dir: string, current: ImportState): Promise<ImportS
     if (
       state &&
       state.file === current.file &&
-      state.server === current.server &&
+      serverOf(state.server) === current.server &&
       state.org_id === current.org_id &&
       state.kind === current.kind
     )
       found.push({ state, at: (await stat(path)).mtimeMs })
   }
-  return found
-    .sort((a, b) => (b.state.generation ?? 0) - (a.state.generation ?? 0) || b.at - a.at)
-    .map((f) => f.state)
+  found.sort((a, b) => (b.state.generation ?? 0) - (a.state.generation ?? 0) || b.at - a.at)
+  const counted = found[0]
+  const unCounted = found.filter((f) => f.state.generation === undefined).sort((a, b) => b.at - a.at)[0]
+  const newest = unCounted && (!counted || unCounted.at > counted.at) ? unCounted : counted
+  return newest ? [newest.state, ...found.filter((f) => f !== newest).map((f) => f.state)] : []
 }
 
 /**
@@ -341,8 +355,7 @@ export function importCsv(kind: ImportKind) {
       await checkColumns(kind, file, parsed.header, rows)
       const hash = createHash('sha256').update(text).digest('hex')
       const rwa = await ctx.rwa()
-      // The server as one URL however typed (`http://HOST:PORT/` and `http://HOST:PORT` are one).
-      const server = new URL((await ctx.resolveConnection()).url).href.replace(/\/+$/, '')
+      const server = serverOf((await ctx.resolveConnection()).url)
       const self = (await rwa.billing.getKeySelf()).data
       const dir = stateDir(process.env)
       const fresh: ImportState = {
@@ -361,14 +374,8 @@ export function importCsv(kind: ImportKind) {
       // rows a later run made.
       const imports = await importsOfFile(dir, fresh)
       const newest = imports[0]
-      if (newest && imports[1] && (newest.generation ?? 0) > 0 && newest.generation === imports[1].generation)
-        throw new ExitError(
-          EXIT.usage,
-          `two imports of ${file} into ${self.org_id} are equally new (two runs of it at once?): which rows are done is not known`,
-          `let the other run end, then run this again; or import the rows still to import from a file of their own`,
-        )
       const state = newest?.sha256 === hash ? newest : fresh
-      state.generation = (newest?.generation ?? 0) + 1
+      state.generation = Math.max(0, ...imports.map((e) => e.generation ?? 0)) + 1
       if (state === fresh && newest) {
         // The file changed since its last import. If the rows done then are its first rows still, but
         // for rows then refused (nothing made of them) that it has changed since, go on: those rows
