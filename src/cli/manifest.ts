@@ -139,14 +139,8 @@ export function parseManifest(text: string, source: string): Manifest {
       `${source} holds no resources: nothing to apply`,
       `a manifest lists ${KINDS.join(', ')}: see \`rwa apply --help\` and docs/cli.md`,
     )
-  for (const kind of KINDS) {
-    const repeat = firstRepeat(m[kind] as readonly object[], IDENTITY[kind] as (entry: object) => string[])
-    if (repeat)
-      throw new ExitError(
-        EXIT.usage,
-        `invalid manifest ${source}: ${kind}.${repeat.index}: the same ${repeat.what} as ${kind}.${repeat.earlier}; an entry is listed once`,
-      )
-  }
+  for (const kind of ['jurisdictions', 'trust', 'credentials', 'attestations'] as const)
+    refuseRepeats(kind, m[kind] as readonly object[], IDENTITY[kind] as (entry: object) => string, source)
   return parsed.data
 }
 
@@ -154,38 +148,41 @@ const KINDS = ['jurisdictions', 'trust', 'credentials', 'attestations', 'tokens'
 
 /**
  * What makes two entries of a kind the same resource, as the planner matches them against the server
- * (the identities above): each entry's keys, described. Two entries sharing a key would be planned as
- * two changes of one resource, or the second refused by the server as a duplicate of the first (which
- * the batch has just made), a refusal naming a record that does not exist yet.
+ * (the identities above), described. Two entries with one identity would be planned as two changes of
+ * one resource, or the second refused by the server as a duplicate of the first (which the batch has
+ * just made), a refusal naming a record that does not exist yet. A token's is its credential's id,
+ * known only once the planner has read the credentials (`planTokens`).
  */
-const IDENTITY: { [K in (typeof KINDS)[number]]: (entry: Manifest[K][number]) => string[] } = {
-  jurisdictions: (j) => [`jurisdiction ${j.jurisdiction_id}`],
-  // One active relation per pair of jurisdictions, in either direction (the server's unique index).
-  trust: (t) => [`trust between ${[t.from_jurisdiction, t.to_jurisdiction].sort().join(' and ')}`],
-  // Within an organization, an active credential's (jurisdiction, title deed key) is unique.
-  credentials: (c) => [`title deed ${titleDeedKey(c.property_data.title_deed)} in ${c.jurisdiction}`],
-  // valid_until as an instant, as the planner compares it (`...Z` and `....000Z` are one).
-  attestations: (a) => [
-    `attestation ${JSON.stringify([a.jurisdiction, a.subject_did, a.type, a.attester, a.credential ?? a.credential_id ?? null, a.evidence ?? null, a.valid_until === undefined ? null : Date.parse(a.valid_until)])}`,
-  ],
-  tokens: (t) => [`token of credential ${t.credential ?? t.credential_id}`],
-}
+const IDENTITY: { [K in Exclude<(typeof KINDS)[number], 'tokens'>]: (entry: Manifest[K][number]) => string } =
+  {
+    jurisdictions: (j) => `jurisdiction ${j.jurisdiction_id}`,
+    // One active relation per pair of jurisdictions, in either direction (the server's unique index).
+    trust: (t) => `trust between ${[t.from_jurisdiction, t.to_jurisdiction].sort().join(' and ')}`,
+    // Within an organization, an active credential's (jurisdiction, title deed key) is unique.
+    credentials: (c) => `title deed ${titleDeedKey(c.property_data.title_deed)} in ${c.jurisdiction}`,
+    // valid_until as an instant, as the planner compares it (`...Z` and `....000Z` are one).
+    attestations: (a) =>
+      `attestation ${JSON.stringify([a.jurisdiction, a.subject_did, a.type, a.attester, a.credential ?? a.credential_id ?? null, a.evidence ?? null, a.valid_until === undefined ? null : Date.parse(a.valid_until)])}`,
+  }
 
-/** The first entry one of whose keys an earlier entry has, with that entry and the key. */
-function firstRepeat(
-  entries: readonly object[],
-  keysOf: (entry: object) => string[],
-): { index: number; earlier: number; what: string } | undefined {
+/** Exit 2 naming the first entry of `kind` whose identity an earlier entry has, and that entry. */
+function refuseRepeats<T>(
+  kind: string,
+  entries: readonly T[],
+  identityOf: (entry: T) => string,
+  source?: string,
+): void {
   const seen = new Map<string, number>()
   for (const [index, entry] of entries.entries()) {
-    const keys = keysOf(entry)
-    for (const key of keys) {
-      const earlier = seen.get(key)
-      if (earlier !== undefined) return { index, earlier, what: key }
-    }
-    for (const key of keys) seen.set(key, index)
+    const identity = identityOf(entry)
+    const earlier = seen.get(identity)
+    if (earlier !== undefined)
+      throw new ExitError(
+        EXIT.usage,
+        `invalid manifest${source ? ` ${source}` : ''}: ${kind}.${index}: the same ${identity} as ${kind}.${earlier}; an entry is listed once`,
+      )
+    seen.set(identity, index)
   }
-  return undefined
 }
 
 /** `revoked`: a credential of the manifest that was revoked; reported, never issued again. */
@@ -519,20 +516,14 @@ async function planTokens(
   if (manifest.tokens.length === 0) return
   const gov = rwa.governance
   const tokens = await all<Token>((cursor) => gov.listTokens({ query: { limit: 500, cursor } }), 'tokens')
-  // A token by its credential's ref and another by that credential's id are one token (one a credential);
-  // parseManifest could not tell, the ref's credential being known only now.
-  const entryOfCredential = new Map<string, number>()
+  const credentialIdOf = (entry: Manifest['tokens'][number]) =>
+    entry.credential !== undefined ? credentialIdOfRef.get(entry.credential) : entry.credential_id
+  // One token a credential: by its id once known (a ref to an existing credential and that id are one),
+  // else by the ref of the credential the manifest issues.
+  refuseRepeats('tokens', manifest.tokens, (t) => `token of credential ${credentialIdOf(t) ?? t.credential}`)
   for (const [index, entry] of manifest.tokens.entries()) {
     const at = `tokens[${index}]`
-    const credentialId =
-      entry.credential !== undefined ? credentialIdOfRef.get(entry.credential) : entry.credential_id
-    const earlier = credentialId ? entryOfCredential.get(credentialId) : undefined
-    if (earlier !== undefined)
-      throw new ExitError(
-        EXIT.usage,
-        `invalid manifest: tokens.${index}: the same token of credential ${credentialId} as tokens.${earlier}; an entry is listed once`,
-      )
-    if (credentialId) entryOfCredential.set(credentialId, index)
+    const credentialId = credentialIdOf(entry)
     const name = `${entry.symbol ?? 'token'} of ${entry.credential ?? entry.credential_id}`
     const rules = wantedRules(entry.rules)
     const existing = credentialId ? tokens.find((t) => t.credential_id === credentialId) : undefined

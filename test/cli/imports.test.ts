@@ -103,6 +103,11 @@ async function credentialCount(key: string): Promise<number> {
   return ((await api(shared.server.url, '/console/rwa/credentials?limit=1', key)) as { total: number }).total
 }
 
+/** Attestations are not deduplicated by the server: a row imported twice shows in their count. */
+async function attestationCount(key: string): Promise<number> {
+  return ((await api(shared.server.url, '/console/rwa/attestations?limit=1', key)) as { total: number }).total
+}
+
 /** Where the CLI keeps the state of importing `file`, as it is now, into `orgId` as `kind`. */
 function importStatePath(orgId: string, kind: string, file: string): string {
   const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex')
@@ -535,8 +540,7 @@ describe('rwa credentials import', () => {
 describe('rwa attestations import', () => {
   it("a copy of a file is a file of its own: its import leaves the original's state, which goes on after its rows", async () => {
     const { key, env } = await importingOrg('copier')
-    const attestations = async () =>
-      ((await api(shared.server.url, '/console/rwa/attestations?limit=1', key)) as { total: number }).total
+    const attestations = () => attestationCount(key)
     const lines = (n: number) => [
       'jurisdiction,subject_did,type,attester',
       ...Array.from({ length: n }, (_, i) => `US,did:web:acme:copied${i},kyc,Acme KYC`),
@@ -565,8 +569,7 @@ describe('rwa attestations import', () => {
 
   it('goes on from the newest import: by generation, unless an older CLI (no generation) wrote since', async () => {
     const { key, env } = await importingOrg('generations')
-    const attestations = async () =>
-      ((await api(shared.server.url, '/console/rwa/attestations?limit=1', key)) as { total: number }).total
+    const attestations = () => attestationCount(key)
     const file = join(shared.home.dir, 'generations.csv')
     const write = (n: number) =>
       writeFileSync(
@@ -616,10 +619,7 @@ describe('rwa attestations import', () => {
       "rows 1–470 are over the server's request size as one batch; sending them 235 at a time",
     )
     expect(JSON.parse(run.stdout)).toMatchObject({ rows: 470, imported: 470, failed: 0 })
-    const listed = (await api(shared.server.url, '/console/rwa/attestations?limit=1', key)) as {
-      total: number
-    }
-    expect(listed.total).toBe(470)
+    expect(await attestationCount(key)).toBe(470)
 
     // A batch left in flight by a run with a larger --chunk-size (interrupted while it was sent): too
     // large, it is sent again in batches no larger than this run's --chunk-size.
@@ -650,10 +650,7 @@ describe('rwa attestations import', () => {
       "rows 1–470 are over the server's request size as one batch; sending them 100 at a time",
     )
     expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 470, imported: 470, failed: 0 })
-    const resumedList = (await api(shared.server.url, '/console/rwa/attestations?limit=1', resumedKey)) as {
-      total: number
-    }
-    expect(resumedList.total).toBe(470)
+    expect(await attestationCount(resumedKey)).toBe(470)
 
     const huge = join(shared.home.dir, 'huge-row.csv')
     writeFileSync(huge, `${header}\nUS,did:web:acme:big,kyc,Acme KYC,${'e'.repeat(1_100_000)}\n`)

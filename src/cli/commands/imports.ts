@@ -327,6 +327,83 @@ async function checkColumns(
   )
 }
 
+/**
+ * The rows to send next, by index: the batch in flight as it was sent, else refused rows fixed since
+ * (`fixing`), else the rows after those done (`size` of them; `smaller.size` up to `smaller.until`,
+ * after a batch over the server's request size).
+ */
+function nextBatch(
+  state: ImportState,
+  rowCount: number,
+  size: number,
+  smaller: { size: number; until: number } | undefined,
+): { indices: number[]; fixing: boolean } {
+  const pending = state.pending
+  if (pending && 'rows' in pending) return { indices: pending.rows, fixing: true }
+  if (!pending && state.again && state.again.length > 0)
+    return { indices: state.again.slice(0, smaller?.size ?? size), fixing: true }
+  const start = pending?.start ?? state.results.length
+  const count =
+    pending?.size ??
+    (smaller && start < smaller.until
+      ? Math.min(smaller.size, smaller.until - start)
+      : Math.min(size, rowCount - start))
+  return { indices: Array.from({ length: count }, (_, i) => start + i), fixing: false }
+}
+
+/**
+ * The state a run starts from. The newest import of this file is what was done with it last, every
+ * earlier one led to it (a run goes on from the newest only): an older state, of this content or
+ * another, may not know rows a later run made.
+ */
+async function startingState(
+  kind: ImportKind,
+  file: string,
+  rows: ReadonlyArray<{ line: number; values: Record<string, string> }>,
+  dir: string,
+  fresh: ImportState,
+  again: boolean,
+  info: (text: string) => void,
+): Promise<ImportState> {
+  const imports = await importsOfFile(dir, fresh)
+  const newest = imports[0]
+  const state = newest?.sha256 === fresh.sha256 ? newest : fresh
+  state.generation = Math.max(0, ...imports.map((e) => e.generation ?? 0)) + 1
+  if (state !== fresh || !newest) return state
+  // The file changed since its last import. If the rows done then are its first rows still, but for
+  // rows then refused (nothing made of them) that it has changed since, go on: those rows sent again,
+  // then the rows after them (a refused row fixed, rows added at the end). Not with a batch of it in
+  // flight (sent, its answer lost: perhaps run). Else its rows imported then would be imported again:
+  // refused, unless --again.
+  const changed = newest.pending ? undefined : changedRows(kind, newest, rows)
+  if (changed && newest.digests.length > 0) {
+    state.results = newest.results.map((r, i) => ({ ...r, line: rows[i]!.line }))
+    state.digests = [...newest.digests]
+    if (changed.length > 0) state.again = changed
+    info(
+      `${file} changed since an import of it; its first ${plural(state.results.length, 'row')} are those done then${changed.length > 0 ? `, but for ${plural(changed.length, 'refused row')} changed since: sending ${changed.length === 1 ? 'it' : 'them'} again,` : ':'} going on after them`,
+    )
+    return state
+  }
+  if (again) return state
+  if (newest.pending)
+    throw new ExitError(
+      EXIT.usage,
+      `${file} changed while a batch of its last import was in flight (sent, its answer not received: perhaps run)`,
+      `put ${file} back as it was and run the command again: that batch is sent again as it was (replayed if it ran) and the import finishes; then make the change. --again would import every row of it as it is now, those too`,
+    )
+  const before = imports
+    .filter((e) => importedRows(e) > 0 || e.pending)
+    .sort((a, b) => importedRows(b) - importedRows(a))[0]
+  if (before)
+    throw new ExitError(
+      EXIT.usage,
+      `${file} changed since ${importedRows(before)} of its rows were imported into ${fresh.org_id}, and not only after them: importing it now would import those rows again`,
+      `put the rows still to import in a file of their own, or pass --again to import every row of ${file} as it is now`,
+    )
+  return state
+}
+
 /** `rwa <kind> import FILE.csv [--chunk-size N] [--again]`. */
 export function importCsv(kind: ImportKind) {
   return (file: string, options: { chunkSize?: string; again?: boolean }, command: Command) =>
@@ -369,45 +446,9 @@ export function importCsv(kind: ImportKind) {
         digests: [],
       }
       const path = statePath(dir, fresh)
-      // The newest import of this file is what was done with it last, every earlier one led to it (a
-      // run goes on from the newest only): an older state, of this content or another, may not know
-      // rows a later run made.
-      const imports = await importsOfFile(dir, fresh)
-      const newest = imports[0]
-      const state = newest?.sha256 === hash ? newest : fresh
-      state.generation = Math.max(0, ...imports.map((e) => e.generation ?? 0)) + 1
-      if (state === fresh && newest) {
-        // The file changed since its last import. If the rows done then are its first rows still, but
-        // for rows then refused (nothing made of them) that it has changed since, go on: those rows
-        // sent again, then the rows after them (a refused row fixed, rows added at the end). Not with
-        // a batch of it in flight (sent, its answer lost: perhaps run). Else its rows imported then
-        // would be imported again: refused, unless --again.
-        const changed = newest.pending ? undefined : changedRows(kind, newest, rows)
-        if (changed && newest.digests.length > 0) {
-          state.results = newest.results.map((r, i) => ({ ...r, line: rows[i]!.line }))
-          state.digests = [...newest.digests]
-          if (changed.length > 0) state.again = changed
-          ctx.out.info(
-            `${file} changed since an import of it; its first ${plural(state.results.length, 'row')} are those done then${changed.length > 0 ? `, but for ${plural(changed.length, 'refused row')} changed since: sending ${changed.length === 1 ? 'it' : 'them'} again,` : ':'} going on after them`,
-          )
-        } else if (!options.again) {
-          if (newest.pending)
-            throw new ExitError(
-              EXIT.usage,
-              `${file} changed while a batch of its last import was in flight (sent, its answer not received: perhaps run)`,
-              `put ${file} back as it was and run the command again: that batch is sent again as it was (replayed if it ran) and the import finishes; then make the change. --again would import every row of it as it is now, those too`,
-            )
-          const before = imports
-            .filter((e) => importedRows(e) > 0 || e.pending)
-            .sort((a, b) => importedRows(b) - importedRows(a))[0]
-          if (before)
-            throw new ExitError(
-              EXIT.usage,
-              `${file} changed since ${importedRows(before)} of its rows were imported into ${self.org_id}, and not only after them: importing it now would import those rows again`,
-              `put the rows still to import in a file of their own, or pass --again to import every row of ${file} as it is now`,
-            )
-        }
-      }
+      const state = await startingState(kind, file, rows, dir, fresh, options.again === true, (text) =>
+        ctx.out.info(text),
+      )
       // Each row counts as a request: by default a chunk takes at most half of the organization's minute.
       const size =
         chunkSize ?? Math.max(1, Math.min(MAX_CHUNK, Math.floor(self.limits.requests_per_minute / 2)))
@@ -427,22 +468,7 @@ export function importCsv(kind: ImportKind) {
       process.once('SIGINT', interrupted)
       try {
         while ((state.again?.length ?? 0) > 0 || state.pending || state.results.length < rows.length) {
-          // The batch in flight as it was sent, else refused rows fixed since, else the rows after those done.
-          let indices: number[]
-          let fixing = true
-          if (state.pending && 'rows' in state.pending) indices = state.pending.rows
-          else if (!state.pending && state.again && state.again.length > 0)
-            indices = state.again.slice(0, smaller?.size ?? size)
-          else {
-            fixing = false
-            const start = state.pending?.start ?? state.results.length
-            const count =
-              state.pending?.size ??
-              (smaller && start < smaller.until
-                ? Math.min(smaller.size, smaller.until - start)
-                : Math.min(size, rows.length - start))
-            indices = Array.from({ length: count }, (_, i) => start + i)
-          }
+          const { indices, fixing } = nextBatch(state, rows.length, size, smaller)
           const start = indices[0]!
           const count = indices.length
           const chunk = indices.map((i) => rows[i]!)
