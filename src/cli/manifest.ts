@@ -180,6 +180,7 @@ function refuseRepeats<T>(
       throw new ExitError(
         EXIT.usage,
         `invalid manifest${source ? ` ${source}` : ''}: ${kind}.${index}: the same ${identity} as ${kind}.${earlier}; an entry is listed once`,
+        `keep one of ${kind}.${earlier} and ${kind}.${index} (with the fields you want); nothing was sent`,
       )
     seen.set(identity, index)
   }
