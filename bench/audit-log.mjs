@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `node bench/audit-log.mjs` (after `npm run build`): the verifiable log's figures alone (DESIGN §17),
-// as `npm run bench -- --only log` measures them (bench/lib/audit-log.mjs), printed as tab-separated
-// rows. See docs/performance.md, "The verifiable log". Exits 1 if a goal is not met.
+// `node bench/audit-log.mjs` (after `npm run build`): the verifiable log's figures alone
+// (docs/governance.md, "The verifiable log"), as `npm run bench -- --only log` measures them
+// (bench/lib/audit-log.mjs), printed as tab-separated rows. See docs/performance.md, "The verifiable log".
+// Exits 1 if a goal is not met.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'

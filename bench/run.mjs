@@ -117,8 +117,8 @@ const LIMIT_HEADROOM = 0.8
 
 /**
  * The throughput scenarios load GET pricing (a route without a key) from one address at thousands of
- * requests a second: the per-client bucket (DESIGN §15, 20/s) would refuse nearly all of it. They
- * measure the answer, so their servers run without the bucket; the flood scenario measures it.
+ * requests a second: the per-client bucket (20/s: README.md, "Configuration") would refuse nearly all of it.
+ * They measure the answer, so their servers run without the bucket; the flood scenario measures it.
  */
 const THROUGHPUT_ARGS = ['--public-rate-limit', 'off']
 
@@ -433,7 +433,8 @@ async function startPostgresDeployment(servers, pinning, profileArgs) {
     deployment.redisUrl,
     ...THROUGHPUT_ARGS,
   ]
-  // Both instances share the deployment's master key (required over PostgreSQL, DESIGN §15).
+  // Both instances share the deployment's master key (required over PostgreSQL:
+  // README.md, "Signing keys at rest").
   const env = {
     NODE_ENV: 'production',
     RWA_REDIS_PREFIX: deployment.prefix,

@@ -48,7 +48,10 @@ export const serverConfigSchema = z.object({
     .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'expected 1-64 letters, digits or : _ . -')
     .default('rwa:'),
   adminKey: apiKeySecretSchema.optional(),
-  /** The key-encryption key of the signing keys (DESIGN §15): 32 bytes as base64url. Never logged. */
+  /**
+   * The key-encryption key of the signing keys (README.md, "Signing keys at rest"): 32 bytes as base64url.
+   * Never logged.
+   */
   masterKey: z.string().regex(MASTER_KEY_PATTERN, 'expected 32 bytes as 43 base64url characters').optional(),
   masterKeyFile: z.string().min(1).optional(),
   paymentProvider: z.enum(['local', 'stripe']).default('local'),

@@ -74,7 +74,7 @@ export interface AppContext {
   readonly readiness: Readiness
   /** `--allow-http-webhooks`: webhook endpoints may be http on loopback (a developer's machine). */
   readonly allowHttpWebhooks: boolean
-  /** The key-encryption key (DESIGN §15): seals and opens webhook secrets at rest. */
+  /** The key-encryption key (README.md, "Signing keys at rest"): seals and opens webhook secrets at rest. */
   readonly masterKey: MasterKey
   /** How long an event stream stays silent before it sends a keep-alive comment (15 s). */
   readonly eventStreamHeartbeatMs: number
@@ -83,8 +83,8 @@ export interface AppContext {
 export interface AppContextOptions {
   db: Db
   /**
-   * The key every private signing key is sealed under (DESIGN §15), checked against the database by
-   * `openKeyCustody` (server/signing/custody.ts) before the context is built.
+   * The key every private signing key is sealed under (README.md, "Signing keys at rest"), checked against
+   * the database by `openKeyCustody` (server/signing/custody.ts) before the context is built.
    */
   masterKey: MasterKey
   clock?: Clock

@@ -67,7 +67,7 @@ const OPERATION_HANDLERS = {
   ...auditLogHandlers,
   ...eventHandlers,
   ...webhookHandlers,
-  // A batch runs each of its operations by that operation's own handler (DESIGN §18).
+  // A batch runs each of its operations by that operation's own handler (docs/batches.md).
   ...batchHandlers(async (ctx, operationId, input) =>
     (HANDLERS[operationId] as Handler<OperationSpec>)(ctx, input as never),
   ),
@@ -153,7 +153,8 @@ function bindOperation(
         principal: c.get('principal'),
         c,
       }
-      // Four eyes (DESIGN §16): a call the organization's policy covers waits for a second key instead.
+      // Four eyes (docs/accountability.md, "Four eyes"): a call the organization's policy covers waits for a
+      // second key instead.
       if (operation.approval && input.params) {
         const pending = await requestIfCovered(
           ctx,
@@ -172,7 +173,8 @@ function bindOperation(
     return (await runWrite(ctx, origin, async () => {
       const value = await answer()
       // The write's audit events appended now, its work done: the log row is the last lock it takes,
-      // and the answer carries its events' real log positions (a transfer's log_index, DESIGN §17).
+      // and the answer carries its events' real log positions (a transfer's log_index:
+      // docs/governance.md, "The verifiable log").
       await appendRecorded(ctx)
       const response = respond(value)
       // The answer an Idempotency-Key replays is stored in the write, committed with it.

@@ -6,7 +6,7 @@
 // credential, active trust, the candidate attestations, freezes, the two holdings, the recipient's
 // balance, the target's holder count, the sender's volume of the day, the active proof key), the
 // decision by rwa's own pure evaluation, the proof signed and stored, the transfer, its counters and
-// the token's history, the holdings moved when approved; and what DESIGN §16, §17 and §20 record in the
+// the token's history, the holdings moved when approved; and what every write records in the
 // same transaction: the audit event, its leaf appended to the organization's verifiable log, and the
 // outbox event. A credential: the jurisdiction, the title deed
 // check, the owner DID (a new one counted), a status list entry, the VC-JWT signed, the credential row,

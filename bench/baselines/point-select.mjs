@@ -3,8 +3,8 @@
 //
 // Baseline (d), `GET /pages/:group`: a list page as rwa's `GET /console/rwa/transfers?limit=50`
 // answers it — the newest 50 of a group's rows (by an index on group and id), each a transfer summary
-// (DESIGN §10: ids, parties, jurisdictions, amount, status, `proof_id`, `created_at` and the three
-// compliance fields, stored as JSON and parsed), the count of the group's rows as `total`, and the
+// (docs/governance.md, "Transfers": ids, parties, jurisdictions, amount, status, `proof_id`, `created_at` and
+// the three compliance fields, stored as JSON and parsed), the count of the group's rows as `total`, and the
 // next cursor: the same shape, the same 50 items and the same bytes (about 24 KB) as rwa's page.
 import { argument, listen, openSqlite, sendJson } from './serve.mjs'
 

@@ -1,4 +1,5 @@
-// The verifiable log's figures (DESIGN §17, issue 25), each a ratio measured in the same run:
+// The verifiable log's figures (docs/governance.md, "The verifiable log", issue 25), each a ratio measured in
+// the same run:
 //
 // 1. Its share of a transfer POST: the rwa server's CPU per POST /console/rwa/transfers (from /proc,
 //    over a run of transfers), against the CPU of the log's append of that POST's audit event, run in

@@ -1,4 +1,4 @@
-// The events outbox's share of a transfer POST (DESIGN §20, issue 27), as a ratio measured in the same
+// The events outbox's share of a transfer POST (docs/webhooks.md, issue 27), as a ratio measured in the same
 // run: the rwa server's CPU per POST /console/rwa/transfers (from /proc, over a run of transfers),
 // against the CPU of that POST's outbox work run in this process on the same database with the server's
 // own code: the write's transaction with `enqueueEvents` for its one change (`transfer.<status>`, with

@@ -78,8 +78,8 @@ async function floorRun(server, kind, perTransaction, seconds) {
  * Batches of BATCH_SIZE operations through `POST /console/rwa/batch`, BATCH_CLIENTS at a time, for
  * `seconds` (batches started by then are awaited): the server's CPU from the first request to the
  * last answer, per operation. Organizations take turns, each batch counting BATCH_SIZE requests of its
- * organization's minute (DESIGN §18), as the seeding sized them. A batch answered non-200, or with an
- * operation whose status is not 2xx, counts as non-2xx.
+ * organization's minute (docs/batches.md, "Roles, limits, idempotency, audit"), as the seeding sized them. A
+ * batch answered non-200, or with an operation whose status is not 2xx, counts as non-2xx.
  */
 async function batchRun({ server, orgs, seconds, operation }) {
   let batches = 0
@@ -157,7 +157,8 @@ let turn = 0
 /**
  * The next organization (in turn) whose batches of the last minute, with one more, stay under
  * LIMIT_HEADROOM of its per-minute limit: a batch over what is left of the minute is refused whole
- * (429, DESIGN §18), and the bench measures answers, not refusals. Waits when none has room.
+ * (429, docs/batches.md, "Roles, limits, idempotency, audit"), and the bench measures answers, not refusals.
+ * Waits when none has room.
  */
 async function organizationWithRoom(orgs, perMinute) {
   for (;;) {

@@ -57,8 +57,8 @@ export function postTo(target) {
 
 /**
  * The next `POST /console/rwa/batch` of `size` operations of the target's kind, from its next
- * organization in turn (each operation counts against that organization's minute: DESIGN §18). Throws
- * unless every operation succeeded.
+ * organization in turn (each operation counts against that organization's minute:
+ * docs/batches.md, "Roles, limits, idempotency, audit"). Throws unless every operation succeeded.
  */
 export async function batchTo(target, size) {
   const b = target.batches++

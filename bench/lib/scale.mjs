@@ -1,5 +1,6 @@
 // The scale scenario (`npm run bench -- --scale`): what a request costs when one organization holds 1k,
-// 100k and 1M transfers (DESIGN §10: the cost must not grow with the records an organization holds).
+// 100k and 1M transfers (docs/performance.md, "Cost as the data grows": the cost must not grow with the
+// records an organization holds).
 //
 // Each size gets its own SQLite file. A server started once on it creates the organization, its key,
 // jurisdictions, trust, credential, attestations and token through the API, and makes two transfers

@@ -166,8 +166,9 @@ export const SCENARIOS = [
     },
   },
   {
-    // The same transfers, each with an Idempotency-Key of its own (DESIGN §16): the claim committed
-    // before the write and the answer stored in it, against the same POST without the header.
+    // The same transfers, each with an Idempotency-Key of its own
+    // (docs/accountability.md, "Retrying a write safely"): the claim committed before the write and the
+    // answer stored in it, against the same POST without the header.
     id: 'transfer-post-idem',
     title: 'POST /console/rwa/transfers with an Idempotency-Key',
     server: 'rwa',
@@ -197,8 +198,9 @@ export const SCENARIOS = [
     target: 0.4,
     request: ({ orgs }) => {
       let i = 0
-      // One live credential per title deed (DESIGN §14): every request of every round (and of the seed,
-      // and of a warm-up over the same database) names a deed of its own.
+      // One live credential per title deed (docs/verification.md, "One property, one live credential"):
+      // every request of every round (and of the seed, and of a warm-up over the same database) names a deed
+      // of its own.
       const run = `${process.pid}-${Date.now().toString(36)}-${credentialRuns++}`
       return {
         method: 'POST',

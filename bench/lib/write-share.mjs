@@ -1,7 +1,8 @@
 // What one piece of a write costs against the whole write, measured in the same run: the rwa server's
 // CPU per transfer POST (from /proc, over a run of POSTs), and the CPU of that piece run in this process
-// on the same database with the server's own code. Used by the verifiable log's figures (DESIGN §17,
-// bench/audit-log.mjs) and the events outbox's (DESIGN §20, bench/events-outbox.mjs).
+// on the same database with the server's own code. Used by the verifiable log's figures
+// (docs/governance.md, "The verifiable log", bench/audit-log.mjs) and the events outbox's (docs/webhooks.md,
+// bench/events-outbox.mjs).
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { cpuSeconds, startServer } from './processes.mjs'

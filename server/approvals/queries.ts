@@ -3,7 +3,7 @@ import type { ApprovalStatus } from '../../src/contract/approvals.js'
 import type { ApprovalPoliciesTable, ApprovalsTable } from '../db/accountability-schema.js'
 import { type Executor, ownedRecord, type PageQuery, pageOf } from '../db/queries.js'
 
-/** Every query of four eyes (DESIGN §16); each filters by org_id first. */
+/** Every query of four eyes (docs/accountability.md, "Four eyes"); each filters by org_id first. */
 
 export function findPolicy(db: Executor, orgId: string): Promise<ApprovalPoliciesTable | undefined> {
   return db.selectFrom('approval_policies').selectAll().where('org_id', '=', orgId).executeTakeFirst()

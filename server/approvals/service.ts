@@ -29,9 +29,9 @@ import {
 } from './queries.js'
 
 /*
- * Four eyes (DESIGN §16). A call of an operation the organization's policy covers is recorded as a
- * pending approval instead of running (server/routes.ts asks `requestIfCovered` before the handler);
- * approving it runs the operation then, in the approving request's write, with the approving key.
+ * Four eyes (docs/accountability.md, "Four eyes"). A call of an operation the organization's policy covers is
+ * recorded as a pending approval instead of running (server/routes.ts asks `requestIfCovered` before the
+ * handler); approving it runs the operation then, in the approving request's write, with the approving key.
  */
 
 const LIFETIME_MS = APPROVAL_LIFETIME_HOURS * 3_600_000

@@ -10,9 +10,9 @@ import { packTile, TILE_HASHES, TILE_LEVELS } from './tiles.js'
 export type PendingAuditEvent = Omit<AuditEventsTable, 'log_index'> & { log_index?: number | null }
 
 /**
- * Appends a write's audit events to their organizations' logs (DESIGN §17), in the write's
- * transaction just before it commits, and sets each event's `log_index`. Per organization: one locked
- * read of its log row, the leaf hashes, the complete subtrees they finish (two rows per event on
+ * Appends a write's audit events to their organizations' logs (docs/governance.md, "The verifiable log"), in
+ * the write's transaction just before it commits, and sets each event's `log_index`. Per organization: one
+ * locked read of its log row, the leaf hashes, the complete subtrees they finish (two rows per event on
  * average), one update: O(log n) at any size; every 256th event also stores its tile's row.
  * Organizations are locked in id order, so two writes touching the same two never wait on each other
  * crosswise.

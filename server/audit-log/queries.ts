@@ -5,7 +5,9 @@ import { type Executor, insertRows, withLock } from '../db/queries.js'
 import type { NodeId } from '../../src/tlog/merkle.js'
 import { tileNodes } from './tiles.js'
 
-/** Every query of the verifiable log (DESIGN §17); each filters by org_id first. */
+/**
+ * Every query of the verifiable log (docs/governance.md, "The verifiable log"); each filters by org_id first.
+ */
 
 const logRow = (db: Executor, orgId: string) =>
   db.selectFrom('audit_logs').select(['size', 'root', 'frontier']).where('org_id', '=', orgId)

@@ -1,7 +1,7 @@
 import type { SomeHandlers } from '../handler.js'
 import { getLogCheckpoint, getLogConsistencyProof, getLogEntries, getLogInclusionProof } from './service.js'
 
-/** The verifiable log of the audit events (DESIGN §17). */
+/** The verifiable log of the audit events (docs/governance.md, "The verifiable log"). */
 export const auditLogHandlers = {
   getLogCheckpoint: (ctx, { principal, query }) => getLogCheckpoint(ctx, principal, query),
   listLogEntries: (ctx, { principal, query }) => getLogEntries(ctx, principal, query),

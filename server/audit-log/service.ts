@@ -30,9 +30,9 @@ import { listLogEntries, readLog, readLogNodes, readLogTiles } from './queries.j
 import { hashInTile, TILE_LEAVES, TILE_LEVELS, tileOf } from './tiles.js'
 
 /*
- * The read side of the verifiable log (DESIGN §17): checkpoints, entries and proofs. Every read is of
- * committed state, so a checkpoint covers every write committed before it was asked for; proofs read
- * O(log n) stored nodes whatever the log's size.
+ * The read side of the verifiable log (docs/governance.md, "The verifiable log"): checkpoints, entries and
+ * proofs. Every read is of committed state, so a checkpoint covers every write committed before it was asked
+ * for; proofs read O(log n) stored nodes whatever the log's size.
  */
 
 /** `<public host>/console/audit/<org_id>`: a checkpoint's origin and its note key's name. */

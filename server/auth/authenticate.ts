@@ -82,9 +82,9 @@ function rateLimitRefusal(orgId: string, decision: LimitDecision, detail: string
 
 /**
  * Takes `count` more requests of the caller's organization against its limits, all or none, and meters
- * them: a batch's operations beyond the one its request counted (DESIGN §18). Refused, it is the 429 of
- * a request, its detail starting with `what`; admitted, the answer's RateLimit headers speak of what is
- * left after them.
+ * them: a batch's operations beyond the one its request counted
+ * (docs/batches.md, "Roles, limits, idempotency, audit"). Refused, it is the 429 of a request, its detail
+ * starting with `what`; admitted, the answer's RateLimit headers speak of what is left after them.
  */
 export async function takeRequests(
   ctx: AppContext,
@@ -116,9 +116,10 @@ export async function takeRequests(
 
 /**
  * The live key of the request's `X-API-Key`, or its refusal. A request without a valid key counts
- * against its client address's bucket like one to a public route (DESIGN §15): a missing or malformed
- * key was counted at the door, an unknown, revoked or expired one is counted here, so guessing keys
- * costs the server at most a lookup per token; over the budget the answer is that 429, not the 401.
+ * against its client address's bucket like one to a public route (README.md, "Configuration",
+ * `--public-rate-limit`): a missing or malformed key was counted at the door, an unknown, revoked or expired
+ * one is counted here, so guessing keys costs the server at most a lookup per token; over the budget the
+ * answer is that 429, not the 401.
  */
 async function keyOfRequest(ctx: AppContext, c: Context): Promise<KnownKey> {
   try {

@@ -9,7 +9,7 @@ export const ADMIN_ORG_ID = 'admin'
 export interface Principal {
   keyId: string
   orgId: string
-  /** The key's roles (§16); the route table's declarations are enforced against them. */
+  /** The key's roles (docs/keys.md, "Roles"); the route table's declarations are enforced against them. */
   roles: readonly Role[]
   /** An owner key of the operator organization: it acts on every organization. */
   isAdmin: boolean

@@ -1,6 +1,6 @@
 /*
- * The accountability tables (migration 0012, DESIGN §16): the audit log and the Idempotency-Keys kept
- * for 24 h. Part of schema.ts's `Database`.
+ * The accountability tables (migration 0012, docs/accountability.md): the audit log and the Idempotency-Keys
+ * kept for 24 h. Part of schema.ts's `Database`.
  */
 
 /** One change a write recorded. `actor` and `changes` are JSON text. */
@@ -21,8 +21,8 @@ export interface AuditEventsTable {
 }
 
 /**
- * An organization's verifiable log (migration 0015, DESIGN §17): its size, root and compact range
- * (hex hashes, comma-separated, largest subtree first).
+ * An organization's verifiable log (migration 0015, docs/governance.md, "The verifiable log"): its size, root
+ * and compact range (hex hashes, comma-separated, largest subtree first).
  */
 export interface AuditLogsTable {
   org_id: string

@@ -1,7 +1,7 @@
 /*
  * The counters kept beside the rows (migration 0007), each updated in the same transaction as the row
- * it counts, so that a request reads a count instead of counting (DESIGN §10). Part of schema.ts's
- * `Database`.
+ * it counts, so that a request reads a count instead of counting
+ * (docs/performance.md, "Cost as the data grows"). Part of schema.ts's `Database`.
  */
 
 /** Transfers of an organization per token, status and route: a list's exact total sums a few of these. */

@@ -1,5 +1,5 @@
 /*
- * The events tables (migration 0016, DESIGN §20): the outbox of events, the organizations' webhook
+ * The events tables (migration 0016, docs/webhooks.md): the outbox of events, the organizations' webhook
  * endpoints, the deliveries of events to them and each attempt, the marks of scheduled events fired,
  * and the leases of the jobs that run on one instance at a time. Part of schema.ts's `Database`.
  */

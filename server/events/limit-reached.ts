@@ -9,7 +9,7 @@ import { announceEvents, enqueueEventRows } from './outbox.js'
 import { markFired } from './scheduled-queries.js'
 
 /*
- * `limit.reached` (DESIGN §20): an organization's request refused by its per-minute or per-day limit,
+ * `limit.reached` (docs/webhooks.md): an organization's request refused by its per-minute or per-day limit,
  * at most one event an hour per organization and limit, whichever instance refused it. It is decided
  * where the 429 is (server/auth/authenticate.ts), which writes nothing: so it is enqueued on its own,
  * in a transaction of its own that marks the hour (`scheduled_event_marks`, whose primary key refuses

@@ -18,7 +18,7 @@ import { findTrustRelation } from '../rwa/trust/queries.js'
 import { trustFromRow } from '../rwa/trust/from-row.js'
 
 /*
- * An event's `data.object` is the record as the API answers it (DESIGN §20): what `GET` on it answers
+ * An event's `data.object` is the record as the API answers it (docs/webhooks.md): what `GET` on it answers
  * at the moment of the change, read in the write's own transaction once the services are done with it.
  * So no service shapes an event of its own, as none writes an audit event of its own: a change names
  * its record (`target`), and this reads it back. Never a raw key or secret: a key reads as its masked

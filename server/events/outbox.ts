@@ -10,7 +10,7 @@ import { apiObjectOf } from './objects.js'
 import { enabledEndpointsOf, insertDeliveries, insertEvents } from './queries.js'
 
 /*
- * The outbox (DESIGN §20): a write's events are derived from the changes it recorded, as its audit
+ * The outbox (docs/webhooks.md): a write's events are derived from the changes it recorded, as its audit
  * events are, and written in its transaction together with one delivery per subscribed endpoint. A
  * committed change therefore always has its event and its deliveries, whatever happens to the process
  * afterwards; the delivery workers (server/webhooks/worker.ts) read them from the database.

@@ -13,7 +13,7 @@ import {
 } from './scheduled-queries.js'
 
 /*
- * The scheduled events (DESIGN §20): `attestation.expiring` 30, 7 and 1 days before an active
+ * The scheduled events (docs/webhooks.md): `attestation.expiring` 30, 7 and 1 days before an active
  * attestation's `valid_until`, `key.expiring` 7 and 1 days before an unrevoked key's `expires_at`, and
  * `trial.ending` 3 days before a trial ends. One instance runs the job at a time (a lease in
  * `job_leases`); each event fires once per record and threshold (a mark whose primary key refuses a

@@ -11,11 +11,11 @@ import { eventsSince } from './queries.js'
 import { eventFromRow } from './service.js'
 
 /*
- * `GET /console/events/stream` (DESIGN §20): the organization's events as server-sent events, as
- * `rwa listen` reads them. The database is the source: a stream reads the events committed since the
- * last one it sent, and does so at once when told that some were (this process's writes, and the other
- * instances' through the invalidation bus: server/events/outbox.ts), and every few seconds in case a
- * message was lost. So an event committed on any instance reaches every stream of its organization.
+ * `GET /console/events/stream` (docs/webhooks.md, "The event stream"): the organization's events as
+ * server-sent events, as `rwa listen` reads them. The database is the source: a stream reads the events
+ * committed since the last one it sent, and does so at once when told that some were (this process's writes,
+ * and the other instances' through the invalidation bus: server/events/outbox.ts), and every few seconds in
+ * case a message was lost. So an event committed on any instance reaches every stream of its organization.
  *
  * Ids sort by the time they were made, but two writes may commit in the other order than their ids
  * (made by two instances in the same moment, or one waiting on a lock): a stream reads again from a

@@ -1,5 +1,5 @@
 /*
- * What a request to a known path with another method is told (DESIGN §15): 405 with `Allow`, not the
+ * What a request to a known path with another method is told (README.md, "Errors"): 405 with `Allow`, not the
  * 404 of a path no operation has. The paths are the app's own routes (Hono's `app.routes`), so the
  * declared operations, /openapi.json and /docs all count, and nothing is listed twice.
  */

@@ -6,8 +6,8 @@ import { matchesEtag } from './etag.js'
 import { OPENAPI_DOCUMENT } from './openapi.js'
 
 /*
- * GET /openapi.json, built once per process (DESIGN §15): generating the document takes tens of
- * milliseconds of CPU and it cannot change while the process runs, so the first request builds it (and
+ * GET /openapi.json, built once per process (README.md, "The HTTP API"): generating the document takes tens
+ * of milliseconds of CPU and it cannot change while the process runs, so the first request builds it (and
  * its gzip) and every later one is served from memory with a strong ETag; `If-None-Match` with that ETag
  * answers 304 with no body.
  */

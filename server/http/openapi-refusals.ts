@@ -109,7 +109,7 @@ const REFUSALS: Record<
   },
 }
 
-/** The 429 of a route without a key: the per-client bucket (DESIGN §15). */
+/** The 429 of a route without a key: the per-client bucket (README.md, "Configuration"). */
 const PUBLIC_RATE_LIMITED = {
   description:
     'public_rate_limited: this client address made more requests without a valid API key than its bucket allows (`--public-rate-limit`, default 20/s in bursts of 100); retry after `Retry-After` seconds',

@@ -148,7 +148,7 @@ function requestContent(body: BodySpec) {
   return { schema: { ...json, additionalProperties: true } as { type: 'object' }, example: body.example }
 }
 
-/** The `Idempotency-Key` every keyed POST takes (DESIGN §16). */
+/** The `Idempotency-Key` every keyed POST takes (docs/accountability.md, "Retrying a write safely"). */
 const idempotencyKeyHeader: HeaderParameter = {
   name: IDEMPOTENCY_HEADER,
   required: false,

@@ -3,13 +3,13 @@ import type { FieldError } from '../../src/contract/errors.js'
 import { printableText, refusedTextOf } from '../../src/contract/text.js'
 
 /*
- * Text that is not data (NUL and the C0 controls but tab, LF and CR; DESIGN §14, src/contract/text.ts)
- * or not well-formed Unicode is refused wherever it enters, once, after validation (the
- * app's validation hook calls this for the body, the query and the path of every route). A JSON string
- * may carry a lone UTF-16 surrogate (`"\ud800"`); stored, it would come back as U+FFFD while a
- * signature made over the original kept it, so the record and its signature would disagree. In a URL
- * the same text arrives as a percent-escape that is not UTF-8 (`%ED%A0%80`), which the router leaves
- * undecoded rather than refuse.
+ * Text that is not data (NUL and the C0 controls but tab, LF and CR;
+ * docs/verification.md, "Text is data, never control", src/contract/text.ts) or not well-formed Unicode is
+ * refused wherever it enters, once, after validation (the app's validation hook calls this for the body, the
+ * query and the path of every route). A JSON string may carry a lone UTF-16 surrogate (`"\ud800"`); stored,
+ * it would come back as U+FFFD while a signature made over the original kept it, so the record and its
+ * signature would disagree. In a URL the same text arrives as a percent-escape that is not UTF-8
+ * (`%ED%A0%80`), which the router leaves undecoded rather than refuse.
  */
 
 const URL_MESSAGE = 'not well-formed Unicode (a percent-escape that is not UTF-8)'

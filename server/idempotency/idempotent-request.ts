@@ -18,12 +18,12 @@ import {
 } from './queries.js'
 
 /*
- * `Idempotency-Key` on every keyed POST (DESIGN §16, after Stripe's): the key is claimed per organization
- * for 24 h before the request runs (committed at once, so every instance sees it); the answer is stored
- * with it, a success inside the write's own transaction (server/routes.ts), a refusal once answered. The
- * same key again: the same method, path and body replay the stored answer byte for byte with
- * `Idempotent-Replayed: true`; another body is 422 `idempotency_key_reused`; a request still running is
- * 409 `idempotency_key_in_progress`. A 5xx, 401, 403 or 429 releases the claim, so the retry runs
+ * `Idempotency-Key` on every keyed POST (docs/accountability.md, "Retrying a write safely"; after Stripe's):
+ * the key is claimed per organization for 24 h before the request runs (committed at once, so every instance
+ * sees it); the answer is stored with it, a success inside the write's own transaction (server/routes.ts), a
+ * refusal once answered. The same key again: the same method, path and body replay the stored answer byte for
+ * byte with `Idempotent-Replayed: true`; another body is 422 `idempotency_key_reused`; a request still
+ * running is 409 `idempotency_key_in_progress`. A 5xx, 401, 403 or 429 releases the claim, so the retry runs
  * (`releases`); a claim left
  * in flight for a minute (its instance died) may be taken over.
  */

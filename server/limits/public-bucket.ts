@@ -1,8 +1,8 @@
 /*
- * The per-client token bucket of the unauthenticated routes (DESIGN §15): each client may make `burst`
- * requests at once, and `perSecond` more every second after that. An API key's requests are limited per
- * organization instead (rate-limiter.ts); these routes have no organization, so the client's address is
- * what is counted.
+ * The per-client token bucket of the unauthenticated routes (README.md, "Configuration",
+ * `--public-rate-limit`): each client may make `burst` requests at once, and `perSecond` more every second
+ * after that. An API key's requests are limited per organization instead (rate-limiter.ts); these routes have
+ * no organization, so the client's address is what is counted.
  */
 
 /** `--public-rate-limit`: requests per second refilled, and the bucket's size. */
@@ -11,7 +11,7 @@ export interface PublicRate {
   burst: number
 }
 
-/** The default of `--public-rate-limit` (DESIGN §15): 20 requests a second, bursts of 100. */
+/** The default of `--public-rate-limit` (README.md, "Configuration"): 20 requests a second, bursts of 100. */
 export const DEFAULT_PUBLIC_RATE: PublicRate = Object.freeze({ perSecond: 20, burst: 100 })
 
 /** One request against a client's bucket. */

@@ -14,12 +14,13 @@ import {
 } from './public-bucket.js'
 
 /*
- * The per-client bucket (DESIGN §15) at the door: the first thing the Node server does with a request
- * without a valid-looking API key is to take a token from its address's bucket, and a refused request
- * is answered here, before the app sees it. A flood of such requests is refused for the price of a map
- * lookup and one preformatted write (docs/performance.md, "Public endpoints under a flood"), instead of
- * routing, problem rendering, metrics and a log line each: what made the bucket, as first built, let a
- * flood send eleven times as many requests as without it.
+ * The per-client bucket (README.md, "Configuration", `--public-rate-limit`) at the door: the first thing the
+ * Node server does with a request without a valid-looking API key is to take a token from its address's
+ * bucket, and a refused request is answered here, before the app sees it. A flood of such requests is refused
+ * for the price of a map lookup and one preformatted write
+ * (docs/performance.md, "Public endpoints under a flood"), instead of routing, problem rendering, metrics and
+ * a log line each: what made the bucket, as first built, let a flood send eleven times as many requests as
+ * without it.
  *
  * Two more things keep a flood from looping at full speed, each bounded: every refusal closes its
  * connection (a client over its bucket pays for a new one), and a client that comes back before its

@@ -11,9 +11,10 @@ export function clientAddressOf(c: Context, trustProxyHops: number): string | un
 }
 
 /**
- * Counts a request without a valid API key against its client's bucket (DESIGN §15), unless the gate
- * in front of the app (server/limits/public-gate.ts) already did: over its budget, it throws 429
- * `public_rate_limited` with `Retry-After` in whole seconds. Nothing when `--public-rate-limit off`.
+ * Counts a request without a valid API key against its client's bucket (README.md, "Configuration",
+ * `--public-rate-limit`), unless the gate in front of the app (server/limits/public-gate.ts) already did:
+ * over its budget, it throws 429 `public_rate_limited` with `Retry-After` in whole seconds. Nothing when
+ * `--public-rate-limit off`.
  */
 export async function chargeClient(ctx: AppContext, c: Context): Promise<void> {
   const { rate, trustProxyHops } = ctx.publicLimit
@@ -26,10 +27,10 @@ export async function chargeClient(ctx: AppContext, c: Context): Promise<void> {
 }
 
 /**
- * The per-client token bucket of a route reachable without an API key (DESIGN §15), before the route
- * does any work. Served by the Node server, the gate has counted (and refused) the request before the
- * app saw it; this counts the requests handed to the app in process. Shared by the instances through
- * Redis (ctx.limits), in memory on SQLite.
+ * The per-client token bucket of a route reachable without an API key (README.md, "Configuration",
+ * `--public-rate-limit`), before the route does any work. Served by the Node server, the gate has counted
+ * (and refused) the request before the app saw it; this counts the requests handed to the app in process.
+ * Shared by the instances through Redis (ctx.limits), in memory on SQLite.
  */
 export function publicRateLimit(ctx: AppContext): MiddlewareHandler {
   return async function limitPublicRequest(c, next) {

@@ -49,7 +49,8 @@ export class RateLimiter {
 
   /**
    * Admits `count` requests of `orgId` at `now` if both limits have room for all of them, and records
-   * them; otherwise records none (a batch's operations, DESIGN §18, are admitted whole or not at all).
+   * them; otherwise records none (a batch's operations, docs/batches.md, "Roles, limits, idempotency, audit",
+   * are admitted whole or not at all).
    */
   take(orgId: string, limits: Limits, now: number, count = 1): LimitDecision {
     const rpm = limits.requests_per_minute
@@ -111,7 +112,8 @@ export type LimitOutcome = 'admitted' | 'day' | 'minute'
  * The decision and what the RateLimit headers say, from the organization's counts before the request.
  * Shared by the in-memory limiter and the Redis store, so every instance answers alike.
  * - `dayCount`, `windowSize`: requests admitted today and in the trailing minute, before this one;
- * - `count`: how many requests this one takes (1; a batch's operations, DESIGN §18);
+ * - `count`: how many requests this one takes (1; a batch's operations:
+ *   docs/batches.md, "Roles, limits, idempotency, audit");
  * - `pivotAt`: when refused by the minute, the time of the entry whose expiry makes room (the oldest of
  *   the newest `requests_per_minute`); when admitted, the oldest entry of the window including this one.
  */

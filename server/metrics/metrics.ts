@@ -1,7 +1,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { type TransferStatus, transferStatusSchema } from '../../src/contract/rwa.js'
 
-/** How a transfer was recorded: approved or rejected by its evaluation, or forced by an agent (DESIGN §11). */
+/**
+ * How a transfer was recorded: approved or rejected by its evaluation, or forced by an agent
+ * (docs/governance.md, "Forced transfer").
+ */
 export type TransferDecision = TransferStatus
 const TRANSFER_DECISIONS: readonly TransferDecision[] = transferStatusSchema.options
 

@@ -13,10 +13,10 @@ import { pingRedis, type RedisStateListener } from './connection.js'
  * KEYS[1] the sorted set of the trailing minute's admitted requests (score = time in ms), KEYS[2] the
  * UTC day's counter. ARGV: now, requests per minute, requests per day (-1: unlimited), the stored
  * usage of the day (-1: not read yet), a unique member for this request, the day key's TTL (s), and how
- * many requests it takes (a batch's operations, DESIGN §18: all admitted or none).
- * Returns { outcome, window size before, day count before, pivot time }, outcome being 0 admitted,
- * 1 refused by the day, 2 refused by the minute, -1 "the day key is missing: call again with the
- * stored usage", which seeds it unless another instance did first.
+ * many requests it takes (a batch's operations, all admitted or none:
+ * docs/batches.md, "Roles, limits, idempotency, audit"). Returns { outcome, window size before, day count
+ * before, pivot time }, outcome being 0 admitted, 1 refused by the day, 2 refused by the minute, -1 "the day
+ * key is missing: call again with the stored usage", which seeds it unless another instance did first.
  */
 const TAKE_SCRIPT = `
 local now = tonumber(ARGV[1])

@@ -22,9 +22,9 @@ import {
 } from './queries.js'
 
 /*
- * Key custody at start (DESIGN §15): which master key, whether it is the database's, and sealing the
- * keys of a database from before encryption. A start that fails here has changed nothing and made no
- * key: it runs before the admin key or any signing key is created.
+ * Key custody at start (README.md, "Signing keys at rest"): which master key, whether it is the database's,
+ * and sealing the keys of a database from before encryption. A start that fails here has changed nothing and
+ * made no key: it runs before the admin key or any signing key is created.
  */
 
 /**

@@ -2,9 +2,9 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from 'node:fs'
 
 /*
- * The key-encryption key (DESIGN §15): every private signing key the database holds is sealed under
- * it with AES-256-GCM, a random 12-byte nonce per key, and the row it belongs to as additional data,
- * so a ciphertext copied into another row does not open. The master key itself never reaches the
+ * The key-encryption key (README.md, "Signing keys at rest"): every private signing key the database holds is
+ * sealed under it with AES-256-GCM, a random 12-byte nonce per key, and the row it belongs to as additional
+ * data, so a ciphertext copied into another row does not open. The master key itself never reaches the
  * database or a log: it comes from RWA_MASTER_KEY, --master-key-file, or (SQLite) `<db>.master-key`.
  */
 

@@ -3,8 +3,8 @@ import { ADMIN_ORG_ID } from '../auth/principal.js'
 import type { AppContext } from '../context.js'
 
 /**
- * Rotates the proof-signing key (DESIGN §15): a new key signs every proof from now on, on every
- * instance (`signing-keys` tells the others, and each proof reads the active key in its own
+ * Rotates the proof-signing key (README.md, "Signing keys at rest"): a new key signs every proof from now on,
+ * on every instance (`signing-keys` tells the others, and each proof reads the active key in its own
  * transaction); the retired key stays in the JWKS and the trust bundles, so the proofs it signed keep
  * verifying. The key belongs to the service, so the event is in the operator organization's log.
  */

@@ -20,7 +20,8 @@ import {
 
 /**
  * What a service key signs: `proof` the compliance proofs, `log` the checkpoints of the verifiable
- * log (DESIGN §17). Each is generated once per database and stored like the other.
+ * log (docs/governance.md, "The verifiable log"). Each is generated once per database and stored
+ * like the other.
  */
 type ServicePurpose = 'proof' | 'log'
 
@@ -42,8 +43,9 @@ interface ServiceKey {
 /**
  * The signing keys of governance: each jurisdiction's key (its private part stored with the
  * jurisdiction) and the service's proof key (generated once per database). Every private key is stored
- * sealed under the master key and bound to its row (DESIGN §15); it is decrypted into memory only, and
- * the imported KeyObjects are cached there, so a request signs without opening or parsing a key again.
+ * sealed under the master key and bound to its row (README.md, "Signing keys at rest"); it is decrypted into
+ * memory only, and the imported KeyObjects are cached there, so a request signs without opening or parsing a
+ * key again.
  */
 export class SigningKeys {
   private readonly issuers = new Map<string, KeyObject>()
@@ -175,7 +177,7 @@ export class SigningKeys {
     this.serviceKeys.clear()
   }
 
-  /** The log key (DESIGN §17): it signs the checkpoints of every organization's log. */
+  /** The log key: it signs every organization's checkpoints (docs/governance.md, "The verifiable log"). */
   logKey(): Promise<ServiceKey> {
     return this.service('log')
   }

@@ -1,10 +1,10 @@
 import { isIPv4, isIPv6 } from 'node:net'
 
 /*
- * Which addresses a webhook may be delivered to (DESIGN §20): public unicast addresses only. A webhook
- * URL is chosen by a customer and fetched by the server, so without this rule it would reach what
- * only the server can reach: its own loopback services, the private network behind it, and the cloud
- * metadata service (169.254.169.254) that hands out credentials. IPv4-mapped, NAT64 and 6to4 IPv6
+ * Which addresses a webhook may be delivered to (docs/webhooks.md, "Webhook endpoints"): public unicast
+ * addresses only. A webhook URL is chosen by a customer and fetched by the server, so without this rule it
+ * would reach what only the server can reach: its own loopback services, the private network behind it, and
+ * the cloud metadata service (169.254.169.254) that hands out credentials. IPv4-mapped, NAT64 and 6to4 IPv6
  * addresses carry an IPv4 address and are judged by it. Loopback is allowed only when the server runs
  * with --allow-http-webhooks (a developer's machine, `rwa sandbox`).
  */

@@ -1,9 +1,9 @@
 import { DAY_MS, MINUTE_MS } from '../clock.js'
 
 /*
- * When a failed delivery is tried again (DESIGN §20): 5 s, 30 s, 2 min, 10 min, 1 h and 6 h after
- * the attempts that failed, then every 12 h, for 3 days from the delivery's creation; after that it is
- * given up (and its endpoint, failing all that time, disabled).
+ * When a failed delivery is tried again (docs/webhooks.md, "Deliveries"): 5 s, 30 s, 2 min, 10 min,
+ * 1 h and 6 h after the attempts that failed, then every 12 h, for 3 days from the delivery's creation;
+ * after that it is given up (and its endpoint, failing all that time, disabled).
  */
 
 const HOUR_MS = 60 * MINUTE_MS

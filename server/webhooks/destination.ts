@@ -5,9 +5,9 @@ import { isIP, type LookupFunction } from 'node:net'
 import { refusalOf } from './address-policy.js'
 
 /*
- * Where a webhook goes, checked (DESIGN §20): the URL must be https (http only to loopback, when the
- * server runs with --allow-http-webhooks), and every address its host resolves to must be allowed
- * (./address-policy.ts), at creation and again at each delivery. The delivery connects to the address
+ * Where a webhook goes, checked (docs/webhooks.md, "Webhook endpoints"): the URL must be https (http only to
+ * loopback, when the server runs with --allow-http-webhooks), and every address its host resolves to must be
+ * allowed (./address-policy.ts), at creation and again at each delivery. The delivery connects to the address
  * that was checked: the request's own DNS lookup is replaced by one that checks what it resolves, so
  * a name that resolves to a public address when checked and to a private one a moment later (DNS
  * rebinding) cannot slip through. Redirects are not followed, a delivery gives up after 10 s, and at

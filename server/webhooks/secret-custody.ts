@@ -1,10 +1,11 @@
 import type { MasterKey } from '../signing/master-key.js'
 
 /*
- * Webhook signing secrets at rest (DESIGN §15, §20): sealed under the master key like the private
- * signing keys (AES-256-GCM, a nonce each), with the endpoint they belong to as additional data, so a
- * stored secret copied into another endpoint's row does not open. A database from before this holds
- * them in plaintext; the start seals them in place (server/signing/custody.ts).
+ * Webhook signing secrets at rest (README.md, "Signing keys at rest";
+ * docs/webhooks.md, "Webhook endpoints"): sealed under the master key like the private signing keys
+ * (AES-256-GCM, a nonce each), with the endpoint they belong to as additional data, so a stored secret
+ * copied into another endpoint's row does not open. A database from before this holds them in plaintext; the
+ * start seals them in place (server/signing/custody.ts).
  */
 
 /** The additional data an endpoint's secret is sealed with: its row. */

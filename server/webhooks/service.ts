@@ -33,9 +33,9 @@ import { newWebhookSecret } from './signature.js'
 import { currentWrite } from '../writes/change.js'
 
 /*
- * An organization's webhook endpoints (DESIGN §20): made with a URL checked as deliveries will check
- * it, a signing secret shown once, and the event types they receive. Their own changes are audited
- * (`webhook.created`...), never with the secret; they are not events themselves.
+ * An organization's webhook endpoints (docs/webhooks.md, "Webhook endpoints"): made with a URL checked as
+ * deliveries will check it, a signing secret shown once, and the event types they receive. Their own changes
+ * are audited (`webhook.created`...), never with the secret; they are not events themselves.
  */
 
 /** The API record of an endpoint (never its secret). */

@@ -19,9 +19,9 @@ import { openWebhookSecret } from './secret-custody.js'
 import { webhookHeaders } from './signature.js'
 
 /*
- * The delivery worker (DESIGN §20): every instance runs one. It claims due deliveries from the
- * database (server/webhooks/queries.ts: a lease, taken with SKIP LOCKED on PostgreSQL, so each attempt
- * is made by one instance), POSTs each signed event, and records the attempt: delivered, or due again
+ * The delivery worker (docs/webhooks.md, "Deliveries"): every instance runs one. It claims due deliveries
+ * from the database (server/webhooks/queries.ts: a lease, taken with SKIP LOCKED on PostgreSQL, so each
+ * attempt is made by one instance), POSTs each signed event, and records the attempt: delivered, or due again
  * after the backoff, or given up after 3 days (its endpoint disabled). Nothing is kept in memory that
  * a crash could lose: a killed instance's claims expire with their lease and are taken again, so every
  * event is delivered at least once.

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 
 /*
- * What a write carries (DESIGN §16, "one seam for every write"): who acts, the request that caused it,
- * and the list of changes its services record. The write's transaction turns that list into audit
+ * What a write carries (docs/architecture.md, "One seam for every write"): who acts, the request that caused
+ * it, and the list of changes its services record. The write's transaction turns that list into audit
  * events when it commits (server/writes/run-write.ts); no service writes an audit event of its own.
  */
 
@@ -22,7 +22,7 @@ export interface Change {
   before?: unknown
   after?: unknown
   /**
-   * The record as the API answers it after the change: its event's `data.object` (DESIGN §20), given
+   * The record as the API answers it after the change: its event's `data.object` (docs/webhooks.md), given
    * the log position its audit event was appended at (a transfer's proof carries it; known only as the
    * write commits). Absent, the outbox reads the record back (server/events/objects.ts). Only called
    * for a change that is an event, so a service may name it at no cost when it has the answer at hand.

@@ -16,8 +16,8 @@ import {
 } from './change.js'
 
 /**
- * Runs a write (DESIGN §16, "one seam for every write"): `work` runs in one transaction that carries
- * the actor, the request id and the changes the services record (`ctx.record`); the changes become
+ * Runs a write (docs/architecture.md, "One seam for every write"): `work` runs in one transaction that
+ * carries the actor, the request id and the changes the services record (`ctx.record`); the changes become
  * audit events in that same transaction, appended to the log last (`appendRecorded`: the route layer
  * calls it before it serializes the answer; whatever is left is appended just before the commit), so a
  * write that fails or is refused leaves none. The transactions the services open inside it are
@@ -43,10 +43,10 @@ export async function runWrite<T>(ctx: AppContext, origin: WriteOrigin, work: ()
 
 /**
  * Appends the changes the current write recorded so far (and not yet appended) to their
- * organizations' logs (DESIGN §17), writing their audit events and their events (DESIGN §20), and
- * tells each change its log position (`Change.appended`), so that an answer made now carries it. The
- * append locks each organization's log row until the commit: called once the write's work is done,
- * right before its answer is serialized and stored (server/routes.ts), the log row is the last row
+ * organizations' logs (docs/governance.md, "The verifiable log"), writing their audit events and their events
+ * (docs/webhooks.md), and tells each change its log position (`Change.appended`), so that an answer made now
+ * carries it. The append locks each organization's log row until the commit: called once the write's work is
+ * done, right before its answer is serialized and stored (server/routes.ts), the log row is the last row
  * the write locks, after every row its operations locked (a batch's credentials, holdings,
  * status lists...), so a concurrent write of the organization that locked one of those first and
  * waits for the log never deadlocks with it. Changes recorded after (an approval's own) are appended
@@ -91,7 +91,7 @@ function auditRow(ctx: AppContext, scope: WriteScope, change: Change) {
   }
 }
 
-/** The actor a key's write records: the key and its roles (DESIGN §16). */
+/** The actor a key's write records: the key and its roles (docs/accountability.md, "What is recorded"). */
 export function actorOf(principal: Principal): Actor {
   return { key_id: principal.keyId, roles: [...principal.roles] }
 }

@@ -6,7 +6,7 @@ import { currentWrite } from './change.js'
  * wrote rolls back, and so do the changes it recorded (they would have become audit events) and what it
  * left to do after the commit (telling other instances to forget a change that did not happen), and
  * what it appended to the log, so the write goes on as if it had never run: a batch's operation that
- * fails alone (DESIGN §18), a dry run (appended, then rolled back).
+ * fails alone (docs/batches.md, "Atomic, each alone, dry run"), a dry run (appended, then rolled back).
  */
 export async function inSavepoint<T>(ctx: AppContext, fn: () => Promise<T>): Promise<T> {
   const scope = currentWrite()

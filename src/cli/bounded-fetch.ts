@@ -1,7 +1,7 @@
 /*
  * The one way the CLI fetches a URL it read from a document (a status list a credential names): a URL
- * in a file is the file author's, so the fetch is bounded (DESIGN §14): http(s) only, at most 3
- * redirects (each to http(s)), 10 s in all, 2 MiB of body.
+ * in a file is the file author's, so the fetch is bounded (docs/cli.md, "Auditing offline"): http(s) only, at
+ * most 3 redirects (each to http(s)), 10 s in all, 2 MiB of body.
  */
 
 export const FETCH_LIMITS = {

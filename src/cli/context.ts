@@ -28,7 +28,7 @@ export interface GlobalOptions {
   /** On 429, wait for Retry-After and try again (up to `waitMax` seconds in all). */
   wait?: boolean
   waitMax?: string
-  /** The Idempotency-Key of the command's first POST (DESIGN §16). */
+  /** The Idempotency-Key of the command's first POST (docs/accountability.md, "Retrying a write safely"). */
   idempotencyKey?: string
 }
 

@@ -11,8 +11,8 @@ export const EXIT = {
   rejected: 6,
   unreachable: 7,
   /**
-   * A verification that does not hold (DESIGN §14): bad signature, untrusted issuer, tampered record,
-   * revoked, stale or missing status.
+   * A verification that does not hold (docs/cli.md, "Errors and exit codes"): bad signature, untrusted
+   * issuer, tampered record, revoked, stale or missing status.
    */
   verification: 8,
   /** Ctrl-C at a prompt: 128 + SIGINT, as shells report an interrupted program. */

@@ -32,8 +32,9 @@ import { EXIT, ExitError } from './exit-error.js'
  * - credential: an active credential of the same jurisdiction, owner_did and title_deed (compared
  *   trimmed, case-insensitive, as the server does). Credentials are signed and immutable: if its other
  *   fields differ, apply stops before changing anything. With none active but a revoked one, the entry
- *   is reported `revoked` and nothing is issued: a revocation is for good (DESIGN §14). Another
- *   owner's active credential of the deed stops apply before anything changes.
+ *   is reported `revoked` and nothing is issued: a revocation is for good
+ *   (docs/verification.md, "`rwa apply` and revoked credentials"). Another owner's active credential of the
+ *   deed stops apply before anything changes.
  * - attestation: one with the same jurisdiction, subject, type, attester, credential, evidence and
  *   valid_until (a renewal with a new valid_until is a new attestation).
  * - token: the token of its credential (one per credential). total_supply and symbol are fixed once
@@ -201,7 +202,7 @@ export interface Change {
   fields?: string[]
 }
 
-/** One operation of the batch that applies a manifest (DESIGN §18). */
+/** One operation of the batch that applies a manifest (docs/batches.md). */
 export interface ManifestOperation {
   op: BatchOperationName
   body: Record<string, unknown>
@@ -581,8 +582,9 @@ async function planTokens(
 }
 
 /**
- * The plan as one batch (DESIGN §18): every change's operations in order, each named `s<step>_<k>` so
- * that later ones refer to what earlier ones create, and for each operation the change it belongs to.
+ * The plan as one batch (docs/cli.md, "apply: scripted registrations"): every change's operations in order,
+ * each named `s<step>_<k>` so that later ones refer to what earlier ones create, and for each operation the
+ * change it belongs to.
  */
 export function batchOfPlan(plan: Plan): {
   operations: Array<ManifestOperation & { ref: string }>

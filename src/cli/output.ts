@@ -375,7 +375,7 @@ export class Output {
 
   /**
    * Text for `stream`: on a terminal, control characters and bidi overrides other than the CLI's own
-   * styles, newlines and tabs are escaped (DESIGN §14: text is data, never control).
+   * styles, newlines and tabs are escaped (docs/verification.md, "Text is data, never control").
    */
   private onTerminal(stream: NodeJS.WriteStream, text: string): string {
     return stream.isTTY === true ? escapeExceptStyles(text) : text

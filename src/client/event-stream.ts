@@ -4,9 +4,9 @@ import { type Event, eventSchema } from '../contract/events.js'
 import { ApiProblemError, ConnectionError, UnexpectedResponseError } from './errors.js'
 
 /*
- * The reader of `GET /console/events/stream` (server-sent events, DESIGN §20), which the generic client
- * call cannot be: that one reads an answer whole, and this one does not end. node:http, as the client's
- * transport is (src/client/http.ts).
+ * The reader of `GET /console/events/stream` (server-sent events: docs/webhooks.md, "The event stream"),
+ * which the generic client call cannot be: that one reads an answer whole, and this one does not end.
+ * node:http, as the client's transport is (src/client/http.ts).
  */
 
 /** Where and what to stream. */

@@ -25,7 +25,10 @@ const approvedOperationRefusals: Reason[] = [
   ...new Set(APPROVABLE_OPERATIONS.flatMap((name) => rwaRoutes[APPROVABLE[name].operationId].refusals)),
 ]
 
-/** Four eyes (DESIGN §16): an owner's policy, and the approvals it makes covered operations wait for. */
+/**
+ * Four eyes (docs/accountability.md, "Four eyes"): an owner's policy, and the approvals it makes covered
+ * operations wait for.
+ */
 export const approvalRoutes = {
   getApprovalPolicy: defineOperation({
     ...governance,

@@ -3,9 +3,9 @@ import { pageFields, pageQuery, prefixedId, timestampSchema } from './common.js'
 import { forcedTransferRequestExample } from './examples.js'
 
 /*
- * Four eyes (DESIGN §16): an owner's policy names the operations that need a second key. Such a call
- * answers 202 with a pending approval and does nothing; another key with `agent` (or an owner) approves
- * it, which runs the operation then, or rejects it. Pending approvals expire after 72 h.
+ * Four eyes (docs/accountability.md, "Four eyes"): an owner's policy names the operations that need a second
+ * key. Such a call answers 202 with a pending approval and does nothing; another key with `agent` (or an
+ * owner) approves it, which runs the operation then, or rejects it. Pending approvals expire after 72 h.
  */
 
 /**

@@ -3,8 +3,9 @@ import { auditEventExample, auditEventSchema } from './audit.js'
 import { orgIdSchema } from './common.js'
 
 /*
- * The verifiable log of an organization's audit events (DESIGN §17): RFC 9162 Merkle tree proofs and
- * C2SP checkpoints. Hashes are base64 (standard alphabet, padded), as in a checkpoint's root line.
+ * The verifiable log of an organization's audit events (docs/governance.md, "The verifiable log"): RFC 9162
+ * Merkle tree proofs and C2SP checkpoints. Hashes are base64 (standard alphabet, padded), as in a
+ * checkpoint's root line.
  */
 
 /** The most entries one `/log/entries` call returns. */

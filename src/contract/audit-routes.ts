@@ -19,7 +19,7 @@ import { defineOperation, jsonResponse } from './operation.js'
 /** The OpenAPI tag of the audit log. */
 export const auditTags = ['audit'] as const
 
-/** The audit log (`/console/audit`, DESIGN §16). */
+/** The audit log (`/console/audit`: docs/accountability.md). */
 export const auditRoutes = {
   listAuditEvents: defineOperation({
     operationId: 'listAuditEvents',
@@ -48,7 +48,7 @@ export const auditRoutes = {
     tags: auditTags,
     summary: "The signed checkpoint of the organization's verifiable log",
     description:
-      "The latest C2SP tlog-checkpoint of the organization's log of audit events (DESIGN §17): origin `<public host>/console/audit/<org_id>`, tree size and RFC 9162 root hash, signed by the log key (in the JWKS and, as a note verifier key, in the trust bundle). It covers every committed write. Keep it: a later checkpoint must be consistent with it (`/log/consistency`), or the log was rewritten. The admin key reads any organization with `org_id`.",
+      "The latest C2SP tlog-checkpoint of the organization's log of audit events: origin `<public host>/console/audit/<org_id>`, tree size and RFC 9162 root hash, signed by the log key (in the JWKS and, as a note verifier key, in the trust bundle). It covers every committed write. Keep it: a later checkpoint must be consistent with it (`/log/consistency`), or the log was rewritten. The admin key reads any organization with `org_id`.",
     query: logCheckpointQuerySchema,
     response: jsonResponse(200, logCheckpointSchema, 'The signed checkpoint', logCheckpointExample),
     refusals: ['other_organization'],

@@ -1,13 +1,17 @@
 import { z } from 'zod'
 import { orgIdSchema, pageFields, pageQuery, prefixedId, timestampSchema } from './common.js'
 
-/** A `log_index`: a position in an organization's verifiable log (DESIGN §17), said of what it is. */
+/**
+ * A `log_index`: a position in an organization's verifiable log (docs/governance.md, "The verifiable log"),
+ * said of what it is.
+ */
 export const logIndexField = (description: string) =>
   z.number().int().nonnegative().optional().describe(description)
 
 /*
- * The audit log (DESIGN §16): one event per change a write made, whoever made it (a key, or the server
- * for the payment provider and its own jobs), recorded in the write's own transaction.
+ * The audit log (docs/accountability.md, "What is recorded"): one event per change a write made,
+ * whoever made it (a key, or the server for the payment provider and its own jobs), recorded in the
+ * write's own transaction.
  */
 
 /** `<resource>.<past verb>`, the resource singular: `jurisdiction.updated`, `key.revoked`. */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /*
- * Batches (DESIGN §18): `POST /console/rwa/batch` runs up to 1,000 governance writes in order, each one
+ * Batches (docs/batches.md): `POST /console/rwa/batch` runs up to 1,000 governance writes in order, each one
  * the single operation it names (its schemas, its role, its service), atomically by default.
  */
 

@@ -31,7 +31,7 @@ export const eventTags = ['events'] as const
 const noFields = optionalJsonBody(z.strictObject({}), {})
 
 /**
- * Events and webhook endpoints (DESIGN §20). Every role reads them; only an `owner` makes, deletes or
+ * Events and webhook endpoints (docs/webhooks.md). Every role reads them; only an `owner` makes, deletes or
  * rotates an endpoint, resends an event or retries a delivery, since an endpoint decides where the
  * organization's records are sent. In routing order: `/events/stream` before `/events/{id}`. The
  * stream is read by `openEventStream` (src/client/event-stream.ts), not the generic client call, which

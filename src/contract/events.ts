@@ -2,16 +2,17 @@ import { z } from 'zod'
 import { orgIdSchema, pageFields, pageQuery, prefixedId, timestampSchema } from './common.js'
 
 /*
- * Events and webhook endpoints (DESIGN §20). An event says what happened to one record of an
+ * Events and webhook endpoints (docs/webhooks.md). An event says what happened to one record of an
  * organization, with the record as the API answers it; it is written in the transaction of the change
  * (an outbox) and delivered to the organization's webhook endpoints, signed as the Standard Webhooks
  * specification says.
  */
 
 /**
- * Every event type. The types of changes a write makes are the audit actions of the same name (§16);
- * the `*.expiring` and `trial.ending` events come from the server's own job, `limit.reached` from a 429 of
- * the per-minute or per-day limit (server/events/limit-reached.ts).
+ * Every event type. The types of changes a write makes are the audit actions of the same
+ * name (docs/accountability.md, "What is recorded"); the `*.expiring` and `trial.ending`
+ * events come from the server's own job, `limit.reached` from a 429 of the per-minute or
+ * per-day limit (server/events/limit-reached.ts).
  */
 export const EVENT_TYPES = [
   'transfer.approved',

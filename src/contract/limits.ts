@@ -16,7 +16,7 @@ export const limitsSchema = z.object({
 })
 export type Limits = z.infer<typeof limitsSchema>
 
-/** The limits of each tier (spec §8). */
+/** The limits of each tier (README.md, "Trial, tiers and limits"). */
 export const TIER_LIMITS: Readonly<Record<Tier, Limits>> = Object.freeze({
   free: { requests_per_day: 1_000, requests_per_minute: 60, max_dids: 100, max_skills: 10 },
   pro: { requests_per_day: 50_000, requests_per_minute: 500, max_dids: 10_000, max_skills: 500 },

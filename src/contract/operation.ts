@@ -73,9 +73,9 @@ export interface OperationSpec {
   path: string
   access: Access
   /**
-   * The roles of a key (§16) that may call it besides `owner`, which may call everything. Absent: every
-   * role for a GET (every role reads its organization's records), `owner` alone for anything else. Read
-   * it through `rolesOf`; only `key` and `governance` access look at roles (`admin` and `operator`
+   * The roles of a key (docs/keys.md, "Roles") that may call it besides `owner`, which may call everything.
+   * Absent: every role for a GET (every role reads its organization's records), `owner` alone for anything
+   * else. Read it through `rolesOf`; only `key` and `governance` access look at roles (`admin` and `operator`
    * admit the admin key, an owner, alone).
    */
   roles?: readonly Role[]
@@ -95,8 +95,9 @@ export interface OperationSpec {
    */
   refusals?: readonly Reason[]
   /**
-   * The audit actions (DESIGN §16) a successful call records, one of them per call: every write
-   * declares its own, and a test generated over the table checks each write records exactly one.
+   * The audit actions (docs/accountability.md, "What is recorded") a successful call records, one of
+   * them per call: every write declares its own, and a test generated over the table checks each write
+   * records exactly one.
    */
   audit?: readonly string[]
   /**
@@ -105,9 +106,9 @@ export interface OperationSpec {
    */
   secretFields?: readonly string[]
   /**
-   * The name an organization's four-eyes policy (DESIGN §16) gives the operation: when the policy names
-   * it, the call answers 202 with a pending approval (declared in `otherResponses`, see `approvable` in
-   * ./approvals.ts) and another key runs it by approving.
+   * The name an organization's four-eyes policy (docs/accountability.md, "Four eyes") gives the operation:
+   * when the policy names it, the call answers 202 with a pending approval (declared in `otherResponses`, see
+   * `approvable` in ./approvals.ts) and another key runs it by approving.
    */
   approval?: ApprovableOperation
 }
@@ -124,7 +125,7 @@ export const checksRoles = (operation: Pick<OperationSpec, 'access' | 'method' |
   (operation.access === 'key' || operation.access === 'governance') &&
   rolesOf(operation).length < ROLES.length
 
-/** The request header that makes a POST safe to retry (DESIGN §16). */
+/** The request header that makes a POST safe to retry (docs/accountability.md, "Retrying a write safely"). */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 
 /** The answer header of a replay. */
@@ -253,8 +254,9 @@ export function pathOf(template: string, params: Record<string, unknown> | undef
 export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz'])
 
 /**
- * Whether the per-client bucket of the routes without a key applies (DESIGN §15): every public route
- * but the probes, which a load balancer must always be able to reach.
+ * Whether the per-client bucket of the routes without a key applies (README.md, "Configuration",
+ * `--public-rate-limit`): every public route but the probes, which a load balancer must always be
+ * able to reach.
  */
 export const isPubliclyLimited = (operation: Pick<OperationSpec, 'access' | 'path'>): boolean =>
   operation.access === 'public' && !PROBE_PATHS.has(operation.path)

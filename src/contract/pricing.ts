@@ -1,7 +1,7 @@
 import type { PricingResponse } from './billing.js'
 import { FREE_TRIAL_DAYS, TIER_LIMITS } from './limits.js'
 
-/** The published price list (spec §4.5). Public: `GET /console/billing/pricing`. */
+/** The published price list (README.md, "Billing endpoints"). Public: `GET /console/billing/pricing`. */
 export const PRICING: PricingResponse = Object.freeze({
   free_trial_days: FREE_TRIAL_DAYS,
   tiers: {

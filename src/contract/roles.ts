@@ -1,9 +1,9 @@
 import { z } from 'zod'
 
 /**
- * The roles a key may hold (DESIGN §16). A key has one or more; every role reads its organization's
- * records, and an operation's declaration names the roles that may call it (`roles` in ./operation.ts).
- * `owner` may call everything its organization may, keys included.
+ * The roles a key may hold (docs/keys.md, "Roles"). A key has one or more; every role reads its
+ * organization's records, and an operation's declaration names the roles that may call it (`roles` in
+ * ./operation.ts). `owner` may call everything its organization may, keys included.
  */
 export const ROLES = ['owner', 'issuer', 'agent', 'transfers', 'auditor'] as const
 

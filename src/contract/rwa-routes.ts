@@ -692,7 +692,7 @@ export const rwaRoutes = {
     refusals: ['token_not_found', 'jurisdiction_not_found'],
   }),
 
-  // ── Batches (DESIGN §18) ──────────────────────────────────────────────────
+  // ── Batches ───────────────────────────────────────────────────────────────
   batch: defineOperation({
     ...governance,
     // Each operation is checked against the roles its own operation needs (403 naming it).

@@ -230,8 +230,9 @@ export const propertyDataSchema = z.strictObject({
 })
 
 /**
- * A title deed as compared for uniqueness (DESIGN §14): trimmed, Unicode NFC, lower case. Within an
- * organization, an active credential's (jurisdiction, title deed key) is unique.
+ * A title deed as compared for uniqueness (docs/verification.md, "One property, one live credential"):
+ * trimmed, Unicode NFC, lower case. Within an organization, an active credential's (jurisdiction, title deed
+ * key) is unique.
  */
 export const titleDeedKey = (titleDeed: string): string => titleDeed.trim().normalize('NFC').toLowerCase()
 
@@ -681,7 +682,7 @@ export const proofSchema = z.object({
   version: z
     .literal(2)
     .optional()
-    .describe('2 for a proof that signs org_id and issuers (DESIGN §14); absent on a version-1 proof'),
+    .describe('2 for a proof that signs org_id and issuers; absent on a version-1 proof'),
   org_id: z.string().optional().describe('The organization the proof was made for (version 2)'),
   issuers: z
     .record(z.string(), z.string())
@@ -811,7 +812,7 @@ export const trustBundleSchema = z.object({
   log_key: logKeySchema
     .optional()
     .describe(
-      "The key that signs the checkpoints of the organization's verifiable log (DESIGN §17); absent from bundles saved before the log existed",
+      "The key that signs the checkpoints of the organization's verifiable log; absent from bundles saved before the log existed",
     ),
 })
 

@@ -1,10 +1,10 @@
 /*
- * Text is data, never control (DESIGN §14): every string the API takes (each field, each object key,
- * the query and the path) is refused when it holds NUL or another C0 control character than tab, LF and
- * CR, or when it is not well-formed Unicode (a lone UTF-16 surrogate). PostgreSQL cannot store NUL in
- * text at all, SQLite stores it and a C string cuts there, and a terminal obeys the others; refused at
- * the edge, no such text is ever stored, signed or shown. The server applies this once to the validated
- * input of every operation (server/http/well-formed.ts).
+ * Text is data, never control (docs/verification.md, "Text is data, never control"): every string the API
+ * takes (each field, each object key, the query and the path) is refused when it holds NUL or another C0
+ * control character than tab, LF and CR, or when it is not well-formed Unicode (a lone UTF-16 surrogate).
+ * PostgreSQL cannot store NUL in text at all, SQLite stores it and a C string cuts there, and a terminal
+ * obeys the others; refused at the edge, no such text is ever stored, signed or shown. The server applies
+ * this once to the validated input of every operation (server/http/well-formed.ts).
  */
 
 /** A surrogate code unit that is not half of a pair (`String.prototype.isWellFormed` is ES2024). */

@@ -29,7 +29,9 @@ export function encodeStatusList(bits: Uint8Array): string {
   return `u${gzipSync(bits).toString('base64url')}`
 }
 
-/** The most a verifier gunzips of an `encodedList` (DESIGN §14): a gzip bomb stops there. */
+/**
+ * The most a verifier gunzips of an `encodedList` (docs/cli.md, "Auditing offline"): a gzip bomb stops there.
+ */
 export const STATUS_LIST_MAX_GUNZIPPED = 16 * 1024 * 1024
 
 /**
@@ -71,7 +73,9 @@ export type RevocationCheck =
     }
   | { status: 'unknown'; reason: string }
 
-/** How old a status list may be by default (DESIGN §14: `--max-status-age`, default 24h). */
+/**
+ * How old a status list may be by default (`--max-status-age`, default 24h: docs/cli.md, "Auditing offline").
+ */
 export const DEFAULT_MAX_STATUS_AGE_MS = 24 * 60 * 60 * 1000
 
 /** How far in the future a list's `validFrom` may lie (clocks differ a little). */

@@ -1,9 +1,9 @@
 import type { TrustBundle } from '../contract/rwa.js'
 
 /*
- * What a trust bundle (GET /console/rwa/trust-bundle, DESIGN §14) vouches for: which proof keys and
- * which issuers an auditor trusts, and when. A signature by a key outside it is "signature valid,
- * issuer not trusted": it does not hold.
+ * What a trust bundle (GET /console/rwa/trust-bundle: docs/verification.md, "The trust bundle") vouches for:
+ * which proof keys and which issuers an auditor trusts, and when. A signature by a key outside it is
+ * "signature valid, issuer not trusted": it does not hold.
  */
 
 const within = (at: string, from: string, until: string | null): boolean => {

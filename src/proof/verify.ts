@@ -135,11 +135,11 @@ export function jurisdictionsNamedBy(proof: Pick<Proof, 'transfer' | 'recovery'>
 }
 
 /**
- * Verifies a proof against a trust bundle (DESIGN §14): its key must be one of the bundle's proof keys
- * when it signed (`evaluated_at`), the digest and signature must hold (`verifyProof`), and a version-2
- * proof must have been made for the bundle's organization, its `issuers` naming exactly the
+ * Verifies a proof against a trust bundle (docs/cli.md, "Auditing offline"): its key must be one of the
+ * bundle's proof keys when it signed (`evaluated_at`), the digest and signature must hold (`verifyProof`),
+ * and a version-2 proof must have been made for the bundle's organization, its `issuers` naming exactly the
  * jurisdictions of its facts, each with the bundle's issuer of that jurisdiction. A version-1 proof
- * (before DESIGN §14) signs neither: it holds with a note saying so.
+ * (made before proofs named their organization) signs neither: it holds with a note saying so.
  */
 export async function verifyProofTrusted(
   proof: Proof,

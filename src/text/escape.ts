@@ -1,8 +1,8 @@
 /*
- * Text is data, never control (DESIGN §14): what a terminal or a log line shows of stored text has its
- * control characters and bidi overrides escaped, so a name cannot set a window title, clear the screen,
- * forge a log line or reorder what is read. Shared by the CLI (terminal output) and the server (the
- * pretty log); free of both.
+ * Text is data, never control (docs/verification.md, "Text is data, never control"): what a terminal or a log
+ * line shows of stored text has its control characters and bidi overrides escaped, so a name cannot set a
+ * window title, clear the screen, forge a log line or reorder what is read. Shared by the CLI (terminal
+ * output) and the server (the pretty log); free of both.
  */
 
 /** The bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069). */

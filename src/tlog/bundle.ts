@@ -289,7 +289,8 @@ export async function verifyAuditBundle(
       )
     }
   }
-  // Every recovery the log records has its proof here (DESIGN §17: the bundle holds every proof).
+  // Every recovery the log records has its proof here (docs/governance.md, "The audit bundle": the bundle
+  // holds every proof).
   const proofIds = new Set(bundle.proofs.map((p) => p.proof_id))
   for (const [proofId, entry] of recoveryEntries) {
     if (!proofIds.has(proofId))
@@ -358,10 +359,10 @@ const named = (kind: VcKind) => (kind === 'credential' ? 'a credential' : 'an at
 const VERIFY_AT_ONCE = 256
 
 /**
- * The credentials and attestations, and the status lists (DESIGN §12, §14), judged as of the export
- * (`manifest.exported_at`): each VC-JWT signed by the trust bundle's issuer of its jurisdiction, its
- * record equal to what was signed; each status list signed by an issuer of the trust bundle within the
- * 24 hours before the export; each VC's bit in the list it names, which must be in the bundle. A
+ * The credentials and attestations, and the status lists (docs/governance.md, "The audit bundle"), judged as
+ * of the export (`manifest.exported_at`): each VC-JWT signed by the trust bundle's issuer of its
+ * jurisdiction, its record equal to what was signed; each status list signed by an issuer of the trust bundle
+ * within the 24 hours before the export; each VC's bit in the list it names, which must be in the bundle. A
  * revocation shows the same in the record, the bit and the log (its `<kind>.revoked` entry), except
  * one the log recorded after the export began reading records (`tree_size_before_records`), which the
  * record or the bit may not show yet: noted. Adds to `problems` and `notes`.

@@ -3,8 +3,9 @@ import { canonicalJson } from '../proof/verify.js'
 import { type Hash, hashLeaf } from './merkle.js'
 
 /*
- * A log's leaves (DESIGN §17): each audit event, as the API answers it, in RFC 8785 canonical JSON,
- * without its `log_index` (the index is the leaf's position, not part of what it commits to).
+ * A log's leaves (docs/governance.md, "The verifiable log"): each audit event, as the API answers it,
+ * in RFC 8785 canonical JSON, without its `log_index` (the index is the leaf's position, not part of
+ * what it commits to).
  */
 
 /** The bytes a leaf commits to: the event's canonical JSON without `log_index`. */

@@ -2,9 +2,10 @@ import { describe, expect, it, vi } from 'vitest'
 import { cliAs, newOrgCli, tokenThroughCli, useServerAndHome } from '../support/cli.js'
 
 /*
- * Four eyes through the CLI, as an operator would run it (DESIGN §16): the owner sets the policy, agent
- * A's forced transfer waits (exit 0, printing the approval and how to approve it), A cannot approve its
- * own, agent B approves and the transfer is made; a recovery requested by A is rejected by B.
+ * Four eyes through the CLI, as an operator would run it (docs/accountability.md, "Four eyes"): the owner
+ * sets the policy, agent A's forced transfer waits (exit 0, printing the approval and how to approve it),
+ * A cannot approve its own, agent B approves and the transfer is made; a recovery requested by A is
+ * rejected by B.
  */
 
 vi.setConfig({ testTimeout: 180_000 })

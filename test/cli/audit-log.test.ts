@@ -23,10 +23,10 @@ import {
 } from '../support/server-process.js'
 
 /*
- * The verifiable log from the CLI, against a real server over a real SQLite file (DESIGN §17):
- * `rwa audit export` of an organization with thousands of events verifies offline; every tamper of
- * the bundle (an entry deleted, reordered, edited, a record without its entry, a checkpoint re-signed
- * with another key) and a rolled-back database are exit 8.
+ * The verifiable log from the CLI, against a real server over a real SQLite file
+ * (docs/governance.md, "The verifiable log"): `rwa audit export` of an organization with thousands of events
+ * verifies offline; every tamper of the bundle (an entry deleted, reordered, edited, a record without its
+ * entry, a checkpoint re-signed with another key) and a rolled-back database are exit 8.
  */
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 })

@@ -517,7 +517,8 @@ describe('rwa credentials import', () => {
   })
 
   it("waits for the organization's minute when a chunk meets the per-minute limit, and goes on by itself", async () => {
-    // A trial organization has Pro's limits: 500 requests a minute, each row one (DESIGN §18).
+    // A trial organization has Pro's limits: 500 requests a minute, each row one
+    // (docs/batches.md, "Roles, limits, idempotency, audit").
     const { key, env } = await importingOrg('patient-importer')
     // 460 of the minute's 500 spent: the first chunk of 30 fits, the second does not.
     await spendRequests(key, 459)

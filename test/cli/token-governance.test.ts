@@ -181,7 +181,8 @@ describe("the token agent's flow through the CLI", () => {
     expect(recovered.moved).toEqual([
       { holder_did: BOB, jurisdiction: 'US', amount: 300, frozen_amount: 0, frozen: false },
     ])
-    // Its proof names the recovery's log position, as the answer does (DESIGN §17).
+    // Its proof names the recovery's log position, as the answer does
+    // (docs/governance.md, "The verifiable log").
     expect(recovered.log_index).toEqual(expect.any(Number))
     const recoveryProof = await rwa.run(['proofs', 'get', recovered.proof_id])
     expect(recoveryProof.stdout).toMatch(new RegExp(`log_index\\s+${recovered.log_index}\\b`))

@@ -4,7 +4,7 @@ import { cliHome } from '../support/cli.js'
 import { createServerStorage, type ServerProcess, startServerProcess } from '../support/server-process.js'
 
 /*
- * A server that cannot use its database answers 503 `database_unavailable` (DESIGN §15), and the CLI
+ * A server that cannot use its database answers 503 `database_unavailable` (README.md, "Errors"), and the CLI
  * says so as what it is: a service out of reach (exit 7), to retry later, never a bug "to report". The
  * real CLI against a real server process whose SQLite file another process holds locked past the
  * server's busy timeout (5 s).

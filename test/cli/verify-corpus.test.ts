@@ -13,7 +13,7 @@ import { type ServerProcess, startServerProcess } from '../support/server-proces
 import { type CliRun, cliHome, newOrg } from '../support/cli.js'
 
 /*
- * The adversarial corpus of DESIGN §14 (issue 21): every forgery an auditor could be handed — of a
+ * The adversarial corpus of docs/verification.md (issue 21): every forgery an auditor could be handed — of a
  * credential, an attestation, a proof and a saved transfer, and of the status list a credential names —
  * run through the real CLI. Each must exit 8 (a verification that does not hold) and the untampered
  * originals must exit 0. Forgeries are written first, each from a genuine original.

@@ -10,9 +10,9 @@ import { cliHome, newOrg } from '../support/cli.js'
 import { type ServerProcess, type ServerStorage, startServerProcess } from '../support/server-process.js'
 
 /*
- * Key custody (DESIGN §15) as an operator and an attacker meet it, on real server processes over the
- * test dialect: what the database, its files and the log hold after jurisdictions, credentials and
- * proofs were made; a start with the wrong master key; a database from before encryption.
+ * Key custody (README.md, "Signing keys at rest") as an operator and an attacker meet it, on real server
+ * processes over the test dialect: what the database, its files and the log hold after jurisdictions,
+ * credentials and proofs were made; a start with the wrong master key; a database from before encryption.
  */
 
 vi.setConfig({ testTimeout: 180_000 })

@@ -107,7 +107,7 @@ describe('RWA_PAYMENT_PROVIDER=stripe over the real server process', () => {
     expect(server.stderr()).not.toContain(STRIPE_SECRET_KEY)
   })
 
-  it('a customer who pays before creating a key is on Pro from its first key (DESIGN §8)', async () => {
+  it('a customer who pays before creating a key is on Pro from its first key (organizations are implicit: docs/payments.md)', async () => {
     server = await startServerProcess({ env: stripeEnv() })
     const now = Math.floor(Date.now() / 1000)
     const sub = subscriptionObject({ orgId: 'paidfirst', start: now })

@@ -10,9 +10,9 @@ import {
 import { WebhookReceiver } from '../support/webhook-receiver.js'
 
 /*
- * The outbox survives the process (DESIGN §20): an event committed before `kill -9` is delivered by
- * the server started again on the same storage, whether its first attempt was in flight at the kill
- * (the claim's lease expires, and the restarted server takes it) or not yet made.
+ * The outbox survives the process (docs/webhooks.md, "Deliveries"): an event committed before `kill -9` is
+ * delivered by the server started again on the same storage, whether its first attempt was in flight at the
+ * kill (the claim's lease expires, and the restarted server takes it) or not yet made.
  */
 
 let servers: ServerProcess[] = []

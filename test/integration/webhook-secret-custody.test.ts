@@ -14,8 +14,8 @@ import {
 import { WebhookReceiver } from '../support/webhook-receiver.js'
 
 /*
- * Webhook signing secrets at rest (DESIGN §15, §20), on real server processes over the test dialect:
- * sealed under the master key, so no form of a secret is in the database's bytes; a database from
+ * Webhook signing secrets at rest (README.md, "Signing keys at rest"), on real server processes over the test
+ * dialect: sealed under the master key, so no form of a secret is in the database's bytes; a database from
  * before (secrets in plaintext) is sealed in place at start, and deliveries still verify with the
  * secret the endpoint's owner holds.
  */

@@ -6,9 +6,9 @@ import { buildWorld, expectStatus, logEntries, transferBody } from '../support/g
 import { clientOf, sharedInstances } from '../support/server-process.js'
 
 /*
- * The verifiable log across instances (DESIGN §17): two real server processes over one PostgreSQL
- * database append concurrently; the result is one log, in commit order, whose every entry has a
- * valid inclusion proof against the checkpoint either instance signs.
+ * The verifiable log across instances (docs/governance.md, "The verifiable log"): two real server processes
+ * over one PostgreSQL database append concurrently; the result is one log, in commit order, whose every entry
+ * has a valid inclusion proof against the checkpoint either instance signs.
  */
 
 const deployment = sharedInstances()

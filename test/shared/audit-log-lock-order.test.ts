@@ -7,13 +7,14 @@ import { buildWorld, expectStatus, logEntries, OWNER, PROPERTY, transferBody } f
 import { clientOf, sharedInstances } from '../support/server-process.js'
 
 /*
- * The organization's log row is the last lock a write takes (DESIGN §17, §18). A batch whose transfer
- * comes before operations that lock other rows (a credential's status list) races single writes of
- * the same organization that lock those rows first (credentials issued in the same jurisdiction), on
- * two real server processes over one PostgreSQL database. Had the batch locked the log row when its
- * transfer recorded its decision (to answer its log_index), a single issue holding the status list
- * and waiting for the log would deadlock with it: PostgreSQL aborts one, answered 503. The log row
- * locked last, every write goes through, and each transfer's answer names its event's position.
+ * The organization's log row is the last lock a write takes (docs/governance.md, "The verifiable log";
+ * docs/architecture.md, "Concurrency"). A batch whose transfer comes before operations that lock other rows
+ * (a credential's status list) races single writes of the same organization that lock those rows first
+ * (credentials issued in the same jurisdiction), on two real server processes over one PostgreSQL database.
+ * Had the batch locked the log row when its transfer recorded its decision (to answer its log_index), a
+ * single issue holding the status list and waiting for the log would deadlock with it: PostgreSQL aborts one,
+ * answered 503. The log row locked last, every write goes through, and each transfer's answer names its
+ * event's position.
  */
 
 const deployment = sharedInstances()

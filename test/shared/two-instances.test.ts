@@ -297,7 +297,8 @@ describe('concurrent writes through both instances', () => {
       201,
     )
     const credential = await expectStatus(
-      // Another property than the world's: one live credential per title deed (§14).
+      // Another property than the world's: one live credential per title deed
+      // (docs/verification.md, "One property, one live credential").
       a.post('/console/rwa/credentials', {
         jurisdiction: 'US',
         owner_did: OWNER,

@@ -6,7 +6,7 @@ import { WebhookReceiver } from '../support/webhook-receiver.js'
 
 /*
  * Webhooks and the event stream on two real `rwa server start` processes over one PostgreSQL database
- * and one Redis (DESIGN §20): every event committed on either is delivered exactly once to a healthy
+ * and one Redis (docs/webhooks.md): every event committed on either is delivered exactly once to a healthy
  * receiver, and reaches a stream opened on the other.
  */
 

@@ -145,7 +145,7 @@ function futureInstant(timestamp: string, now: number): string {
 
 /**
  * The keys of an organization, newest first, masked to their prefix. An organization nothing has named
- * yet has none (§8: organizations are implicit, like its usage and subscription).
+ * yet has none, like its usage and subscription (organizations are implicit: README.md, "Billing endpoints").
  */
 export async function listKeys(
   ctx: AppContext,

@@ -37,9 +37,9 @@ export const trialEndsAtOf = (org: KnownOrg): string | null =>
   org.trialEndsAt === null ? null : isoTimestamp(org.trialEndsAt)
 
 /**
- * An organization as billing reads it. Organizations are implicit (DESIGN §8): one that nothing has
- * named yet (no key, no subscription) is on the free tier with no trial, and its record appears with
- * whatever first names it.
+ * An organization as billing reads it. Organizations are implicit (README.md, "Billing endpoints"): one that
+ * nothing has named yet (no key, no subscription) is on the free tier with no trial, and its record appears
+ * with whatever first names it.
  */
 export async function organizationOf(ctx: AppContext, orgId: string): Promise<KnownOrg> {
   return (

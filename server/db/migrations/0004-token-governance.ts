@@ -1,9 +1,9 @@
 import type { Kysely, Migration } from 'kysely'
 
 /**
- * Token governance (DESIGN §11–12): frozen units on holdings and whole-holder freezes, per-token
- * transfer rules, the reason of an agent's forced transfer, proofs that are not about one transfer (a
- * recovery), and the W3C Bitstring Status Lists that make revocation checkable by any verifier.
+ * Token governance (docs/governance.md, "Token governance"): frozen units on holdings and whole-holder
+ * freezes, per-token transfer rules, the reason of an agent's forced transfer, proofs that are not about one
+ * transfer (a recovery), and the W3C Bitstring Status Lists that make revocation checkable by any verifier.
  * Dialect-neutral: every statement is kysely's schema builder, so SQLite and PostgreSQL run the same.
  */
 export const tokenGovernance: Migration = {

@@ -1,9 +1,9 @@
 import { type Kysely, type Migration, sql } from 'kysely'
 
 /**
- * Cost that stays flat as the data grows (DESIGN §10): what a request used to count or sum over an
- * organization's whole history is kept as a counter, updated in the same transaction as the row it
- * counts (so it is exact, and never half-written), and backfilled here from the rows.
+ * Cost that stays flat as the data grows (docs/performance.md, "Cost as the data grows"): what a request used
+ * to count or sum over an organization's whole history is kept as a counter, updated in the same transaction
+ * as the row it counts (so it is exact, and never half-written), and backfilled here from the rows.
  * - `transfer_counts`: transfers per organization, token, status and route (from, to). A list's exact
  *   `total` sums the few counter rows its filters select, instead of COUNT(*) over the transfers.
  * - `token_event_counts`: events per token: a token detail's `governance_history_total` and the history

@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, sql } from 'kysely'
 
 /**
- * Verification that cannot be fooled (DESIGN §14):
+ * Verification that cannot be fooled (docs/verification.md):
  * - `credentials.title_deed_key`: the credential's title deed as compared for uniqueness (trimmed,
  *   Unicode NFC, lower case), and the partial unique index `credentials_title_deed_uq` over
  *   (org_id, jurisdiction, title_deed_key) of active credentials: one property, one live credential.

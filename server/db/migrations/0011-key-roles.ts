@@ -1,8 +1,8 @@
 import { type Kysely, type Migration, sql } from 'kysely'
 
 /**
- * Least privilege on API keys (DESIGN §16), as Unkey stores it: the key's own row says what it may do
- * and until when, so authentication reads one row as before.
+ * Least privilege on API keys (docs/keys.md, "Roles"), as Unkey stores it: the key's own row says what it may
+ * do and until when, so authentication reads one row as before.
  * - `roles`: a JSON array of role names; every key that exists is an owner, as every key was.
  * - `expires_at`: when the key stops working (null: never).
  * - `retires_at` and `replaced_by`: set by a reroll, the end of the overlap during which the old key

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely'
 
 /**
- * Accountability (DESIGN §16, issue 24):
+ * Accountability (docs/accountability.md, issue 24):
  * - `audit_events`: one row per change a write recorded, written in the write's own transaction. Event
  *   ids are time-sortable, so a page is newest first by `event_id`; each filter of `GET /console/audit`
  *   (action, target, acting key) has an index that starts with the organization and ends with the id.

@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, sql } from 'kysely'
 
 /**
- * Key custody (DESIGN §15, issue 22):
+ * Key custody (README.md, "Signing keys at rest", issue 22):
  * - `key_custody`: a check value sealed under the master key, so a start with another master key is
  *   refused even on a database that holds no signing key yet (nothing else would tell).
  * - `rwa_service_keys` gains `retired_at`, and `purpose` is no longer unique: a rotated proof key stays

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely'
 
 /**
- * Four eyes (DESIGN §16, issue 24):
+ * Four eyes (docs/accountability.md, "Four eyes", issue 24):
  * - `approval_policies`: an organization's policy, one row once an owner has set it: the operations
  *   that need a second key (a JSON array of their policy names).
  * - `approvals`: a covered call waiting for (or decided by) a second key: the operation, the record of

@@ -5,7 +5,8 @@ import { appendToFrontier, rootOfFrontier } from '../../../src/tlog/merkle.js'
 import { eventLeafHash } from '../../../src/tlog/leaf.js'
 
 /**
- * The verifiable log of each organization's audit events (DESIGN §17, issue 25):
+ * The verifiable log of each organization's audit events (issue 25;
+ * docs/governance.md, "The verifiable log"):
  * - `audit_events.log_index`: the event's position in its organization's log (unique per organization).
  * - `audit_logs`: one row per organization, its tree's size, root (hex) and compact range (the hex
  *   roots of the complete subtrees its size decomposes into, largest first, comma-separated): an

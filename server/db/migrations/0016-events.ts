@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely'
 
 /**
- * Events and webhooks (DESIGN §20, issue 27):
+ * Events and webhooks (docs/webhooks.md, issue 27):
  * - `events`: the outbox, one row per event, written in the transaction of its change; ids are
  *   time-sortable, so a page is newest first by `event_id`, per organization and per type.
  * - `webhook_endpoints`: an organization's endpoints with their signing secrets.

@@ -3,8 +3,8 @@ import { dialectOf } from '../dialect.js'
 
 /**
  * The verifiable log's stored nodes (0015) read with one B-tree descent each, in half the space
- * (issue 25, DESIGN §17): an inclusion proof reads one node per level, each on its own page once the
- * log outgrows the page cache, so each node's cost is that of the pages it touches.
+ * (issue 25, docs/governance.md, "The verifiable log"): an inclusion proof reads one node per level, each on
+ * its own page once the log outgrows the page cache, so each node's cost is that of the pages it touches.
  * - `hash` is the 32-byte hash itself (SQLite blob, PostgreSQL bytea) instead of 64 hex characters.
  * - On SQLite the table is `WITHOUT ROWID`, clustered on its primary key (org_id, level, idx): a
  *   lookup descends that one B-tree, where a rowid table descends its primary key's index, then the

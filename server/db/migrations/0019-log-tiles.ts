@@ -5,10 +5,10 @@ import { dialectOf } from '../dialect.js'
 import type { Executor } from '../queries.js'
 
 /**
- * The verifiable log's lower nodes, also kept by tile (issue 25, DESIGN §17): `audit_log_tiles` holds,
- * for each complete tile of 256 leaves, the 510 hashes of its levels 0 to 7 in one row. An inclusion
- * proof needs eight of them, all in its leaf's tile: one descent instead of eight into a B-tree that
- * grows with the log, whose pages stop fitting the CPU's caches long before 1M entries.
+ * The verifiable log's lower nodes, also kept by tile (issue 25, docs/governance.md, "The verifiable log"):
+ * `audit_log_tiles` holds, for each complete tile of 256 leaves, the 510 hashes of its levels 0 to 7 in one
+ * row. An inclusion proof needs eight of them, all in its leaf's tile: one descent instead of eight into a
+ * B-tree that grows with the log, whose pages stop fitting the CPU's caches long before 1M entries.
  * `audit_log_nodes` stays the record, and a proof reads a tile's row only for five of its nodes or
  * more; a tile is written once, by the append that completes it, and never changes. On SQLite it is a
  * rowid table: with 16 KB rows, WITHOUT ROWID would carry them in its key's B-tree, whose reads then

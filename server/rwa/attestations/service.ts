@@ -119,10 +119,11 @@ export async function listAttestations(
 }
 
 /**
- * Revokes an attestation for good (DESIGN §14), in one transaction: sets its bit in its status list (so
- * every verifier sees it on the next fetch of the list) and marks it revoked, so that no evaluation
- * relies on it from then on (the check it met fails, saying it was revoked). An attestation about a
- * token's credential (a title verification) records the revocation in that token's history.
+ * Revokes an attestation for good (docs/verification.md, "Attestation revocation"), in one transaction:
+ * sets its bit in its status list (so every verifier sees it on the next fetch of the list) and marks it
+ * revoked, so that no evaluation relies on it from then on (the check it met fails, saying it was
+ * revoked). An attestation about a token's credential (a title verification) records the revocation in
+ * that token's history.
  */
 export async function revokeAttestation(
   ctx: AppContext,

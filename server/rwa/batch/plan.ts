@@ -10,8 +10,8 @@ import { printableText } from '../../../src/contract/text.js'
 import { invalidFields } from '../../errors.js'
 
 /*
- * The plan of a batch (DESIGN §18), pure: each operation with the places of its body that take a value
- * an earlier operation answers (`{ "$ref": "name.field" }`). A ref to an operation that is missing or
+ * The plan of a batch (docs/batches.md, "Refs"), pure: each operation with the places of its body that take a
+ * value an earlier operation answers (`{ "$ref": "name.field" }`). A ref to an operation that is missing or
  * comes later, a ref named twice, or a `$ref` of another form is refused before anything runs.
  */
 

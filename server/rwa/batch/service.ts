@@ -30,7 +30,7 @@ import {
 } from './plan.js'
 
 /*
- * A batch (DESIGN §18): every operation is the single operation it names, run by that operation's own
+ * A batch (docs/batches.md): every operation is the single operation it names, run by that operation's own
  * handler (the same service function its route calls) inside the batch's one write, so its rules, its
  * audit event and its answer are the single operation's. What the batch adds: refs between operations,
  * the checks before anything runs (roles, refs, schemas, limits), and all-or-nothing, each-alone or

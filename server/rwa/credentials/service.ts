@@ -34,7 +34,8 @@ import {
 
 /**
  * 409 `title_deed_in_use` when an active credential of the jurisdiction has that title deed (compared
- * trimmed, case-insensitive): one property, one live credential (DESIGN §14).
+ * trimmed, case-insensitive): one property, one live credential
+ * (docs/verification.md, "One property, one live credential").
  */
 async function assertTitleDeedFree(
   db: Executor,

@@ -25,9 +25,10 @@ import {
 } from './queries.js'
 
 /*
- * Revocation any verifier can check (DESIGN §12): every credential and attestation a jurisdiction
- * signs gets an entry in that jurisdiction's W3C Bitstring Status List; revoking sets the entry's bit
- * in the same transaction; the list is served, signed by the jurisdiction, without a key.
+ * Revocation any verifier can check (docs/governance.md, "Revocation any verifier can check"): every
+ * credential and attestation a jurisdiction signs gets an entry in that jurisdiction's W3C Bitstring Status
+ * List; revoking sets the entry's bit in the same transaction; the list is served, signed by the
+ * jurisdiction, without a key.
  */
 
 /** Where a list is served. */
@@ -98,7 +99,10 @@ export function credentialStatusOf(vcJwt: string): CredentialStatusEntry | null 
   return status ?? null
 }
 
-/** A served list is re-signed at least this often, so its `validFrom` is never older (DESIGN §15). */
+/**
+ * A served list is re-signed at least this often, so its `validFrom` is never older
+ * (docs/verification.md, "Status lists").
+ */
 export const STATUS_LIST_RESIGN_MS = 12 * 60 * 60 * 1000
 
 /** How many signed lists a process keeps (each a few hundred bytes); the oldest is forgotten first. */

@@ -38,7 +38,10 @@ export function listTokens(db: Executor, orgId: string, query: ListTokensQuery) 
   return pageOf(base, 'token_id', query)
 }
 
-/** The tokens an organization has made: its skills registered (DESIGN §19; tokens are never deleted). */
+/**
+ * The tokens an organization has made: its skills registered (README.md, "Trial, tiers and limits"; tokens
+ * are never deleted).
+ */
 export function countTokens(db: Executor, orgId: string): Promise<number> {
   return countOf(db.selectFrom('tokens').where('org_id', '=', orgId))
 }

@@ -46,8 +46,8 @@ import {
 
 /**
  * Tokenizes an active credential, once: the whole supply starts with the owner in its jurisdiction. Each
- * token registers one skill (DESIGN §19): past the tier's `max_skills` it is 403 `quota_exceeded`, and
- * it counts in the day's `skills_registered`, in the same transaction.
+ * token registers one skill (README.md, "Trial, tiers and limits"): past the tier's `max_skills` it is 403
+ * `quota_exceeded`, and it counts in the day's `skills_registered`, in the same transaction.
  */
 export async function tokenize(
   ctx: AppContext,
@@ -214,7 +214,8 @@ export async function tokenHistory(
 
 /**
  * A character no DID or jurisdiction id has, refused in a decoded cursor: the API refuses them in
- * every value it reads (§14), and a NUL would reach PostgreSQL, which cannot hold it in text (a 500).
+ * every value it reads (docs/verification.md, "Text is data, never control"), and a NUL would reach
+ * PostgreSQL, which cannot hold it in text (a 500).
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/

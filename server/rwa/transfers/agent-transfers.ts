@@ -223,8 +223,9 @@ export async function recover(
       action: 'token.recovered',
       target: { type: 'token', id: tokenId },
       after: { lost_did: input.lost_did, new_did: input.new_did, proof_id: proofId },
-      // Its event's position in the organization's log, its proof's too (DESIGN §17), known once the
-      // write appends its events, before its answer is serialized.
+      // Its event's position in the organization's log, its proof's too
+      // (docs/governance.md, "The verifiable log"), known once the write appends its events, before its
+      // answer is serialized.
       appended: (logIndex) => {
         result.log_index = logIndex
       },

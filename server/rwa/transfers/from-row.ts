@@ -58,7 +58,10 @@ export const transferSummaryColumns = [
 
 export type TransferSummaryRow = Pick<Selectable<TransfersTable>, (typeof transferSummaryColumns)[number]>
 
-/** A transfer as a list shows it: the spec's three compliance fields, no checks (DESIGN §10). */
+/**
+ * A transfer as a list shows it: the spec's three compliance fields, no checks
+ * (docs/governance.md, "Transfers").
+ */
 export function transferSummaryFromRow(row: TransferSummaryRow): TransferSummary {
   const { source_requirements, target_requirements, all_satisfied } = JSON.parse(
     row.compliance_summary,

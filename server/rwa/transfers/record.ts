@@ -54,7 +54,7 @@ export async function storeProof(
   return proofFromRow({ ...row, facts: canonical })
 }
 
-/** The version of the proofs made now (DESIGN §14): they sign `org_id` and `issuers`. */
+/** The version of new proofs: they sign `org_id` and `issuers` (docs/verification.md, "Version-2 proofs"). */
 export const PROOF_VERSION = 2
 
 /**
@@ -145,8 +145,9 @@ export async function storeTransfer(
       log_index: logIndex,
       proof: { ...proof, log_index: logIndex },
     }),
-    // Its event's position in the organization's log (DESIGN §17), known once the write appends its
-    // events, before its answer is serialized (server/writes/run-write.ts, `appendRecorded`).
+    // Its event's position in the organization's log
+    // (docs/governance.md, "The verifiable log"), known once the write appends its events,
+    // before its answer is serialized (server/writes/run-write.ts, `appendRecorded`).
     appended: (logIndex) => {
       answer.log_index = logIndex
     },

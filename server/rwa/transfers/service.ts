@@ -125,8 +125,8 @@ export async function getTransfer(
 }
 
 /**
- * A proof carries the log position of its event (DESIGN §17): a transfer's proof its transfer's
- * decision, a recovery's proof its `token.recovered`.
+ * A proof carries the log position of its event (docs/governance.md, "The verifiable log"): a transfer's
+ * proof its transfer's decision, a recovery's proof its `token.recovered`.
  */
 export async function withLogIndex(ctx: AppContext, orgId: string, proof: Proof): Promise<Proof> {
   const log_index =
@@ -138,7 +138,9 @@ export async function withLogIndex(ctx: AppContext, orgId: string, proof: Proof)
   return log_index === undefined ? proof : { ...proof, log_index }
 }
 
-/** Transfers as summaries: the spec's three compliance fields, no checks (DESIGN §10). */
+/**
+ * Transfers as summaries: the spec's three compliance fields, no checks (docs/governance.md, "Transfers").
+ */
 export async function listTransfers(
   ctx: AppContext,
   principal: Principal,

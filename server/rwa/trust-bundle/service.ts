@@ -6,11 +6,11 @@ import { logKeyOf } from '../../audit-log/service.js'
 import { listIssuers } from '../jurisdictions/queries.js'
 
 /**
- * The organization's trust anchors (DESIGN §14): the proof keys (retired ones included, with their
- * validity) and each jurisdiction's issuer DID. An auditor saves it once (`rwa trust-bundle >
- * trust.json`) and verifies credentials, attestations and proofs offline against it: a signature by a
- * key outside it does not hold. A jurisdiction keeps its did:key for life, so an issuer is valid from
- * the jurisdiction's registration, with no end.
+ * The organization's trust anchors (docs/verification.md, "The trust bundle"): the proof keys (retired ones
+ * included, with their validity) and each jurisdiction's issuer DID. An auditor saves it once (`rwa
+ * trust-bundle > trust.json`) and verifies credentials, attestations and proofs offline against it: a
+ * signature by a key outside it does not hold. A jurisdiction keeps its did:key for life, so an issuer is
+ * valid from the jurisdiction's registration, with no end.
  */
 export async function trustBundle(ctx: AppContext, principal: Principal): Promise<TrustBundle> {
   const proof_keys = await ctx.signingKeys.proofKeys()

@@ -12,9 +12,9 @@ import { confirmDestructive, requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 /*
- * Four eyes (DESIGN §16): `rwa policy show|set` and `rwa approvals list|get|approve|reject`, and what
- * every covered command (forced transfer, recovery, unfreeze, credential revocation) prints when the
- * server answers 202: the pending approval and how another key approves it.
+ * Four eyes (docs/accountability.md, "Four eyes"): `rwa policy show|set` and `rwa approvals
+ * list|get|approve|reject`, and what every covered command (forced transfer, recovery, unfreeze, credential
+ * revocation) prints when the server answers 202: the pending approval and how another key approves it.
  */
 
 /**

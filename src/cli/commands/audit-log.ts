@@ -21,7 +21,7 @@ import { plural } from '../output.js'
 import { doesNotHold, trustOf } from './verification.js'
 
 /*
- * The verifiable log from the CLI (DESIGN §17):
+ * The verifiable log from the CLI (docs/governance.md, "The verifiable log"):
  * - `rwa log verify`: the server's latest checkpoint, signed by the pinned log key and consistent with
  *   the last one this machine saw for that server and organization (the witness state, kept under
  *   `$XDG_STATE_HOME/rwa/`); a shorter tree or an inconsistent root is exit 8, "log rewritten", and a
@@ -281,7 +281,8 @@ export function auditExport(options: ExportOptions, command: Command) {
         entries.push(...page.entries)
         ctx.out.progress(`fetched ${end} of ${plural(checkpoint.tree_size, 'log entry', 'log entries')}…`)
       }
-      // Every recovery's proof (DESIGN §17): the log's token.recovered entries name them.
+      // Every recovery's proof (docs/governance.md, "The audit bundle"): the log's token.recovered entries
+      // name them.
       const recoveries = recoveryProofIds(entries)
       for (const [i, proof_id] of recoveries.entries()) {
         proofs.push((await g.getProof({ params: { id: proof_id } })).data)

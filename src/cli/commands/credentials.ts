@@ -138,9 +138,9 @@ async function vcOf(
 
 /**
  * `rwa credentials verify <cred_... | att_... | file | ->`: verifies a credential's (or attestation's)
- * VC-JWT as an auditor would (DESIGN §14): signed by its issuer's did:key, that issuer the trust
- * bundle's issuer of its jurisdiction (`--trust FILE`, else the server's bundle), within its validity,
- * the record around it equal to the signed VC field by field, and not revoked per its status list
+ * VC-JWT as an auditor would (docs/cli.md, "Auditing offline"): signed by its issuer's did:key, that issuer
+ * the trust bundle's issuer of its jurisdiction (`--trust FILE`, else the server's bundle), within its
+ * validity, the record around it equal to the signed VC field by field, and not revoked per its status list
  * (fail-closed; `--offline` skips it). Exits 8 when it does not hold.
  */
 export function verify(source: string, options: VerifyOptions, command: Command) {

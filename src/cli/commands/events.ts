@@ -7,7 +7,7 @@ import { requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 /*
- * `rwa webhooks ...`, `rwa events ...` and `rwa listen` (DESIGN §20). Tables for people, TSV when
+ * `rwa webhooks ...`, `rwa events ...` and `rwa listen` (docs/webhooks.md). Tables for people, TSV when
  * piped, the API's JSON with --json; a secret is printed once, as the API answers it once.
  */
 

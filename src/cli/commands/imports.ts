@@ -14,10 +14,10 @@ import { unreadable } from '../input.js'
 import { plural } from '../output.js'
 
 /*
- * `rwa credentials import`, `rwa attestations import`, `rwa transfers import` (DESIGN §18): a CSV file
- * whose header row names the fields of the request body (`property_data.title_deed`, or for credentials
- * the bare property fields), sent in chunks of up to 1,000 rows as batches (`atomic: false`: a refused
- * row is reported and the others are kept).
+ * `rwa credentials import`, `rwa attestations import`, `rwa transfers import`
+ * (docs/batches.md, "Imports from CSV"): a CSV file whose header row names the fields of the request body
+ * (`property_data.title_deed`, or for credentials the bare property fields), sent in chunks of up to 1,000
+ * rows as batches (`atomic: false`: a refused row is reported and the others are kept).
  *
  * Resumable without doing anything twice. A state file per server, organization, kind, file and content
  * (`$XDG_STATE_HOME/rwa/imports/<hash>.json`) keeps the results of the rows done so far, and the chunk
@@ -638,10 +638,10 @@ function refusedRows(
 /**
  * Sends a chunk; refused by the organization's per-minute limit (429, `window: minute`), waits the
  * Retry-After and sends it again with the same Idempotency-Key, as often as it takes. Each row counts
- * as a request (DESIGN §18), so an import of more rows than a minute allows meets that limit by design:
- * 10,000 rows on Enterprise (5,000 a minute) take two waits. The day's limit (hours away) and every
- * other refusal end the run, which a later run resumes from the state file; so does a chunk larger
- * than the minute's limit (`--chunk-size`), which no wait would let through.
+ * as a request (docs/batches.md, "Roles, limits, idempotency, audit"), so an import of more rows than a
+ * minute allows meets that limit by design: 10,000 rows on Enterprise (5,000 a minute) take two waits. The
+ * day's limit (hours away) and every other refusal end the run, which a later run resumes from the state
+ * file; so does a chunk larger than the minute's limit (`--chunk-size`), which no wait would let through.
  */
 async function waitingForTheMinute<T>(
   rows: number,

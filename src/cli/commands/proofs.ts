@@ -83,10 +83,10 @@ export function jwks(_options: unknown, command: Command) {
 
 /**
  * `rwa proofs verify <proof_id | file | -> [--trust FILE]`: verifies a proof as an auditor would
- * (DESIGN §14): its key one of the trust bundle's proof keys (`--trust FILE`, no network for a proof
- * from a file; else the server's bundle), the digest recomputed, the signature checked, a version-2
- * proof made for the bundle's organization by the bundle's issuers, and a saved transfer equal to the
- * signed facts field by field. Exits 8 when it does not hold.
+ * (docs/cli.md, "Auditing offline"): its key one of the trust bundle's proof keys (`--trust FILE`, no network
+ * for a proof from a file; else the server's bundle), the digest recomputed, the signature checked, a
+ * version-2 proof made for the bundle's organization by the bundle's issuers, and a saved transfer equal to
+ * the signed facts field by field. Exits 8 when it does not hold.
  */
 export function verify(source: string, options: VerifyOptions, command: Command) {
   return withContext(command, async (ctx) => {

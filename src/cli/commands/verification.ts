@@ -7,9 +7,9 @@ import { duration } from '../flags/parse.js'
 import { parseJsonInput, readInputFile } from '../input.js'
 
 /*
- * What every verify command shares (DESIGN §14): the trust anchors (`--trust FILE`, else the server's
- * trust bundle), the status check (fail-closed, bounded by `--max-status-age`, skipped by `--offline`)
- * and exit code 8 for a verification that does not hold.
+ * What every verify command shares (docs/cli.md, "Auditing offline"): the trust anchors (`--trust FILE`, else
+ * the server's trust bundle), the status check (fail-closed, bounded by `--max-status-age`, skipped by
+ * `--offline`) and exit code 8 for a verification that does not hold.
  */
 
 /** The options every verify command takes. */

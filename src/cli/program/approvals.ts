@@ -3,7 +3,10 @@ import { APPROVALS } from '../flags/approvals.js'
 import { declareFlags as flags } from '../flags/flag.js'
 import { examples, pageOptions } from './help.js'
 
-/** `rwa policy` and `rwa approvals`: four eyes (DESIGN §16) over /console/rwa/policy and /approvals. */
+/**
+ * `rwa policy` and `rwa approvals`: four eyes (docs/accountability.md, "Four eyes") over /console/rwa/policy
+ * and /approvals.
+ */
 export function declareApprovals(program: Command): void {
   const load = () => import('../commands/approvals.js')
   const policy = program

@@ -27,7 +27,7 @@ export function declareAudit(program: Command): void {
     ['rwa audit tail', 'rwa audit tail --action transfer.forced --json'],
   ).action(async (o, c) => (await load()).tail(o, c))
 
-  // The verifiable log (DESIGN §17).
+  // The verifiable log (docs/governance.md, "The verifiable log").
   const loadLog = () => import('../commands/audit-log.js')
   examples(
     audit

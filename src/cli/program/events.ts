@@ -4,7 +4,7 @@ import { declareFlags as flags } from '../flags/flag.js'
 import { examples, pageOptions } from './help.js'
 
 /**
- * `rwa webhooks`, `rwa events` and `rwa listen` (DESIGN §20): webhook endpoints, the organization's
+ * `rwa webhooks`, `rwa events` and `rwa listen` (docs/webhooks.md): webhook endpoints, the organization's
  * events, and forwarding them to a local URL signed as a real delivery.
  */
 export function declareEvents(program: Command): void {

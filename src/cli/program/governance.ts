@@ -399,7 +399,7 @@ A second apply of the same manifest changes nothing (docs/cli.md, "apply").`,
   ).action(async (o, c) => (await import('../commands/apply.js')).apply(o, c))
 }
 
-/** `--max-status-age`: how old a status list may be (DESIGN §14). */
+/** `--max-status-age`: how old a status list may be (docs/cli.md, "Auditing offline"). */
 function maxStatusAge(command: Command): Command {
   return command.option(
     '--max-status-age <duration>',
@@ -407,7 +407,9 @@ function maxStatusAge(command: Command): Command {
   )
 }
 
-/** The options of every verify command (DESIGN §14): the trust anchors, the status check. */
+/**
+ * The options of every verify command (docs/cli.md, "Auditing offline"): the trust anchors, the status check.
+ */
 function verifyOptions(command: Command): Command {
   return maxStatusAge(
     command
@@ -420,8 +422,8 @@ function verifyOptions(command: Command): Command {
 }
 
 /**
- * `rwa <group> import FILE.csv`: rows as batches of up to 1,000 (DESIGN §18), resumable after an
- * interruption without doing anything twice.
+ * `rwa <group> import FILE.csv`: rows as batches of up to 1,000 (docs/batches.md, "Imports from CSV"),
+ * resumable after an interruption without doing anything twice.
  */
 function importCommand(
   group: Command,

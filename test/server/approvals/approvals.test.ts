@@ -12,10 +12,10 @@ import {
 import { createHarness, type Harness } from '../../support/harness.js'
 
 /*
- * Four eyes (DESIGN §16): an owner's policy makes the covered operations wait for a second key; another
- * key with `agent` approves (the operation runs then, on the records as they are then) or rejects;
- * pending approvals expire after 72 h; the requesting key cannot approve its own; approvals belong to
- * their organization; two approvers at once run the operation once.
+ * Four eyes (docs/accountability.md, "Four eyes"): an owner's policy makes the covered operations wait for a
+ * second key; another key with `agent` approves (the operation runs then, on the records as they are then) or
+ * rejects; pending approvals expire after 72 h; the requesting key cannot approve its own; approvals belong
+ * to their organization; two approvers at once run the operation once.
  */
 
 const HOUR_MS = 3_600_000
@@ -176,7 +176,8 @@ describe('approving', () => {
     ).toBe(10)
     const events = await auditActions()
     expect(events.find((e) => e.action === 'transfer.forced').actor.key_id).toBe(agentB.id)
-    // The answer and the stored outcome name the forced transfer's log position (DESIGN §17).
+    // The answer and the stored outcome name the forced transfer's log position
+    // (docs/governance.md, "The verifiable log").
     expect(res.body.log_index).toBe(events.find((e) => e.action === 'transfer.forced').log_index)
     expect(approval.outcome.body.log_index).toBe(res.body.log_index)
     expect(events.find((e) => e.action === 'approval.approved')).toMatchObject({

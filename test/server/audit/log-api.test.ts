@@ -13,9 +13,9 @@ import {
 import { createHarness, type Harness } from '../../support/harness.js'
 
 /*
- * The verifiable log over HTTP (DESIGN §17): the checkpoint is signed by the key the JWKS and the
- * trust bundle publish, the entries rebuild its root, every entry has an inclusion proof, a later
- * checkpoint is consistent with an earlier one, and the refusals.
+ * The verifiable log over HTTP (docs/governance.md, "The verifiable log"): the checkpoint is signed by the
+ * key the JWKS and the trust bundle publish, the entries rebuild its root, every entry has an inclusion
+ * proof, a later checkpoint is consistent with an earlier one, and the refusals.
  */
 
 let h: Harness | undefined

@@ -6,7 +6,7 @@ import { buildWorld, expectStatus, transferBody } from '../../support/governance
 import { createHarness, type Harness } from '../../support/harness.js'
 
 /*
- * Least privilege on keys (DESIGN §16), as an attacker holding one key would try it: roles, who may
+ * Least privilege on keys (docs/keys.md), as an attacker holding one key would try it: roles, who may
  * create, revoke and reroll keys, expiry, rerolls with an overlap, and what a key says of itself.
  */
 

@@ -158,7 +158,7 @@ describe('GET /console/billing/keys', () => {
     expect(res.body.keys[0].tier).toBe('pro')
   })
 
-  it('answers an empty list for an organization nothing has named yet, like its usage (§8)', async () => {
+  it('answers an empty list for an organization nothing has named yet, like its usage (README.md, "Billing endpoints")', async () => {
     const res = await h.get('/console/billing/keys', { query: { org_id: 'nobody' } })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ keys: [], total: 0 })

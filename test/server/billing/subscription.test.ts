@@ -65,7 +65,7 @@ describe('GET /console/billing/subscription/{org_id}', () => {
     expect((await h.get('/console/billing/subscription/nobody', { key: acme.key })).status).toBe(403)
   })
 
-  it('answers the free-tier defaults for an organization nothing has named yet (DESIGN §8), creating nothing', async () => {
+  it('answers the free-tier defaults for an organization nothing has named yet (README.md, "Billing endpoints"), creating nothing', async () => {
     const res = await h.get('/console/billing/subscription/nobody')
     expect(res.status).toBe(200)
     expect(res.body).toEqual({

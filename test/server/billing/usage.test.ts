@@ -80,7 +80,7 @@ describe('GET /console/billing/usage/{org_id}', () => {
     expect((await h.get('/console/billing/usage/nobody', { key: acme.key })).status).toBe(403)
   })
 
-  it('answers zeros on the free tier for an organization nothing has named yet (DESIGN §8)', async () => {
+  it('answers zeros on the free tier for an organization nothing has named yet (README.md, "Billing endpoints")', async () => {
     const res = await h.get('/console/billing/usage/nobody', { query: { days: 3 } })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({

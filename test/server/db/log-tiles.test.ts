@@ -23,10 +23,10 @@ import { emptyDatabasePerTest } from '../../support/empty-database.js'
 import { LOG_ADMIN, logContextPerTest, treeNodes } from '../../support/log-service.js'
 
 /*
- * The log's tiles (migration 0019, DESIGN §17): each complete tile of 256 leaves is also stored as one
- * row of its levels 0 to 7, which inclusion proofs read instead of eight nodes. A tile row must be
- * exactly its nodes, written by the append that completes it (or by 0019 for a log older than it), and
- * proofs must stay RFC 9162's whether a tile has its row or not.
+ * The log's tiles (migration 0019, docs/governance.md, "The verifiable log"): each complete tile of 256
+ * leaves is also stored as one row of its levels 0 to 7, which inclusion proofs read instead of eight nodes.
+ * A tile row must be exactly its nodes, written by the append that completes it (or by 0019 for a log older
+ * than it), and proofs must stay RFC 9162's whether a tile has its row or not.
  */
 
 const openEmpty = emptyDatabasePerTest()

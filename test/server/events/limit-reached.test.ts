@@ -7,8 +7,8 @@ import { createHarness, type Harness } from '../../support/harness.js'
 import { WebhookReceiver } from '../../support/webhook-receiver.js'
 
 /*
- * `limit.reached` (DESIGN §20): fired where a 429 of the per-minute or per-day limit is decided, at most
- * once an hour per organization and limit, whichever instance refuses.
+ * `limit.reached` (docs/webhooks.md): fired where a 429 of the per-minute or per-day limit is decided, at
+ * most once an hour per organization and limit, whichever instance refuses.
  */
 
 let h: Harness | undefined

@@ -14,8 +14,8 @@ import { createHarness, type Harness } from '../../support/harness.js'
 
 /*
  * A database the server cannot reach is the server's trouble, not a bug: every request that needs it
- * answers 503 `unavailable` (`database_unavailable`) with Retry-After, never 500 `internal` (DESIGN
- * §15). PostgreSQL is lost for real, behind a TCP proxy the test closes; SQLite is "lost" as it can be,
+ * answers 503 `unavailable` (`database_unavailable`) with Retry-After, never 500 `internal` (README.md,
+ * "Errors"). PostgreSQL is lost for real, behind a TCP proxy the test closes; SQLite is "lost" as it can be,
  * held locked by another process past the busy timeout.
  */
 

@@ -76,11 +76,11 @@ describe('the document as a whole', () => {
     const ids = operations().map(({ op }) => op.operationId)
     expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true)
     expect(new Set(ids).size).toBe(ids.length)
-    // The 32 of the spec and billing, the 11 of token governance (DESIGN §10–12), the 3 of operations,
-    // the trust bundle and attestation revocation (DESIGN §14), the audit log (§16), keys' reroll
-    // and whoami (§16), four eyes' policy and approvals (§16: 2 + 4), the verifiable log (§17: 4),
-    // batches (§18), the events (§20: 3, with their server-sent stream), the webhook endpoints with their deliveries (§20: 8), a
-    // token's frozen holders a page at a time (issue 22) and the proof key's rotation (§15).
+    // The 32 of the spec and billing, the 11 of token governance, the 3 of operations,
+    // the trust bundle and attestation revocation, the audit log, keys' reroll
+    // and whoami, four eyes' policy and approvals (2 + 4), the verifiable log (4),
+    // batches, the events (3, with their server-sent stream), the webhook endpoints with their deliveries
+    // (8), a token's frozen holders a page at a time (issue 22) and the proof key's rotation.
     expect(ids).toHaveLength(75)
   })
 })
@@ -118,7 +118,8 @@ describe('refusals and headers declared where they can happen', () => {
       if (keyed(op) && UNLIMITED.has(id))
         expect(statuses, id).toEqual(['200', '400', '401', '403', '429', '503'])
       else if (keyed(op)) expect(statuses, id).toEqual(expect.arrayContaining(['401', '429']))
-      // Governance needs a plan (403); the trust bundle is for any key of the organization (DESIGN §14).
+      // Governance needs a plan (403); the trust bundle is for any key of the organization
+      // (docs/verification.md, "The trust bundle").
       if (path.startsWith('/console/rwa/') && keyed(op) && id !== 'GET /console/rwa/trust-bundle')
         expect(statuses, id).toContain('403')
       if (op.requestBody) expect(statuses, id).toEqual(expect.arrayContaining(['413', '415']))
@@ -141,7 +142,8 @@ describe('refusals and headers declared where they can happen', () => {
         expect(headers, `${id} ${status}`).toEqual(
           expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
         )
-        // Every header is always there, but Idempotent-Replayed: only on a replay (DESIGN §16).
+        // Every header is always there, but Idempotent-Replayed: only on a replay
+        // (docs/accountability.md, "Retrying a write safely").
         for (const header of headers)
           expect(resolve(response.headers[header]).required).toBe(header !== 'Idempotent-Replayed')
         if (status === '429') expect(headers, id).toContain('Retry-After')

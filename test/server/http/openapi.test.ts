@@ -33,7 +33,7 @@ describe('GET /openapi.json', () => {
   })
 })
 
-describe('GET /openapi.json is built once per process (DESIGN §15)', () => {
+describe('GET /openapi.json is built once per process (README.md, "The HTTP API")', () => {
   it('serves the same bytes with a strong ETag, 304 on If-None-Match, and gzip when asked', async () => {
     const first = await h.app.request('/openapi.json')
     const body = await first.text()

@@ -56,8 +56,9 @@ function pathOf(operation: OperationSpec): string {
 }
 
 /**
- * A batch's own operations are checked against their roles too (DESIGN §18): each role sends one it may
- * run (its body left empty, so it is refused as invalid, past access).
+ * A batch's own operations are checked against their roles too
+ * (docs/batches.md, "Roles, limits, idempotency, audit"): each role sends one it may run (its body left
+ * empty, so it is refused as invalid, past access).
  */
 const BATCH_OP_OF: Record<Role, string> = {
   owner: 'jurisdictions.register',
@@ -81,7 +82,7 @@ const call = (operation: OperationSpec, role: Role): Promise<TestResponse> =>
 const accessRefused = (res: TestResponse) =>
   res.status === 401 || ['role_required', 'plan_required', 'admin_key_required'].includes(res.body?.reason)
 
-/** The verifiable log's reads (DESIGN §17): the audit log's roles. */
+/** The verifiable log's reads (docs/governance.md, "The verifiable log"): the audit log's roles. */
 const AUDIT_LOG_READS: string[] = [
   'getLogCheckpoint',
   'listLogEntries',

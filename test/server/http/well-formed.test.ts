@@ -99,7 +99,7 @@ describe('a percent-escape that is not UTF-8 in the URL', () => {
   })
 })
 
-describe('NUL and C0 control characters (DESIGN §14: text is data, never control)', () => {
+describe('NUL and C0 control characters (docs/verification.md, "Text is data, never control")', () => {
   it("refuses NUL in a jurisdiction's name with 400 naming the field, and stores nothing (a 500 on PostgreSQL before)", async () => {
     const res = await h.post('/console/rwa/jurisdictions', { ...US, name: 'United\u0000States' })
     expect(res.status).toBe(400)

@@ -10,9 +10,10 @@ import { createHarness, type Harness, type TestInstance } from '../../support/ha
 import { OpenApiConformance } from '../../support/openapi-conformance.js'
 
 /*
- * The per-client bucket of the routes without an API key (DESIGN §15), over real HTTP on loopback: the
- * bucket is keyed by the socket's address, so each client below binds an address of its own in
- * 127.0.0.0/8. The harness's manual clock refills the buckets only when a test advances it.
+ * The per-client bucket of the routes without an API key (README.md, "Configuration",
+ * `--public-rate-limit`), over real HTTP on loopback: the bucket is keyed by the socket's address, so each
+ * client below binds an address of its own in 127.0.0.0/8. The harness's manual clock refills the buckets
+ * only when a test advances it.
  */
 
 interface Answer {

@@ -162,7 +162,7 @@ describe('GET /metrics', () => {
   it('is in the OpenAPI document, as text behind the admin key', async () => {
     const doc = (await h.get('/openapi.json', { key: null })).body
     const op = doc.paths['/metrics'].get
-    // 429: a request without a valid key counts against its address's bucket (DESIGN §15).
+    // 429: a request without a valid key counts against its address's bucket (README.md, "Configuration").
     expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '403', '429', '503'])
     expect(op.security).toEqual([{ ApiKey: [] }])
     expect(Object.keys(op.responses['200'].content)).toEqual(['text/plain'])

@@ -490,7 +490,7 @@ describe('events that change nothing', () => {
   })
 })
 
-describe('paying before the first key (DESIGN §8: organizations are implicit)', () => {
+describe('paying before the first key (organizations are implicit: docs/payments.md)', () => {
   it('applies customer.subscription.created for an organization with no record; its first key sees Pro', async () => {
     const sub = subscriptionObject({ orgId: 'newco', start: nowSeconds() })
     const res = await deliver(eventObject('customer.subscription.created', sub, nowSeconds()))

@@ -55,7 +55,7 @@ describe('access to governance', () => {
   it('publishes the JWKS without a key', async () => {
     const res = await h.get('/console/rwa/.well-known/jwks.json', { key: null })
     expect(res.status).toBe(200)
-    // The proof key and the log key (DESIGN §17).
+    // The proof key and the log key (docs/governance.md, "The verifiable log").
     expect(res.body.keys).toHaveLength(2)
     for (const key of res.body.keys) {
       expect(key).toEqual({

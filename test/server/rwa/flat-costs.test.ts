@@ -111,7 +111,7 @@ async function expectExactTotals() {
   expect(detail.governance_history_total).toBe((await historyEvents(h, w.tokenId)).length)
 }
 
-describe('exact totals from counters (DESIGN §10)', () => {
+describe('exact totals from counters (docs/performance.md, "Cost as the data grows")', () => {
   it('a transfers list total is the number of transfers its filters select, through every write path', async () => {
     await mixedTransfers()
     expect((await listAll({})).ids).toHaveLength(5)

@@ -40,7 +40,7 @@ describe('GET /openapi.json (governance)', () => {
         'GET /console/rwa/transfers/{id}',
         'GET /console/rwa/proofs/{id}',
         'GET /console/rwa/.well-known/jwks.json',
-        // Token governance (DESIGN §10–12).
+        // Token governance (docs/governance.md, "Token governance").
         'GET /console/rwa/tokens/{id}/history',
         'GET /console/rwa/tokens/{id}/holdings',
         'GET /console/rwa/tokens/{id}/frozen-holders',
@@ -53,14 +53,14 @@ describe('GET /openapi.json (governance)', () => {
         'POST /console/rwa/tokens/{id}/recover',
         'GET /console/rwa/tokens/{id}/can-transfer',
         'GET /console/rwa/status/{list_id}',
-        // Verification (DESIGN §14).
+        // Verification (docs/verification.md).
         'GET /console/rwa/trust-bundle',
         'POST /console/rwa/attestations/{id}/revoke',
-        // Batches (DESIGN §18).
+        // Batches (docs/batches.md).
         'POST /console/rwa/batch',
-        // Key custody (DESIGN §15).
+        // Key custody (README.md, "Signing keys at rest").
         'POST /console/rwa/signing-keys/rotate',
-        // Four eyes (DESIGN §16).
+        // Four eyes (docs/accountability.md, "Four eyes").
         'GET /console/rwa/policy',
         'PUT /console/rwa/policy',
         'GET /console/rwa/approvals',

@@ -77,7 +77,8 @@ describe('compliance proofs', () => {
       'transfer_id',
       'version',
     ])
-    // Version 2 (DESIGN §14): the organization and both jurisdictions' issuers are signed.
+    // Version 2 (docs/verification.md, "Version-2 proofs"): the organization and both jurisdictions' issuers
+    // are signed.
     const us = await expectStatus(h.get('/console/rwa/jurisdictions/US'), 200)
     const sg = await expectStatus(h.get('/console/rwa/jurisdictions/SG'), 200)
     expect(approved).toMatchObject({
@@ -160,7 +161,7 @@ describe('compliance proofs', () => {
   })
 })
 
-describe('proofs against a trust bundle (DESIGN §14)', () => {
+describe('proofs against a trust bundle (docs/verification.md, "The trust bundle")', () => {
   it('a version-2 proof holds for its organization; a version-1 proof (signed before) holds with a note', async () => {
     const bundle = trustBundleSchema.parse(await expectStatus(h.get('/console/rwa/trust-bundle'), 200))
     const v2 = await verifyProofTrusted(approved, bundle)

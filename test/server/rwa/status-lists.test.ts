@@ -155,7 +155,7 @@ describe('GET /console/rwa/status/{list_id}', () => {
   })
 })
 
-describe('a status list is signed once per change and per 12 hours (DESIGN §15)', () => {
+describe('a status list is signed once per change and per 12 hours (docs/verification.md, "Status lists")', () => {
   it('serves the same signed bytes until it changes; validFrom is the change or the last 00:00/12:00 UTC, never older than 12 h', async () => {
     const c = await issue()
     const url = c.credential_status.statusListCredential

@@ -539,7 +539,7 @@ describe('can-transfer', () => {
   })
 })
 
-describe('history and summaries (DESIGN §10)', () => {
+describe('history and summaries (docs/governance.md, "Tokens")', () => {
   it('the token detail carries the latest 100 events and the total; /history pages through all, oldest first', async () => {
     for (let i = 0; i < 60; i++) {
       await expectStatus(h.post(tok('/pause'), { reason: `p${i}` }), 200)

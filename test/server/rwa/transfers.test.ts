@@ -96,7 +96,8 @@ describe('POST /console/rwa/transfers', () => {
     const jwks = jwksSchema.parse(
       await expectStatus(h.get('/console/rwa/.well-known/jwks.json', { key: null }), 200),
     )
-    // The JWKS also publishes the audit log's checkpoint key (§17); the proof names its own.
+    // The JWKS also publishes the audit log's checkpoint key (docs/governance.md, "The verifiable log"); the
+    // proof names its own.
     expect(jwks.keys.map((k) => k.kid)).toContain(proof.kid)
     expect(await verifyProof(proof, jwks)).toEqual({ valid: true, kid: proof.kid })
 

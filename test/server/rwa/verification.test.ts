@@ -16,7 +16,7 @@ import {
 } from '../../support/governance.js'
 
 /*
- * DESIGN §14 on the server: the trust bundle, title-deed uniqueness and attestation revocation.
+ * docs/verification.md on the server: the trust bundle, title-deed uniqueness and attestation revocation.
  */
 
 let h: Harness

@@ -6,8 +6,8 @@ import { SG, US, expectStatus } from '../../support/governance.js'
 import { createHarness, everyStoredRow, type Harness } from '../../support/harness.js'
 
 /*
- * Sealed keys (DESIGN §15) in process, on both databases: a ciphertext opens only in its own row, and
- * a master key that is not the database's is refused before anything changes.
+ * Sealed keys (README.md, "Signing keys at rest") in process, on both databases: a ciphertext opens only in
+ * its own row, and a master key that is not the database's is refused before anything changes.
  */
 
 let h: Harness

@@ -5,9 +5,9 @@ import { buildWorld, expectStatus, transferBody } from '../../support/governance
 import { createHarness, type Harness, type TestInstance } from '../../support/harness.js'
 
 /*
- * Rotating the proof key (DESIGN §15): the admin key alone; proofs signed before keep verifying (the
- * retired key stays in the JWKS and the trust bundle); proofs signed after carry the new kid, on every
- * instance at once.
+ * Rotating the proof key (README.md, "Signing keys at rest"): the admin key alone; proofs signed before keep
+ * verifying (the retired key stays in the JWKS and the trust bundle); proofs signed after carry the new kid,
+ * on every instance at once.
  */
 
 let h: Harness

@@ -20,7 +20,7 @@ import { TEST_DIALECT } from '../../../support/backends.js'
 import { createHarness, type Harness } from '../../../support/harness.js'
 
 /*
- * POST /console/rwa/batch (DESIGN §18), on both databases: all or nothing by default, each alone with
+ * POST /console/rwa/batch (docs/batches.md), on both databases: all or nothing by default, each alone with
  * `atomic: false`, a dry run that keeps nothing, refs checked before anything runs, each operation's
  * role, and limits counted per operation.
  */
@@ -587,7 +587,7 @@ describe('limits', () => {
     expect(refused.status).toBe(429)
     expect(refused.body).toMatchObject({ reason: 'rate_limited', context: { window: 'minute', limit: 500 } })
     expect(refused.body.detail).toContain('A batch of 241 operations counts 241 requests')
-    // The refusal stores its limit.reached event (DESIGN §20, written on its own), and nothing else.
+    // The refusal stores its limit.reached event (docs/webhooks.md; written on its own), and nothing else.
     let after = await stored()
     for (let i = 0; i < 100 && !after.rows.events!.some(isLimitReached); i++) {
       await new Promise((r) => setTimeout(r, 50))

@@ -4,8 +4,8 @@ import { createHarness, type Harness } from '../../../support/harness.js'
 import { expectStatus, OWNER, PROPERTY, US } from '../../../support/governance.js'
 
 /*
- * DESIGN §19: every tokenize registers one skill; the tier's max_skills caps them (a trial has Pro's
- * 500), and usage reports skills_registered per day.
+ * Skills (README.md, "Trial, tiers and limits"): every tokenize registers one skill; the tier's max_skills
+ * caps them (a trial has Pro's 500), and usage reports skills_registered per day.
  */
 
 let h: Harness
