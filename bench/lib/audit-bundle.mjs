@@ -1,7 +1,7 @@
 // An audit bundle as `rwa audit export` writes it, made without a server (bench/audit-verify.mjs): `n`
 // credentials of one jurisdiction (every tenth revoked), each a VC-JWT signed by a real did:key with its
 // status list entry; the status list, signed by the same key, its revoked bits set; a log entry per
-// issuance and revocation, and a checkpoint over them signed by a log key; the trust bundle naming both.
+// issuance and revocation, and the checkpoints over them signed by a log key; the trust bundle naming both.
 import { generateKeyPairSync, sign } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -118,22 +118,16 @@ export async function writeAuditBundle(root, dir, n) {
     issuers: [{ jurisdiction_id: 'US', issuer_did: did, valid_from: iso(t0 - 1000), valid_until: null }],
     log_key,
   }
+  // A snapshot: the checkpoint before the records and the one after are one.
+  const note = signCheckpoint({ origin, size, root: treeRoot }, origin, logKey)
   const files = {
     'manifest.json': {
-      format: 'rwa-audit-bundle/1',
+      format: 'rwa-audit-bundle/2',
       org_id: 'bench',
       server: 'https://rwa.test',
       exported_at: iso(Date.now()),
-      tree_size_before_records: size,
     },
-    'checkpoint.json': {
-      org_id: 'bench',
-      origin,
-      tree_size: size,
-      root_hash: treeRoot.toString('base64'),
-      checkpoint: signCheckpoint({ origin, size, root: treeRoot }, origin, logKey),
-      log_key,
-    },
+    'checkpoints.json': { before: note, after: note },
     'entries.json': entries,
     'trust-bundle.json': trustBundle,
     'credentials.json': credentials,

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { DuplicateKeyError, parseStrictJson } from '../text/strict-json.js'
 import { type CliContext, readStdin } from './context.js'
 import { EXIT, ExitError } from './exit-error.js'
 import { attributeOf, type Flag, type FlagTable, flagsOf, longOf } from './flags/flag.js'
@@ -138,16 +139,28 @@ export function unreadable(path: string, error: unknown, hint?: string): ExitErr
   return new ExitError(EXIT.usage, `cannot read ${path}: ${why}`, hint)
 }
 
-/** Parses `text` read from `source` (a path, or `-` for stdin) as JSON; exit 2 naming it otherwise. */
-export function parseJsonInput(text: string, source: string, hint?: string): unknown {
+/**
+ * Parses `text` read from `source` (a path, or `-` for stdin) as JSON; exit 2 naming it otherwise. A key
+ * twice in one object is refused, naming it (readers disagree on which one counts): exit 2, or with
+ * `verified` (a file the command verifies: a proof, a credential) exit 8, a record that does not hold.
+ */
+export function parseJsonInput(
+  text: string,
+  source: string,
+  hint?: string,
+  options: { verified?: boolean } = {},
+): unknown {
+  const name = source === '-' ? 'stdin' : source
   try {
-    return JSON.parse(text)
+    return parseStrictJson(text)
   } catch (error) {
-    throw new ExitError(
-      EXIT.usage,
-      `${source === '-' ? 'stdin' : source} is not valid JSON: ${(error as Error).message}`,
-      hint,
-    )
+    if (error instanceof DuplicateKeyError)
+      throw new ExitError(
+        options.verified ? EXIT.verification : EXIT.usage,
+        `${name}: ${error.message}`,
+        hint,
+      )
+    throw new ExitError(EXIT.usage, `${name} is not valid JSON: ${(error as Error).message}`, hint)
   }
 }
 

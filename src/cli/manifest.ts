@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml'
+import { isMap, isScalar, isSeq, parseDocument, parse as parseYaml } from 'yaml'
 import { z } from 'zod'
 import type { RwaClient } from '../client/index.js'
 import {
@@ -18,6 +18,7 @@ import {
 } from '../contract/rwa.js'
 import type { BatchOperationName, BatchResponse } from '../contract/batch.js'
 import { ApiProblemError } from '../client/errors.js'
+import { DuplicateKeyError } from '../text/strict-json.js'
 import { EXIT, ExitError } from './exit-error.js'
 
 /*
@@ -81,8 +82,40 @@ export const manifestSchema = z.strictObject({
 export type Manifest = z.infer<typeof manifestSchema>
 export type ManifestInput = z.input<typeof manifestSchema>
 
+/**
+ * The first key twice in one mapping of manifest text, and where (`jurisdictions[0].name`), or
+ * undefined (text that does not parse is left to the parse that says why). Readers disagree on which
+ * of the two counts, so the manifest is refused, naming it.
+ */
+function duplicateKeyOf(text: string): DuplicateKeyError | undefined {
+  const document = parseDocument(text, { uniqueKeys: false })
+  if (document.errors.length > 0) return undefined
+  const walk = (node: unknown, path: string): DuplicateKeyError | undefined => {
+    if (isSeq(node)) {
+      for (const [i, item] of node.items.entries()) {
+        const found = walk(item, `${path}[${i}]`)
+        if (found) return found
+      }
+    }
+    if (!isMap(node)) return undefined
+    const keys = new Set<string>()
+    for (const pair of node.items) {
+      const key = String(isScalar(pair.key) ? pair.key.value : pair.key)
+      const at = path === '' ? key : `${path}.${key}`
+      if (keys.has(key)) return new DuplicateKeyError(key, at)
+      keys.add(key)
+      const found = walk(pair.value, at)
+      if (found) return found
+    }
+    return undefined
+  }
+  return walk(document.contents, '')
+}
+
 /** Parses manifest text (JSON is YAML too) and validates it; exit 2 names every failing path. */
 export function parseManifest(text: string, source: string): Manifest {
+  const duplicate = duplicateKeyOf(text)
+  if (duplicate) throw new ExitError(EXIT.usage, `${source}: ${duplicate.message}`)
   let value: unknown
   try {
     value = parseYaml(text)

@@ -670,11 +670,11 @@ export const proofRecoverySchema = z.object({
 export const proofDecisionSchema = z.enum(['approved', 'rejected', 'forced', 'recovered'])
 
 /**
- * A compliance proof. Its evaluated facts are every field but `digest`, `jws` and `kid`; `digest` is the
- * lower-case hex SHA-256 of their RFC 8785 canonical JSON, and `jws` a compact EdDSA JWS whose payload
- * is exactly those canonical bytes, signed by the service key `kid` (see the JWKS). A transfer's proof
- * (decision approved, rejected or forced) has `transfer_id` and `transfer`; a recovery's has `recovery`.
- * Each carries its event's `log_index` (not signed).
+ * A compliance proof. Its evaluated facts are every field but `digest`, `jws`, `kid` and `log_index`;
+ * `digest` is the lower-case hex SHA-256 of their RFC 8785 canonical JSON, and `jws` a compact EdDSA JWS
+ * whose payload is exactly those canonical bytes, signed by the service key `kid` (see the JWKS). A
+ * transfer's proof (decision approved, rejected or forced) has `transfer_id` and `transfer`; a recovery's
+ * has `recovery`. Each carries its event's `log_index`: a pointer to it in the log, not a signed fact.
  * Agent operations carry their `reason`. A version-2 proof also signs `version`, `org_id` and `issuers`,
  * so that a proof made for one organization cannot pass as another's.
  */
@@ -703,7 +703,7 @@ export const proofSchema = z.object({
   jws: z.string(),
   kid: z.string(),
   log_index: logIndexField(
-    "The log position of its event (GET /console/audit/log/inclusion proves it is in the organization's log): a transfer's proof its transfer's (`transfer.<status>`), a recovery's proof its recovery's (`token.recovered`, whose `changes` name the proof); not signed",
+    "The log position of its event (GET /console/audit/log/inclusion proves it is in the organization's log): a transfer's proof its transfer's (`transfer.<status>`), a recovery's proof its recovery's (`token.recovered`, whose `changes` name the proof); a pointer, not a signed fact",
   ),
 })
 

@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK } from 'jose'
 import { publicKeyOfDidKey, verificationMethodOf } from './did-key.js'
+import { duplicateKeyInJws } from './strict-jws.js'
 
 /*
  * W3C Bitstring Status List v1.0: the bitstring a status list credential publishes, and the check any
@@ -102,7 +103,8 @@ export interface RevocationOptions {
  * - it is a `revocation` BitstringStatusListCredential whose `encodedList` decodes (at most 16 MiB
  *   gunzipped) to at least 131,072 entries, the index among them.
  * Anything else is `unknown` with the reason: the caller fails closed on it. The credential's own
- * signature is not checked here (verify it separately).
+ * signature is not checked here: verify it first (`verifyCredential`, with a trust bundle), since an
+ * unsigned VC names whatever URL its forger likes, and this fetches it.
  *
  * @example
  * const result = await checkRevocation(credential.vc_jwt, async (url) => (await fetch(url)).text())
@@ -185,6 +187,8 @@ export async function verifyStatusList(
   const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_STATUS_AGE_MS
   let list: Record<string, unknown>
   try {
+    const duplicate = duplicateKeyInJws(listJwt)
+    if (duplicate) throw new Error(duplicate)
     const header = decodeProtectedHeader(listJwt)
     if (header.alg !== 'EdDSA') throw new Error(`alg ${String(header.alg)} (EdDSA expected)`)
     if (header.typ !== 'vc+jwt') throw new Error(`typ ${String(header.typ)} (vc+jwt expected)`)

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose'
 import type { TrustBundle } from '../contract/rwa.js'
 import { publicKeyOfDidKey, verificationMethodOf } from './did-key.js'
+import { duplicateKeyInJws } from './strict-jws.js'
 import { untrustedIssuer } from './trust.js'
 
 /*
@@ -116,6 +117,8 @@ export async function verifyCredential(
   } catch {
     return { valid: false, reason: 'vc_jwt is not a compact JWS' }
   }
+  const duplicate = duplicateKeyInJws(vcJwt)
+  if (duplicate) return { valid: false, reason: `the VC-JWT is refused: ${duplicate}` }
   if (header.alg !== 'EdDSA')
     return { valid: false, reason: `unexpected alg ${String(header.alg)} (EdDSA expected)` }
   if (header.typ !== 'vc+jwt')

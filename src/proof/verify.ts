@@ -10,6 +10,7 @@ import {
   transferDetailSchema,
   transferSummarySchema,
 } from '../contract/rwa.js'
+import { duplicateKeyInJws } from './strict-jws.js'
 import { issuerOf, trustedProofKey } from './trust.js'
 
 /*
@@ -105,6 +106,8 @@ export async function verifyProof(proof: Proof, jwks: Jwks): Promise<ProofVerifi
     return { valid: false, reason: `unexpected alg ${String(header.alg)} (EdDSA expected)` }
   if (header.typ !== PROOF_JWS_TYPE)
     return { valid: false, reason: `unexpected typ ${String(header.typ)} (${PROOF_JWS_TYPE} expected)` }
+  const duplicate = duplicateKeyInJws(proof.jws)
+  if (duplicate) return { valid: false, reason: `the JWS is refused: ${duplicate}` }
   if (header.kid !== proof.kid) return { valid: false, reason: 'the JWS kid differs from the proof kid' }
   const jwk = jwks.keys.find((key) => key.kid === proof.kid)
   if (!jwk) return { valid: false, reason: `no key ${proof.kid} in the JWKS` }
@@ -121,10 +124,14 @@ export async function verifyProof(proof: Proof, jwks: Jwks): Promise<ProofVerifi
   return { valid: true, kid: proof.kid }
 }
 
-/** What `verifyProofTrusted` found: valid with notes, or the first reason it is not. */
+/**
+ * What `verifyProofTrusted` found: valid with notes, or the first reason it is not. `unknownToBundle`
+ * says what the bundle lacks, the proof's key or an issuer it names: a bundle saved before a key
+ * rotation (or a jurisdiction's registration) is the likely cause, more than a forgery.
+ */
 export type TrustedProofVerification =
   | { valid: true; kid: string; notes: string[] }
-  | { valid: false; reason: string }
+  | { valid: false; reason: string; unknownToBundle?: 'key' | 'issuer' }
 
 /** Every jurisdiction a proof names: a transfer's source and target, where a recovery moved units. */
 export function jurisdictionsNamedBy(proof: Pick<Proof, 'transfer' | 'recovery'>): string[] {
@@ -146,7 +153,12 @@ export async function verifyProofTrusted(
   bundle: TrustBundle,
 ): Promise<TrustedProofVerification> {
   const trusted = trustedProofKey(bundle, proof.kid, proof.evaluated_at)
-  if ('reason' in trusted) return { valid: false, reason: trusted.reason }
+  if ('reason' in trusted)
+    return {
+      valid: false,
+      reason: trusted.reason,
+      ...(bundle.proof_keys.keys.some((k) => k.kid === proof.kid) ? {} : { unknownToBundle: 'key' as const }),
+    }
   const signature = await verifyProof(proof, bundle.proof_keys)
   if (!signature.valid) return signature
   const notes = [`key ${proof.kid} is a proof key of organization ${bundle.org_id}'s trust bundle`]
@@ -174,6 +186,7 @@ export async function verifyProofTrusted(
       return {
         valid: false,
         reason: `the proof's issuer of ${jurisdiction} (${issuers[jurisdiction]}) is not the trust bundle's (${expected ?? 'none'})`,
+        ...(expected === undefined ? { unknownToBundle: 'issuer' as const } : {}),
       }
     }
   }

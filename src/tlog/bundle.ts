@@ -1,5 +1,4 @@
 import type { AuditEvent } from '../contract/audit.js'
-import type { LogCheckpoint } from '../contract/audit-log.js'
 import type { Proof, TrustBundle } from '../contract/rwa.js'
 import {
   type StatusPosition,
@@ -15,19 +14,22 @@ import { plural } from '../text/plural.js'
 import { eventLeafHash } from './leaf.js'
 import { appendToFrontier, type Hash, rootOfFrontier } from './merkle.js'
 import { type Checkpoint, NoteError, verifyCheckpoint } from './note.js'
+import { orgOfOrigin } from './origin.js'
 
 /*
  * An audit bundle (`rwa audit export --out DIR`, docs/governance.md "The audit bundle") and its offline
- * verification: the checkpoint's signature by the log key, the entries rebuilding its root, every
- * record's entry, every signature (proofs, credentials' and attestations' VC-JWTs, status lists) by a
- * key of the trust bundle, each record equal to what was signed, and each revocation the same in the
- * record, its status list and the log. Pure: the CLI reads the files and prints the outcome.
+ * verification: the two checkpoints' signatures by the log key, the entries rebuilding both roots,
+ * every record's entry, every signature (proofs, credentials' and attestations' VC-JWTs, status lists)
+ * by a key of the trust bundle, each record equal to what was signed, and each revocation the same in
+ * the record, its status list and the log. What decides is signed: the log's origin, organization and
+ * sizes come from the checkpoints, never from the manifest. Pure: the CLI reads the files and prints
+ * the outcome.
  */
 
 /** The files of a bundle, by name, and what each holds. */
 export const BUNDLE_FILES = {
   manifest: 'manifest.json',
-  checkpoint: 'checkpoint.json',
+  checkpoints: 'checkpoints.json',
   entries: 'entries.json',
   trustBundle: 'trust-bundle.json',
   credentials: 'credentials.json',
@@ -37,22 +39,30 @@ export const BUNDLE_FILES = {
   statusLists: 'status-lists.json',
 } as const
 
-export const BUNDLE_FORMAT = 'rwa-audit-bundle/1'
+export const BUNDLE_FORMAT = 'rwa-audit-bundle/2'
+
+/**
+ * The bundles of an earlier export: one checkpoint (`checkpoint.json`, the `/log/checkpoint` answer),
+ * and the size before the records in the manifest, unsigned. Read as a snapshot at that checkpoint,
+ * from its signed note alone.
+ */
+export const BUNDLE_FORMAT_1 = 'rwa-audit-bundle/1'
 
 export interface AuditBundle {
+  /** For people: none of it is signed, so none of it decides anything. */
   manifest: {
     format: string
     org_id: string
     server: string
     exported_at: string
-    /**
-     * The log's size when the export began reading records (absent in bundles of older exports): an
-     * event before it was committed before any record was read, so the records and lists show it.
-     * Equal to the checkpoint's `tree_size` when nothing was logged while they were read: a snapshot.
-     */
-    tree_size_before_records?: number
   }
-  checkpoint: LogCheckpoint
+  /**
+   * The log's checkpoints (C2SP signed notes), read before the export read the records and after.
+   * Every event in the first was committed before any record was read, so the records and lists show
+   * it; the entries between the two came while they were read. Equal when nothing was logged
+   * meanwhile: a snapshot.
+   */
+  checkpoints: { before: string; after: string }
   entries: AuditEvent[]
   trustBundle: TrustBundle
   credentials: Array<{ credential_id: string } & Record<string, unknown>>
@@ -87,46 +97,53 @@ export interface BundleVerification {
   problems: string[]
   /** What holds, and what was not checked. */
   notes: string[]
+  /** The checkpoint after the records, once it verified: the log the bundle is of. */
   checkpoint?: Checkpoint
-  /**
-   * Whether the export is a consistent snapshot (the log stood still while it read the records:
-   * `tree_size_before_records` is the checkpoint's size); undefined for an export without the field.
-   */
+  /** The checkpoint before the records, once it verified. */
+  before?: Checkpoint
+  /** The organization whose log it is, by the signed origin. */
+  orgId?: string
+  /** Whether the log stood still while the export read the records (both checkpoints one size). */
   snapshot?: boolean
+  /** The entries logged while the export read the records (between the checkpoints), each named. */
+  window?: string[]
 }
 
 /**
- * The root of the first `size` leaves of `entries`, in one pass, reporting progress every 1,000. Also
- * returns the root at `alsoAt` (a witness's earlier size) on the way.
+ * The root of the first `size` leaves of `entries` for each size in `at` (the whole included only if
+ * asked), in one pass, reporting progress every 1,000.
  */
 function rootsOf(
   entries: AuditEvent[],
-  alsoAt: number | undefined,
+  at: number[],
   progress: (done: number, total: number, what: string) => void,
-): { root: Hash; earlier?: Hash } {
+): Map<number, Hash> {
+  const roots = new Map<number, Hash>()
   let frontier: Hash[] = []
-  let earlier: Hash | undefined
+  const keep = (size: number) => {
+    if (at.includes(size)) roots.set(size, rootOfFrontier(frontier))
+  }
   entries.forEach((entry, i) => {
-    if (alsoAt === i) earlier = rootOfFrontier(frontier)
+    keep(i)
     frontier = appendToFrontier(i, frontier, eventLeafHash(entry)).frontier
     if ((i + 1) % 1000 === 0) progress(i + 1, entries.length, 'log entries')
   })
-  if (alsoAt === entries.length) earlier = rootOfFrontier(frontier)
-  return { root: rootOfFrontier(frontier), ...(earlier ? { earlier } : {}) }
+  keep(entries.length)
+  return roots
 }
 
 /**
  * Verifies a bundle offline. `pinned` is a trust bundle obtained apart from the export (`--trust`):
  * its log key, proof keys and issuers are the ones signatures must be by; without it the bundle's own
- * are used and the outcome says "log key not pinned". `seen` is
- * the last checkpoint a witness kept for this log: a smaller tree in the bundle, or entries that do
- * not rebuild its root, is a rewritten log.
+ * are used and the outcome says "log key not pinned". `seenFor(origin)` is the last checkpoint a
+ * witness kept of the log the checkpoints sign: a smaller tree in the bundle, or entries that do not
+ * rebuild its root, is a rewritten log.
  */
 export async function verifyAuditBundle(
   bundle: AuditBundle,
   options: {
     pinned?: TrustBundle
-    seen?: SeenCheckpoint
+    seenFor?: (origin: string) => SeenCheckpoint | undefined
     /** Called every 1,000 entries hashed and records verified: what, how many done, of how many. */
     progress?: (done: number, total: number, what: string) => void
   } = {},
@@ -141,19 +158,37 @@ export async function verifyAuditBundle(
     )
   if (!vkey) return { problems: ['the trust bundle has no log key'], notes }
 
-  let checkpoint: Checkpoint
-  try {
-    checkpoint = verifyCheckpoint(bundle.checkpoint.checkpoint, vkey)
-  } catch (error) {
-    if (!(error instanceof NoteError)) throw error
-    return { problems: [`checkpoint: ${error.message}`], notes }
+  // Both checkpoints signed by the log key, under its name: one log, as the checkpoints sign it.
+  const signed: Checkpoint[] = []
+  for (const [when, note] of [
+    ['before', bundle.checkpoints.before],
+    ['after', bundle.checkpoints.after],
+  ] as const) {
+    try {
+      signed.push(verifyCheckpoint(note, vkey))
+    } catch (error) {
+      if (!(error instanceof NoteError)) throw error
+      problems.push(`the checkpoint ${when} the records: ${error.message}`)
+    }
   }
-  const orgId = bundle.manifest.org_id
-  if (!checkpoint.origin.endsWith(`/console/audit/${orgId}`)) {
-    problems.push(`the checkpoint's origin ${checkpoint.origin} is not organization ${orgId}'s log`)
-  }
+  const [before, checkpoint] = signed
+  if (!before || !checkpoint) return { problems, notes }
+  if (before.size > checkpoint.size)
+    return {
+      problems: [
+        `the checkpoint before the records covers ${plural(before.size, 'entry', 'entries')}, the one after ${checkpoint.size}: not taken in that order`,
+      ],
+      notes,
+    }
+  const orgId = orgOfOrigin(checkpoint.origin)
+  if (orgId === undefined)
+    return { problems: [`the checkpoints' origin ${checkpoint.origin} names no organization's log`], notes }
+  if (bundle.manifest.org_id !== orgId)
+    problems.push(
+      `the manifest names organization ${bundle.manifest.org_id}, the signed checkpoints ${orgId}'s log`,
+    )
 
-  // The entries: exactly the checkpoint's tree, each at its position, rebuilding its root.
+  // The entries: exactly the checkpoint's tree, each at its position, rebuilding both roots.
   const entries = bundle.entries
   if (entries.length !== checkpoint.size) {
     problems.push(
@@ -169,15 +204,19 @@ export async function verifyAuditBundle(
   const foreign = entries.find((e) => e.org_id !== orgId)
   if (foreign)
     problems.push(`entry ${String(foreign.log_index)} is organization ${foreign.org_id}'s, not ${orgId}'s`)
-  const seen = options.seen
-  const { root, earlier } = rootsOf(
+  const seen = options.seenFor?.(checkpoint.origin)
+  const roots = rootsOf(
     entries,
-    seen && seen.tree_size <= entries.length ? seen.tree_size : undefined,
+    [entries.length, before.size, ...(seen && seen.tree_size <= entries.length ? [seen.tree_size] : [])],
     options.progress ?? (() => {}),
   )
-  if (entries.length === checkpoint.size && !root.equals(checkpoint.root)) {
+  if (entries.length === checkpoint.size && !roots.get(entries.length)?.equals(checkpoint.root)) {
     problems.push(
       "the entries do not rebuild the checkpoint's root: an entry was edited, deleted or reordered",
+    )
+  } else if (entries.length === checkpoint.size && !roots.get(before.size)?.equals(before.root)) {
+    problems.push(
+      `the first ${plural(before.size, 'entry', 'entries')} do not rebuild the root of the checkpoint taken before the records: not the same log`,
     )
   } else if (problems.length === 0) {
     notes.push(
@@ -186,6 +225,7 @@ export async function verifyAuditBundle(
   }
 
   if (seen) {
+    const earlier = roots.get(seen.tree_size)
     if (seen.tree_size > checkpoint.size) {
       problems.push(
         `log rewritten: the checkpoint has ${plural(checkpoint.size, 'entry', 'entries')}, fewer than the ${seen.tree_size} seen at ${seen.seen_at}`,
@@ -200,23 +240,17 @@ export async function verifyAuditBundle(
       )
   }
 
-  // Every entry about a credential, attestation or transfer has its record in the bundle: one deleted
-  // from the database (or the bundle) leaves its entries behind in the signed log. An entry logged
-  // after the export began reading records (`tree_size_before_records`) may name one created since.
-  const recordsFrom = bundle.manifest.tree_size_before_records ?? entries.length
-  if (!Number.isSafeInteger(recordsFrom) || recordsFrom < 0 || recordsFrom > checkpoint.size) {
-    problems.push(
-      `the manifest's tree_size_before_records ${JSON.stringify(recordsFrom)} is not a log size from 0 to the checkpoint's ${checkpoint.size}`,
-    )
-  }
+  // Every entry about a credential, attestation or transfer in the checkpoint before the records has
+  // its record in the bundle: one deleted from the database (or the bundle) leaves its entries behind
+  // in the signed log. An entry logged after (while the records were read) may be of one made since:
+  // named below, with the rest of that window.
   const bundled = new Set([
     ...bundle.credentials.map((c) => `credential ${c.credential_id}`),
     ...bundle.attestations.map((a) => `attestation ${a.attestation_id}`),
     ...bundle.transfers.map((t) => `transfer ${t.transfer_id}`),
   ])
   const unbundled = new Set<string>()
-  for (const entry of entries) {
-    if (!(Number(entry.log_index) < recordsFrom)) continue
+  for (const entry of entries.slice(0, before.size)) {
     const record = `${entry.target.type} ${entry.target.id}`
     if (!RECORD_TYPES.has(entry.target.type) || bundled.has(record) || unbundled.has(record)) continue
     unbundled.add(record)
@@ -318,34 +352,50 @@ export async function verifyAuditBundle(
     }
   }
 
-  // A snapshot: the log stood still while the export read the records, so every revocation in it
-  // must show in its record and list. Else the ones logged meanwhile are named, not refused.
-  const sizeBefore = bundle.manifest.tree_size_before_records
-  let snapshot: boolean | undefined
-  // (A size outside 0..checkpoint is a problem named above, with the records' window.)
-  if (sizeBefore !== undefined && Number.isSafeInteger(sizeBefore) && sizeBefore >= 0) {
-    if (sizeBefore === checkpoint.size) {
-      snapshot = true
-      notes.push(
-        `a consistent snapshot: the log stood still at ${plural(checkpoint.size, 'entry', 'entries')} while the export read the records`,
-      )
-    } else if (sizeBefore < checkpoint.size) {
-      snapshot = false
-      notes.push(
-        `NOT A SNAPSHOT: the log grew from ${sizeBefore} to ${plural(checkpoint.size, 'entry', 'entries')} while the export read the records; a revocation logged meanwhile is named below, not refused (the manifest's size is not signed: export again for a snapshot)`,
-      )
-    }
+  // The window: what was logged while the export read the records. Each entry is named, and what it
+  // may not show yet (a record made since, a revocation its record or bit do not show) is said.
+  const snapshot = before.size === checkpoint.size
+  const records = new Map<string, Record<string, unknown>>([
+    ...bundle.credentials.map((c): [string, Record<string, unknown>] => [`credential ${c.credential_id}`, c]),
+    ...bundle.attestations.map((a): [string, Record<string, unknown>] => [
+      `attestation ${a.attestation_id}`,
+      a,
+    ]),
+    ...bundle.transfers.map((t): [string, Record<string, unknown>] => [`transfer ${t.transfer_id}`, t]),
+  ])
+  const window = entries.slice(before.size, checkpoint.size).map((entry) => {
+    const target = `${entry.target.type} ${entry.target.id}`
+    const record = records.get(target)
+    const shows = !RECORD_TYPES.has(entry.target.type)
+      ? ''
+      : !record
+        ? ': its record is not in the bundle (made after the records were read)'
+        : entry.action.endsWith('.revoked') && record.status !== 'revoked'
+          ? ': its record and status bit may not show it yet'
+          : ''
+    return `entry ${String(entry.log_index)} (${entry.action}) on ${target}${shows}`
+  })
+  if (snapshot)
+    notes.push(
+      `a consistent snapshot: the log stood still at ${plural(checkpoint.size, 'entry', 'entries')} while the export read the records (both checkpoints signed)`,
+    )
+  else {
+    // When they were logged (signed, as the entries are): an export reads for seconds, not weeks.
+    const span = `logged from ${String(entries[before.size]?.at)} to ${String(entries[checkpoint.size - 1]?.at)}`
+    notes.push(
+      `NOT A SNAPSHOT: the log grew from ${before.size} to ${plural(checkpoint.size, 'entry', 'entries')} while the export read the records (both checkpoints signed; the ${plural(window.length, 'entry', 'entries')} between ${span}); each named: ${window.join('; ')}`,
+    )
   }
 
-  const before = problems.length
-  await verifyVcs(bundle, trust, entries, options.progress ?? (() => {}), problems, notes)
-  if (problems.length === before)
+  const problemsBefore = problems.length
+  await verifyVcs(bundle, trust, entries, before.size, options.progress ?? (() => {}), problems, notes)
+  if (problems.length === problemsBefore)
     notes.push(
       bundle.transfers.length === 1
         ? '1 transfer equals the facts its proof signed'
         : `${bundle.transfers.length} transfers equal the facts their proofs signed`,
     )
-  return { problems, notes, checkpoint, ...(snapshot !== undefined ? { snapshot } : {}) }
+  return { problems, notes, checkpoint, before, orgId, snapshot, window }
 }
 
 type VcKind = 'credential' | 'attestation'
@@ -364,13 +414,14 @@ const VERIFY_AT_ONCE = 256
  * jurisdiction, its record equal to what was signed; each status list signed by an issuer of the trust bundle
  * within the 24 hours before the export; each VC's bit in the list it names, which must be in the bundle. A
  * revocation shows the same in the record, the bit and the log (its `<kind>.revoked` entry), except
- * one the log recorded after the export began reading records (`tree_size_before_records`), which the
- * record or the bit may not show yet: noted. Adds to `problems` and `notes`.
+ * one the log recorded at `windowFrom` or after (while the export read the records), which the record
+ * or the bit may not show yet: the window's note names it. Adds to `problems` and `notes`.
  */
 async function verifyVcs(
   bundle: AuditBundle,
   trust: TrustBundle,
   entries: AuditEvent[],
+  windowFrom: number,
   progress: (done: number, total: number, what: string) => void,
   problems: string[],
   notes: string[],
@@ -393,7 +444,6 @@ async function verifyVcs(
   // How many VCs name each list that does not verify: said with the list, not once per VC.
   const unverifiedBy = new Map<string, number>()
 
-  const fromSize = bundle.manifest.tree_size_before_records ?? entries.length
   const revocations = new Map<string, AuditEvent>()
   for (const entry of entries) {
     if (entry.action === 'credential.revoked' || entry.action === 'attestation.revoked')
@@ -433,7 +483,6 @@ async function verifyVcs(
 
   let revoked = 0
   let withoutList = 0
-  const raced: string[] = []
   for (const [i, [kind, id, record]] of records.entries()) {
     const name = `${kind} ${id}`
     const problem = (what: string) => problems.push(`${name}: ${what}`)
@@ -454,7 +503,7 @@ async function verifyVcs(
     const recordRevoked = record.status === 'revoked'
     const revocation = revocations.get(name)
     // Revoked by the log after the export began reading records: the record or its bit may not show it.
-    const lateRevocation = revocation !== undefined && Number(revocation.log_index) >= fromSize
+    const lateRevocation = revocation !== undefined && Number(revocation.log_index) >= windowFrom
     if (recordRevoked && !revocation)
       problem(`the record says revoked, but the log has no ${kind}.revoked entry`)
     if (!recordRevoked && revocation && !lateRevocation)
@@ -479,7 +528,6 @@ async function verifyVcs(
       if (bitSet === true && !recordRevoked && !lateRevocation) problem(`active, but ${bit} is set`)
     }
     if (recordRevoked) revoked++
-    else if (lateRevocation) raced.push(`${name} (entry ${String(revocation.log_index)})`)
   }
   for (const [url, list] of lists) {
     if (!('reason' in list)) continue
@@ -497,9 +545,5 @@ async function verifyVcs(
       `${plural(lists.size, 'status list')} signed by ${lists.size === 1 ? 'its issuer' : 'their issuers'}; ${revoked} revoked, ${revoked === 1 ? 'its bit' : 'their bits'} set and ${revoked === 1 ? 'its' : 'their'} revocation in the log; every other bit named clear`,
     )
     if (withoutList > 0) notes.push(`${withoutList} issued before status lists: no status list to check`)
-    if (raced.length > 0)
-      notes.push(
-        `revoked while the export read the records (the log's entry after they were read; the record or its bit does not show it yet): ${raced.join(', ')}`,
-      )
   }
 }

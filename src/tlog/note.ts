@@ -136,6 +136,13 @@ export function parseCheckpointText(text: string): Checkpoint {
   return { origin, size: Number(sizeLine), root }
 }
 
+/**
+ * The checkpoint a signed note carries, read before any signature is checked: so that what was signed
+ * (its origin) chooses the key and the state a verifier applies, never a field sent beside the note.
+ * It holds nothing until `verifyCheckpoint` says so.
+ */
+export const unverifiedCheckpoint = (note: string): Checkpoint => parseCheckpointText(parseNote(note).text)
+
 /** Signs a checkpoint. */
 export const signCheckpoint = (checkpoint: Checkpoint, name: string, privateKey: KeyObject): string =>
   signNote(checkpointText(checkpoint), name, privateKey)

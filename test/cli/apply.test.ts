@@ -315,6 +315,19 @@ describe('rwa apply', () => {
     })
     expect(dangling.exitCode).toBe(2)
     expect(dangling.stderr).toMatch(/attestations\.0\.credential: no credential with ref nope/)
+
+    // A key twice in one mapping, JSON or YAML: which one counts depends on the reader. Named.
+    for (const input of [
+      '{"jurisdictions":[{"jurisdiction_id":"US","name":"US","regulatory_body":"SEC","name":"Evil"}]}',
+      'jurisdictions:\n  - jurisdiction_id: US\n    name: US\n    regulatory_body: SEC\n    name: Evil\n',
+    ]) {
+      const twice = await shared.home.run(['apply', '-f', '-'], { env, input })
+      expect(twice.exitCode, input).toBe(2)
+      expect(twice.stderr).toContain(
+        'stdin: the key "name" appears twice in one object (at jurisdictions[0].name)',
+      )
+    }
+    expect((await state(key)).jurisdictions).toEqual([])
   })
 
   it('refuses a manifest that holds nothing, or lists one resource twice, before anything is sent (2)', async () => {

@@ -11,7 +11,13 @@ import { didKeyOf, verificationMethodOf } from '../../src/proof/did-key.js'
 import { canonicalFacts, proofDigest } from '../../src/proof/verify.js'
 import { eventLeafHash } from '../../src/tlog/leaf.js'
 import { rootOfLeaves } from '../../src/tlog/merkle.js'
-import { rawPublicKey, signCheckpoint, verifierKey } from '../../src/tlog/note.js'
+import {
+  parseCheckpointText,
+  parseNote,
+  rawPublicKey,
+  signCheckpoint,
+  verifierKey,
+} from '../../src/tlog/note.js'
 import { type CliHome, cliHome, newOrg } from '../support/cli.js'
 import { buildWorld, OWNER, PROPERTY, RECIPIENT, transferBody } from '../support/governance.js'
 import type { ApiCaller } from '../support/harness.js'
@@ -46,6 +52,8 @@ let revokedId: string
 let recoveryProofId: string
 let recoveryLogIndex: number
 let sgListBeforeRevocation: string
+/** The log's signed checkpoint just before that revocation (a genuine note, as any export reads it). */
+let checkpointBeforeRevocation: string
 const run = (args: string[]) => home.run(args, { env, timeout: 120_000 })
 
 /** An ApiCaller over fetch, to build the usual world through the real server. */
@@ -143,6 +151,7 @@ beforeAll(async () => {
   revokedId = revoked.body.credential_id
   const listPath = new URL(revoked.body.credential_status.statusListCredential).pathname
   sgListBeforeRevocation = (await api.get(listPath)).text
+  checkpointBeforeRevocation = (await api.get('/console/audit/log/checkpoint', { key })).body.checkpoint
   const revocation = await api.post(
     `/console/rwa/credentials/${revokedId}/revoke`,
     { reason: 'sold' },
@@ -158,8 +167,39 @@ afterAll(async () => {
 })
 
 const readJson = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8'))
+/** The checkpoint a bundle's signed note (`before` or `after` the records) carries. */
+const checkpointOf = (dir: string, when: 'before' | 'after') =>
+  parseCheckpointText(parseNote(readJson(dir, 'checkpoints.json')[when]).text)
 const writeJson = (dir: string, file: string, value: unknown) =>
   writeFileSync(join(dir, file), JSON.stringify(value))
+
+/**
+ * A copy of the bundle `dir` at `out` as an earlier rwa exported it (format 1): one checkpoint, the
+ * `/log/checkpoint` answer with its unsigned `org_id`, `origin`, `tree_size` and `root_hash`, and the
+ * manifest's unsigned `tree_size_before_records`.
+ */
+function asEarlierExport(dir: string, out: string): void {
+  rmSync(out, { recursive: true, force: true })
+  cpSync(dir, out, { recursive: true })
+  if (!existsSync(join(out, 'checkpoints.json'))) return
+  const note: string = readJson(out, 'checkpoints.json').after
+  const { origin, size, root } = parseCheckpointText(parseNote(note).text)
+  const manifest = readJson(out, 'manifest.json')
+  writeJson(out, 'manifest.json', {
+    ...manifest,
+    format: 'rwa-audit-bundle/1',
+    tree_size_before_records: size,
+  })
+  writeJson(out, 'checkpoint.json', {
+    org_id: manifest.org_id,
+    origin,
+    tree_size: size,
+    root_hash: root.toString('base64'),
+    checkpoint: note,
+    log_key: readJson(out, 'trust-bundle.json').log_key,
+  })
+  rmSync(join(out, 'checkpoints.json'))
+}
 
 describe('rwa audit export and rwa audit verify', () => {
   let bundle: string
@@ -179,7 +219,10 @@ describe('rwa audit export and rwa audit verify', () => {
     expect(exported.stderr).not.toContain('\r')
     const entries = readJson(bundle, 'entries.json')
     expect(entries.length).toBeGreaterThan(BULK_EVENTS)
-    expect(readJson(bundle, 'checkpoint.json').tree_size).toBe(entries.length)
+    expect(checkpointOf(bundle, 'after').size).toBe(entries.length)
+    // The signed notes alone: no unsigned copy of the origin, or of a size, beside them.
+    expect(Object.keys(readJson(bundle, 'checkpoints.json'))).toEqual(['before', 'after'])
+    expect(readFileSync(join(bundle, 'manifest.json'), 'utf8')).not.toMatch(/origin|tree_size/)
     expect(readJson(bundle, 'transfers.json')).toHaveLength(2)
     // The transfers' proofs and the recovery's.
     expect(readJson(bundle, 'proofs.json')).toHaveLength(3)
@@ -201,7 +244,7 @@ describe('rwa audit export and rwa audit verify', () => {
     expect(pinned.stdout).toMatch(/2 status lists signed by their issuers; 1 revoked, its bit set/)
     expect(pinned.stdout).toContain('1 recovery proof, each named by its token.recovered entry')
     // Nothing was written while it exported: a snapshot.
-    expect(readJson(bundle, 'manifest.json').tree_size_before_records).toBe(entries.length)
+    expect(checkpointOf(bundle, 'before').size).toBe(entries.length)
     expect(pinned.stdout).toContain(`a consistent snapshot: the log stood still at ${entries.length} entries`)
     expect(pinned.stderr).not.toContain('not a snapshot')
     expect(pinned.stderr).not.toContain('not pinned')
@@ -307,13 +350,45 @@ describe('rwa audit export and rwa audit verify', () => {
       }),
       /credential cred_\w+: its entry \d+ \(credential\.issued\) is in the log, its record is not in the bundle/,
     )
-    // Nor can the manifest's unsigned window be stretched past the log.
+    // Nor can the window be turned round: the checkpoint before the records is the smaller.
     await expectRefused(
       tampered('window', (dir) => {
-        const manifest = readJson(dir, 'manifest.json')
-        writeJson(dir, 'manifest.json', { ...manifest, tree_size_before_records: -1 })
+        const { after } = readJson(dir, 'checkpoints.json')
+        writeJson(dir, 'checkpoints.json', { before: after, after: checkpointBeforeRevocation })
       }),
-      /tree_size_before_records -1 is not a log size/,
+      /the checkpoint before the records covers \d+ entries, the one after \d+: not taken in that order/,
+    )
+  })
+
+  it('a key twice in one object of a bundle file is exit 8, of a trust file exit 2, naming it', async () => {
+    // The genuine value last (what JSON.parse keeps), another first (what other readers show).
+    const twice = (value: unknown, key: string, shown: unknown) =>
+      `{${JSON.stringify(key)}:${JSON.stringify(shown)},${JSON.stringify(value).slice(1)}`
+    let index = -1
+    await expectRefused(
+      tampered('entry-key-twice', (dir) => {
+        const entries = readJson(dir, 'entries.json')
+        index = entries.findIndex((e: any) => e.action === 'transfer.approved')
+        writeFileSync(
+          join(dir, 'entries.json'),
+          `[${entries.map((e: any, i: number) => (i === index ? twice(e, 'action', 'transfer.rejected') : JSON.stringify(e))).join(',')}]`,
+        )
+      }),
+      /entries\.json: the key "action" appears twice in one object \(at \[\d+\]\.action\)/,
+    )
+    expect(index).toBeGreaterThan(0)
+    await expectRefused(
+      tampered('manifest-key-twice', (dir) => {
+        writeFileSync(join(dir, 'manifest.json'), twice(readJson(dir, 'manifest.json'), 'org_id', 'other'))
+      }),
+      /manifest\.json: the key "org_id" appears twice/,
+    )
+    const trustTwice = join(home.dir, 'trust-key-twice.json')
+    writeFileSync(trustTwice, twice(readJson(home.dir, 'trust.json'), 'org_id', 'other'))
+    const res = await run(['audit', 'verify', bundle, '--trust', trustTwice])
+    expect(res.exitCode, res.stderr).toBe(2)
+    expect(res.stderr).toMatch(
+      /trust-key-twice\.json: the key "org_id" appears twice in one object \(at org_id\)/,
     )
   })
 
@@ -325,26 +400,16 @@ describe('rwa audit export and rwa audit verify', () => {
         .filter((_: unknown, i: number) => i !== 20)
         .map((e: any, i: number) => ({ ...e, log_index: i }))
       const { root, size } = rootOfLeaves(entries.map(eventLeafHash))
-      const checkpoint = readJson(dir, 'checkpoint.json')
+      const { origin } = checkpointOf(dir, 'after')
       const { privateKey } = generateKeyPairSync('ed25519')
-      const vkey = verifierKey(checkpoint.origin, rawPublicKey(privateKey))
+      const vkey = verifierKey(origin, rawPublicKey(privateKey))
+      const note = signCheckpoint({ origin, size, root }, origin, privateKey)
       writeJson(dir, 'entries.json', entries)
-      writeJson(dir, 'checkpoint.json', {
-        ...checkpoint,
-        tree_size: size,
-        root_hash: root.toString('base64'),
-        checkpoint: signCheckpoint({ origin: checkpoint.origin, size, root }, checkpoint.origin, privateKey),
-        log_key: { ...checkpoint.log_key, vkey },
-      })
+      writeJson(dir, 'checkpoints.json', { before: note, after: note })
       const trustBundle = readJson(dir, 'trust-bundle.json')
       writeJson(dir, 'trust-bundle.json', { ...trustBundle, log_key: { ...trustBundle.log_key, vkey } })
-      const manifest = readJson(dir, 'manifest.json')
-      writeJson(dir, 'manifest.json', {
-        ...manifest,
-        tree_size_before_records: Math.min(size, manifest.tree_size_before_records),
-      })
     })
-    await expectRefused(dir, /checkpoint: the note is not signed by the log key/)
+    await expectRefused(dir, /the checkpoint before the records: the note is not signed by the log key/)
     // Unpinned, the forgery is self-consistent: this is what --trust is for, and the CLI says so.
     const unpinned = await run(['audit', 'verify', dir])
     expect(unpinned.exitCode).toBe(0)
@@ -560,9 +625,13 @@ describe('rwa audit export and rwa audit verify', () => {
 
 /**
  * A real HTTP proxy to the server that runs `before(method, path)` before forwarding each request: the
- * CLI's reads, with writes made at a chosen point of them.
+ * CLI's reads, with writes made at a chosen point of them; `rewrite(path, body)` may change an answer
+ * on its way back (a man in the middle).
  */
-const proxy = async (before: (method: string, path: string) => Promise<void>) => {
+const proxy = async (
+  before: (method: string, path: string) => Promise<void>,
+  rewrite: (path: string, body: Buffer) => Buffer = (_path, body) => body,
+) => {
   const hop = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'content-encoding'])
   const proxied = createServer((req, res) => {
     void (async () => {
@@ -576,7 +645,7 @@ const proxy = async (before: (method: string, path: string) => Promise<void>) =>
         ),
         ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
       })
-      const body = Buffer.from(await upstream.arrayBuffer())
+      const body = rewrite(req.url ?? '/', Buffer.from(await upstream.arrayBuffer()))
       res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([k]) => !hop.has(k))))
       res.end(body)
     })().catch((error: unknown) => {
@@ -625,13 +694,12 @@ describe('rwa audit export while the log is written', () => {
       await racing.close()
     }
     expect(revoked).toBe(true)
-    const checkpoint = readJson(dir, 'checkpoint.json')
-    expect(readJson(dir, 'manifest.json').tree_size_before_records).toBe(checkpoint.tree_size)
+    expect(checkpointOf(dir, 'before').size).toBe(checkpointOf(dir, 'after').size)
     expect(readJson(dir, 'credentials.json').find((c: any) => c.credential_id === id).status).toBe('revoked')
     const verified = await run(['audit', 'verify', dir, '--trust', join(home.dir, 'trust.json')])
     expect(verified.exitCode, verified.stderr).toBe(0)
     expect(verified.stdout).toContain('a consistent snapshot')
-    expect(verified.stdout).not.toContain('revoked while the export read the records')
+    expect(verified.stdout).not.toContain('NOT A SNAPSHOT')
     expect(verified.stderr).not.toContain('not a snapshot')
   })
 
@@ -660,8 +728,8 @@ describe('rwa audit export while the log is written', () => {
       await busy.close()
     }
     expect(writes).toBe(3)
-    const manifest = readJson(dir, 'manifest.json')
-    expect(manifest.tree_size_before_records).toBe(readJson(dir, 'checkpoint.json').tree_size - 1)
+    const before = checkpointOf(dir, 'before').size
+    expect(before).toBe(checkpointOf(dir, 'after').size - 1)
     const refused = await run(['audit', 'verify', dir, '--trust', join(home.dir, 'trust.json')])
     expect(refused.exitCode, refused.stderr).toBe(8)
     expect(refused.stderr).toMatch(/not a snapshot: the log grew from \d+ to \d+ entries .* --accept-window/)
@@ -672,15 +740,24 @@ describe('rwa audit export while the log is written', () => {
       '--trust',
       join(home.dir, 'trust.json'),
       '--accept-window',
+      '--json',
     ])
     expect(verified.exitCode, verified.stderr).toBe(0)
-    expect(verified.stdout).toContain('NOT A SNAPSHOT')
+    const outcome = JSON.parse(verified.stdout)
+    expect(outcome).toMatchObject({ valid: true, snapshot: false, tree_size_before_records: before })
+    // The one entry logged between the checkpoints, named: the third busy attestation, in the bundle.
+    expect(outcome.window).toEqual([
+      expect.stringMatching(
+        new RegExp(`^entry ${before} \\(attestation\\.submitted\\) on attestation att_\\w+$`),
+      ),
+    ])
+    expect(outcome.notes.join('\n')).toContain(`NOT A SNAPSHOT: the log grew from ${before} to`)
     expect(verified.stderr).toMatch(
-      /not a snapshot: the manifest says the log had \d+ entries when the export began reading the records, the checkpoint \d+/,
+      /not a snapshot: the log grew from \d+ to \d+ entries while the export read the records \(both checkpoints signed\); the 1 entry between/,
     )
   })
 
-  it('a manifest edited to hide a revocation as a race is not a snapshot: exit 8, and named under --accept-window', async () => {
+  it('a revocation hidden behind an older genuine checkpoint is not a snapshot: exit 8, and named under --accept-window', async () => {
     const trust = join(home.dir, 'trust.json')
     const dir = join(home.dir, 'hidden-as-race')
     rmSync(dir, { recursive: true, force: true })
@@ -691,16 +768,61 @@ describe('rwa audit export while the log is written', () => {
     writeJson(dir, 'credentials.json', credentials)
     const refused = await run(['audit', 'verify', dir, '--trust', trust])
     expect(refused.exitCode, refused.stderr).toBe(8)
-    writeJson(dir, 'manifest.json', { ...readJson(dir, 'manifest.json'), tree_size_before_records: 0 })
+    // The checkpoint before the records swapped for a genuine one of before the revocation: the
+    // revocation now falls between the two, where a race could have put it.
+    writeJson(dir, 'checkpoints.json', {
+      ...readJson(dir, 'checkpoints.json'),
+      before: checkpointBeforeRevocation,
+    })
     const excused = await run(['audit', 'verify', dir, '--trust', trust])
     expect(excused.exitCode, excused.stderr).toBe(8)
     expect(excused.stderr).toContain('not a snapshot')
     // Accepted knowingly, the revocation is still named, never passed over.
     const noted = await run(['audit', 'verify', dir, '--trust', trust, '--accept-window'])
     expect(noted.exitCode, noted.stderr).toBe(0)
-    expect(noted.stdout).toContain(`revoked while the export read the records`)
-    expect(noted.stdout).toContain('NOT A SNAPSHOT: the log grew from 0 to')
+    expect(noted.stdout).toMatch(
+      new RegExp(
+        `\\(credential\\.revoked\\) on credential ${revokedId}: its record and status bit may not show it yet`,
+      ),
+    )
+    expect(noted.stdout).toMatch(
+      /NOT A SNAPSHOT: the log grew from \d+ to \d+ entries .* logged from \S+ to \S+\)/,
+    )
     expect(noted.stderr).toContain('not a snapshot')
+  })
+})
+
+describe('the window between the two checkpoints', () => {
+  it('records deleted and the unsigned window stretched to the whole log: exit 8 even with --accept-window, naming them', async () => {
+    const trust = join(home.dir, 'trust.json')
+    const dir = join(home.dir, 'window-stretched')
+    rmSync(dir, { recursive: true, force: true })
+    expect((await run(['audit', 'export', '--out', dir])).exitCode).toBe(0)
+    const [gone, ...kept] = readJson(dir, 'transfers.json')
+    writeJson(dir, 'transfers.json', kept)
+    writeJson(
+      dir,
+      'proofs.json',
+      readJson(dir, 'proofs.json').filter((p: any) => p.proof_id !== gone.proof_id),
+    )
+    const credentials = readJson(dir, 'credentials.json')
+    Object.assign(
+      credentials.find((c: any) => c.credential_id === revokedId),
+      { status: 'active', revoked_at: null, revocation_reason: null },
+    )
+    writeJson(dir, 'credentials.json', credentials)
+    writeJson(dir, 'manifest.json', { ...readJson(dir, 'manifest.json'), tree_size_before_records: 0 })
+    for (const more of [[], ['--accept-window']]) {
+      const res = await run(['audit', 'verify', dir, '--trust', trust, ...more])
+      expect(res.exitCode, res.stdout + res.stderr).toBe(8)
+      expect(res.stderr).toContain(`transfer ${gone.transfer_id as string}: its entry`)
+      expect(res.stderr).toMatch(
+        new RegExp(
+          `credential ${revokedId}: the log revoked it \\(entry \\d+\\), but its record says active`,
+        ),
+      )
+      expect(res.stdout).not.toContain('every record has its entry')
+    }
   })
 })
 
@@ -787,5 +909,145 @@ describe('rwa log verify', () => {
     const verified = await run(['audit', 'verify', dir, '--trust', join(home.dir, 'trust.json')])
     expect(verified.exitCode, verified.stderr).toBe(8)
     expect(verified.stderr).toMatch(/log rewritten/)
+  })
+})
+
+describe('the witness state is keyed by the signed origin', () => {
+  /** A checkpoint answer's note signed again, by a fresh key named `origin`: the forger's own. */
+  const freshlySigned = (answer: any, origin: string) => {
+    const { privateKey } = generateKeyPairSync('ed25519')
+    const root = Buffer.from(answer.root_hash, 'base64')
+    return {
+      checkpoint: signCheckpoint({ origin, size: answer.tree_size, root }, origin, privateKey),
+      vkey: verifierKey(origin, rawPublicKey(privateKey)),
+    }
+  }
+  const ELSEWHERE = 'elsewhere.test/console/audit/ledger'
+  /**
+   * What a man in the middle answers for the rolled-back log's checkpoint, by name, and why it is
+   * refused without --trust (with it, the pinned key refuses every note it did not sign).
+   */
+  const forgeries: Array<[string, (answer: any) => any, RegExp]> = [
+    ['the origin field rewritten', (a) => ({ ...a, origin: ELSEWHERE }), /changed on its way/],
+    [
+      'a fresh key under the genuine origin, the origin field rewritten',
+      (a) => {
+        const forged = freshlySigned(a, a.origin)
+        return {
+          ...a,
+          origin: ELSEWHERE,
+          checkpoint: forged.checkpoint,
+          log_key: { ...a.log_key, vkey: forged.vkey },
+        }
+      },
+      /changed on its way/,
+    ],
+    [
+      'a fresh key under the genuine origin',
+      (a) => {
+        const forged = freshlySigned(a, a.origin)
+        return { ...a, checkpoint: forged.checkpoint, log_key: { ...a.log_key, vkey: forged.vkey } }
+      },
+      /checkpoint not verified with the key pinned on .*: the note is not signed by the log key/,
+    ],
+    [
+      'a fresh key under a new origin, every field matching it',
+      (a) => {
+        const forged = freshlySigned(a, ELSEWHERE)
+        return {
+          ...a,
+          origin: ELSEWHERE,
+          checkpoint: forged.checkpoint,
+          log_key: { ...a.log_key, vkey: forged.vkey },
+        }
+      },
+      /signed organization ledger's log as rwa\.test\/console\/audit\/ledger \(seen on .*\), now as elsewhere\.test\/console\/audit\/ledger, with a key this machine never saw/,
+    ],
+  ]
+
+  it('a proxy that rewrites origin, or re-signs with a fresh key, cannot pass off a rolled-back log: exit 8, the state kept', async () => {
+    const trust = join(home.dir, 'trust-witness.json')
+    writeFileSync(trust, (await run(['trust-bundle', '--json'])).stdout)
+    const stateHome = join(home.dir, 'witness-by-origin')
+    const statePath = join(stateHome, 'rwa', 'log-checkpoints.json')
+    let forge: ((answer: any) => any) | undefined
+    const mitm = await proxy(
+      async () => {},
+      (path, body) =>
+        forge && new URL(path, 'http://x').pathname === '/console/audit/log/checkpoint'
+          ? Buffer.from(JSON.stringify(forge(JSON.parse(body.toString('utf8')))))
+          : body,
+    )
+    const as = (args: string[], direct = false) =>
+      home.run(args, {
+        env: { ...env, ...(direct ? {} : { RWA_URL: mitm.url }), XDG_STATE_HOME: stateHome },
+        timeout: 120_000,
+      })
+    const api = over(() => server.url, server.adminKey)
+    const write = async () => {
+      const res = await api.post(
+        '/console/rwa/attestations',
+        { jurisdiction: 'US', subject_did: RECIPIENT, type: 'kyc', attester: 'Witness KYC Ltd' },
+        { key },
+      )
+      expect(res.status, res.text).toBe(201)
+    }
+    try {
+      const first = await as(['log', 'verify', '--trust', trust])
+      expect(first.exitCode, first.stderr).toBe(0)
+      // A backup, then two writes the witness sees.
+      await server.stop()
+      const backup = `${storage.dbPath}.origin-backup`
+      copyFileSync(storage.dbPath!, backup)
+      await restart()
+      await write()
+      await write()
+      const grown = await as(['log', 'verify'])
+      expect(grown.exitCode, grown.stderr).toBe(0)
+      expect(grown.stdout).toContain('consistent with the')
+      const state = readFileSync(statePath, 'utf8')
+
+      // The backup restored: the log lost the two writes.
+      await server.stop()
+      copyFileSync(backup, storage.dbPath!)
+      for (const suffix of ['-wal', '-shm'])
+        if (existsSync(storage.dbPath + suffix)) rmSync(storage.dbPath + suffix)
+      await restart()
+      const plain = await as(['log', 'verify'])
+      expect(plain.exitCode, plain.stderr).toBe(8)
+      expect(plain.stderr).toMatch(/log rewritten/)
+
+      for (const [name, change, why] of forgeries) {
+        forge = change
+        for (const args of [[], ['--trust', trust]]) {
+          const res = await as(['log', 'verify', ...args])
+          expect(res.exitCode, `${name} ${args.join(' ')}: ${res.stdout}${res.stderr}`).toBe(8)
+          if (args.length === 0) expect(res.stderr, name).toMatch(why)
+          expect(res.stdout, name).not.toContain('first checkpoint seen')
+          expect(readFileSync(statePath, 'utf8'), name).toBe(state)
+        }
+      }
+      forge = undefined
+
+      // The rolled-back server's export fails offline against the same state, whatever its unsigned
+      // fields say; an export by an earlier rwa (one checkpoint, with an unsigned copy of its origin)
+      // with that copy edited too.
+      const dir = join(home.dir, 'rolled-back-by-origin')
+      rmSync(dir, { recursive: true, force: true })
+      const exported = await as(['audit', 'export', '--out', dir], true)
+      expect(exported.exitCode, exported.stderr).toBe(0)
+      const verified = await as(['audit', 'verify', dir, '--trust', trust], true)
+      expect(verified.exitCode, verified.stderr).toBe(8)
+      expect(verified.stderr).toMatch(/log rewritten/)
+      const earlier = join(home.dir, 'rolled-back-by-origin-v1')
+      asEarlierExport(dir, earlier)
+      writeJson(earlier, 'checkpoint.json', { ...readJson(earlier, 'checkpoint.json'), origin: ELSEWHERE })
+      const edited = await as(['audit', 'verify', earlier, '--trust', trust], true)
+      expect(edited.exitCode, edited.stdout + edited.stderr).toBe(8)
+      expect(edited.stderr).toMatch(/log rewritten/)
+    } finally {
+      forge = undefined
+      await mitm.close()
+    }
   })
 })

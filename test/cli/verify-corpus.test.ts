@@ -1,7 +1,7 @@
 import { createHmac, generateKeyPairSync, type KeyObject, sign } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -25,10 +25,13 @@ const home = cliHome()
 let server: ServerProcess
 let lists: Server
 let listBase = ''
+/** Every path the list server was asked for. */
+const fetched: string[] = []
 const file = (name: string) => join(home.dir, name)
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
 const parts = (jwt: string) => jwt.split('.') as [string, string, string]
 const decode = (segment: string) => JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'))
+const readJwt = (path: string) => readFileSync(path, 'utf8')
 const save = (name: string, value: unknown) => {
   writeFileSync(file(name), typeof value === 'string' ? value : JSON.stringify(value))
   return file(name)
@@ -165,7 +168,10 @@ beforeAll(async () => {
   expect(bundle.exitCode, bundle.stderr).toBe(0)
   trust = save('trust.json', bundle.stdout)
 
-  lists = createServer((req, res) => listRoute(req.url ?? '/', res))
+  lists = createServer((req, res) => {
+    fetched.push(req.url ?? '/')
+    listRoute(req.url ?? '/', res)
+  })
   await new Promise<void>((resolve) => lists.listen(0, '127.0.0.1', resolve))
   listBase = `http://127.0.0.1:${(lists.address() as AddressInfo).port}`
 })
@@ -375,6 +381,10 @@ function listRoute(path: string, res: import('node:http').ServerResponse) {
       return send(statusList('other-id', { id: listUrl('good') }))
     case 'stale':
       return send(statusList('stale', { validFrom: new Date(Date.now() - 25 * 3_600_000).toISOString() }))
+    case 'watched-unsigned':
+    case 'watched-untrusted':
+      // Lists any verifier would accept, of the forger's issuers: so only a fetch could be seen.
+      return send(statusList(route, { signer: route === 'watched-untrusted' ? other : issuer }))
     case 'minute-old':
       return send(statusList('minute-old', { validFrom: new Date(Date.now() - 60_000).toISOString() }))
     case 'loop':
@@ -392,44 +402,56 @@ function listRoute(path: string, res: import('node:http').ServerResponse) {
   }
 }
 
-/** A credential of our own issuer (jurisdiction XX) whose status list is `statusListCredential`. */
-function ourCredential(statusListCredential: string) {
+/**
+ * A credential of our own issuer (jurisdiction XX) whose status list is `statusListCredential`; its
+ * claims alone with `unsigned`, signed by `signer` (another issuer) if given.
+ */
+function ourCredential(statusListCredential: string, signer = issuer) {
   const now = new Date().toISOString()
   return signJws(
-    { alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOf(issuer.did) },
-    {
-      '@context': ['https://www.w3.org/ns/credentials/v2'],
-      type: ['VerifiableCredential', 'PropertyOwnershipCredential'],
-      id: 'urn:rwa:credential:cred_OURS',
-      issuer: issuer.did,
-      validFrom: now,
-      credentialSubject: { id: 'did:web:acme:alice', jurisdiction: 'XX', property: { title_deed: 'X-1' } },
-      credentialStatus: {
-        id: `${statusListCredential}#${INDEX}`,
-        type: 'BitstringStatusListEntry',
-        statusPurpose: 'revocation',
-        statusListIndex: String(INDEX),
-        statusListCredential,
-      },
-      iss: issuer.did,
-      sub: 'did:web:acme:alice',
-      jti: 'urn:rwa:credential:cred_OURS',
-      iat: Math.floor(Date.now() / 1000),
-    },
-    issuer.key,
+    { alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOf(signer.did) },
+    vcClaims(statusListCredential, signer.did, now),
+    signer.key,
   )
+}
+
+function vcClaims(statusListCredential: string, did: string, now = new Date().toISOString()) {
+  return {
+    '@context': ['https://www.w3.org/ns/credentials/v2'],
+    type: ['VerifiableCredential', 'PropertyOwnershipCredential'],
+    id: 'urn:rwa:credential:cred_OURS',
+    issuer: did,
+    validFrom: now,
+    credentialSubject: { id: 'did:web:acme:alice', jurisdiction: 'XX', property: { title_deed: 'X-1' } },
+    credentialStatus: {
+      id: `${statusListCredential}#${INDEX}`,
+      type: 'BitstringStatusListEntry',
+      statusPurpose: 'revocation',
+      statusListIndex: String(INDEX),
+      statusListCredential,
+    },
+    iss: did,
+    sub: 'did:web:acme:alice',
+    jti: 'urn:rwa:credential:cred_OURS',
+    iat: Math.floor(Date.now() / 1000),
+  }
+}
+
+/** The trust bundle of acme, our own issuer added as jurisdiction XX's. */
+async function ourTrustBundle(): Promise<string> {
+  const bundle = JSON.parse((await run(['trust-bundle'])).stdout)
+  bundle.issuers.push({
+    jurisdiction_id: 'XX',
+    issuer_did: issuer.did,
+    valid_from: '2020-01-01T00:00:00.000Z',
+    valid_until: null,
+  })
+  return save('our-trust.json', bundle)
 }
 
 describe('status lists fail closed', () => {
   it('a good list passes; re-signed, other id, stale, unreachable, redirect loop, 20 MiB, gzip bomb and file: exit 8', async () => {
-    const bundle = JSON.parse((await run(['trust-bundle'])).stdout)
-    bundle.issuers.push({
-      jurisdiction_id: 'XX',
-      issuer_did: issuer.did,
-      valid_from: '2020-01-01T00:00:00.000Z',
-      valid_until: null,
-    })
-    const ourTrust = save('our-trust.json', bundle)
+    const ourTrust = await ourTrustBundle()
     const verify = (statusUrl: string, ...more: string[]) => [
       'credentials',
       'verify',
@@ -459,11 +481,23 @@ describe('status lists fail closed', () => {
       ['file: URL', verify('file:///etc/passwd')],
       [
         'status of a revoked one',
-        ['credentials', 'status', save('status-revoked.jwt', ourCredential(listUrl('revoked')))],
+        [
+          'credentials',
+          'status',
+          save('status-revoked.jwt', ourCredential(listUrl('revoked'))),
+          '--trust',
+          ourTrust,
+        ],
       ],
       [
         'status of a stale one',
-        ['credentials', 'status', save('status-stale.jwt', ourCredential(listUrl('stale')))],
+        [
+          'credentials',
+          'status',
+          save('status-stale.jwt', ourCredential(listUrl('stale'))),
+          '--trust',
+          ourTrust,
+        ],
       ],
     ])
     expectAll(results, 8)
@@ -475,8 +509,142 @@ describe('status lists fail closed', () => {
     expect(stderr['20 MiB list']).toMatch(/over 2097152 bytes/)
     expect(stderr['gzip bomb']).toMatch(/gunzips to more than 16777216 bytes/)
     expect(stderr['file: URL']).toMatch(/only http\(s\) URLs/)
+    expect(stderr['status of a revoked one']).toMatch(/the credential is revoked/)
+    expect(stderr['status of a stale one']).toMatch(/stale/)
     const badAge = await run(verify(listUrl('good'), '--max-status-age', 'soon'))
     expect(badAge.exitCode).toBe(2)
     expect(badAge.stderr).toMatch(/--max-status-age must be a duration such as 24h, 30m or 10s, got "soon"/)
+  })
+})
+
+describe('credentials status verifies the credential before it fetches anything it names', () => {
+  it('an unsigned or untrusted credential is exit 8 and its status list is never asked for', async () => {
+    const ourTrust = await ourTrustBundle()
+    const unsigned = save(
+      'status-unsigned.jwt',
+      `${b64({ alg: 'none', typ: 'vc+jwt' })}.${b64(vcClaims(listUrl('watched-unsigned'), issuer.did))}.`,
+    )
+    const untrusted = save('status-untrusted.jwt', ourCredential(listUrl('watched-untrusted'), other))
+    const results = await runAll([
+      ['unsigned, --trust', ['credentials', 'status', unsigned, '--trust', ourTrust]],
+      ["unsigned, the server's trust bundle", ['credentials', 'status', unsigned]],
+      ['signed by a key outside the bundle', ['credentials', 'status', untrusted, '--trust', ourTrust]],
+      [
+        'unsigned, as a record',
+        ['credentials', 'status', save('status-unsigned.json', { vc_jwt: readJwt(unsigned) })],
+      ],
+    ])
+    expectAll(results, 8)
+    const stderr = Object.fromEntries(results.map(([name, r]) => [name, r.stderr]))
+    expect(stderr['unsigned, --trust']).toMatch(/unexpected alg none/)
+    expect(stderr['signed by a key outside the bundle']).toMatch(/signature valid, issuer not trusted/)
+    for (const [name, result] of results) expect(result.stdout, name).not.toContain('active')
+    expect(fetched.filter((path) => path.includes('watched'))).toEqual([])
+
+    // A credential the bundle trusts: its list is fetched and read.
+    const trusted = await run([
+      'credentials',
+      'status',
+      save('status-good.jwt', ourCredential(listUrl('good'))),
+      '--trust',
+      ourTrust,
+    ])
+    expect(trusted.exitCode, trusted.stderr).toBe(0)
+    expect(trusted.stdout).toMatch(/^active: bit 77 of /m)
+  })
+})
+
+describe('a key twice in one object', () => {
+  it('of a saved proof, transfer or credential is exit 8, naming it; of a request body exit 2', async () => {
+    // The genuine value last (what JSON.parse keeps), another first (what other readers show).
+    const twice = (value: Record<string, unknown>, key: string, shown: unknown) =>
+      `{${JSON.stringify(key)}:${JSON.stringify(shown)},${JSON.stringify(value).slice(1)}`
+    const proof = approvedTransfer.proof
+    const results = await runAll([
+      [
+        'proof amount',
+        [
+          'proofs',
+          'verify',
+          save(
+            'twice-proof.json',
+            `{"transfer":${twice(proof.transfer, 'amount', 9999)},${JSON.stringify({ ...proof, transfer: undefined }).slice(1)}`,
+          ),
+          '--trust',
+          trust,
+        ],
+      ],
+      [
+        'transfer status',
+        [
+          'proofs',
+          'verify',
+          save('twice-transfer.json', twice(rejectedTransfer, 'status', 'approved')),
+          '--trust',
+          trust,
+        ],
+      ],
+      [
+        'credential owner',
+        [
+          'credentials',
+          'verify',
+          save('twice-credential.json', twice(credential, 'owner_did', 'did:web:evil:mallory')),
+          '--trust',
+          trust,
+        ],
+      ],
+    ])
+    expectAll(results, 8)
+    const stderr = Object.fromEntries(results.map(([name, r]) => [name, r.stderr]))
+    expect(stderr['proof amount']).toMatch(
+      /the key "amount" appears twice in one object \(at transfer\.amount\)/,
+    )
+    expect(stderr['transfer status']).toMatch(/the key "status" appears twice in one object \(at status\)/)
+    expect(stderr['credential owner']).toMatch(/the key "owner_did" appears twice/)
+
+    const body = await run([
+      'jurisdictions',
+      'register',
+      '--file',
+      save('twice-body.json', '{"jurisdiction_id":"ZZ","jurisdiction_id":"ZY","name":"Zed"}'),
+    ])
+    expect(body.exitCode, body.stderr).toBe(2)
+    expect(body.stderr).toMatch(/the key "jurisdiction_id" appears twice/)
+  })
+})
+
+describe('after a proof-key rotation', () => {
+  it('a trust bundle saved before it is named as the likely cause, not tampering', async () => {
+    const rotated = await home.run(['server', 'rotate-signing-key', '--reason', 'yearly'], {
+      env: { RWA_URL: server.url, RWA_API_KEY: server.adminKey },
+    })
+    expect(rotated.exitCode, rotated.stderr).toBe(0)
+    const caller = apiCaller(
+      (path, init) => fetch(new URL(path, server.url), init),
+      () => server.adminKey,
+    )
+    const transfer = await expectStatus(
+      caller.post('/console/rwa/transfers', transferBody(approvedTransfer.token_id, 1), {
+        key: env.RWA_API_KEY,
+      }),
+      201,
+    )
+    const saved = save(
+      'after-rotation.json',
+      await expectStatus(
+        caller.get(`/console/rwa/transfers/${transfer.transfer_id}`, { key: env.RWA_API_KEY }),
+        200,
+      ),
+    )
+    const stale = await run(['proofs', 'verify', saved, '--trust', trust])
+    expect(stale.exitCode, stale.stderr).toBe(8)
+    expect(stale.stderr).toMatch(/is not a proof key of organization acme's trust bundle/)
+    expect(stale.stderr).toMatch(/hint: .*trust bundle .* predates/)
+    expect(stale.stderr).not.toMatch(/altered/)
+    // A fresh trust bundle knows the new key.
+    const fresh = save('trust-after-rotation.json', (await run(['trust-bundle'])).stdout)
+    const holds = await run(['proofs', 'verify', saved, '--trust', fresh])
+    expect(holds.exitCode, holds.stderr).toBe(0)
   })
 })

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto'
+import { generateKeyPairSync, sign } from 'node:crypto'
 import { SignJWT } from 'jose'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { didKeyOf, publicKeyOfDidKey, verificationMethodOf } from '../../src/proof/did-key.js'
@@ -138,5 +138,34 @@ describe('verifyCredential', () => {
       valid: false,
       reason: expect.stringMatching(/is not the signer/),
     })
+  })
+
+  it('a signed VC whose payload has a key twice does not hold, whichever value a reader keeps', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519')
+    const did = didKeyOf(Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url'))
+    const b64 = (text: string) => Buffer.from(text).toString('base64url')
+    const claims = {
+      type: ['VerifiableCredential', 'PropertyOwnershipCredential'],
+      issuer: did,
+      iss: did,
+      jti: 'urn:rwa:credential:cred_TWICE',
+      validFrom: '2026-01-01T00:00:00Z',
+      credentialSubject: { id: OWNER, jurisdiction: 'US', property: PROPERTY },
+    }
+    // A signature over the bytes holds; the subject is one owner to JSON.parse, another to the next reader.
+    const payload = `{"sub":${JSON.stringify(RECIPIENT)},"sub":${JSON.stringify(OWNER)},${JSON.stringify(claims).slice(1)}`
+    const input = `${b64(JSON.stringify({ alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOf(did) }))}.${b64(payload)}`
+    const jwt = `${input}.${sign(null, Buffer.from(input), privateKey).toString('base64url')}`
+    expect(await verifyCredential(jwt, { asRecorded: true })).toEqual({
+      valid: false,
+      reason: 'the VC-JWT is refused: its payload: the key "sub" appears twice in one object (at sub)',
+    })
+    // The same claims with the key once hold.
+    const once = `${b64(JSON.stringify({ alg: 'EdDSA', typ: 'vc+jwt', kid: verificationMethodOf(did) }))}.${b64(JSON.stringify({ sub: OWNER, ...claims }))}`
+    expect(
+      await verifyCredential(`${once}.${sign(null, Buffer.from(once), privateKey).toString('base64url')}`, {
+        asRecorded: true,
+      }),
+    ).toMatchObject({ valid: true })
   })
 })

@@ -1,6 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { homedir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Command } from 'commander'
 import type { AuditEvent } from '../../contract/audit.js'
 import { type LogCheckpoint, MAX_LOG_ENTRIES } from '../../contract/audit-log.js'
@@ -9,76 +8,27 @@ import {
   type AuditBundle,
   BUNDLE_FILES,
   BUNDLE_FORMAT,
+  BUNDLE_FORMAT_1,
   recoveryProofIds,
-  type SeenCheckpoint,
   verifyAuditBundle,
 } from '../../tlog/bundle.js'
 import { ProofError, verifyConsistency } from '../../tlog/merkle.js'
-import { NoteError, verifyCheckpoint } from '../../tlog/note.js'
+import { NoteError, unverifiedCheckpoint, verifyCheckpoint } from '../../tlog/note.js'
+import { orgOfOrigin } from '../../tlog/origin.js'
+import { DuplicateKeyError, parseStrictJson } from '../../text/strict-json.js'
 import { type CliContext, withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { plural } from '../output.js'
+import { otherOriginSeen, readWitness, writeWitness } from '../witness.js'
 import { doesNotHold, trustOf } from './verification.js'
 
 /*
  * The verifiable log from the CLI (docs/governance.md, "The verifiable log"):
  * - `rwa log verify`: the server's latest checkpoint, signed by the pinned log key and consistent with
- *   the last one this machine saw for that server and organization (the witness state, kept under
- *   `$XDG_STATE_HOME/rwa/`); a shorter tree or an inconsistent root is exit 8, "log rewritten", and a
- *   failed verify leaves the state as it was.
+ *   the last one this machine saw of that log (the witness state, src/cli/witness.ts); a shorter tree
+ *   or an inconsistent root is exit 8, "log rewritten", and a failed verify leaves the state as it was.
  * - `rwa audit export --out DIR`: a self-contained bundle of JSON files.
  * - `rwa audit verify DIR`: all of it checked offline (src/tlog/bundle.ts).
- */
-
-/** One log as a witness keeps it: the last checkpoint verified, and the key that signed it. */
-interface WitnessEntry extends SeenCheckpoint {
-  origin: string
-  vkey: string
-  checkpoint: string
-}
-
-interface WitnessState {
-  logs: Record<string, WitnessEntry>
-}
-
-/** `$XDG_STATE_HOME/rwa/log-checkpoints.json`, else `~/.local/state/rwa/log-checkpoints.json`. */
-export function witnessPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base =
-    env.XDG_STATE_HOME && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state')
-  return join(base, 'rwa', 'log-checkpoints.json')
-}
-
-async function readWitness(): Promise<WitnessState> {
-  let text: string
-  try {
-    text = await readFile(witnessPath(), 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { logs: {} }
-    throw error
-  }
-  try {
-    const parsed = JSON.parse(text) as WitnessState
-    if (parsed && typeof parsed.logs === 'object' && parsed.logs !== null) return parsed
-  } catch {}
-  throw new ExitError(
-    EXIT.unexpected,
-    `${witnessPath()} is not the log state rwa writes`,
-    'move it away to start over',
-  )
-}
-
-/** Writes the state whole, through a temporary file renamed over it: never half a file. */
-async function writeWitness(state: WitnessState): Promise<void> {
-  const path = witnessPath()
-  await mkdir(dirname(path), { recursive: true })
-  const temporary = `${path}.${process.pid}.tmp`
-  await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 })
-  await rename(temporary, path)
-}
-
-/*
- * A log is kept under its origin, `<public host>/console/audit/<org_id>`: the server (as it names
- * itself in what it signs, whatever URL this machine reaches it at) and the organization.
  */
 
 const rewritten = (detail: string) =>
@@ -89,16 +39,46 @@ const rewritten = (detail: string) =>
 
 type LogVerifyOptions = { trust?: string; org?: string }
 
+/**
+ * The log a checkpoint answer is of, by what its note signs: its origin, and the organization that
+ * names. The answer's own `origin` and `org_id` travel beside the note, unsigned: one that differs
+ * from the note is an answer changed on its way (or a server that does not know its own log).
+ */
+function signedLogOf(latest: LogCheckpoint, asked: string | undefined): { origin: string; org: string } {
+  let origin: string
+  try {
+    origin = unverifiedCheckpoint(latest.checkpoint).origin
+  } catch (error) {
+    if (!(error instanceof NoteError)) throw error
+    throw doesNotHold(`the server's checkpoint is not a signed checkpoint: ${error.message}`)
+  }
+  const org = orgOfOrigin(origin)
+  if (org === undefined) throw doesNotHold(`the checkpoint's origin ${origin} names no organization's log`)
+  if (latest.origin !== origin)
+    throw doesNotHold(
+      `the answer names the log ${latest.origin}, its signed checkpoint ${origin}: changed on its way`,
+      'something between this machine and the server alters its answers: verify from another network',
+    )
+  if (latest.org_id !== org || (asked !== undefined && asked !== org))
+    throw doesNotHold(
+      `the checkpoint signs the log of organization ${org}, not ${asked ?? latest.org_id}'s`,
+      'something between this machine and the server alters its answers: verify from another network',
+    )
+  return { origin, org }
+}
+
 export function logVerify(options: LogVerifyOptions, command: Command) {
   return withContext(command, async (ctx) => {
     const client = await ctx.rwa()
     const query = options.org !== undefined ? { org_id: options.org } : {}
     const latest: LogCheckpoint = (await client.audit.getLogCheckpoint({ query })).data
+    const { origin, org } = signedLogOf(latest, options.org)
     const state = await readWitness()
-    const key = latest.origin
-    const seen = state.logs[key]
+    const seen = state.logs[origin]
 
-    // The key to verify against: the one --trust pins, else the one pinned at this log's first verify.
+    // The key to verify against: the one --trust pins, else the one pinned at this log's first verify,
+    // else (first use) the server's, unless this server showed this organization's log under another
+    // origin before: a new origin's key, first seen now, would vouch for anything.
     let vkey: string
     let pinnedBy: string
     if (options.trust !== undefined) {
@@ -115,11 +95,18 @@ export function logVerify(options: LogVerifyOptions, command: Command) {
       vkey = seen.vkey
       pinnedBy = `the key pinned on ${seen.seen_at}`
     } else {
+      const other = otherOriginSeen(state, client.baseUrl, origin)
+      if (other)
+        throw doesNotHold(
+          `${client.baseUrl} signed organization ${org}'s log as ${other.origin} (seen on ${other.seen_at}), now as ${origin}, with a key this machine never saw`,
+          'if its operator moved it to a new public URL, pin the new log with a trust bundle obtained apart: rwa log verify --trust trust.json',
+        )
       vkey = latest.log_key.vkey
       pinnedBy = 'the server (first use: pinned from now on)'
     }
     let checkpoint: ReturnType<typeof verifyCheckpoint>
     try {
+      // Also requires the key to be named by the note's origin: a key of another log does not do.
       checkpoint = verifyCheckpoint(latest.checkpoint, vkey)
     } catch (error) {
       if (!(error instanceof NoteError)) throw error
@@ -165,18 +152,19 @@ export function logVerify(options: LogVerifyOptions, command: Command) {
     }
 
     const root_hash = checkpoint.root.toString('base64')
-    state.logs[key] = {
-      origin: checkpoint.origin,
+    state.logs[origin] = {
+      origin,
       tree_size: checkpoint.size,
       root_hash,
       seen_at: new Date().toISOString(),
       vkey,
       checkpoint: latest.checkpoint,
+      servers: [...new Set([...(seen?.servers ?? []), client.baseUrl])],
     }
     await writeWitness(state)
     const result = {
-      org_id: latest.org_id,
-      origin: checkpoint.origin,
+      org_id: org,
+      origin,
       tree_size: checkpoint.size,
       root_hash,
       key: pinnedBy,
@@ -184,7 +172,7 @@ export function logVerify(options: LogVerifyOptions, command: Command) {
     }
     ctx.out.result(result, () => {
       ctx.out.success(
-        `log of ${latest.org_id}: ${plural(checkpoint.size, 'entry', 'entries')}, checkpoint signed by ${pinnedBy}`,
+        `log of ${org}: ${plural(checkpoint.size, 'entry', 'entries')}, checkpoint signed by ${pinnedBy}`,
       )
       ctx.out.line(`root ${root_hash}`)
       ctx.out.line(consistentWith ?? 'first checkpoint seen for this server and organization: kept')
@@ -213,12 +201,12 @@ async function allPages<T>(
 const SNAPSHOT_TRIES = 3
 
 /**
- * The log's size, then every record, the transfers' proofs and the status lists the records name,
- * then the checkpoint: a consistent snapshot when its size is still `before`.
+ * A checkpoint, then every record, the transfers' proofs and the status lists the records name, then
+ * a checkpoint again: a consistent snapshot when both are one size.
  */
 async function readRecords(ctx: CliContext, client: Awaited<ReturnType<CliContext['rwa']>>) {
   const g = client.governance
-  const before = (await client.audit.getLogCheckpoint({ query: {} })).data.tree_size
+  const before: LogCheckpoint = (await client.audit.getLogCheckpoint({ query: {} })).data
   const credentials = await allPages(ctx, 'credential', async (cursor) => {
     const { data } = await g.listCredentials({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
     return { items: data.credentials, next: data.next_cursor }
@@ -256,21 +244,25 @@ export function auditExport(options: ExportOptions, command: Command) {
     const client = await ctx.rwa()
     const g = client.governance
     try {
-      // The records first, then the checkpoint: each record's event committed with it, so the
-      // checkpoint read after covers every record exported. The log's size before them tells
-      // `rwa audit verify` which revocations the records and status lists must show (those logged
-      // before they were read) and which may have come while they were read. When the checkpoint read
-      // after has the size read before, nothing was written in between: the bundle is a consistent
-      // snapshot. Else it reads again, up to SNAPSHOT_TRIES times.
+      // A signed checkpoint, the records, then another: each record's event committed with it, so the
+      // checkpoint read after covers every record exported, and every event in the one read before was
+      // committed before any record was read, so the records and lists show it. Both signed, they tell
+      // `rwa audit verify` which revocations the records must show and which may have come while they
+      // were read, and no one can move that line. When both are one size, nothing was written in
+      // between: the bundle is a consistent snapshot. Else it reads again, up to SNAPSHOT_TRIES times.
       let read = await readRecords(ctx, client)
-      for (let tries = 1; read.before !== read.checkpoint.tree_size && tries < SNAPSHOT_TRIES; tries++) {
+      for (
+        let tries = 1;
+        read.before.tree_size !== read.checkpoint.tree_size && tries < SNAPSHOT_TRIES;
+        tries++
+      ) {
         ctx.out.progress(
-          `the log grew from ${read.before} to ${plural(read.checkpoint.tree_size, 'entry', 'entries')} while the records were read: reading them again…`,
+          `the log grew from ${read.before.tree_size} to ${plural(read.checkpoint.tree_size, 'entry', 'entries')} while the records were read: reading them again…`,
         )
         read = await readRecords(ctx, client)
       }
       const { before, credentials, attestations, transfers, proofs, statusLists, checkpoint } = read
-      const snapshot = before === checkpoint.tree_size
+      const snapshot = before.tree_size === checkpoint.tree_size
       const trustBundle: TrustBundle = (await g.getTrustBundle()).data
       const entries: AuditEvent[] = []
       // Window by window, keeping what the server has: an event missing from its database is an entry
@@ -294,9 +286,9 @@ export function auditExport(options: ExportOptions, command: Command) {
           org_id: checkpoint.org_id,
           server: client.baseUrl,
           exported_at: new Date().toISOString(),
-          tree_size_before_records: before,
         },
-        checkpoint,
+        // The signed notes alone: what travels beside them is the server's word, which verifies nothing.
+        checkpoints: { before: before.checkpoint, after: checkpoint.checkpoint },
         entries,
         trustBundle,
         credentials,
@@ -331,7 +323,7 @@ export function auditExport(options: ExportOptions, command: Command) {
       )
       if (!snapshot)
         ctx.out.warn(
-          `not a snapshot: the log grew while the records were read, ${SNAPSHOT_TRIES} times (from ${before} to ${plural(checkpoint.tree_size, 'entry', 'entries')} the last); a revocation logged meanwhile may not show in its record or list: export again (rwa audit verify refuses it unless --accept-window)`,
+          `not a snapshot: the log grew while the records were read, ${SNAPSHOT_TRIES} times (from ${before.tree_size} to ${plural(checkpoint.tree_size, 'entry', 'entries')} the last); a revocation logged meanwhile may not show in its record or list: export again (rwa audit verify refuses it unless --accept-window)`,
         )
     } finally {
       ctx.out.progressDone()
@@ -339,7 +331,13 @@ export function auditExport(options: ExportOptions, command: Command) {
   })
 }
 
-async function readBundle(dir: string): Promise<AuditBundle> {
+/** What `readBundle` read: the bundle, and whether an earlier rwa exported it (format 1). */
+interface ReadBundle {
+  bundle: AuditBundle
+  earlier: boolean
+}
+
+async function readBundle(dir: string): Promise<ReadBundle> {
   const read = async (file: string) => {
     let text: string
     try {
@@ -351,18 +349,30 @@ async function readBundle(dir: string): Promise<AuditBundle> {
       throw error
     }
     try {
-      return JSON.parse(text) as unknown
-    } catch {
+      return parseStrictJson(text)
+    } catch (error) {
+      // A key twice: this verifier would read one value, another reader the other.
+      if (error instanceof DuplicateKeyError) throw doesNotHold(`${join(dir, file)}: ${error.message}`)
       throw doesNotHold(`${join(dir, file)} is not JSON`)
     }
   }
-  const bundle: Record<string, unknown> = {}
-  for (const [name, file] of Object.entries(BUNDLE_FILES)) bundle[name] = await read(file)
-  const manifest = bundle.manifest as AuditBundle['manifest'] | undefined
-  if (manifest?.format !== BUNDLE_FORMAT) {
+  const manifest = (await read(BUNDLE_FILES.manifest)) as AuditBundle['manifest'] | null
+  const format = manifest?.format
+  if (format !== BUNDLE_FORMAT && format !== BUNDLE_FORMAT_1) {
     throw doesNotHold(`${join(dir, BUNDLE_FILES.manifest)} is not an ${BUNDLE_FORMAT} manifest`)
   }
-  return bundle as unknown as AuditBundle
+  const bundle: Record<string, unknown> = { manifest }
+  for (const [name, file] of Object.entries(BUNDLE_FILES)) {
+    if (name === 'manifest' || (name === 'checkpoints' && format === BUNDLE_FORMAT_1)) continue
+    bundle[name] = await read(file)
+  }
+  if (format === BUNDLE_FORMAT_1) {
+    // One checkpoint: its signed note is both, a snapshot; the fields beside it and the manifest's
+    // window are unsigned, and not read.
+    const note = ((await read('checkpoint.json')) as { checkpoint?: unknown } | null)?.checkpoint
+    bundle.checkpoints = { before: note, after: note }
+  }
+  return { bundle: bundle as unknown as AuditBundle, earlier: format === BUNDLE_FORMAT_1 }
 }
 
 export function auditVerify(
@@ -371,15 +381,16 @@ export function auditVerify(
   command: Command,
 ) {
   return withContext(command, async (ctx) => {
-    const bundle = await readBundle(dir)
+    const { bundle, earlier } = await readBundle(dir)
     const pinned =
       options.trust !== undefined ? (await trustOf(ctx, { trust: options.trust })).bundle : undefined
-    const seen = (await readWitness()).logs[bundle.checkpoint?.origin ?? '']
+    const witness = await readWitness()
     let outcome: Awaited<ReturnType<typeof verifyAuditBundle>>
     try {
       outcome = await verifyAuditBundle(bundle, {
         ...(pinned ? { pinned } : {}),
-        ...(seen ? { seen } : {}),
+        // The witness state of the log the checkpoints sign.
+        seenFor: (origin) => witness.logs[origin],
         progress: (done, total, what) => ctx.out.progress(`verifying ${what}: ${done} of ${total}…`),
       })
     } catch (error) {
@@ -389,18 +400,25 @@ export function auditVerify(
     } finally {
       ctx.out.progressDone()
     }
-    // Not a snapshot: which revocations may be missing from their records rests on the manifest's
-    // unsigned size, which an editor could lower to excuse a hidden one. Only accepted when asked.
+    if (earlier)
+      outcome.notes.push(
+        `exported by an earlier rwa (${BUNDLE_FORMAT_1}): one signed checkpoint, so verified as a snapshot at it; export again for two`,
+      )
+    // Not a snapshot: revocations logged while the records were read may not show in them. The window
+    // is signed, and named; it is accepted only when asked.
+    const window = outcome.window ?? []
     if (outcome.snapshot === false && !options.acceptWindow) {
       outcome.problems.push(
-        `not a snapshot: the log grew from ${String(bundle.manifest.tree_size_before_records)} to ${plural(outcome.checkpoint?.size ?? 0, 'entry', 'entries')} while the export read the records, and that window is not signed; export again for a snapshot, or pass --accept-window to accept the revocations it names`,
+        `not a snapshot: the log grew from ${String(outcome.before?.size)} to ${plural(outcome.checkpoint?.size ?? 0, 'entry', 'entries')} while the export read the records (${plural(window.length, 'entry', 'entries')} logged between its two signed checkpoints: a revocation among them may not show in its record); export again for a snapshot, or pass --accept-window to verify it with each of them named`,
       )
     }
     const result = {
       valid: outcome.problems.length === 0,
-      org_id: bundle.manifest.org_id,
+      org_id: outcome.orgId ?? null,
       tree_size: outcome.checkpoint?.size ?? null,
+      tree_size_before_records: outcome.before?.size ?? null,
       snapshot: outcome.snapshot ?? null,
+      window,
       problems: outcome.problems,
       notes: outcome.notes,
     }
@@ -409,12 +427,12 @@ export function auditVerify(
       throw doesNotHold(`the audit bundle ${dir} does not verify:\n  ${outcome.problems.join('\n  ')}`)
     }
     ctx.out.result(result, () => {
-      ctx.out.success(`audit bundle ${dir} of ${bundle.manifest.org_id} verifies`)
+      ctx.out.success(`audit bundle ${dir} of ${String(outcome.orgId)} verifies`)
       for (const note of outcome.notes) ctx.out.line(note)
     })
     if (outcome.snapshot === false)
       ctx.out.warn(
-        `not a snapshot: the manifest says the log had ${plural(bundle.manifest.tree_size_before_records ?? 0, 'entry', 'entries')} when the export began reading the records, the checkpoint ${String(outcome.checkpoint?.size)}; revocations logged between were named, not refused`,
+        `not a snapshot: the log grew from ${String(outcome.before?.size)} to ${plural(outcome.checkpoint?.size ?? 0, 'entry', 'entries')} while the export read the records (both checkpoints signed); the ${plural(window.length, 'entry', 'entries')} between were named, not refused`,
       )
     if (!pinned)
       ctx.out.warn(

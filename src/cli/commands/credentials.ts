@@ -7,6 +7,7 @@ import { withContext } from '../context.js'
 import { checkRevocation } from '../../proof/status-list.js'
 import { verifyCredential } from '../../proof/verify-credential.js'
 import { boundedFetchText } from '../bounded-fetch.js'
+import { EXIT, ExitError } from '../exit-error.js'
 import { confirmDestructive, parseJsonInput, readInputFile, requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 import { doesNotHold, maxStatusAgeOf, statusOf, trustOf, type VerifyOptions } from './verification.js'
@@ -109,6 +110,7 @@ async function vcFromInput(source: string, ctx: CliContext): Promise<{ vcJwt: st
     text,
     source,
     'give a VC-JWT, or a record saved with `rwa credentials get ID --json > credential.json`',
+    { verified: true },
   )
   const record = json as { vc_jwt?: unknown } | null
   if (typeof record !== 'object' || record === null || typeof record.vc_jwt !== 'string') {
@@ -124,7 +126,11 @@ async function vcFromInput(source: string, ctx: CliContext): Promise<{ vcJwt: st
 async function vcOf(
   source: string,
   ctx: CliContext,
+  options: VerifyOptions,
 ): Promise<{ vcJwt: string; record?: unknown; byId: boolean }> {
+  if (source === '-' && options.trust === '-') {
+    throw new ExitError(EXIT.usage, 'the credential and --trust cannot both come from stdin')
+  }
   if (source !== '-' && /^(cred|att)_/.test(source) && !existsSync(source)) {
     const gov = (await ctx.rwa()).governance
     const { raw } = source.startsWith('cred_')
@@ -145,7 +151,7 @@ async function vcOf(
  */
 export function verify(source: string, options: VerifyOptions, command: Command) {
   return withContext(command, async (ctx) => {
-    const input = await vcOf(source, ctx)
+    const input = await vcOf(source, ctx, options)
     const trust = await trustOf(ctx, options)
     const signature = await verifyCredential(input.vcJwt, { record: input.record, trust: trust.bundle })
     let result: { valid: true; notes: string[] } | { valid: false; reason: string } = signature
@@ -198,14 +204,28 @@ export function verify(source: string, options: VerifyOptions, command: Command)
 }
 
 /**
- * `rwa credentials status <cred_... | att_... | file | ->`: whether a credential (or attestation) is
- * revoked, checked as any verifier would through its public status list (fail-closed, bounded fetch,
- * `--max-status-age`). Exits 8 when revoked or when the status cannot be verified.
+ * `rwa credentials status <cred_... | att_... | file | -> [--trust FILE]`: whether a credential (or
+ * attestation) is revoked, checked as any verifier would through its public status list (fail-closed,
+ * bounded fetch, `--max-status-age`). The credential's own signature is verified first, by the trust
+ * bundle's issuer of its jurisdiction (`--trust FILE`, else the server's bundle): an unsigned or
+ * untrusted one names whatever URL its forger likes, so nothing it names is fetched. Exits 8 when it
+ * does not verify, is revoked, or its status cannot be verified.
  */
 export function status(source: string, options: VerifyOptions, command: Command) {
   return withContext(command, async (ctx) => {
-    const input = await vcOf(source, ctx)
+    const input = await vcOf(source, ctx, options)
     const maxAgeMs = maxStatusAgeOf(options)
+    const trust = await trustOf(ctx, options)
+    // As recorded: a credential past its validity still has a status to read.
+    const signature = await verifyCredential(input.vcJwt, { trust: trust.bundle, asRecorded: true })
+    if (!signature.valid) {
+      throw doesNotHold(
+        `the credential does not verify, so its status list is not fetched: ${signature.reason}`,
+        options.trust === undefined
+          ? 'verified against the trust bundle of the server; pass --trust FILE for another'
+          : `verified against --trust ${trust.from}`,
+      )
+    }
     const result = await checkRevocation(input.vcJwt, (url) => boundedFetchText(url), { maxAgeMs })
     ctx.out.result(result, () => {
       if (result.status === 'unknown') return

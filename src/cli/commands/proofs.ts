@@ -56,6 +56,7 @@ async function proofFromInput(
     await readInputFile(source, ctx),
     source,
     'save a proof with `rwa proofs get ID --json > proof.json`',
+    { verified: true },
   )
   const input = proofInputOf(json)
   if ('error' in input) {
@@ -131,9 +132,14 @@ export function verify(source: string, options: VerifyOptions, command: Command)
       }
     })
     if (!result.valid) {
+      // A saved trust bundle that lacks the proof's key (or an issuer) is most likely older than it.
+      const lacks =
+        'unknownToBundle' in result && options.trust !== undefined ? result.unknownToBundle : undefined
       throw doesNotHold(
         `proof ${proof.proof_id} does NOT hold: ${result.reason}`,
-        `the proof or its record was altered, or it was not signed for the organization of ${trust.from}`,
+        lacks
+          ? `the trust bundle ${trust.from} likely predates ${lacks === 'key' ? `the proof key ${proof.kid}: it was saved before the server rotated its key` : 'an issuer the proof names: it was saved before that jurisdiction was registered'}; save a fresh one with \`rwa trust-bundle > trust.json\` and verify again (if a fresh one lacks it too, the proof is not the server's)`
+          : `the proof or its record was altered, or it was not signed for the organization of ${trust.from}`,
       )
     }
   })

@@ -33,7 +33,7 @@ export function declareAudit(program: Command): void {
     audit
       .command('export')
       .description(
-        'Write a self-contained audit bundle: the signed checkpoint, every log entry, credential, attestation, transfer and proof, the status lists and the trust bundle (JSON files)',
+        'Write a self-contained audit bundle: two signed checkpoints (before and after the records were read), every log entry, credential, attestation, transfer and proof, the status lists and the trust bundle (JSON files)',
       )
       .requiredOption('--out <dir>', 'the directory to write the bundle to (created if missing)'),
     ['rwa audit export --out audit-2026-11'],
@@ -42,7 +42,7 @@ export function declareAudit(program: Command): void {
     audit
       .command('verify')
       .description(
-        "Verify an audit bundle offline: the checkpoint's signature, the entries rebuilding its root, every record's entry, every proof, credential, attestation and status list signed by a key of the trust bundle and equal to its record, revocations the same in records, lists and log; exit 8 if anything does not hold",
+        "Verify an audit bundle offline: the checkpoints' signatures, the entries rebuilding their roots, every record's entry, every proof, credential, attestation and status list signed by a key of the trust bundle and equal to its record, revocations the same in records, lists and log; exit 8 if anything does not hold",
       )
       .argument('<dir>', 'a directory written by rwa audit export')
       .option(
@@ -51,7 +51,7 @@ export function declareAudit(program: Command): void {
       )
       .option(
         '--accept-window',
-        'accept a bundle that is not a snapshot (the log grew while it was exported): revocations logged meanwhile are named, not refused, on the strength of its unsigned manifest',
+        'accept a bundle that is not a snapshot (the log grew while it was exported): the entries logged between its two signed checkpoints are named, and a revocation among them not refused',
       ),
     ['rwa audit verify audit-2026-11 --trust trust.json'],
   ).action(async (d, o, c) => (await loadLog()).auditVerify(d, o, c))
@@ -60,7 +60,7 @@ export function declareAudit(program: Command): void {
     log
       .command('verify')
       .description(
-        'Verify the server\'s latest checkpoint: signed by the pinned log key and consistent with the last one this machine saw (kept under $XDG_STATE_HOME/rwa); exit 8 "log rewritten" otherwise',
+        'Verify the server\'s latest checkpoint: signed by the pinned log key and consistent with the last one this machine saw of the log it signs (kept under $XDG_STATE_HOME/rwa); exit 8 "log rewritten" otherwise',
       )
       .option(
         '--trust <file>',

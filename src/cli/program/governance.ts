@@ -117,11 +117,13 @@ export function declareGovernance(program: Command): void {
 
   examples(
     maxStatusAge(
-      cred
-        .command('status')
-        .description(
-          'Is it revoked? Checked as any verifier would, through its public status list (exit 8 when revoked or not verifiable)',
-        ),
+      trustOption(
+        cred
+          .command('status')
+          .description(
+            "Is it revoked? Its issuer's signature verified against the trust bundle first, then its public status list read as any verifier would (exit 8 when it does not verify, is revoked or its status is not verifiable)",
+          ),
+      ),
     ).argument(
       '<credential>',
       'a credential or attestation id, a file holding one (or its vc_jwt), or - for stdin',
@@ -129,6 +131,7 @@ export function declareGovernance(program: Command): void {
     [
       'rwa credentials status cred_01JD...',
       'rwa credentials get cred_01JD... --json | rwa credentials status -',
+      'rwa credentials status credential.jwt --trust trust.json     # no key: the trust bundle saved before',
     ],
   ).action(async (p, o, c) => (await loadCred()).status(p, o, c))
 
@@ -407,17 +410,21 @@ function maxStatusAge(command: Command): Command {
   )
 }
 
-/**
- * The options of every verify command (docs/cli.md, "Auditing offline"): the trust anchors, the status check.
- */
+/** `--trust`: the trust anchors a signature must be by. */
+function trustOption(command: Command): Command {
+  return command.option(
+    '--trust <file>',
+    "the trust bundle saved with `rwa trust-bundle` (default: the server's, which needs a key)",
+  )
+}
+
+/** The options of every verify command (docs/cli.md, "Auditing offline"): the trust anchors, the status check. */
 function verifyOptions(command: Command): Command {
   return maxStatusAge(
-    command
-      .option(
-        '--trust <file>',
-        "the trust bundle saved with `rwa trust-bundle` (default: the server's, which needs a key)",
-      )
-      .option('--offline', 'do not check the status list (the output says "status not checked")'),
+    trustOption(command).option(
+      '--offline',
+      'do not check the status list (the output says "status not checked")',
+    ),
   )
 }
 
