@@ -17,6 +17,13 @@ export async function insertEndpoint(db: Executor, row: Insertable<WebhookEndpoi
   await db.insertInto('webhook_endpoints').values(row).execute()
 }
 
+/** How many enabled endpoints an organization has. */
+export function countEnabledEndpoints(db: Executor, orgId: string): Promise<number> {
+  return countOf(
+    db.selectFrom('webhook_endpoints').where('org_id', '=', orgId).where('status', '=', 'enabled'),
+  )
+}
+
 export function listEndpointRows(db: Executor, orgId: string, page: PageQuery) {
   return pageOf(db.selectFrom('webhook_endpoints').where('org_id', '=', orgId), 'webhook_id', page)
 }

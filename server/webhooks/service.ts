@@ -10,14 +10,16 @@ import type { Principal } from '../auth/principal.js'
 import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../db/events-schema.js'
-import type { PageQuery } from '../db/queries.js'
+import type { Executor, PageQuery } from '../db/queries.js'
 import { ApiError, notFound } from '../errors.js'
 import { eventSignal, newDelivery } from '../events/outbox.js'
 import { enabledEndpointsOf, findEvent, insertDeliveries } from '../events/queries.js'
-import { selectsEvent } from '../../src/contract/events.js'
+import { MAX_ENABLED_WEBHOOKS, selectsEvent } from '../../src/contract/events.js'
 import { listPage, ownedOr404 } from '../rwa/owned.js'
 import { checkDestination, DestinationRefused } from './destination.js'
+import { lockOrganization } from '../organizations/queries.js'
 import {
+  countEnabledEndpoints,
   deleteEndpoint,
   enableEndpoint,
   findDelivery,
@@ -62,6 +64,20 @@ async function assertDestination(ctx: AppContext, url: string): Promise<void> {
   }
 }
 
+/**
+ * Refuses another enabled endpoint past the organization's limit (409 webhook_endpoint_limit). Counted
+ * under the organization's lock, so concurrent creations on any instance cannot together pass it.
+ */
+async function assertRoomForEndpoint(db: Executor, orgId: string): Promise<void> {
+  await lockOrganization(db, orgId)
+  if ((await countEnabledEndpoints(db, orgId)) < MAX_ENABLED_WEBHOOKS) return
+  throw new ApiError(
+    'webhook_endpoint_limit',
+    `Organization ${orgId} has ${MAX_ENABLED_WEBHOOKS} enabled webhook endpoints, the most it may have: delete one first`,
+    { context: { org_id: orgId, max_enabled: MAX_ENABLED_WEBHOOKS } },
+  )
+}
+
 export async function createWebhook(
   ctx: AppContext,
   principal: Principal,
@@ -82,6 +98,7 @@ export async function createWebhook(
     failing_since: null,
   }
   await ctx.db.transaction().execute(async (trx) => {
+    await assertRoomForEndpoint(trx, row.org_id)
     await insertEndpoint(trx, row)
     ctx.record({
       orgId: row.org_id,
@@ -173,6 +190,7 @@ export async function retryWebhookDelivery(
     if (!delivery) throw notFound('delivery', deliveryId)
     await rescheduleDelivery(trx, deliveryId, now)
     if (endpoint.status !== 'enabled') {
+      await assertRoomForEndpoint(trx, principal.orgId)
       await enableEndpoint(trx, id)
       ctx.invalidate({ kind: 'webhooks', orgId: principal.orgId })
     }

@@ -123,6 +123,12 @@ export const resendEventResponseSchema = z.object({
 
 // ── Webhook endpoints ────────────────────────────────────────────────────────
 
+/**
+ * The most enabled endpoints an organization may have (409 `webhook_endpoint_limit` past it): with at
+ * most 4 deliveries of an organization in flight at once, more endpoints only wait longer.
+ */
+export const MAX_ENABLED_WEBHOOKS = 16
+
 /** A webhook signing secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks). */
 export const webhookSecretSchema = z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/)
 

@@ -151,6 +151,73 @@ describe('webhook endpoints', () => {
   })
 })
 
+describe('the endpoints of an organization', () => {
+  it('are at most 16 enabled: the 17th is 409 webhook_endpoint_limit, however many are asked for at once on two instances', async () => {
+    const { h, receiver, acme } = await setUp()
+    const other = await h.newInstance({ allowHttpWebhooks: true })
+    const asked = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        (i % 2 ? other : h).post(
+          '/console/webhooks',
+          { url: receiver.url, events: ['*'] },
+          { key: acme.key },
+        ),
+      ),
+    )
+    expect(asked.filter((r) => r.status === 201)).toHaveLength(16)
+    const refused = asked.filter((r) => r.status !== 201)
+    expect(refused).toHaveLength(8)
+    for (const r of refused) {
+      expect(r.status).toBe(409)
+      expect(r.body).toMatchObject({ reason: 'webhook_endpoint_limit', context: { max_enabled: 16 } })
+    }
+    const listed = await expectStatus(
+      h.get('/console/webhooks', { key: acme.key, query: { limit: 100 } }),
+      200,
+    )
+    expect(listed.total).toBe(16)
+    // Another organization has its own 16.
+    const lion = await h.createOrg('lion', { tier: 'pro' })
+    await createEndpoint(h, lion.key, receiver.url)
+  })
+
+  it('stay at most 16 enabled when a retry would enable a disabled one; deleting one makes room', async () => {
+    const { h, receiver, acme, worker } = await setUp()
+    const first = await createEndpoint(h, acme.key, receiver.url, ['jurisdiction.*'])
+    receiver.respond = (_req, res) => res.writeHead(500).end()
+    await expectStatus(h.post('/console/rwa/jurisdictions', US, { key: acme.key }), 201)
+    await worker.runOnce()
+    // Disabled, as 3 days of failures leave it.
+    await (h.ctx.db as any)
+      .updateTable('webhook_endpoints')
+      .set({ status: 'disabled' })
+      .where('webhook_id', '=', first.webhook_id)
+      .execute()
+    const rest = []
+    for (let i = 0; i < 16; i++) rest.push(await createEndpoint(h, acme.key, receiver.url, ['trust.*']))
+    const [attempt] = (
+      await expectStatus(h.get(`/console/webhooks/${first.webhook_id}/deliveries`, { key: acme.key }), 200)
+    ).deliveries
+    const retry = () =>
+      h.post(
+        `/console/webhooks/${first.webhook_id}/deliveries/${attempt.delivery_id}/retry`,
+        {},
+        { key: acme.key },
+      )
+    const refused = await retry()
+    expect(refused.status).toBe(409)
+    expect(refused.body.reason).toBe('webhook_endpoint_limit')
+    expect(
+      (await expectStatus(h.get(`/console/webhooks/${first.webhook_id}`, { key: acme.key }), 200)).status,
+    ).toBe('disabled')
+    await expectStatus(h.request('DELETE', `/console/webhooks/${rest[0].webhook_id}`, { key: acme.key }), 200)
+    await expectStatus(retry(), 200)
+    expect(
+      (await expectStatus(h.get(`/console/webhooks/${first.webhook_id}`, { key: acme.key }), 200)).status,
+    ).toBe('enabled')
+  })
+})
+
 describe('deliveries', () => {
   it('carry every event type, signed so that the standardwebhooks library verifies each', async () => {
     // The library checks the timestamp against the real time: the manual clock starts at it.
