@@ -31,6 +31,7 @@ import {
   setEndpointSecret,
 } from './queries.js'
 import { sealWebhookSecret } from './secret-custody.js'
+import { hideQueryValues } from './url-query.js'
 import { newWebhookSecret } from './signature.js'
 import { currentWrite } from '../writes/change.js'
 
@@ -40,11 +41,17 @@ import { currentWrite } from '../writes/change.js'
  * (`webhook.created`...), never with the secret; they are not events themselves.
  */
 
-/** The API record of an endpoint (never its secret). */
-export function webhookFromRow(row: Selectable<WebhookEndpointsTable>): WebhookEndpoint {
+/**
+ * The API record of an endpoint (never its secret), as `principal` may see it: the URL's query values
+ * hidden from any key but an owner's.
+ */
+export function webhookFromRow(
+  row: Selectable<WebhookEndpointsTable>,
+  principal: Principal,
+): WebhookEndpoint {
   return {
     webhook_id: row.webhook_id,
-    url: row.url,
+    url: principal.roles.includes('owner') ? row.url : hideQueryValues(row.url),
     events: JSON.parse(row.events),
     description: row.description,
     status: row.status,
@@ -60,6 +67,7 @@ async function assertDestination(ctx: AppContext, url: string): Promise<void> {
     if (!(error instanceof DestinationRefused)) throw error
     throw new ApiError('webhook_url_refused', `Webhook URL refused: ${error.message}`, {
       context: { url, reason: error.message },
+      errors: [{ path: 'url', message: error.message }],
     })
   }
 }
@@ -104,12 +112,13 @@ export async function createWebhook(
       orgId: row.org_id,
       action: 'webhook.created',
       target: { type: 'webhook', id: row.webhook_id },
-      after: { url: row.url, events: JSON.parse(row.events), description: row.description },
+      // Kept for good and read by every role: the URL's query values hidden.
+      after: { url: hideQueryValues(row.url), events: JSON.parse(row.events), description: row.description },
     })
   })
   // The outbox's list of the organization's enabled endpoints, on every instance.
   ctx.invalidate({ kind: 'webhooks', orgId: row.org_id })
-  return { ...webhookFromRow(row), secret }
+  return { ...webhookFromRow(row, principal), secret }
 }
 
 export async function listWebhooks(
@@ -117,7 +126,9 @@ export async function listWebhooks(
   principal: Principal,
   query: PageQuery,
 ): Promise<ListWebhooksResponse> {
-  return listPage('webhooks', await listEndpointRows(ctx.db, principal.orgId, query), webhookFromRow)
+  return listPage('webhooks', await listEndpointRows(ctx.db, principal.orgId, query), (row) =>
+    webhookFromRow(row, principal),
+  )
 }
 
 const endpointOr404 = (ctx: AppContext, orgId: string, id: string) =>
@@ -128,7 +139,7 @@ export async function getWebhook(
   principal: Principal,
   id: string,
 ): Promise<WebhookEndpoint> {
-  return webhookFromRow(await endpointOr404(ctx, principal.orgId, id))
+  return webhookFromRow(await endpointOr404(ctx, principal.orgId, id), principal)
 }
 
 export async function deleteWebhook(ctx: AppContext, principal: Principal, id: string) {
@@ -152,7 +163,7 @@ export async function rotateWebhookSecret(
     ctx.record({ orgId: principal.orgId, action: 'webhook.secret_rotated', target: { type: 'webhook', id } })
     return row
   })
-  return { ...webhookFromRow(row), secret }
+  return { ...webhookFromRow(row, principal), secret }
 }
 
 /** The API record of an attempt. */

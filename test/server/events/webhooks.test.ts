@@ -114,6 +114,7 @@ describe('webhook endpoints', () => {
       const res = await h.post('/console/webhooks', { url, events: ['*'] }, { key: acme.key })
       expect(res.status, url).toBe(422)
       expect(res.body.reason, url).toBe('webhook_url_refused')
+      expect(res.body.errors.map((e: any) => e.path), url).toEqual(['url'])
     }
     const scheme = await h.post(
       '/console/webhooks',
@@ -148,6 +149,64 @@ describe('webhook endpoints', () => {
       { key: acme.key },
     )
     expect(privateStill.status).toBe(422)
+  })
+})
+
+describe("an endpoint URL's secrets", () => {
+  it('userinfo is refused (400 naming url)', async () => {
+    const { h, acme } = await setUp()
+    for (const url of [
+      'https://user:pass@1.1.1.1/hooks',
+      'https://user@1.1.1.1/hooks',
+      'https://:pass@1.1.1.1/',
+    ]) {
+      const res = await h.post('/console/webhooks', { url, events: ['*'] }, { key: acme.key })
+      expect(res.status, url).toBe(400)
+      expect(
+        res.body.errors.map((e: any) => e.path),
+        url,
+      ).toEqual(['url'])
+      expect(res.body.errors[0].message, url).toMatch(/user name or password/)
+    }
+  })
+
+  it('query values are shown to owner keys only, and never enter the audit log or events', async () => {
+    const { h, receiver, acme } = await setUp()
+    const url = `${receiver.url}?token=s3cr3t-t0ken&v=2&flag`
+    const made = await createEndpoint(h, acme.key, url)
+    expect(made.url).toBe(url)
+    const hidden = `${receiver.url}?token=***&v=***&***`
+    const owner = await expectStatus(h.get(`/console/webhooks/${made.webhook_id}`, { key: acme.key }), 200)
+    expect(owner.url).toBe(url)
+    for (const role of ['transfers', 'auditor', 'issuer', 'agent']) {
+      const other = await expectStatus(
+        h.post('/console/billing/keys', { name: role, roles: [role] }, { key: acme.key }),
+        201,
+      )
+      const got = await expectStatus(
+        h.get(`/console/webhooks/${made.webhook_id}`, { key: other.api_key }),
+        200,
+      )
+      expect(got.url, role).toBe(hidden)
+      const listed = await expectStatus(h.get('/console/webhooks', { key: other.api_key }), 200)
+      expect(
+        listed.webhooks.map((w: any) => w.url),
+        role,
+      ).toEqual([hidden])
+    }
+    const listed = await expectStatus(h.get('/console/webhooks', { key: acme.key }), 200)
+    expect(listed.webhooks.map((w: any) => w.url)).toEqual([url])
+
+    // The audit log, signed and kept for good, holds the URL with its query values hidden, for everyone.
+    const audit = await expectStatus(
+      h.get('/console/audit', { key: acme.key, query: { target_id: made.webhook_id } }),
+      200,
+    )
+    expect(audit.events[0].changes.after.url).toBe(hidden)
+    const stored = await (h.ctx.db as any).selectFrom('audit_events').selectAll().execute()
+    expect(JSON.stringify(stored)).not.toContain('s3cr3t')
+    const events = await expectStatus(h.get('/console/events', { key: acme.key }), 200)
+    expect(JSON.stringify(events)).not.toContain('s3cr3t')
   })
 })
 
