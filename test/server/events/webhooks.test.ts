@@ -114,7 +114,10 @@ describe('webhook endpoints', () => {
       const res = await h.post('/console/webhooks', { url, events: ['*'] }, { key: acme.key })
       expect(res.status, url).toBe(422)
       expect(res.body.reason, url).toBe('webhook_url_refused')
-      expect(res.body.errors.map((e: any) => e.path), url).toEqual(['url'])
+      expect(
+        res.body.errors.map((e: any) => e.path),
+        url,
+      ).toEqual(['url'])
     }
     const scheme = await h.post(
       '/console/webhooks',
@@ -274,6 +277,34 @@ describe('the endpoints of an organization', () => {
     expect(
       (await expectStatus(h.get(`/console/webhooks/${first.webhook_id}`, { key: acme.key }), 200)).status,
     ).toBe('enabled')
+  })
+})
+
+describe('an IPv6 destination that carries an IPv4 address', () => {
+  it('is refused when that address is: the SIIT, NAT64, 6to4 and Teredo forms of 169.254.169.254', async () => {
+    h = await createHarness()
+    const acme = await h.createOrg('acme', { tier: 'pro' })
+    for (const host of [
+      '[::ffff:0:169.254.169.254]',
+      '[64:ff9b::169.254.169.254]',
+      '[64:ff9b:1:a9fe:a9:fe00::]',
+      '[2002:a9fe:a9fe::1]',
+      '[2001:0:4136:e378::5601:5601]',
+    ]) {
+      const res = await h.post(
+        '/console/webhooks',
+        { url: `https://${host}/hooks`, events: ['*'] },
+        { key: acme.key },
+      )
+      expect(res.status, host).toBe(422)
+      expect(res.body.reason, host).toBe('webhook_url_refused')
+      expect(res.body.context.reason, host).toMatch(
+        /metadata address \(it carries the IPv4 address 169\.254\.169\.254\)/,
+      )
+    }
+    // The same forms of a public address are fine.
+    await createEndpoint(h, acme.key, 'https://[64:ff9b::808:808]/hooks')
+    await createEndpoint(h, acme.key, 'https://[2001:0:4136:e378::f7f7:f7f7]/hooks')
   })
 })
 
