@@ -5,7 +5,8 @@ import type { WebhookDeliveriesTable } from '../db/events-schema.js'
 import { eventFromRow } from '../events/service.js'
 import { eventSignal } from '../events/outbox.js'
 import { nextAttemptAt } from './backoff.js'
-import { DELIVERY_TIMEOUT_MS, type PostOutcome, postToDestination } from './destination.js'
+import { postToDestination } from './destination.js'
+import { DELIVERY_TIMEOUT_MS, type PostOutcome } from './post.js'
 import {
   claimDueDeliveries,
   countDeliveriesInFlight,
