@@ -1,8 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
-import { request as httpRequest, type IncomingMessage } from 'node:http'
-import { request as httpsRequest } from 'node:https'
 import { isIP, type LookupFunction } from 'node:net'
 import { refusalOf } from './address-policy.js'
+import { type PostOutcome, PostRefused, postJson } from './post.js'
 
 /*
  * Where a webhook goes, checked (docs/webhooks.md, "Webhook endpoints"): the URL must be https (http only to
@@ -10,8 +9,8 @@ import { refusalOf } from './address-policy.js'
  * allowed (./address-policy.ts), at creation and again at each delivery. The delivery connects to the address
  * that was checked: the request's own DNS lookup is replaced by one that checks what it resolves, so
  * a name that resolves to a public address when checked and to a private one a moment later (DNS
- * rebinding) cannot slip through. Redirects are not followed, a delivery gives up after 10 s, and at
- * most 64 KiB of the answer is read.
+ * rebinding) cannot slip through. The POST itself (./post.ts) follows no redirect, gives up after
+ * 10 s and reads at most 64 KiB of the answer.
  */
 
 export interface DestinationPolicy {
@@ -20,7 +19,7 @@ export interface DestinationPolicy {
 }
 
 /** The refusal of a webhook URL: what is wrong with it, for `context.reason`. */
-export class DestinationRefused extends Error {}
+export class DestinationRefused extends PostRefused {}
 
 /** Resolves a host to every address, as the system resolver does (the hosts file included). */
 const resolveAll = (host: string): Promise<LookupAddress[]> =>
@@ -106,18 +105,9 @@ function checkedLookup(url: URL, policy: DestinationPolicy): LookupFunction {
   }
 }
 
-/** The outcome of one POST: the endpoint's status, or why there is none. */
-export interface PostOutcome {
-  statusCode: number | null
-  error: string | null
-}
-
-export const DELIVERY_TIMEOUT_MS = 10_000
-export const MAX_ANSWER_BYTES = 64 * 1024
-
 /**
- * POSTs `body` to the webhook URL after checking it, connecting only to checked addresses; a 2xx is a
- * success, anything else (a redirect included: never followed) a failure with its reason.
+ * POSTs `body` to the webhook URL after checking it, connecting only to checked addresses (./post.ts:
+ * a 2xx is a success, a redirect never followed).
  */
 export async function postToDestination(
   raw: string,
@@ -134,68 +124,5 @@ export async function postToDestination(
   } catch (error) {
     return { statusCode: null, error: `refused: ${(error as Error).message}` }
   }
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-  return new Promise<PostOutcome>((resolve) => {
-    let settled = false
-    const finish = (outcome: PostOutcome) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      resolve(outcome)
-    }
-    const req = send(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-          'user-agent': 'rwa-webhooks/1',
-        },
-        lookup: checkedLookup(url, policy),
-        // A fresh connection per delivery: a pooled one could have been made to an address since
-        // refused, and the check is per delivery.
-        agent: false,
-      },
-      (res: IncomingMessage) => {
-        const status = res.statusCode ?? 0
-        let read = 0
-        res.on('data', (chunk: Buffer) => {
-          read += chunk.length
-          // The answer is not used beyond its status: stop reading past 64 KiB.
-          if (read > MAX_ANSWER_BYTES) res.destroy()
-        })
-        const done = () =>
-          finish(
-            status >= 200 && status < 300
-              ? { statusCode: status, error: null }
-              : {
-                  statusCode: status,
-                  error:
-                    status >= 300 && status < 400
-                      ? `the endpoint answered ${status} (redirects are not followed)`
-                      : `the endpoint answered ${status}`,
-                },
-          )
-        res.on('end', done)
-        res.on('close', done)
-        res.on('error', done)
-      },
-    )
-    const timer = setTimeout(() => {
-      finish({ statusCode: null, error: `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` })
-      req.destroy()
-    }, DELIVERY_TIMEOUT_MS)
-    req.on('error', (error) =>
-      finish({
-        statusCode: null,
-        error:
-          error instanceof DestinationRefused
-            ? `refused: ${error.message}`
-            : `could not connect: ${error.message}`,
-      }),
-    )
-    req.end(body)
-  })
+  return postJson(url, body, headers, { lookup: checkedLookup(url, policy) })
 }

@@ -1,12 +1,13 @@
-import type { Insertable, Selectable } from 'kysely'
+import { type ExpressionBuilder, type Insertable, type Selectable, sql } from 'kysely'
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
   WebhookEndpointsTable,
 } from '../db/events-schema.js'
 import { dialectOf } from '../db/dialect.js'
+import type { Database } from '../db/schema.js'
 import { SEALED_PREFIX } from '../signing/master-key.js'
-import { type Executor, ownedRecord, type PageQuery, pageOf } from '../db/queries.js'
+import { countOf, type Executor, ownedRecord, type PageQuery, pageOf } from '../db/queries.js'
 
 /** Every query of webhook endpoints and deliveries; those a caller reaches filter by org_id first. */
 
@@ -14,6 +15,13 @@ export const findEndpoint = ownedRecord('webhook_endpoints', 'webhook_id')
 
 export async function insertEndpoint(db: Executor, row: Insertable<WebhookEndpointsTable>): Promise<void> {
   await db.insertInto('webhook_endpoints').values(row).execute()
+}
+
+/** How many enabled endpoints an organization has. */
+export function countEnabledEndpoints(db: Executor, orgId: string): Promise<number> {
+  return countOf(
+    db.selectFrom('webhook_endpoints').where('org_id', '=', orgId).where('status', '=', 'enabled'),
+  )
 }
 
 export function listEndpointRows(db: Executor, orgId: string, page: PageQuery) {
@@ -68,43 +76,116 @@ export async function rescheduleDelivery(db: Executor, deliveryId: string, at: s
     .execute()
 }
 
+/** A delivery due now and claimed by no instance (or by one whose lease has expired). */
+const dueAndFree = (now: string) => (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
+  eb.and([
+    eb('status', '=', 'pending'),
+    eb('next_attempt_at', '<=', now),
+    eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]),
+  ])
+
 /**
- * Claims up to `limit` due deliveries of enabled endpoints for one attempt each: their lease is set to
- * `leaseUntil` under `token`, so no other instance takes them until it expires (an instance killed
- * mid-attempt loses its claims that way). On PostgreSQL the rows are chosen `FOR UPDATE SKIP LOCKED`,
- * so two instances claiming at once take different rows and neither waits; SQLite runs one write at a
- * time and needs no lock.
+ * The organizations that have a delivery due now to an enabled endpoint and fewer than `most` of their
+ * deliveries claimed by any instance (their lease unexpired): those a worker may claim for. Read per
+ * enabled endpoint (an index probe each), so a long backlog of due deliveries is never scanned whole.
+ */
+export async function organizationsWithDueDeliveries(
+  db: Executor,
+  now: string,
+  most: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints as e')
+    .select('e.org_id')
+    .distinct()
+    .where('e.status', '=', 'enabled')
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('webhook_deliveries')
+          .select('delivery_id')
+          .whereRef('webhook_deliveries.webhook_id', '=', 'e.webhook_id')
+          .where(dueAndFree(now)),
+      ),
+    )
+    .where('e.org_id', 'not in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('org_id')
+        .where('lease_until', '>=', now)
+        .groupBy('org_id')
+        .having((h) => h.fn.countAll(), '>=', most),
+    )
+    .execute()
+  return rows.map((row) => row.org_id)
+}
+
+/**
+ * Serializes the claims of one organization's deliveries across instances until the transaction ends
+ * (PostgreSQL: an advisory lock of its own, so that claiming never waits on the organization's other
+ * writes, which lock its row). SQLite runs one transaction at a time and needs none.
+ */
+export async function lockDeliveriesOf(db: Executor, orgId: string): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return
+  await sql`select pg_advisory_xact_lock(${DELIVERY_LOCK_SPACE}, hashtext(${orgId}))`.execute(db)
+}
+
+/** The first key of the two-key advisory locks above (their own space: no other lock uses it). */
+const DELIVERY_LOCK_SPACE = 2036
+
+/** How many of an organization's deliveries are claimed now, by any instance (their lease unexpired). */
+export async function countDeliveriesInFlight(db: Executor, orgId: string, now: string): Promise<number> {
+  return countOf(
+    db.selectFrom('webhook_deliveries').where('lease_until', '>=', now).where('org_id', '=', orgId),
+  )
+}
+
+/** The first `limit` due deliveries of an endpoint, in its index's order: never a sort of a backlog. */
+export function dueDeliveriesOf(db: Executor, webhookId: string, now: string, limit: number) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(['delivery_id', 'next_attempt_at'])
+    .where('webhook_id', '=', webhookId)
+    .where(dueAndFree(now))
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute()
+}
+
+/**
+ * Claims up to `limit` of an organization's due deliveries to enabled endpoints, longest due first, for
+ * one attempt each: their lease is set to `leaseUntil` under `token`, so no other instance takes them
+ * until it expires (an instance killed mid-attempt loses its claims that way). Called under
+ * `lockDeliveriesOf`, so no other instance claims for the organization meanwhile; a row that changed
+ * since it was read (retried, recorded) is left, as the update checks it again.
  */
 export async function claimDueDeliveries(
   db: Executor,
+  orgId: string,
   now: string,
   leaseUntil: string,
   token: string,
   limit: number,
 ): Promise<Selectable<WebhookDeliveriesTable>[]> {
-  let due = db
-    .selectFrom('webhook_deliveries')
-    .select('delivery_id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .where('webhook_id', 'in', (eb) =>
-      eb.selectFrom('webhook_endpoints').select('webhook_id').where('status', '=', 'enabled'),
-    )
-    .orderBy('next_attempt_at')
-    .limit(limit)
-  if (dialectOf(db) === 'postgres') due = due.forUpdate().skipLocked()
-  return (
-    db
-      .updateTable('webhook_deliveries')
-      .set({ lease_until: leaseUntil, lease_token: token })
-      .where('delivery_id', 'in', due)
-      // Re-checked on the row itself: on PostgreSQL another instance's claim may have committed between
-      // the subquery's snapshot and this update.
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .returningAll()
-      .execute()
-  )
+  const endpoints = await db
+    .selectFrom('webhook_endpoints')
+    .select('webhook_id')
+    .where('org_id', '=', orgId)
+    .where('status', '=', 'enabled')
+    .execute()
+  const due: Array<{ delivery_id: string; next_attempt_at: string | null }> = []
+  for (const { webhook_id } of endpoints) due.push(...(await dueDeliveriesOf(db, webhook_id, now, limit)))
+  const ids = due
+    .sort((a, b) => (a.next_attempt_at ?? '').localeCompare(b.next_attempt_at ?? ''))
+    .slice(0, limit)
+    .map((row) => row.delivery_id)
+  if (ids.length === 0) return []
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ lease_until: leaseUntil, lease_token: token })
+    .where('delivery_id', 'in', ids)
+    .where(dueAndFree(now))
+    .returningAll()
+    .execute()
 }
 
 /** What an attempt needs: the event's row and the endpoint's URL and secret. */

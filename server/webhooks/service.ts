@@ -10,14 +10,16 @@ import type { Principal } from '../auth/principal.js'
 import { isoTimestamp } from '../clock.js'
 import type { AppContext } from '../context.js'
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../db/events-schema.js'
-import type { PageQuery } from '../db/queries.js'
+import type { Executor, PageQuery } from '../db/queries.js'
 import { ApiError, notFound } from '../errors.js'
 import { eventSignal, newDelivery } from '../events/outbox.js'
 import { enabledEndpointsOf, findEvent, insertDeliveries } from '../events/queries.js'
-import { selectsEvent } from '../../src/contract/events.js'
+import { MAX_ENABLED_WEBHOOKS, selectsEvent } from '../../src/contract/events.js'
 import { listPage, ownedOr404 } from '../rwa/owned.js'
 import { checkDestination, DestinationRefused } from './destination.js'
+import { lockOrganization } from '../organizations/queries.js'
 import {
+  countEnabledEndpoints,
   deleteEndpoint,
   enableEndpoint,
   findDelivery,
@@ -29,6 +31,7 @@ import {
   setEndpointSecret,
 } from './queries.js'
 import { sealWebhookSecret } from './secret-custody.js'
+import { hideQueryValues } from './url-query.js'
 import { newWebhookSecret } from './signature.js'
 import { currentWrite } from '../writes/change.js'
 
@@ -38,11 +41,17 @@ import { currentWrite } from '../writes/change.js'
  * are audited (`webhook.created`...), never with the secret; they are not events themselves.
  */
 
-/** The API record of an endpoint (never its secret). */
-export function webhookFromRow(row: Selectable<WebhookEndpointsTable>): WebhookEndpoint {
+/**
+ * The API record of an endpoint (never its secret), as `principal` may see it: the URL's query values
+ * hidden from any key but an owner's.
+ */
+export function webhookFromRow(
+  row: Selectable<WebhookEndpointsTable>,
+  principal: Principal,
+): WebhookEndpoint {
   return {
     webhook_id: row.webhook_id,
-    url: row.url,
+    url: principal.roles.includes('owner') ? row.url : hideQueryValues(row.url),
     events: JSON.parse(row.events),
     description: row.description,
     status: row.status,
@@ -58,8 +67,23 @@ async function assertDestination(ctx: AppContext, url: string): Promise<void> {
     if (!(error instanceof DestinationRefused)) throw error
     throw new ApiError('webhook_url_refused', `Webhook URL refused: ${error.message}`, {
       context: { url, reason: error.message },
+      errors: [{ path: 'url', message: error.message }],
     })
   }
+}
+
+/**
+ * Refuses another enabled endpoint past the organization's limit (409 webhook_endpoint_limit). Counted
+ * under the organization's lock, so concurrent creations on any instance cannot together pass it.
+ */
+async function assertRoomForEndpoint(db: Executor, orgId: string): Promise<void> {
+  await lockOrganization(db, orgId)
+  if ((await countEnabledEndpoints(db, orgId)) < MAX_ENABLED_WEBHOOKS) return
+  throw new ApiError(
+    'webhook_endpoint_limit',
+    `Organization ${orgId} has ${MAX_ENABLED_WEBHOOKS} enabled webhook endpoints, the most it may have: delete one first`,
+    { context: { org_id: orgId, max_enabled: MAX_ENABLED_WEBHOOKS } },
+  )
 }
 
 export async function createWebhook(
@@ -82,17 +106,19 @@ export async function createWebhook(
     failing_since: null,
   }
   await ctx.db.transaction().execute(async (trx) => {
+    await assertRoomForEndpoint(trx, row.org_id)
     await insertEndpoint(trx, row)
     ctx.record({
       orgId: row.org_id,
       action: 'webhook.created',
       target: { type: 'webhook', id: row.webhook_id },
-      after: { url: row.url, events: JSON.parse(row.events), description: row.description },
+      // Kept for good and read by every role: the URL's query values hidden.
+      after: { url: hideQueryValues(row.url), events: JSON.parse(row.events), description: row.description },
     })
   })
   // The outbox's list of the organization's enabled endpoints, on every instance.
   ctx.invalidate({ kind: 'webhooks', orgId: row.org_id })
-  return { ...webhookFromRow(row), secret }
+  return { ...webhookFromRow(row, principal), secret }
 }
 
 export async function listWebhooks(
@@ -100,7 +126,9 @@ export async function listWebhooks(
   principal: Principal,
   query: PageQuery,
 ): Promise<ListWebhooksResponse> {
-  return listPage('webhooks', await listEndpointRows(ctx.db, principal.orgId, query), webhookFromRow)
+  return listPage('webhooks', await listEndpointRows(ctx.db, principal.orgId, query), (row) =>
+    webhookFromRow(row, principal),
+  )
 }
 
 const endpointOr404 = (ctx: AppContext, orgId: string, id: string) =>
@@ -111,7 +139,7 @@ export async function getWebhook(
   principal: Principal,
   id: string,
 ): Promise<WebhookEndpoint> {
-  return webhookFromRow(await endpointOr404(ctx, principal.orgId, id))
+  return webhookFromRow(await endpointOr404(ctx, principal.orgId, id), principal)
 }
 
 export async function deleteWebhook(ctx: AppContext, principal: Principal, id: string) {
@@ -135,7 +163,7 @@ export async function rotateWebhookSecret(
     ctx.record({ orgId: principal.orgId, action: 'webhook.secret_rotated', target: { type: 'webhook', id } })
     return row
   })
-  return { ...webhookFromRow(row), secret }
+  return { ...webhookFromRow(row, principal), secret }
 }
 
 /** The API record of an attempt. */
@@ -173,6 +201,7 @@ export async function retryWebhookDelivery(
     if (!delivery) throw notFound('delivery', deliveryId)
     await rescheduleDelivery(trx, deliveryId, now)
     if (endpoint.status !== 'enabled') {
+      await assertRoomForEndpoint(trx, principal.orgId)
       await enableEndpoint(trx, id)
       ctx.invalidate({ kind: 'webhooks', orgId: principal.orgId })
     }

@@ -5,13 +5,17 @@ import type { WebhookDeliveriesTable } from '../db/events-schema.js'
 import { eventFromRow } from '../events/service.js'
 import { eventSignal } from '../events/outbox.js'
 import { nextAttemptAt } from './backoff.js'
-import { DELIVERY_TIMEOUT_MS, type PostOutcome, postToDestination } from './destination.js'
+import { postToDestination } from './destination.js'
+import { DELIVERY_TIMEOUT_MS, type PostOutcome } from './post.js'
 import {
   claimDueDeliveries,
+  countDeliveriesInFlight,
   deliveryMaterial,
   disableEndpointFailingSince,
   markEndpointFailing,
+  lockDeliveriesOf,
   markEndpointSucceeded,
+  organizationsWithDueDeliveries,
   recordAttempt,
 } from './queries.js'
 import { SealOpenError } from '../signing/master-key.js'
@@ -25,15 +29,28 @@ import { webhookHeaders } from './signature.js'
  * after the backoff, or given up after 3 days (its endpoint disabled). Nothing is kept in memory that
  * a crash could lose: a killed instance's claims expire with their lease and are taken again, so every
  * event is delivered at least once.
+ *
+ * Fair between organizations: each has at most ORGANIZATION_CONCURRENCY deliveries in flight, counted
+ * over every instance, and an attempt is started as soon as its organization has room, never held
+ * back until another's attempts end. Endpoints that never answer (each attempt up to 10 s) so keep
+ * only their own organization waiting; another's delivery is claimed at the next wake-up (this
+ * process's commit, or the poll within a second).
  */
 
 /** How long a claim holds: the attempt's 10 s timeout and room to record it. */
 export const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000
 const POLL_MS = 1_000
-const BATCH = 16
+/**
+ * The most deliveries of one organization in flight at once, on every instance together: endpoints
+ * that hang hold their own organization's room, never another's (docs/webhooks.md, "Deliveries").
+ */
+export const ORGANIZATION_CONCURRENCY = 4
 
 export interface WebhookWorker {
-  /** Attempts every delivery due now (claimed by this instance), until none is left; returns how many. */
+  /**
+   * Attempts every delivery due now that this instance may claim, until none is left and none is in
+   * flight; returns how many attempts it made.
+   */
   runOnce(): Promise<number>
   /** Stops polling and waits for the attempts in flight. */
   stop(): Promise<void>
@@ -44,9 +61,13 @@ export interface WebhookWorker {
  * process commits an event; without, only when `runOnce` is called (tests move the clock instead).
  */
 export function webhookWorker(ctx: AppContext, options: { poll: boolean }): WebhookWorker {
-  let running: Promise<number> | undefined
-  let again = false
   let stopped = false
+  /** This instance's attempts in flight, and how many per organization. */
+  const attempts = new Set<Promise<void>>()
+  const inFlight = new Map<string, number>()
+  let attemptsMade = 0
+  let claiming: Promise<number> | undefined
+  let again = false
 
   /** The endpoint's `whsec_` secret, or undefined (logged) if its stored form does not open. */
   const openedSecret = (webhookId: string, stored: string): string | undefined => {
@@ -127,50 +148,80 @@ export function webhookWorker(ctx: AppContext, options: { poll: boolean }): Webh
     }
   }
 
-  const drain = async (): Promise<number> => {
-    let total = 0
-    for (;;) {
-      const now = ctx.clock.now()
-      const token = ctx.ids.next('lease')
-      const claimed = await claimDueDeliveries(
-        ctx.db,
-        isoTimestamp(now),
-        isoTimestamp(now + LEASE_MS),
-        token,
-        BATCH,
-      )
-      if (claimed.length === 0) return total
-      await Promise.all(
-        claimed.map((d) =>
-          attempt(d, token).catch((error) => ctx.logError(`webhook delivery ${d.delivery_id} failed`, error)),
-        ),
-      )
-      total += claimed.length
-    }
+  /** Starts an attempt at a claimed delivery; when it ends, its organization has room for another. */
+  const begin = (delivery: Selectable<WebhookDeliveriesTable>, token: string): void => {
+    const orgId = delivery.org_id
+    inFlight.set(orgId, (inFlight.get(orgId) ?? 0) + 1)
+    const running: Promise<void> = attempt(delivery, token)
+      .catch((error) => ctx.logError(`webhook delivery ${delivery.delivery_id} failed`, error))
+      .finally(() => {
+        attempts.delete(running)
+        attemptsMade++
+        const left = (inFlight.get(orgId) ?? 1) - 1
+        if (left > 0) inFlight.set(orgId, left)
+        else inFlight.delete(orgId)
+        if (options.poll) kick()
+      })
+    attempts.add(running)
   }
 
-  /** One drain at a time; a wake-up during one runs another after it. */
-  const runOnce = async (): Promise<number> => {
-    if (running) {
-      again = true
-      return running
+  /**
+   * Claims, for each organization with deliveries due, as many as it has room for (on every instance
+   * together, under the organization's claim lock), and starts them without waiting for any: an
+   * organization whose endpoints hang holds its own room only. Returns how many it started.
+   */
+  const claimPass = async (): Promise<number> => {
+    const now = ctx.clock.now()
+    const at = isoTimestamp(now)
+    let started = 0
+    for (const orgId of await organizationsWithDueDeliveries(ctx.db, at, ORGANIZATION_CONCURRENCY)) {
+      if (stopped) break
+      if ((inFlight.get(orgId) ?? 0) >= ORGANIZATION_CONCURRENCY) continue
+      const token = ctx.ids.next('lease')
+      const claimed = await ctx.db.transaction().execute(async (trx) => {
+        await lockDeliveriesOf(trx, orgId)
+        const room = ORGANIZATION_CONCURRENCY - (await countDeliveriesInFlight(trx, orgId, at))
+        if (room <= 0) return []
+        return claimDueDeliveries(trx, orgId, at, isoTimestamp(now + LEASE_MS), token, room)
+      })
+      for (const delivery of claimed) begin(delivery, token)
+      started += claimed.length
     }
-    running = (async () => {
-      let total = 0
+    return started
+  }
+
+  /** One claim at a time; a wake-up during one runs another after it. Returns how many it started. */
+  const claim = (): Promise<number> => {
+    if (claiming) {
+      again = true
+      return claiming
+    }
+    claiming = (async () => {
+      let started = 0
       do {
         again = false
-        total += await drain()
+        started += await claimPass()
       } while (again && !stopped)
-      return total
+      return started
     })().finally(() => {
-      running = undefined
+      claiming = undefined
     })
-    return running
+    return claiming
+  }
+
+  /** Claims and attempts until nothing this instance may claim is due and no attempt is in flight. */
+  const runOnce = async (): Promise<number> => {
+    const before = attemptsMade
+    for (;;) {
+      if ((await claim()) > 0) continue
+      if (attempts.size === 0) return attemptsMade - before
+      await Promise.race(attempts)
+    }
   }
 
   const kick = () => {
     if (stopped) return
-    runOnce().catch((error) => ctx.logError('webhook deliveries could not be claimed', error))
+    claim().catch((error) => ctx.logError('webhook deliveries could not be claimed', error))
   }
   let timer: NodeJS.Timeout | undefined
   if (options.poll) {
@@ -185,7 +236,8 @@ export function webhookWorker(ctx: AppContext, options: { poll: boolean }): Webh
       stopped = true
       if (timer) clearInterval(timer)
       eventSignal(ctx).off('committed', kick)
-      await running?.catch(() => 0)
+      await claiming?.catch(() => 0)
+      await Promise.all(attempts)
     },
   }
 }

@@ -274,6 +274,8 @@ const HINTS: Partial<Record<Reason, Hint>> = {
   insufficient_holding: (p, c) =>
     `\`rwa tokens holdings ${tokenOf(p, c)} --holder-did ${text(p, 'holder_did', 'DID')}\` shows how much it holds where`,
   nothing_to_recover: (p, c) => `\`rwa tokens holdings ${tokenOf(p, c)}\` lists who holds it`,
+  webhook_endpoint_limit: () =>
+    '`rwa webhooks list` shows the endpoints; `rwa webhooks delete ID` removes one you no longer need',
   // 422
   credential_type_not_accepted: (p) => {
     const id = text(p, 'jurisdiction_id', 'ID')

@@ -183,6 +183,10 @@ export const REASONS = {
     when: 'Moving more units than the sender holds in that jurisdiction (nothing is recorded)',
   },
   nothing_to_recover: { code: 'conflict', when: 'Recovering an identity that holds none of the token' },
+  webhook_endpoint_limit: {
+    code: 'conflict',
+    when: 'Creating a webhook endpoint, or enabling a disabled one again by retrying its delivery, when the organization has 16 enabled endpoints (`context.max_enabled`); delete one first',
+  },
   concurrent_duplicate: { code: 'conflict', when: 'A concurrent request created the same thing first' },
   concurrent_removal: { code: 'conflict', when: 'A concurrent request removed something this one refers to' },
   title_deed_in_use: {

@@ -8,6 +8,7 @@ import {
   eventIdParamsSchema,
   eventSchema,
   eventStreamQuerySchema,
+  MAX_ENABLED_WEBHOOKS,
   listDeliveriesQuerySchema,
   listDeliveriesResponseSchema,
   listEventsQuerySchema,
@@ -129,8 +130,7 @@ export const webhookRoutes = {
     access: 'key',
     tags: eventTags,
     summary: 'Add a webhook endpoint (owner); its signing secret is shown once',
-    description:
-      'Events of the types in `events` (a type, `<resource>.*` or `*`) are POSTed to `url`, signed as the Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>` keyed with the secret), retried with backoff for 3 days. The URL must be https and its host must not be (or resolve to) a loopback, private, link-local, unique-local or metadata address; loopback http is allowed when the server runs with `--allow-http-webhooks` (as `rwa sandbox` does).',
+    description: `Events of the types in \`events\` (a type, \`<resource>.*\` or \`*\`) are POSTed to \`url\`, signed as the Standard Webhooks specification says (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature: v1,<base64 HMAC-SHA256>\` keyed with the secret), retried with backoff for 3 days. The URL must be https and its host must not be (or resolve to) a loopback, private, link-local, unique-local or metadata address; loopback http is allowed when the server runs with \`--allow-http-webhooks\` (as \`rwa sandbox\` does). An organization has at most ${MAX_ENABLED_WEBHOOKS} enabled endpoints.`,
     body: jsonBody(createWebhookRequestSchema, {
       url: webhookExample.url,
       events: webhookExample.events,
@@ -142,7 +142,7 @@ export const webhookRoutes = {
       'The endpoint and its signing secret, shown only here',
       webhookWithSecretExample,
     ),
-    refusals: ['webhook_url_refused'],
+    refusals: ['webhook_url_refused', 'webhook_endpoint_limit'],
   }),
   listWebhooks: defineOperation({
     operationId: 'listWebhooks',
@@ -237,6 +237,6 @@ export const webhookRoutes = {
       status: 'scheduled',
       next_attempt_at: deliveryAttemptExample.at,
     }),
-    refusals: ['webhook_not_found', 'delivery_not_found'],
+    refusals: ['webhook_not_found', 'delivery_not_found', 'webhook_endpoint_limit'],
   }),
 } as const

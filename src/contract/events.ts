@@ -124,21 +124,37 @@ export const resendEventResponseSchema = z.object({
 
 // ── Webhook endpoints ────────────────────────────────────────────────────────
 
+/**
+ * The most enabled endpoints an organization may have (409 `webhook_endpoint_limit` past it): with at
+ * most 4 deliveries of an organization in flight at once, more endpoints only wait longer.
+ */
+export const MAX_ENABLED_WEBHOOKS = 16
+
 /** A webhook signing secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks). */
 export const webhookSecretSchema = z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/)
+
+/** Whether a URL names a user or a password (`https://user:pass@host/`). */
+const hasUserinfo = (url: string): boolean => {
+  const parsed = URL.parse(url)
+  return parsed !== null && (parsed.username !== '' || parsed.password !== '')
+}
 
 export const webhookUrlSchema = z
   .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
   .max(2048)
+  .refine(
+    (url) => !hasUserinfo(url),
+    'must not hold a user name or password (user:pass@): it would be shown and kept wherever the URL is; verify the signature instead, or put a token in the query, which only owner keys see',
+  )
   .describe(
-    'Where events are POSTed: https; http only to a loopback address when the server runs with --allow-http-webhooks',
+    'Where events are POSTed: https; http only to a loopback address when the server runs with --allow-http-webhooks. No user name or password; query values are shown to owner keys only (others see `?token=***`)',
   )
 
 export const webhookStatusSchema = z.enum(['enabled', 'disabled'])
 
 export const webhookEndpointSchema = z.object({
   webhook_id: prefixedId('wh'),
-  url: z.string(),
+  url: z.string().describe('Where events are POSTed; its query values read `***` to any key but an owner'),
   events: z.array(z.string()).describe('The event types (or `<resource>.*`, `*`) it receives'),
   description: z.string().nullable(),
   status: webhookStatusSchema.describe(

@@ -203,3 +203,82 @@ it('rwa listen reconnects with Last-Event-ID when the stream breaks, and forward
     await new Promise((resolve) => proxy.close(resolve))
   }
 })
+
+/** A loopback URL where nothing listens: a port taken, then let go. */
+async function closedPortUrl(): Promise<string> {
+  const probe = createNetServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as AddressInfo
+  await new Promise((resolve) => probe.close(resolve))
+  return `http://127.0.0.1:${port}/hooks`
+}
+
+it('rwa listen says why a forward failed, as the delivery to the same URL says it', async () => {
+  const dead = await closedPortUrl()
+  const endpoint = JSON.parse(
+    (await rwa(['webhooks', 'create', '--endpoint', dead, '--events', 'jurisdiction.*', '--json'])).stdout,
+  )
+  const child = execa(
+    process.execPath,
+    [RWA_BIN, 'listen', '--forward-to', dead, '--events', 'jurisdiction.*', '--json'],
+    {
+      extendEnv: false,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home.dir,
+        XDG_CONFIG_HOME: home.configHome,
+        RWA_URL: server.url,
+        RWA_API_KEY: key,
+      },
+      reject: false,
+      buffer: false,
+    },
+  )
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()))
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()))
+  try {
+    await until('the secret', () => /whsec_\S+/.test(stderr))
+    await api(server.url, '/console/rwa/jurisdictions', key, {
+      method: 'POST',
+      body: JSON.stringify({ ...US, jurisdiction_id: 'DE' }),
+    })
+    await until('the forward', () => stdout.includes('\n'))
+    let attempt: any
+    for (let i = 0; i < 100 && !attempt; i++) {
+      const listed = JSON.parse((await rwa(['webhooks', 'deliveries', endpoint.webhook_id, '--json'])).stdout)
+      attempt = listed.deliveries[0]
+      if (!attempt) await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(attempt.error).toMatch(/^could not connect: connection refused \(.*ECONNREFUSED/)
+    const line = JSON.parse(stdout.trim().split('\n')[0]!)
+    expect(line).toEqual({
+      type: 'jurisdiction.registered',
+      id: attempt.event_id,
+      status: `failed (${attempt.error})`,
+    })
+  } finally {
+    child.kill('SIGTERM')
+    await child
+    await rwa(['webhooks', 'delete', endpoint.webhook_id])
+  }
+})
+
+it('--events names itself when refused, with the event types it takes, before any request', async () => {
+  const listen = await rwa([
+    'listen',
+    '--forward-to',
+    'http://127.0.0.1:9/hooks',
+    '--events',
+    'transfer.*,transfers.approved',
+  ])
+  expect(listen.exitCode).toBe(2)
+  expect(listen.stderr).toContain('--events: "transfers.approved" is not an event type')
+  expect(listen.stderr).toMatch(/hint: .*transfer\.approved, transfer\.rejected/)
+  expect(listen.stderr).toMatch(/hint: .*<resource>\.\* \(e\.g\. transfer\.\*\)/)
+  const create = await rwa(['webhooks', 'create', '--endpoint', receiver.url, '--events', 'bogus'])
+  expect(create.exitCode).toBe(2)
+  expect(create.stderr).toContain('--events: "bogus" is not an event type')
+  expect(create.stderr).toMatch(/hint: .*key\.expiring/)
+})

@@ -1,5 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import {
+  type AddressInfo,
+  createServer as createNetServer,
+  type Server as NetServer,
+  type Socket,
+} from 'node:net'
 
 /** One request a receiver got: its headers and exact body. */
 export interface Received {
@@ -49,6 +54,47 @@ export class WebhookReceiver {
     this.server = undefined
     if (!server) return
     server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+/**
+ * A dead webhook endpoint: a real TCP server on loopback that accepts every connection, reads what is
+ * sent and never answers. It counts the connections open at once (each is one delivery in flight).
+ */
+export class HangingEndpoint {
+  private readonly sockets = new Set<Socket>()
+  private server: NetServer | undefined
+  /** Connections accepted so far, and the most open at once. */
+  accepted = 0
+  mostOpen = 0
+  url = ''
+
+  /** Connections open now. */
+  get open(): number {
+    return this.sockets.size
+  }
+
+  async start(): Promise<this> {
+    this.server = createNetServer((socket) => {
+      this.accepted++
+      this.sockets.add(socket)
+      this.mostOpen = Math.max(this.mostOpen, this.sockets.size)
+      socket.on('data', () => {})
+      socket.on('error', () => {})
+      socket.on('close', () => this.sockets.delete(socket))
+    })
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve))
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`
+    return this
+  }
+
+  /** Closes every connection (each delivery in flight fails at once) and stops listening. */
+  async stop(): Promise<void> {
+    const server = this.server
+    this.server = undefined
+    if (!server) return
+    for (const socket of this.sockets) socket.destroy()
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
 }

@@ -1,8 +1,10 @@
 import type { Command } from 'commander'
-import type { Event, ListEventsQuery } from '../../contract/events.js'
+import { EVENT_TYPES, type Event, eventSelectorSchema, type ListEventsQuery } from '../../contract/events.js'
+import { postJson } from '../../../server/webhooks/post.js'
 import { newWebhookSecret, webhookHeaders } from '../../../server/webhooks/signature.js'
 import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
+import { list } from '../flags/parse.js'
 import { requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
@@ -13,8 +15,24 @@ import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 type Options = Record<string, unknown>
 
+/**
+ * Refuses, before any request, values of an event-type flag that are not an event type, `<resource>.*`
+ * or `*`: named by the flag, with the types it takes.
+ */
+function checkSelectors(flag: string, values: readonly string[]): void {
+  const refused = values.filter((value) => !eventSelectorSchema.safeParse(value).success)
+  if (refused.length === 0) return
+  const named = refused.map((value) => JSON.stringify(value)).join(', ')
+  throw new ExitError(
+    EXIT.usage,
+    `${flag}: ${named} ${refused.length === 1 ? 'is' : 'are'} not an event type, <resource>.* or *`,
+    `event types: ${EVENT_TYPES.join(', ')}; or <resource>.* (e.g. transfer.*) for every type of one resource, or * for all`,
+  )
+}
+
 export function createWebhook(options: Options, command: Command) {
   return withContext(command, async (ctx) => {
+    if (options.events !== undefined) checkSelectors('--events', list(options.events as string | string[]))
     const body = await requestFrom(ctx, options)
     const client = await ctx.rwa()
     const { data } = await client.events.createWebhook({ body: body as never })
@@ -189,6 +207,7 @@ export function listen(options: { forwardTo: string; events?: string }, command:
         `--forward-to must be an http(s) URL, got ${JSON.stringify(options.forwardTo)}`,
       )
     }
+    if (options.events !== undefined) checkSelectors('--events', list(options.events))
     const client = await ctx.rwa()
     const { apiKey } = await ctx.resolveConnection()
     const { readEventStream } = await import('../../client/event-stream.js')
@@ -208,23 +227,13 @@ export function listen(options: { forwardTo: string; events?: string }, command:
       forwarded.add(event.id)
       if (forwarded.size > REMEMBERED) forwarded.delete(forwarded.values().next().value as string)
       const body = JSON.stringify(event)
-      let status: string
-      try {
-        const res = await fetch(target, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            ...webhookHeaders(secret, event.id, Math.floor(Date.now() / 1000), body),
-          },
-          body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(10_000),
-        })
-        status = String(res.status)
-        await res.body?.cancel()
-      } catch (error) {
-        status = `failed (${(error as Error).message})`
-      }
+      // Posted as the server delivers (no redirect followed, 10 s), so a failure reads as a delivery's.
+      const outcome = await postJson(
+        target,
+        body,
+        webhookHeaders(secret, event.id, Math.floor(Date.now() / 1000), body),
+      )
+      const status = outcome.statusCode === null ? `failed (${outcome.error})` : String(outcome.statusCode)
       if (ctx.out.json) ctx.out.line(JSON.stringify({ type: event.type, id: event.id, status }))
       else ctx.out.line(`${event.type}\t${event.id}\t${status}`)
     }

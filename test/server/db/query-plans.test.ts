@@ -6,6 +6,11 @@ import type { Database } from '../../../server/db/schema.js'
 import { findActiveByTitleDeed } from '../../../server/rwa/credentials/queries.js'
 import { openStatusList } from '../../../server/rwa/status-lists/queries.js'
 import { activeTrustTouching } from '../../../server/rwa/trust/queries.js'
+import {
+  countDeliveriesInFlight,
+  dueDeliveriesOf,
+  organizationsWithDueDeliveries,
+} from '../../../server/webhooks/queries.js'
 
 /** The statements `run` sends to a migrated SQLite database, each with its EXPLAIN QUERY PLAN. */
 async function plansOf(
@@ -53,5 +58,31 @@ describe('query plans on SQLite', () => {
     const [trust] = await plansOf((db) => activeTrustTouching(db, 'acme', ['US', 'SG']))
     expect(trust!.sql).toContain(`"status" = 'active'`)
     expect(trust!.plan).toEqual(['SEARCH trust_relations USING INDEX trust_org_idx (org_id=? AND status=?)'])
+  })
+})
+
+describe("webhook delivery claims on SQLite, whatever an organization's backlog", () => {
+  const now = '2026-01-01T00:00:00.000Z'
+
+  it('find the organizations with a due delivery by one index probe per enabled endpoint, and their claims from the lease index', async () => {
+    const [organizations] = await plansOf((db) => organizationsWithDueDeliveries(db, now, 4))
+    expect(organizations!.plan).toContain(
+      'SEARCH webhook_deliveries EXISTS USING INDEX webhook_deliveries_endpoint_due_idx (webhook_id=? AND status=? AND next_attempt_at<?)',
+    )
+    expect(organizations!.plan).toContain(
+      'SEARCH webhook_deliveries USING COVERING INDEX webhook_deliveries_lease_idx (lease_until>?)',
+    )
+    expect(organizations!.plan.join('\n')).not.toMatch(/SCAN webhook_deliveries/)
+    const [inFlight] = await plansOf((db) => countDeliveriesInFlight(db, 'acme', now))
+    expect(inFlight!.plan).toEqual([
+      'SEARCH webhook_deliveries USING COVERING INDEX webhook_deliveries_lease_idx (lease_until>?)',
+    ])
+  })
+
+  it("take an endpoint's first due deliveries in the index's order, with no sort", async () => {
+    const [due] = await plansOf((db) => dueDeliveriesOf(db, 'wh_x', now, 4))
+    expect(due!.plan).toEqual([
+      'SEARCH webhook_deliveries USING INDEX webhook_deliveries_endpoint_due_idx (webhook_id=? AND status=? AND next_attempt_at<?)',
+    ])
   })
 })

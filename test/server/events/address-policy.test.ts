@@ -47,6 +47,58 @@ describe('classifyAddress', () => {
   })
 })
 
+describe('IPv6 addresses that carry an IPv4 address are judged by it', () => {
+  // 169.254.169.254 = a9fe:a9fe, 10.0.0.1 = a00:1, 127.0.0.1 = 7f00:1, 8.8.8.8 = 808:808.
+  it.each([
+    // IPv4-mapped ::ffff:0:0/96
+    ['::ffff:169.254.169.254', 'metadata'],
+    ['::ffff:808:808', 'public'],
+    // SIIT (IPv4-translated) ::ffff:0:0:0/96
+    ['::ffff:0:a9fe:a9fe', 'metadata'],
+    ['::ffff:0:169.254.169.254', 'metadata'],
+    ['::ffff:0:a00:1', 'private'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:808:808', 'public'],
+    // NAT64, well-known prefix 64:ff9b::/96
+    ['64:ff9b::a9fe:a9fe', 'metadata'],
+    ['64:ff9b::169.254.169.254', 'metadata'],
+    ['64:ff9b::808:808', 'public'],
+    // NAT64, local-use prefix 64:ff9b:1::/48: the IPv4 address at each place a /48, /56, /64 or /96
+    // translator would read it must be public.
+    ['64:ff9b:1::a9fe:a9fe', 'unspecified'],
+    ['64:ff9b:1:a9fe:a9:fe00::', 'metadata'],
+    ['64:ff9b:1:a9fe:a9:fe00:808:808', 'metadata'],
+    ['64:ff9b:1:808:8:800:808:808', 'public'],
+    ['64:ff9b:1:a00:0:100::', 'private'],
+    // 6to4 2002::/16: bits 16-47
+    ['2002:a9fe:a9fe::1', 'metadata'],
+    ['2002:7f00:1::1', 'loopback'],
+    ['2002:808:808::1', 'public'],
+    // Teredo 2001::/32: the client (the last 32 bits inverted: 5601:5601 is 169.254.169.254) and the
+    // server (bits 32-63) must both be public.
+    ['2001:0:4136:e378::5601:5601', 'metadata'],
+    ['2001:0:4136:e378::f5ff:fffe', 'private'],
+    ['2001:0:a00:1::f7f7:f7f7', 'private'],
+    ['2001:0:4136:e378::f7f7:f7f7', 'public'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+    // Not Teredo: another 2001:: network.
+    ['2001:4860:4860::8888', 'public'],
+  ])('%s is %s', (address, kind) => {
+    expect(classifyAddress(address)).toBe(kind)
+  })
+
+  it('names the IPv4 address that decided a refusal', () => {
+    expect(refusalOf('64:ff9b::a9fe:a9fe', false)).toBe(
+      'a cloud metadata address (it carries the IPv4 address 169.254.169.254)',
+    )
+    expect(refusalOf('2001:0:4136:e378::5601:5601', true)).toBe(
+      'a cloud metadata address (it carries the IPv4 address 169.254.169.254)',
+    )
+    expect(refusalOf('::ffff:0:7f00:1', true)).toBeNull()
+    expect(refusalOf('fd00:ec2::254', false)).toBe('a cloud metadata address')
+  })
+})
+
 describe('nextAttemptAt', () => {
   it('waits 5 s, 30 s, 2 min, 10 min, 1 h, 6 h, then 12 h, for 3 days from the delivery', () => {
     const t0 = 0
