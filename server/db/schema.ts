@@ -109,6 +109,11 @@ export interface ApiKeysTable {
   retires_at: string | null
   /** Set by a reroll: the key that replaces this one. */
   replaced_by: string | null
+  /**
+   * The first key of its reroll chain, on every key rerolled from it (0020); null on a key that was
+   * not rerolled from another: it is its own principal (`principalOf`).
+   */
+  principal_id: string | null
 }
 
 export interface SubscriptionsTable {

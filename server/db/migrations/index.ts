@@ -16,6 +16,7 @@ import { events } from './0016-events.js'
 import { wideCounters } from './0017-wide-counters.js'
 import { logNodeBlobs } from './0018-log-node-blobs.js'
 import { logTiles } from './0019-log-tiles.js'
+import { keyPrincipals } from './0020-key-principals.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0017-wide-counters': wideCounters,
   '0018-log-node-blobs': logNodeBlobs,
   '0019-log-tiles': logTiles,
+  '0020-key-principals': keyPrincipals,
 }

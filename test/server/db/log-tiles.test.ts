@@ -190,7 +190,8 @@ describe('migration 0019', () => {
 
   it("stores an existing log's complete tiles, and runs again after a crash without a duplicate", async () => {
     const { k, migrator, leaves, nodes } = await logAt0018(700)
-    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    // To 0019 only: a later migration recorded after it would make kysely refuse to run it again.
+    expect((await migrator.migrateTo('0019-log-tiles')).error).toBeUndefined()
     const rows = await tileRows(k)
     expect(rows.map((r) => r.tile)).toEqual([0, 1])
     for (const row of rows) expect(row.hashes.equals(expectedTile(nodes, row.tile))).toBe(true)
@@ -201,9 +202,10 @@ describe('migration 0019', () => {
       .deleteFrom('kysely_migration' as never)
       .where('name' as never, '=', '0019-log-tiles' as never)
       .execute()
-    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    expect((await migrator.migrateTo('0019-log-tiles')).error).toBeUndefined()
     expect((await tileRows(k)).map((r) => r.tile)).toEqual([0, 1])
     expect((await tileRows(k))[1]?.hashes.equals(expectedTile(nodes, 1))).toBe(true)
+    expect((await migrator.migrateToLatest()).error).toBeUndefined()
 
     await expectProofs(contextOn(k), leaves, [700, 512], INDICES)
   })
