@@ -3,6 +3,7 @@ import type {
   KeyCustodyTable,
   RwaServiceKeysTable,
   JurisdictionsTable,
+  RemovedJurisdictionsTable,
   TrustRelationsTable,
   CredentialsTable,
   RwaDidsTable,
@@ -52,6 +53,7 @@ export interface Database {
   rwa_service_keys: RwaServiceKeysTable
   key_custody: KeyCustodyTable
   jurisdictions: JurisdictionsTable
+  removed_jurisdictions: RemovedJurisdictionsTable
   trust_relations: TrustRelationsTable
   credentials: CredentialsTable
   rwa_dids: RwaDidsTable

@@ -17,6 +17,7 @@ import { wideCounters } from './0017-wide-counters.js'
 import { logNodeBlobs } from './0018-log-node-blobs.js'
 import { logTiles } from './0019-log-tiles.js'
 import { keyPrincipals } from './0020-key-principals.js'
+import { removedJurisdictions } from './0021-removed-jurisdictions.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0018-log-node-blobs': logNodeBlobs,
   '0019-log-tiles': logTiles,
   '0020-key-principals': keyPrincipals,
+  '0021-removed-jurisdictions': removedJurisdictions,
 }
