@@ -252,10 +252,8 @@ async function assertAnotherPrincipal(
   row: ApprovalsTable,
   approverKeyId: string,
 ): Promise<void> {
-  const [requester, approver] = await Promise.all([
-    findKeyRow(db, row.requested_by),
-    findKeyRow(db, approverKeyId),
-  ])
+  const requester = await findKeyRow(db, row.requested_by)
+  const approver = await findKeyRow(db, approverKeyId)
   const same =
     row.requested_by === approverKeyId ||
     (requester !== undefined && approver !== undefined && principalOf(requester) === principalOf(approver))

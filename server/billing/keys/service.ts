@@ -199,13 +199,16 @@ export async function revokeKey(
       context: { key_id: keyId },
     })
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await findKeyRow(trx, keyId)
-    if (!row || (!principal.isAdmin && row.org_id !== principal.orgId)) {
+    const found = await findKeyRow(trx, keyId)
+    if (!found || (!principal.isAdmin && found.org_id !== principal.orgId)) {
       throw new ApiError('key_not_found', `No API key with id ${keyId}`, { context: { key_id: keyId } })
     }
+    // Two admin keys revoked at once on two instances must not both pass the last-key check; and read
+    // again under the lock: a reroll on another instance may have gone first (then its successor
+    // carries the principal on).
+    await lockOrganization(trx, found.org_id)
+    const row = (await findKeyRow(trx, keyId)) ?? found
     if (keyStateAt(row, now).revoked) throw alreadyRevoked()
-    // Two admin keys revoked at once on two instances must not both pass the last-key check.
-    await lockOrganization(trx, row.org_id)
     await assertNotLastAdminKey(
       trx,
       row,
