@@ -1,9 +1,9 @@
 import type { Kysely, Migration } from 'kysely'
 
 /**
- * Four eyes by principal (issue 36; docs/accountability.md, "Four eyes"):
+ * Four eyes by principal (docs/accountability.md, "Four eyes"):
  * - `api_keys.principal_id`: the first key of a reroll chain, set on every key rerolled from it (a
- *   reroll of a reroll too). Null on a key nothing was rerolled into: it is its own principal. Existing
+ *   reroll of a reroll too). Null on a key no reroll made: it is its own principal. Existing
  *   chains get theirs here, walked through `replaced_by`.
  * - `approvals.requester_expires_at`: the requesting key's `expires_at` (a reroll keeps it, so it is
  *   the principal's), copied when the approval is made: a pending approval reads `cancelled` once it

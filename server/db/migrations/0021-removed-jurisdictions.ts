@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely'
 
 /**
- * A jurisdiction keeps its issuer key for life (issue 36; docs/verification.md, "The trust bundle"):
+ * A jurisdiction keeps its issuer key for life (docs/verification.md, "The trust bundle"):
  * - `removed_jurisdictions`: the key of a removed jurisdiction (its did:key and its private key, sealed
  *   as it was in the jurisdiction's row), since when it was the jurisdiction's and when it was removed.
  *   The trust bundle lists it, so what named it keeps verifying; registering the id again takes it back.
