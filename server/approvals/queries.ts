@@ -1,7 +1,8 @@
-import type { Insertable } from 'kysely'
+import type { ExpressionBuilder, Insertable } from 'kysely'
 import type { ApprovalStatus } from '../../src/contract/approvals.js'
 import type { ApprovalPoliciesTable, ApprovalsTable } from '../db/accountability-schema.js'
 import { type Executor, ownedRecord, type PageQuery, pageOf } from '../db/queries.js'
+import type { Database } from '../db/schema.js'
 
 /** Every query of four eyes (docs/accountability.md, "Four eyes"); each filters by org_id first. */
 
@@ -26,8 +27,9 @@ export async function insertApproval(db: Executor, row: Insertable<ApprovalsTabl
 export const findApproval = ownedRecord('approvals', 'approval_id')
 
 /**
- * An organization's approvals, newest first. `expired` is a pending one past its `expires_at`, so
- * `pending` means pending and not yet expired at `now`.
+ * An organization's approvals, newest first, by the status they read at `now` (`approvalStatusAt`): a
+ * pending row ends at its `expires_at` (`expired`) or, sooner, at its `requester_expires_at`
+ * (`cancelled`, as one a revocation cancelled is stored), whichever comes first.
  */
 export function listApprovals(
   db: Executor,
@@ -37,11 +39,39 @@ export function listApprovals(
   page: PageQuery,
 ) {
   let base = db.selectFrom('approvals').where('org_id', '=', orgId)
-  if (status === 'pending') base = base.where('status', '=', 'pending').where('expires_at', '>', now)
-  else if (status === 'expired') base = base.where('status', '=', 'pending').where('expires_at', '<=', now)
-  else if (status !== undefined) base = base.where('status', '=', status)
+  if (status === 'pending') base = base.where(stillPending(now))
+  else if (status === 'expired') {
+    base = base
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', now)
+      .where((eb) =>
+        eb.or([
+          eb('requester_expires_at', 'is', null),
+          eb('requester_expires_at', '>=', eb.ref('expires_at')),
+        ]),
+      )
+  } else if (status === 'cancelled') {
+    base = base.where((eb) =>
+      eb.or([
+        eb('status', '=', 'cancelled'),
+        eb.and([
+          eb('status', '=', 'pending'),
+          eb('requester_expires_at', '<=', now),
+          eb('requester_expires_at', '<', eb.ref('expires_at')),
+        ]),
+      ]),
+    )
+  } else if (status !== undefined) base = base.where('status', '=', status)
   return pageOf(base, 'approval_id', page)
 }
+
+/** A stored row still pending at `now`: neither it nor its requester's key has expired. */
+const stillPending = (now: string) => (eb: ExpressionBuilder<Database, 'approvals'>) =>
+  eb.and([
+    eb('status', '=', 'pending'),
+    eb('expires_at', '>', now),
+    eb.or([eb('requester_expires_at', 'is', null), eb('requester_expires_at', '>', now)]),
+  ])
 
 /**
  * Decides a pending approval that has not expired at `now`: conditional on both, so of two keys deciding
@@ -64,8 +94,58 @@ export async function decideApproval(
     .set(decision)
     .where('org_id', '=', orgId)
     .where('approval_id', '=', approvalId)
-    .where('status', '=', 'pending')
-    .where('expires_at', '>', decision.decided_at)
+    .where(stillPending(decision.decided_at))
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+/** Why and by whom pending approvals are cancelled: their requester's principal was revoked. */
+export interface Cancellation {
+  decided_by: string
+  decided_at: string
+  reason: string
+}
+
+/**
+ * Cancels the organization's approvals still pending at `decided_at` that a key of principal
+ * `principalId` requested (`principalOf`: the key itself or any key of its reroll chain), answering
+ * those it cancelled. Conditional like `decideApproval`: one decided meanwhile by another transaction
+ * (PostgreSQL: this one waited for its row lock) is left as that one decided it.
+ */
+export function cancelPendingOfPrincipal(
+  db: Executor,
+  orgId: string,
+  principalId: string,
+  cancellation: Cancellation,
+) {
+  return db
+    .updateTable('approvals')
+    .set({ status: 'cancelled', ...cancellation })
+    .where('org_id', '=', orgId)
+    .where(stillPending(cancellation.decided_at))
+    .where('requested_by', 'in', (eb) =>
+      eb
+        .selectFrom('api_keys')
+        .select('key_id')
+        .where((k) => k.or([k('principal_id', '=', principalId), k('key_id', '=', principalId)])),
+    )
+    .returning(['approval_id', 'operation', 'target_type', 'target_id'])
+    .execute()
+}
+
+/** Cancels one approval still pending at `decided_at`; false when it was not (decided meanwhile). */
+export async function cancelApproval(
+  db: Executor,
+  orgId: string,
+  approvalId: string,
+  cancellation: Cancellation,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('approvals')
+    .set({ status: 'cancelled', ...cancellation })
+    .where('org_id', '=', orgId)
+    .where('approval_id', '=', approvalId)
+    .where(stillPending(cancellation.decided_at))
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
 }

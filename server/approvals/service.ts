@@ -15,10 +15,14 @@ import type { AppContext } from '../context.js'
 import type { ApprovalPoliciesTable, ApprovalsTable } from '../db/accountability-schema.js'
 import type { Executor } from '../db/queries.js'
 import { ApiError } from '../errors.js'
+import { principalOf, principalStanding } from '../billing/keys/key-rules.js'
+import { currentKeyOf, findKeyRow } from '../billing/keys/queries.js'
 import { listPage, ownedOr404 } from '../rwa/owned.js'
 import { currentWrite } from '../writes/change.js'
 import { appendRecorded } from '../writes/run-write.js'
+import { approvalStatusAt, cancellationReason, cancelledEvent } from './rules.js'
 import {
+  cancelApproval,
   decideApproval,
   findApproval,
   findPolicy,
@@ -106,6 +110,7 @@ export async function requestIfCovered(
   const orgId = principal.orgId
   if (!policyNames(await findPolicy(ctx.db, orgId)).includes(operation)) return undefined
   const nowMs = ctx.clock.now()
+  const requester = await findKeyRow(ctx.db, principal.keyId)
   const row: ApprovalsTable = {
     approval_id: ctx.ids.next('apr'),
     org_id: orgId,
@@ -117,6 +122,7 @@ export async function requestIfCovered(
     requested_by: principal.keyId,
     requested_at: isoTimestamp(nowMs),
     expires_at: isoTimestamp(nowMs + LIFETIME_MS),
+    requester_expires_at: requester?.expires_at ?? null,
     decided_by: null,
     decided_at: null,
     reason: null,
@@ -148,11 +154,12 @@ export async function getApproval(ctx: AppContext, principal: Principal, id: str
 }
 
 /**
- * Approves a pending approval by another key and runs its operation now. The approval is decided
- * first, conditionally (two keys approving at once: one runs it, the other is told it is decided); the
- * operation then runs in a savepoint of the same write. If its rules refuse it now, the savepoint is
- * rolled back (nothing moves), the approval reads `failed` with the refusal, and the refusal is answered;
- * any other error rolls the whole write back, the approval still pending.
+ * Approves a pending approval by another principal and runs its operation now. The approval is
+ * decided first, conditionally (two keys approving at once: one runs it, the other is told it is
+ * decided); the operation then runs in a savepoint of the same write. If its rules refuse it now, the
+ * savepoint is rolled back (nothing moves), the approval reads `failed` with the refusal, and the
+ * refusal is answered; any other error rolls the whole write back, the approval still pending. One
+ * whose requester no longer stands behind it never runs (`approval_requester_revoked`).
  */
 export async function approve(
   ctx: AppContext,
@@ -163,13 +170,9 @@ export async function approve(
   const orgId = principal.orgId
   const now = isoTimestamp(ctx.clock.now())
   const row = await approvalOr404(ctx.db, orgId, id)
-  if (row.requested_by === principal.keyId) {
-    throw new ApiError(
-      'approval_requires_another_key',
-      `Approval ${id} was requested by this key (${principal.keyId}); four eyes need another key with agent to approve it`,
-      { context: { approval_id: id, requested_by: row.requested_by } },
-    )
-  }
+  await assertAnotherPrincipal(ctx.db, row, principal.keyId)
+  const cancelled = await cancelIfRequesterRevoked(ctx, row, principal.keyId, now)
+  if (cancelled) return { refusal: cancelled }
   await decide(ctx.db, row, {
     status: 'approved',
     decided_by: principal.keyId,
@@ -239,7 +242,64 @@ export async function reject(
   return approvalFromRow({ ...row, ...decision }, now)
 }
 
-/** Decides `row` if it is still pending and unexpired, else refuses with why it cannot be. */
+/**
+ * Refuses an approver of the requester's own principal (403): the requesting key, a key rerolled from
+ * it, or the key it was rerolled from. A reroll hands a key's powers on, so it cannot be the second pair
+ * of eyes on its own request.
+ */
+async function assertAnotherPrincipal(
+  db: Executor,
+  row: ApprovalsTable,
+  approverKeyId: string,
+): Promise<void> {
+  const requester = await findKeyRow(db, row.requested_by)
+  const approver = await findKeyRow(db, approverKeyId)
+  const same =
+    row.requested_by === approverKeyId ||
+    (requester !== undefined && approver !== undefined && principalOf(requester) === principalOf(approver))
+  if (!same) return
+  const how =
+    row.requested_by === approverKeyId ? 'by this key' : `by ${row.requested_by}, this key's principal`
+  throw new ApiError(
+    'approval_requires_another_key',
+    `Approval ${row.approval_id} was requested ${how} (a key and every key rerolled from it are one principal); four eyes need another key with agent to approve it`,
+    { context: { approval_id: row.approval_id, requested_by: row.requested_by } },
+  )
+}
+
+/**
+ * A pending approval whose requester's principal was revoked (its current key, at `now`) but which no
+ * revocation cancelled: asked for by a key still in its overlap after the key it was rerolled into was
+ * revoked, or pending from before approvals were cancelled on revocation. It is cancelled now, by this
+ * call (its event in this write), and the refusal to answer is returned; undefined when the requester
+ * stands, or the approval is not pending (which `decide` says).
+ */
+async function cancelIfRequesterRevoked(
+  ctx: AppContext,
+  row: ApprovalsTable,
+  byKeyId: string,
+  now: string,
+): Promise<ApiError | undefined> {
+  if (approvalStatusAt(row, now) !== 'pending') return undefined
+  const requester = await findKeyRow(ctx.db, row.requested_by)
+  const current = requester && (await currentKeyOf(ctx.db, principalOf(requester)))
+  if (!current || principalStanding(current, Date.parse(now)) !== 'revoked') return undefined
+  const cancellation = { decided_by: byKeyId, decided_at: now, reason: cancellationReason(current.key_id) }
+  if (!(await cancelApproval(ctx.db, row.org_id, row.approval_id, cancellation))) {
+    // Decided meanwhile by another transaction: say how it is now.
+    assertOpen(await approvalOr404(ctx.db, row.org_id, row.approval_id), now)
+    return undefined
+  }
+  ctx.record({
+    orgId: row.org_id,
+    action: 'approval.cancelled',
+    target: { type: 'approval', id: row.approval_id },
+    after: cancelledEvent(row, current.key_id),
+  })
+  return requesterRevoked({ ...row, status: 'cancelled' }, now)
+}
+
+/** Decides `row` if it is still pending at the decision's time, else refuses with why it cannot be. */
 async function decide(
   db: Executor,
   row: ApprovalsTable,
@@ -250,23 +310,45 @@ async function decide(
     reason: string | null
   },
 ): Promise<void> {
-  assertPending(row, decision.decided_at)
+  assertOpen(row, decision.decided_at)
   if (await decideApproval(db, row.org_id, row.approval_id, decision)) return
-  // Another key decided it meanwhile (or it expired this instant): say which.
+  // Another key decided it meanwhile, a revocation cancelled it, or it expired this instant: say which.
   const now = await approvalOr404(db, row.org_id, row.approval_id)
-  assertPending(now, decision.decided_at)
+  assertOpen(now, decision.decided_at)
   throw notPending(now)
 }
 
-function assertPending(row: ApprovalsTable, now: string): void {
-  if (row.status !== 'pending') throw notPending(row)
-  if (row.expires_at <= now) {
+/** Refuses an approval that does not read `pending` at `now`, saying why. */
+function assertOpen(row: ApprovalsTable, now: string): void {
+  const status = approvalStatusAt(row, now)
+  if (status === 'pending') return
+  if (status === 'cancelled') throw requesterRevoked(row, now)
+  if (status === 'expired') {
     throw new ApiError(
       'approval_expired',
       `Approval ${row.approval_id} expired at ${row.expires_at} (${APPROVAL_LIFETIME_HOURS} h after it was requested) without a decision: it can no longer run; call the operation again to request a new one`,
       { context: { approval_id: row.approval_id, expires_at: row.expires_at } },
     )
   }
+  throw notPending(row)
+}
+
+const requesterRevoked = (row: ApprovalsTable, now: string): ApiError => {
+  const why =
+    row.status === 'cancelled'
+      ? (row.reason ?? 'its requesting key was revoked')
+      : `its requesting key expired at ${row.requester_expires_at}`
+  return new ApiError(
+    'approval_requester_revoked',
+    `Approval ${row.approval_id} is cancelled: ${why}, so it can no longer run; a key that stands behind it calls the operation again to request a new one`,
+    {
+      context: {
+        approval_id: row.approval_id,
+        requested_by: row.requested_by,
+        status: approvalStatusAt(row, now),
+      },
+    },
+  )
 }
 
 const notPending = (row: ApprovalsTable): ApiError =>
@@ -279,15 +361,14 @@ const notPending = (row: ApprovalsTable): ApiError =>
 const approvalOr404 = (db: Executor, orgId: string, id: string) =>
   ownedOr404(findApproval(db, orgId, id), 'approval', id)
 
-/** The API record of a stored approval as of `now` (a pending one past its expiry reads expired). */
+/** The API record of a stored approval as of `now` (`approvalStatusAt`). */
 export function approvalFromRow(row: ApprovalsTable, now: string): Approval {
-  const expired = row.status === 'pending' && row.expires_at <= now
   return {
     approval_id: row.approval_id,
     operation: row.operation as ApprovableOperation,
     target: { type: row.target_type as 'token' | 'credential', id: row.target_id },
     body: JSON.parse(row.body),
-    status: expired ? 'expired' : row.status,
+    status: approvalStatusAt(row, now),
     requested_by: row.requested_by,
     requested_at: row.requested_at,
     expires_at: row.expires_at,

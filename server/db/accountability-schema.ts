@@ -79,7 +79,8 @@ export interface ApprovalPoliciesTable {
 
 /**
  * A covered call waiting for a second key, or decided (0014). `body` and `outcome` are JSON text;
- * `status` is never `expired` (a pending row past `expires_at` reads so).
+ * `status` is never `expired` (a pending row past `expires_at` reads so); `cancelled` is stored when
+ * the requester's key is revoked, and read from a pending row past `requester_expires_at`.
  */
 export interface ApprovalsTable {
   approval_id: string
@@ -88,10 +89,12 @@ export interface ApprovalsTable {
   target_type: string
   target_id: string
   body: string
-  status: 'pending' | 'approved' | 'rejected' | 'failed'
+  status: 'pending' | 'approved' | 'rejected' | 'failed' | 'cancelled'
   requested_by: string
   requested_at: string
   expires_at: string
+  /** The requesting key's `expires_at` (0021): a pending approval reads cancelled once it passes. */
+  requester_expires_at: string | null
   decided_by: string | null
   decided_at: string | null
   reason: string | null

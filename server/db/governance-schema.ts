@@ -46,6 +46,25 @@ export interface JurisdictionsTable {
   private_key: string
   created_at: string
   updated_at: string
+  /**
+   * Registered again with the key of an earlier registration of its id (0022): since when that key is
+   * the jurisdiction's. Null: since `created_at`.
+   */
+  issuer_since: string | null
+}
+
+/**
+ * The key of a removed jurisdiction (0022), kept for the trust bundle and for the id's next
+ * registration: its private key sealed as it was in the jurisdiction's row (the same additional data).
+ */
+export interface RemovedJurisdictionsTable {
+  org_id: string
+  jurisdiction_id: string
+  issuer_did: string
+  private_key: string
+  /** Since when the key was the jurisdiction's: its first registration. */
+  valid_from: string
+  removed_at: string
 }
 
 export interface TrustRelationsTable {

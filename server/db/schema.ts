@@ -3,6 +3,7 @@ import type {
   KeyCustodyTable,
   RwaServiceKeysTable,
   JurisdictionsTable,
+  RemovedJurisdictionsTable,
   TrustRelationsTable,
   CredentialsTable,
   RwaDidsTable,
@@ -52,6 +53,7 @@ export interface Database {
   rwa_service_keys: RwaServiceKeysTable
   key_custody: KeyCustodyTable
   jurisdictions: JurisdictionsTable
+  removed_jurisdictions: RemovedJurisdictionsTable
   trust_relations: TrustRelationsTable
   credentials: CredentialsTable
   rwa_dids: RwaDidsTable
@@ -109,6 +111,11 @@ export interface ApiKeysTable {
   retires_at: string | null
   /** Set by a reroll: the key that replaces this one. */
   replaced_by: string | null
+  /**
+   * The first key of its reroll chain, on every key rerolled from it (0021); null on a key that was
+   * not rerolled from another: it is its own principal (`principalOf`).
+   */
+  principal_id: string | null
 }
 
 export interface SubscriptionsTable {

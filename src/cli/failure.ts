@@ -230,9 +230,14 @@ const HINTS: Partial<Record<Reason, Hint>> = {
     `\`rwa approvals get ${text(p, 'approval_id', 'ID')}\` shows who decided it and what became of it`,
   approval_expired: () =>
     'it waited more than 72 h: run the command again to request a new approval, and have it approved in time',
+  approval_requester_revoked: (p) =>
+    `the key that asked for it is revoked or expired, so it never runs: \`rwa approvals get ${text(p, 'approval_id', 'ID')}\` shows it; a key in force runs the command again to ask anew`,
   key_already_revoked: () =>
     '`rwa keys list` shows each key and whether it is revoked; `rwa keys create --name NAME` makes a new one',
-  last_admin_key: () => 'create another admin key first: `rwa keys create --org admin --name NAME`',
+  last_admin_key: (_p, c) =>
+    c.command === 'keys reroll'
+      ? `reroll it with an overlap, so that it still works should the new key be lost: \`rwa keys reroll ${c.args[0] ? word(c.args[0]) : 'KEY_ID'} --overlap 1h\`; or create another admin key first: \`rwa keys create --org admin --name NAME\``
+      : 'create another admin key first: `rwa keys create --org admin --name NAME`',
   key_already_rerolled: (p) =>
     `reroll its replacement instead: \`rwa keys reroll ${text(p, 'replaced_by', 'KEY_ID')}\``,
   key_already_expired: () => 'make a new key instead: `rwa keys create --name NAME --expires-in 24h`',

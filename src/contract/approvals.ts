@@ -31,7 +31,18 @@ export const approvableOperationSchema = z.enum(APPROVABLE_OPERATIONS)
 /** How long a pending approval may wait for its second key. */
 export const APPROVAL_LIFETIME_HOURS = 72
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'failed'] as const
+/**
+ * `cancelled`: its requesting key was revoked (or expired) before a decision; the principal behind it
+ * can no longer stand by the request, so it never runs.
+ */
+export const APPROVAL_STATUSES = [
+  'pending',
+  'approved',
+  'rejected',
+  'expired',
+  'failed',
+  'cancelled',
+] as const
 
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number]
 
@@ -70,14 +81,26 @@ export const approvalSchema = z.object({
     .describe('The record of the path the operation was called on'),
   body: z.unknown().describe('The body the operation was called with, as validated; it runs with it'),
   status: z.enum(APPROVAL_STATUSES),
-  requested_by: z.string().describe('The key that called the operation'),
+  requested_by: z
+    .string()
+    .describe(
+      'The key that called the operation. Neither it nor a key rerolled from it (or it from) may approve it: one principal',
+    ),
   requested_at: timestampSchema,
   expires_at: timestampSchema.describe(
     `A pending approval not decided by then reads expired (${APPROVAL_LIFETIME_HOURS} h)`,
   ),
-  decided_by: z.string().nullable().describe('The key that approved or rejected it'),
+  decided_by: z
+    .string()
+    .nullable()
+    .describe(
+      'The key that approved or rejected it; cancelled: the key whose call found its requester revoked (the revoking key, usually), null when the requesting key expired',
+    ),
   decided_at: timestampSchema.nullable(),
-  reason: z.string().nullable().describe("The rejecting key's reason, if it gave one"),
+  reason: z
+    .string()
+    .nullable()
+    .describe("The rejecting key's reason, if it gave one; cancelled: why (the requesting key revoked)"),
   outcome: approvalOutcomeSchema
     .nullable()
     .describe("Once approved: the operation's answer (failed: its refusal, and nothing was done)"),

@@ -94,12 +94,14 @@ export const billingRoutes = {
   }),
   revokeKey: defineOperation({
     operationId: 'revokeKey',
-    audit: ['key.revoked'],
+    audit: ['key.revoked', 'approval.cancelled'],
     method: 'delete',
     path: '/console/billing/keys/{key_id}',
     access: 'key',
     tags: billingTags,
     summary: 'Revoke a key (permanent; owner)',
+    description:
+      "Approvals its principal requested and that are still pending read `cancelled` from then on (one `approval.cancelled` event each, in the revocation's write). A key rerolled already and still in its overlap ends the overlap only: the key that replaced it carries its principal and its requests on.",
     params: keyIdParamsSchema,
     response: jsonResponse(200, revokeKeyResponseSchema, 'Revoked', revokeKeyResponseExample),
     refusals: ['key_not_found', 'key_already_revoked', 'last_admin_key'],
@@ -114,7 +116,7 @@ export const billingRoutes = {
     tags: billingTags,
     summary: 'Reroll a key: a new raw key with the same name, roles and expiry (owner)',
     description:
-      'Answers the new raw key once. The old key keeps working for `overlap_seconds`, then reads `revoked: true, revoked_reason: "rerolled"`, so a deployment can switch keys without a failed request.',
+      'Answers the new raw key once. The old key keeps working for `overlap_seconds`, then reads `revoked: true, revoked_reason: "rerolled"`, so a deployment can switch keys without a failed request. The new key is the same principal as the old (four eyes: neither approves the other\'s requests, and the old key\'s pending requests wait on). The last active admin key is rerolled only with an overlap (`last_admin_key` otherwise): a lost answer would leave no admin key.',
     params: keyIdParamsSchema,
     body: optionalJsonBody(rerollKeyRequestSchema, rerollKeyRequestExample),
     response: jsonResponse(
@@ -123,7 +125,13 @@ export const billingRoutes = {
       'The new key; the raw key is shown only here',
       rerollKeyResponseExample,
     ),
-    refusals: ['key_not_found', 'key_already_revoked', 'key_already_rerolled', 'key_already_expired'],
+    refusals: [
+      'key_not_found',
+      'key_already_revoked',
+      'key_already_rerolled',
+      'key_already_expired',
+      'last_admin_key',
+    ],
   }),
   getSubscription: defineOperation({
     operationId: 'getSubscription',

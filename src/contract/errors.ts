@@ -95,7 +95,7 @@ export const REASONS = {
   },
   approval_requires_another_key: {
     code: 'forbidden',
-    when: 'Approving an approval with the key that requested it: four eyes need another key',
+    when: 'Approving an approval with the key that requested it, or a key rerolled from it or it from (one principal): four eyes need another key',
   },
   plan_required: {
     code: 'plan_required',
@@ -143,7 +143,10 @@ export const REASONS = {
   },
   // 409
   key_already_revoked: { code: 'conflict', when: 'The key is revoked already (revocation is permanent)' },
-  last_admin_key: { code: 'conflict', when: 'Revoking the last active admin key' },
+  last_admin_key: {
+    code: 'conflict',
+    when: 'Revoking the last active admin key, or rerolling it with no overlap (a lost answer would leave no admin key)',
+  },
   key_already_rerolled: {
     code: 'conflict',
     when: 'Rerolling a key rerolled already (`context.replaced_by` is its successor; reroll that one)',
@@ -197,6 +200,10 @@ export const REASONS = {
   approval_not_pending: {
     code: 'conflict',
     when: 'Approving or rejecting an approval decided already (`context.status`: approved, rejected or failed)',
+  },
+  approval_requester_revoked: {
+    code: 'conflict',
+    when: 'Approving or rejecting an approval whose requesting key has been revoked or has expired since (the approval reads `cancelled`): it can no longer run',
   },
   approval_expired: {
     code: 'conflict',

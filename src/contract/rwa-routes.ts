@@ -239,6 +239,8 @@ export const rwaRoutes = {
     method: 'post',
     path: `${RWA_BASE}/jurisdictions`,
     summary: 'Register a jurisdiction (the service generates its Ed25519 key and issuer_did)',
+    description:
+      'A jurisdiction keeps its key for life: an id registered before and removed since gets its old key (and `issuer_did`) back, so what named it keeps verifying.',
     body: jsonBody(registerJurisdictionRequestSchema, registerJurisdictionRequestExample),
     response: jsonResponse(201, jurisdictionSchema, 'Registered', jurisdictionExample),
     refusals: ['jurisdiction_exists'],
@@ -278,6 +280,8 @@ export const rwaRoutes = {
     method: 'delete',
     path: `${RWA_BASE}/jurisdictions/{id}`,
     summary: 'Remove a jurisdiction nothing refers to',
+    description:
+      'Its key is kept: the trust bundle lists it with `removed_at` (proofs name its issuer DID), and registering the id again takes it back.',
     params: jurisdictionParamsSchema,
     response: jsonResponse(200, removeJurisdictionResponseSchema, 'Removed', {
       status: 'removed',

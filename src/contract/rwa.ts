@@ -792,12 +792,20 @@ export const trustBundleKeySchema = ed25519JwkSchema.extend({
   valid_until: timestampSchema.nullable().describe('When it was retired; null while it signs'),
 })
 
-/** An issuer of a trust bundle: a jurisdiction's did:key and when it was that jurisdiction's. */
+/**
+ * An issuer of a trust bundle: a jurisdiction's did:key and when it was that jurisdiction's. A
+ * jurisdiction keeps its key for life: a removed one stays listed (`removed_at`), valid until then.
+ */
 export const trustBundleIssuerSchema = z.object({
   jurisdiction_id: z.string(),
   issuer_did: z.string(),
-  valid_from: timestampSchema,
-  valid_until: timestampSchema.nullable(),
+  valid_from: timestampSchema.describe("The jurisdiction id's first registration"),
+  valid_until: timestampSchema.nullable().describe('Its removal; null while it is registered'),
+  removed_at: timestampSchema
+    .optional()
+    .describe(
+      'Only on a removed jurisdiction: when it was removed (registering the id again takes the key back)',
+    ),
 })
 
 /**

@@ -2,10 +2,10 @@ import { describe, expect, it, vi } from 'vitest'
 import { cliAs, newOrgCli, tokenThroughCli, useServerAndHome } from '../support/cli.js'
 
 /*
- * Four eyes through the CLI, as an operator would run it (docs/accountability.md, "Four eyes"): the owner
- * sets the policy, agent A's forced transfer waits (exit 0, printing the approval and how to approve it),
- * A cannot approve its own, agent B approves and the transfer is made; a recovery requested by A is
- * rejected by B.
+ * Four eyes through the CLI, as an operator would run it (docs/accountability.md, "Four eyes"): the owner sets the policy, agent
+ * A's forced transfer waits (exit 0, printing the approval and how to approve it), A cannot approve its
+ * own, agent B approves and the transfer is made, printed as a transfer; a recovery requested by A is
+ * rejected by B; once A's key is revoked, what A asked for reads cancelled and never runs.
  */
 
 vi.setConfig({ testTimeout: 180_000 })
@@ -18,11 +18,10 @@ const BOB = 'did:web:lion:bob'
 describe('rwa policy and rwa approvals', () => {
   it('owner turns four eyes on; agent A requests a forced transfer; A cannot approve it; agent B does', async () => {
     const owner = await newOrgCli(shared, 'four-eyes')
-    const [a, b] = await Promise.all(
-      ['agent-a', 'agent-b'].map(async (name) =>
-        cliAs(shared, (await owner.json(['keys', 'create', '--name', name, '--role', 'agent'])).api_key),
-      ),
+    const made = await Promise.all(
+      ['agent-a', 'agent-b'].map((name) => owner.json(['keys', 'create', '--name', name, '--role', 'agent'])),
     )
+    const [a, b] = made.map((key) => cliAs(shared, key.api_key))
 
     const set = await owner.run(['policy', 'set', '--require-approval', 'forced_transfer,recover'])
     expect(set.exitCode, set.stderr).toBe(0)
@@ -87,6 +86,35 @@ describe('rwa policy and rwa approvals', () => {
     const again = await b!.run(['approvals', 'approve', id!, '--yes'])
     expect(again.exitCode).toBe(5)
 
+    // Printed as the CLI prints a transfer (`rwa transfers request`): its fields and its compliance
+    // checks, never the answer's JSON.
+    const second = await a!.json([...force.slice(0, 12), '5', '--reason', 'court order 10', '--yes'])
+    const shownApproval = await b!.run(['approvals', 'approve', second.approval_id, '--yes'])
+    expect(shownApproval.exitCode, shownApproval.stderr).toBe(0)
+    const fields = Object.fromEntries(
+      shownApproval.stdout
+        .trim()
+        .split('\n\n')[0]!
+        .split('\n')
+        .map((line) => line.split('\t')),
+    )
+    expect(fields).toMatchObject({
+      field: 'value',
+      status: 'forced',
+      token_id: tokenId,
+      route: 'US -> US',
+      sender_did: ALICE,
+      recipient_did: BOB,
+      amount: '5',
+      reason: 'court order 10',
+    })
+    expect(fields.transfer_id).toMatch(/^tx_/)
+    expect(shownApproval.stdout).toContain('requirement\tjurisdiction\tsatisfied\tevidence\treason')
+    expect(shownApproval.stdout).not.toContain('{')
+    expect(shownApproval.stderr).toContain(
+      `approved ${second.approval_id}: forced transfer ${fields.transfer_id}; proof ${fields.proof_id}`,
+    )
+
     // A recovery A requests, B rejects: it never runs.
     const recovery = await a!.json([
       'tokens',
@@ -108,8 +136,28 @@ describe('rwa policy and rwa approvals', () => {
       [recovery.approval_id, 'not verified'],
     ])
     expect((await holdings()).sort()).toEqual([
-      [ALICE, 750],
-      [BOB, 250],
+      [ALICE, 745],
+      [BOB, 255],
+    ])
+
+    // A's key revoked: what A asked for and nobody decided yet is cancelled, and never runs.
+    const orphan = await a!.json([...force.slice(0, 12), '7', '--reason', 'court order 11', '--yes'])
+    const revoked = await owner.run(['keys', 'revoke', made[0].key_id, '--yes'])
+    expect(revoked.exitCode, revoked.stderr).toBe(0)
+    const cancelled = await b!.run(['approvals', 'list', '--status', 'cancelled'])
+    expect(
+      cancelled.stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split('\t').slice(0, 4)),
+    ).toEqual([[orphan.approval_id, 'forced_transfer', `token ${tokenId}`, 'cancelled']])
+    const late = await b!.run(['approvals', 'approve', orphan.approval_id, '--yes'])
+    expect(late.exitCode).toBe(5)
+    expect(late.stderr).toContain('the key that asked for it is revoked or expired')
+    expect((await holdings()).sort()).toEqual([
+      [ALICE, 745],
+      [BOB, 255],
     ])
   })
 })

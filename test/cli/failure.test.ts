@@ -230,6 +230,18 @@ describe('hints are keyed by reason and filled from the context', () => {
       'create another admin key first: `rwa keys create --org admin --name NAME`',
     ],
     [
+      'the last admin key rerolled with no overlap: reroll it with one',
+      problem('last_admin_key', { context: { key_id: 'key_1' } }),
+      { command: 'keys reroll', args: ['key_1'] },
+      'reroll it with an overlap, so that it still works should the new key be lost: `rwa keys reroll key_1 --overlap 1h`; or create another admin key first: `rwa keys create --org admin --name NAME`',
+    ],
+    [
+      'a cancelled approval: its requester is revoked; get shows it',
+      problem('approval_requester_revoked', { context: { approval_id: 'apr_1', requested_by: 'key_1' } }),
+      { command: 'approvals approve', args: ['apr_1'] },
+      'the key that asked for it is revoked or expired, so it never runs: `rwa approvals get apr_1` shows it; a key in force runs the command again to ask anew',
+    ],
+    [
       'a second revoke of a key points at `rwa keys list`, never at a `keys get` that does not exist',
       problem('key_already_revoked', { context: { key_id: 'key_1' } }),
       { command: 'keys revoke', args: ['key_1'] },

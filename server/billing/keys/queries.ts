@@ -27,10 +27,23 @@ export async function hasAnyKey(db: Executor, orgId: string): Promise<boolean> {
 export function unrevokedKeys(db: Executor, orgId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['key_id', 'roles', 'revoked_at', 'retires_at', 'expires_at'])
+    .select(['key_id', 'org_id', 'roles', 'revoked_at', 'retires_at', 'expires_at'])
     .where('org_id', '=', orgId)
     .where('revoked_at', 'is', null)
     .execute()
+}
+
+/**
+ * The current key of a principal (`principalOf`): the one of its reroll chain not rerolled. Undefined
+ * only for an id no key has.
+ */
+export function currentKeyOf(db: Executor, principalId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['key_id', 'revoked_at', 'expires_at'])
+    .where((eb) => eb.or([eb('principal_id', '=', principalId), eb('key_id', '=', principalId)]))
+    .where('replaced_by', 'is', null)
+    .executeTakeFirst()
 }
 
 /** Revokes a key unless it already is; false when it was (another request revoked it first). */

@@ -12,13 +12,7 @@ import type {
 import { FREE_TRIAL_DAYS } from '../../../src/contract/limits.js'
 import { DEFAULT_ROLES, type Role, rolesInOrder } from '../../../src/contract/roles.js'
 import { generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-keys.js'
-import {
-  ADMIN_ORG_ID,
-  assertOrgAccess,
-  isAdminKey,
-  orgActedOn,
-  type Principal,
-} from '../../auth/principal.js'
+import { ADMIN_ORG_ID, assertOrgAccess, orgActedOn, type Principal } from '../../auth/principal.js'
 import type { KnownOrg } from '../../caches/auth-cache.js'
 import { rolesOfRow, storedRoles } from '../../caches/stored-roles.js'
 import { DAY_MS, isoTimestamp } from '../../clock.js'
@@ -28,7 +22,10 @@ import { ApiError } from '../../errors.js'
 import { entitlementOf } from '../../limits/entitlement.js'
 import { ensureOrganization, lockOrganization, startTrialOnce } from '../../organizations/queries.js'
 import { organizationOr404, trialEndsAtOf } from '../subscriptions/service.js'
-import { expiredAt, keyStateAt, rolesNotGrantable } from './key-rules.js'
+import { cancelPendingOfPrincipal } from '../../approvals/queries.js'
+import { cancellationReason, cancelledEvent } from '../../approvals/rules.js'
+import type { Executor } from '../../db/queries.js'
+import { expiredAt, isLastingAdminKey, keyStateAt, principalOf, rolesNotGrantable } from './key-rules.js'
 import {
   findKeyRow,
   unrevokedKeys,
@@ -184,7 +181,13 @@ export function keyRecordOf(
   }
 }
 
-/** Revokes a key for good. Another organization's key is reported as unknown. */
+/**
+ * Revokes a key for good. Another organization's key is reported as unknown. When the key is its
+ * principal's current one (not rerolled into another), the principal is done: the approvals it asked
+ * for that are still pending are cancelled in the same write, one `approval.cancelled` event each, so
+ * the list and the audit log say so from this moment (docs/accountability.md, "Four eyes"). A rerolled
+ * key revoked during its overlap only ends the overlap: its successor carries the principal on.
+ */
 export async function revokeKey(
   ctx: AppContext,
   principal: Principal,
@@ -196,36 +199,62 @@ export async function revokeKey(
       context: { key_id: keyId },
     })
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await findKeyRow(trx, keyId)
-    if (!row || (!principal.isAdmin && row.org_id !== principal.orgId)) {
+    const found = await findKeyRow(trx, keyId)
+    if (!found || (!principal.isAdmin && found.org_id !== principal.orgId)) {
       throw new ApiError('key_not_found', `No API key with id ${keyId}`, { context: { key_id: keyId } })
     }
+    // Two admin keys revoked at once on two instances must not both pass the last-key check; and read
+    // again under the lock: a reroll on another instance may have gone first (then its successor
+    // carries the principal on).
+    await lockOrganization(trx, found.org_id)
+    const row = (await findKeyRow(trx, keyId)) ?? found
     if (keyStateAt(row, now).revoked) throw alreadyRevoked()
-    // Two admin keys revoked at once on two instances must not both pass the last-key check.
-    await lockOrganization(trx, row.org_id)
-    // Only an unexpired owner key of the operator organization is an admin key: its auditor or expired
-    // keys must not count, or revoking the last real one would lock the operator out.
-    const actsAsAdmin = (key: Pick<typeof row, 'roles' | 'expires_at' | 'revoked_at' | 'retires_at'>) =>
-      isAdminKey(ADMIN_ORG_ID, rolesOfRow(key.roles)) &&
-      !keyStateAt(key, now).revoked &&
-      !expiredAt(key.expires_at, now)
-    if (row.org_id === ADMIN_ORG_ID && actsAsAdmin(row)) {
-      const others = (await unrevokedKeys(trx, ADMIN_ORG_ID)).filter(
-        (k) => k.key_id !== keyId && actsAsAdmin(k),
-      )
-      if (others.length === 0) {
-        throw new ApiError(
-          'last_admin_key',
-          'This is the last active admin key; create another admin key before revoking it',
-          { context: { key_id: keyId } },
-        )
-      }
-    }
+    await assertNotLastAdminKey(
+      trx,
+      row,
+      now,
+      'This is the last active admin key; create another admin key before revoking it',
+    )
     if (!(await markKeyRevoked(trx, keyId, isoTimestamp(now)))) throw alreadyRevoked()
     ctx.record({ orgId: row.org_id, action: 'key.revoked', target: { type: 'key', id: keyId } })
+    if (row.replaced_by === null) {
+      const cancelled = await cancelPendingOfPrincipal(trx, row.org_id, principalOf(row), {
+        decided_by: principal.keyId,
+        decided_at: isoTimestamp(now),
+        reason: cancellationReason(keyId),
+      })
+      for (const approval of cancelled) {
+        ctx.record({
+          orgId: row.org_id,
+          action: 'approval.cancelled',
+          target: { type: 'approval', id: approval.approval_id },
+          after: cancelledEvent(approval, keyId),
+        })
+      }
+    }
   })
   ctx.invalidate({ kind: 'key-revoked', keyId })
   return { status: 'revoked', key_id: keyId }
+}
+
+/**
+ * Refuses (409 `last_admin_key`) to take away the operator's last lasting admin key (`isLastingAdminKey`):
+ * revoking it, or rerolling it with no overlap (the new key is in the answer alone; lost, and a retry
+ * replays `api_key: null`, nobody could act as admin again). Call it under the organization's lock.
+ */
+async function assertNotLastAdminKey(
+  trx: Executor,
+  row: Selectable<ApiKeysTable>,
+  now: number,
+  detail: string,
+): Promise<void> {
+  const lasting = (key: Parameters<typeof isLastingAdminKey>[0]) => isLastingAdminKey(key, now)
+  if (!lasting({ ...row, roles: rolesOfRow(row.roles) })) return
+  // Its auditor or expired keys must not count, nor a rerolled one (it stops when its overlap ends).
+  const others = (await unrevokedKeys(trx, ADMIN_ORG_ID)).filter(
+    (k) => k.key_id !== row.key_id && lasting({ ...k, roles: rolesOfRow(k.roles) }),
+  )
+  if (others.length === 0) throw new ApiError('last_admin_key', detail, { context: { key_id: row.key_id } })
 }
 
 /**
@@ -272,6 +301,14 @@ export async function rerollKey(
         { context: { key_id: keyId, expired_at: row.expires_at } },
       )
     }
+    if (!input.overlap_seconds) {
+      await assertNotLastAdminKey(
+        trx,
+        row,
+        now,
+        'This is the last active admin key: reroll it with an overlap (overlap_seconds), so that it keeps working should the answer with the new key be lost, or create another admin key first',
+      )
+    }
     await insertApiKey(trx, {
       key_id: newKeyId,
       org_id: row.org_id,
@@ -283,6 +320,8 @@ export async function rerollKey(
       revoked_at: null,
       roles: row.roles,
       expires_at: row.expires_at,
+      // The same principal: four eyes does not take the new key for a second pair of eyes.
+      principal_id: principalOf(row),
     })
     if (!(await markKeyRerolled(trx, keyId, retiresAt, newKeyId))) throw alreadyRerolled(null)
     ctx.record({

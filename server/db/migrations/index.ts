@@ -17,6 +17,8 @@ import { wideCounters } from './0017-wide-counters.js'
 import { logNodeBlobs } from './0018-log-node-blobs.js'
 import { logTiles } from './0019-log-tiles.js'
 import { fairDeliveries } from './0020-fair-deliveries.js'
+import { keyPrincipals } from './0021-key-principals.js'
+import { removedJurisdictions } from './0022-removed-jurisdictions.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -41,4 +43,6 @@ export const migrations: Record<string, Migration> = {
   '0018-log-node-blobs': logNodeBlobs,
   '0019-log-tiles': logTiles,
   '0020-fair-deliveries': fairDeliveries,
+  '0021-key-principals': keyPrincipals,
+  '0022-removed-jurisdictions': removedJurisdictions,
 }

@@ -9,7 +9,7 @@ import {
   type RowLock,
   withLock,
 } from '../../db/queries.js'
-import type { JurisdictionsTable } from '../../db/schema.js'
+import type { JurisdictionsTable, RemovedJurisdictionsTable } from '../../db/schema.js'
 import { ownedOr404 } from '../owned.js'
 
 /** Every query of jurisdictions; each filters by org_id first. */
@@ -52,9 +52,37 @@ export async function findJurisdictions(db: Executor, orgId: string, ids: string
 export function listIssuers(db: Executor, orgId: string) {
   return db
     .selectFrom('jurisdictions')
-    .select(['jurisdiction_id', 'issuer_did', 'created_at'])
+    .select(['jurisdiction_id', 'issuer_did', 'created_at', 'issuer_since'])
     .where('org_id', '=', orgId)
     .orderBy('jurisdiction_id')
+    .execute()
+}
+
+/** The keys of the organization's removed jurisdictions (a trust bundle's issuers too), by id. */
+export function listRemovedIssuers(db: Executor, orgId: string) {
+  return db
+    .selectFrom('removed_jurisdictions')
+    .select(['jurisdiction_id', 'issuer_did', 'valid_from', 'removed_at'])
+    .where('org_id', '=', orgId)
+    .orderBy('jurisdiction_id')
+    .execute()
+}
+
+/** The kept key of a removed jurisdiction of that id, if one was removed (`update`: to take it back). */
+export const findRemovedJurisdiction = ownedRecord('removed_jurisdictions', 'jurisdiction_id')
+
+export async function insertRemovedJurisdiction(
+  db: Executor,
+  row: Insertable<RemovedJurisdictionsTable>,
+): Promise<void> {
+  await db.insertInto('removed_jurisdictions').values(row).execute()
+}
+
+export async function deleteRemovedJurisdiction(db: Executor, orgId: string, jurisdictionId: string) {
+  await db
+    .deleteFrom('removed_jurisdictions')
+    .where('org_id', '=', orgId)
+    .where('jurisdiction_id', '=', jurisdictionId)
     .execute()
 }
 

@@ -14,8 +14,11 @@ import { listPage } from '../owned.js'
 import { jurisdictionFromRow } from './from-row.js'
 import {
   deleteJurisdiction,
+  deleteRemovedJurisdiction,
   findJurisdiction,
+  findRemovedJurisdiction,
   insertJurisdiction,
+  insertRemovedJurisdiction,
   jurisdictionOr404,
   jurisdictionUsage,
   listJurisdictions as listJurisdictionRows,
@@ -39,42 +42,54 @@ const mutableFields = ({
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
-/** Registers a jurisdiction with a new Ed25519 key; its issuer_did is that key's did:key. */
+/**
+ * Registers a jurisdiction with a new Ed25519 key; its issuer_did is that key's did:key. An id removed
+ * before gets its old key back, valid since its first registration: a jurisdiction keeps its key for
+ * life, so what it signed, and the proofs that name it, keep verifying against a fresh trust bundle.
+ */
 export async function registerJurisdiction(
   ctx: AppContext,
   principal: Principal,
   input: RegisterJurisdictionRequest,
 ): Promise<Jurisdiction> {
+  const orgId = principal.orgId
   const now = isoTimestamp(ctx.clock.now())
-  const key = ctx.signingKeys.newIssuerKey(principal.orgId, input.jurisdiction_id)
-  const row = {
-    org_id: principal.orgId,
-    jurisdiction_id: input.jurisdiction_id,
-    seq: ctx.ids.next('jur'),
-    name: input.name,
-    regulatory_body: input.regulatory_body,
-    frameworks: JSON.stringify(input.frameworks),
-    credential_types: JSON.stringify(input.credential_types),
-    transfer_requirements: JSON.stringify(input.transfer_requirements),
-    issuer_did: key.issuer_did,
-    private_key: key.private_key,
-    created_at: now,
-    updated_at: now,
-  }
   const duplicate = () =>
     new ApiError('jurisdiction_exists', `Jurisdiction ${input.jurisdiction_id} is already registered`, {
       context: { jurisdiction_id: input.jurisdiction_id },
     })
-  await ctx.db
+  const row = await ctx.db
     .transaction()
     .execute(async (trx) => {
-      if (await findJurisdiction(trx, principal.orgId, input.jurisdiction_id)) throw duplicate()
+      if (await findJurisdiction(trx, orgId, input.jurisdiction_id)) throw duplicate()
+      // Locked: of two registrations at once, the second finds it taken back and makes a key of its
+      // own, which the primary key then refuses (a 409 below).
+      const removed = await findRemovedJurisdiction(trx, orgId, input.jurisdiction_id, 'update')
+      const key = removed ?? ctx.signingKeys.newIssuerKey(orgId, input.jurisdiction_id)
+      const row = {
+        org_id: orgId,
+        jurisdiction_id: input.jurisdiction_id,
+        seq: ctx.ids.next('jur'),
+        name: input.name,
+        regulatory_body: input.regulatory_body,
+        frameworks: JSON.stringify(input.frameworks),
+        credential_types: JSON.stringify(input.credential_types),
+        transfer_requirements: JSON.stringify(input.transfer_requirements),
+        issuer_did: key.issuer_did,
+        private_key: key.private_key,
+        created_at: now,
+        updated_at: now,
+        issuer_since: removed?.valid_from ?? null,
+      }
       await insertJurisdiction(trx, row)
+      if (removed) await deleteRemovedJurisdiction(trx, orgId, input.jurisdiction_id)
       ctx.record({
-        orgId: principal.orgId,
+        orgId,
         action: 'jurisdiction.registered',
         target: { type: 'jurisdiction', id: input.jurisdiction_id },
+        ...(removed ? { after: { issuer_did: removed.issuer_did, key_restored: true } } : {}),
       })
+      return row
     })
     .catch((error) => {
       // The same id registered at the same moment through another instance.
@@ -132,7 +147,13 @@ export async function updateJurisdiction(
   })
 }
 
-/** Removes a jurisdiction nothing refers to any more (409 naming what still does). */
+/**
+ * Removes a jurisdiction nothing refers to any more (409 naming what still does). Its key is kept
+ * (`removed_jurisdictions`): proofs name its issuer DID (a transfer refused into it, units that passed
+ * through it), the trust bundle keeps listing it until its removal, and the id registered again gets it
+ * back. Every removal keeps it, rather than only those some record names: the rule stays one line, and an
+ * id is bound to one key for good.
+ */
 export async function removeJurisdiction(
   ctx: AppContext,
   principal: Principal,
@@ -140,7 +161,7 @@ export async function removeJurisdiction(
 ): Promise<RemoveJurisdictionResponse> {
   await ctx.db.transaction().execute(async (trx) => {
     // Locked first: writes referring to it (key share) finish before the usage is counted, or wait.
-    await jurisdictionOr404(trx, principal.orgId, id, 'update')
+    const row = await jurisdictionOr404(trx, principal.orgId, id, 'update')
     const usage = await jurisdictionUsage(trx, principal.orgId, id)
     const uses = [
       usage.credentials > 0 && plural(usage.credentials, 'credential'),
@@ -163,6 +184,14 @@ export async function removeJurisdiction(
         },
       )
     }
+    await insertRemovedJurisdiction(trx, {
+      org_id: row.org_id,
+      jurisdiction_id: id,
+      issuer_did: row.issuer_did,
+      private_key: row.private_key,
+      valid_from: row.issuer_since ?? row.created_at,
+      removed_at: isoTimestamp(ctx.clock.now()),
+    })
     await deleteJurisdiction(trx, principal.orgId, id)
     ctx.record({
       orgId: principal.orgId,

@@ -1,11 +1,13 @@
 import type { Command } from 'commander'
 import type { ApiResponse } from '../../client/index.js'
 import type {
+  ApprovableOperation,
   Approval,
   ApprovalPolicy,
   ListApprovalsQuery,
   SetApprovalPolicyRequest,
 } from '../../contract/approvals.js'
+import type { Credential, FreezeState, RecoveryResult, Transfer } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { confirmDestructive, requestFrom } from '../input.js'
@@ -130,7 +132,8 @@ export function get(id: string, _options: unknown, command: Command) {
 
 /**
  * Approves: shows what will run, asks (or takes --yes), then runs it. The answer is the operation's own,
- * printed as JSON with --json, else as its fields; a refusal fails the command like the operation would.
+ * printed as JSON with --json, else as the operation's own command prints it (`printerOf`); a refusal
+ * fails the command like the operation would.
  */
 export function approve(id: string, _options: unknown, command: Command) {
   return withContext(command, async (ctx) => {
@@ -144,22 +147,49 @@ export function approve(id: string, _options: unknown, command: Command) {
     const ids = Object.entries(data as Record<string, unknown>)
       .filter(([name, value]) => /^(transfer|proof|credential)_id$/.test(name) && typeof value === 'string')
       .map(([, value]) => value as string)
-    ctx.out.result(
-      raw,
-      () => {
-        ctx.out.record(
-          Object.entries(data as Record<string, unknown>).map(([name, value]) => [
-            name,
-            value !== null && typeof value === 'object' ? JSON.stringify(value) : (value as string),
-          ]),
-        )
-        ctx.out.success(
-          `approved ${approval.approval_id}: ${approval.operation} on ${targetOf(approval)} done`,
-        )
-      },
-      ids,
-    )
+    const print = await printerOf(approval.operation)
+    ctx.out.result(raw, () => ctx.out.success(`approved ${approval.approval_id}: ${print(ctx, data)}`), ids)
   })
+}
+
+/**
+ * How an approved operation's answer prints: as its own command prints it (a forced transfer as
+ * `rwa transfers request` prints a transfer), answering what was done, in words. Loaded when needed:
+ * the commands of those operations import this module for `unlessPending`.
+ */
+async function printerOf(
+  operation: ApprovableOperation,
+): Promise<(ctx: CliContext, answer: unknown) => string> {
+  switch (operation) {
+    case 'forced_transfer': {
+      const { showTransfer } = await import('./transfers.js')
+      return (ctx, answer) => {
+        const transfer = answer as Transfer
+        showTransfer(ctx, transfer)
+        return `forced transfer ${transfer.transfer_id}; proof ${transfer.proof_id}`
+      }
+    }
+    case 'recover': {
+      const { showRecovery } = await import('./token-governance.js')
+      return (ctx, answer) => showRecovery(ctx, answer as RecoveryResult)
+    }
+    case 'unfreeze': {
+      const { showFreezeState } = await import('./token-governance.js')
+      return (ctx, answer) => {
+        const state = answer as FreezeState
+        showFreezeState(ctx, state)
+        return `unfroze ${state.holder_did} for ${state.token_id}`
+      }
+    }
+    case 'credential_revoke': {
+      const { showCredential } = await import('./credentials.js')
+      return (ctx, answer) => {
+        const credential = answer as Credential
+        showCredential(ctx, credential)
+        return `revoked credential ${credential.credential_id}`
+      }
+    }
+  }
 }
 
 export function reject(id: string, options: Record<string, unknown>, command: Command) {

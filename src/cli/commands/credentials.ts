@@ -12,7 +12,8 @@ import { confirmDestructive, parseJsonInput, readInputFile, requestFrom } from '
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 import { doesNotHold, maxStatusAgeOf, statusOf, trustOf, type VerifyOptions } from './verification.js'
 
-function showCredential(ctx: CliContext, c: Credential): void {
+/** A credential as `rwa credentials get` prints it. */
+export function showCredential(ctx: CliContext, c: Credential): void {
   ctx.out.record([
     ['credential_id', c.credential_id],
     ['type', c.type],

@@ -7,6 +7,7 @@ import type {
   ListFrozenHoldersQuery,
   ListHoldingsQuery,
   RecoverRequest,
+  RecoveryResult,
   SetTokenRulesRequest,
   TokenDetail,
   TokenHistoryQuery,
@@ -105,7 +106,7 @@ function freezeCommand(freeze: boolean) {
     })
 }
 
-function showFreezeState(ctx: CliContext, state: FreezeState): void {
+export function showFreezeState(ctx: CliContext, state: FreezeState): void {
   ctx.out.record([
     ['token_id', state.token_id],
     ['holder_did', state.holder_did],
@@ -202,12 +203,15 @@ export function recover(id: string, options: Record<string, unknown>, command: C
     )
     if (!answer) return
     const { data, raw } = answer
-    ctx.out.result(raw, () => {
-      showHoldings(ctx, data.moved)
-      const position = data.log_index !== undefined ? ` (log_index ${data.log_index})` : ''
-      ctx.out.success(`recovered ${data.lost_did} as ${data.new_did}; proof ${data.proof_id}${position}`)
-    })
+    ctx.out.result(raw, () => ctx.out.success(showRecovery(ctx, data)))
   })
+}
+
+/** A recovery as `rwa tokens recover` prints it: the holdings moved; answers what it did, in words. */
+export function showRecovery(ctx: CliContext, data: RecoveryResult): string {
+  showHoldings(ctx, data.moved)
+  const position = data.log_index !== undefined ? ` (log_index ${data.log_index})` : ''
+  return `recovered ${data.lost_did} as ${data.new_did}; proof ${data.proof_id}${position}`
 }
 
 // ── Rules and history ───────────────────────────────────────────────────────

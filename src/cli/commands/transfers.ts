@@ -28,7 +28,8 @@ export function showChecks(ctx: CliContext, details: ComplianceDetails): void {
   )
 }
 
-function showTransfer(ctx: CliContext, t: Transfer, proof?: { digest: string; kid: string }): void {
+/** A transfer as `rwa transfers request|get` print it: its fields, then its compliance checks. */
+export function showTransfer(ctx: CliContext, t: Transfer, proof?: { digest: string; kid: string }): void {
   ctx.out.record([
     ['transfer_id', t.transfer_id],
     ['status', statusWord(ctx, t.status)],

@@ -18,7 +18,7 @@ export const APPROVALS = {
     {
       field: 'status',
       flag: '--status <status>',
-      help: 'pending, approved, rejected, expired or failed',
+      help: 'pending, approved, rejected, expired, failed or cancelled',
       example: 'pending',
     },
   ],

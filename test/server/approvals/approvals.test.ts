@@ -19,23 +19,48 @@ import { createHarness, type Harness } from '../../support/harness.js'
  */
 
 const HOUR_MS = 3_600_000
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const POLICY = '/console/rwa/policy'
 const APPROVALS = '/console/rwa/approvals'
 
 let h: Harness
 let w: World
 let owner: string
+let ownerId: string
 let agentA: { key: string; id: string }
 let agentB: { key: string; id: string }
 
-/** A key of acme with `roles`. */
-async function keyWith(roles: Role[]): Promise<{ key: string; id: string }> {
+/** A key of acme with `roles` (and `expires_at` if given). */
+async function keyWith(roles: Role[], expiresAt?: string): Promise<{ key: string; id: string }> {
+  const body = {
+    org_id: 'acme',
+    name: roles.join('+'),
+    roles,
+    ...(expiresAt ? { expires_at: expiresAt } : {}),
+  }
+  const made = await expectStatus(h.post('/console/billing/keys', body), 201)
+  return { key: made.api_key, id: made.key_id }
+}
+
+/** The owner rerolls `key` with `overlapSeconds`: the new key. */
+async function reroll(key: { id: string }, overlapSeconds = 0): Promise<{ key: string; id: string }> {
   const made = await expectStatus(
-    h.post('/console/billing/keys', { org_id: 'acme', name: roles.join('+'), roles }),
+    h.post(`/console/billing/keys/${key.id}/reroll`, { overlap_seconds: overlapSeconds }, { key: owner }),
     201,
   )
   return { key: made.api_key, id: made.key_id }
 }
+
+const revoke = (key: { id: string }) =>
+  expectStatus(h.request('DELETE', `/console/billing/keys/${key.id}`, { key: owner }), 200)
+
+const statusOf = async (id: string) =>
+  (await expectStatus(h.get(`${APPROVALS}/${id}`, { key: owner }), 200)).status
+
+const idsListed = async (status: string) =>
+  (await expectStatus(h.get(APPROVALS, { key: owner, query: { status } }), 200)).approvals.map(
+    (a: any) => a.approval_id,
+  )
 
 const forced = (amount: number) => ({
   from_did: OWNER,
@@ -57,7 +82,7 @@ const auditActions = async () =>
 
 beforeEach(async () => {
   h = await createHarness()
-  owner = (await h.createOrg('acme', { tier: 'pro' })).key
+  ;({ key: owner, keyId: ownerId } = await h.createOrg('acme', { tier: 'pro' }))
   w = await buildWorld(h, owner)
   agentA = await keyWith(['agent'])
   agentB = await keyWith(['agent'])
@@ -371,5 +396,182 @@ describe('organizations', () => {
     expect((await expectStatus(h.get(APPROVALS, { key: owner }), 200)).total).toBe(1)
     // Its policy is its own: globex's forced transfers are not covered by acme's.
     expect((await expectStatus(h.get(POLICY, { key: globex.key }), 200)).require_approval).toEqual([])
+  })
+})
+
+describe('four eyes compare principals, not key ids', () => {
+  it('a key rerolled from the requester, however many times, cannot approve its request, nor the requester one of its', async () => {
+    const { approval_id } = await expectStatus(h.post(forcedPath(), forced(10), { key: agentA.key }), 202)
+    const a1 = await reroll(agentA, 3600)
+    const refused = async (id: string, key: string) => {
+      const res = await h.post(`${APPROVALS}/${id}/approve`, undefined, { key })
+      expect([res.status, res.body.code, res.body.reason]).toEqual([
+        403,
+        'forbidden',
+        'approval_requires_another_key',
+      ])
+    }
+    await refused(approval_id, a1.key)
+    const a2 = await reroll(a1)
+    await refused(approval_id, a2.key)
+    // The other way round: the key A was rerolled from (still in its overlap) and A's request.
+    const second = await expectStatus(h.post(forcedPath(), forced(5), { key: a2.key }), 202)
+    await refused(second.approval_id, agentA.key)
+    expect([await statusOf(approval_id), await statusOf(second.approval_id)]).toEqual(['pending', 'pending'])
+    expect((await auditActions()).some((e) => e.action === 'transfer.forced')).toBe(false)
+
+    // Another principal approves both: the rerolls kept the requests.
+    const res = await h.post(`${APPROVALS}/${approval_id}/approve`, undefined, { key: agentB.key })
+    expect(res.status, res.text).toBe(201)
+    expect(res.body).toMatchObject({ status: 'forced', amount: 10 })
+    h.clock.advance(3600_000) // A's overlap ends: A reads rerolled, its principal lives on in A2.
+    expect(
+      (await h.post(`${APPROVALS}/${second.approval_id}/approve`, undefined, { key: agentB.key })).status,
+    ).toBe(201)
+  })
+
+  it('a request whose requester key is revoked since reads cancelled, in the revocation’s write, and cannot run', async () => {
+    const first = await expectStatus(h.post(forcedPath(), forced(10), { key: agentA.key }), 202)
+    const second = await expectStatus(h.post(forcedPath(), forced(20), { key: agentA.key }), 202)
+    const others = await expectStatus(h.post(forcedPath(), forced(30), { key: agentB.key }), 202)
+    const before = await holdings()
+    await revoke(agentA)
+    h.clock.advance(1000)
+
+    for (const { approval_id } of [first, second]) {
+      expect(await expectStatus(h.get(`${APPROVALS}/${approval_id}`, { key: owner }), 200)).toMatchObject({
+        status: 'cancelled',
+        decided_by: ownerId,
+        decided_at: new Date(h.clock.now() - 1000).toISOString(),
+        outcome: null,
+      })
+      const approve = await h.post(`${APPROVALS}/${approval_id}/approve`, undefined, { key: agentB.key })
+      expect([approve.status, approve.body.code, approve.body.reason]).toEqual([
+        409,
+        'conflict',
+        'approval_requester_revoked',
+      ])
+      expect(approve.body.context).toMatchObject({ approval_id, requested_by: agentA.id })
+      const reject = await h.post(`${APPROVALS}/${approval_id}/reject`, {}, { key: agentB.key })
+      expect([reject.status, reject.body.reason]).toEqual([409, 'approval_requester_revoked'])
+    }
+    expect(await holdings()).toEqual(before)
+    expect(await statusOf(others.approval_id)).toBe('pending')
+    expect((await idsListed('cancelled')).sort()).toEqual([first.approval_id, second.approval_id].sort())
+    expect(await idsListed('pending')).toEqual([others.approval_id])
+
+    // The audit log says so, in the revocation's own request, by the revoking key.
+    const events = await auditActions()
+    const revoked = events.find((e) => e.action === 'key.revoked')
+    const cancelled = events.filter((e) => e.action === 'approval.cancelled')
+    expect(cancelled.map((e) => e.target.id).sort()).toEqual([first.approval_id, second.approval_id].sort())
+    for (const event of cancelled) {
+      expect(event).toMatchObject({
+        actor: { key_id: ownerId },
+        request_id: revoked.request_id,
+        changes: { after: { operation: 'forced_transfer', reason: 'requester_revoked', key_id: agentA.id } },
+      })
+    }
+    expect(events.some((e) => e.action === 'transfer.forced')).toBe(false)
+  })
+
+  it('revoking the key a requester was rerolled into cancels its requests: one principal', async () => {
+    const { approval_id } = await expectStatus(h.post(forcedPath(), forced(10), { key: agentA.key }), 202)
+    const a1 = await reroll(agentA)
+    expect(await statusOf(approval_id)).toBe('pending')
+    await revoke(a1)
+    expect(await statusOf(approval_id)).toBe('cancelled')
+    const res = await h.post(`${APPROVALS}/${approval_id}/approve`, undefined, { key: agentB.key })
+    expect([res.status, res.body.reason]).toEqual([409, 'approval_requester_revoked'])
+  })
+
+  it('revoking a rerolled key during its overlap ends only the overlap: its principal’s requests wait on', async () => {
+    const { approval_id } = await expectStatus(h.post(forcedPath(), forced(10), { key: agentA.key }), 202)
+    await reroll(agentA, 3600)
+    await revoke(agentA)
+    expect(await statusOf(approval_id)).toBe('pending')
+    expect((await h.post(`${APPROVALS}/${approval_id}/approve`, undefined, { key: agentB.key })).status).toBe(
+      201,
+    )
+  })
+
+  it('a request made by a key whose principal was revoked meanwhile cannot run: the attempt cancels it', async () => {
+    // A rerolled with an overlap, then its new key revoked: A still works until the overlap ends.
+    const a1 = await reroll(agentA, 3600)
+    await revoke(a1)
+    const { approval_id } = await expectStatus(h.post(forcedPath(), forced(10), { key: agentA.key }), 202)
+    const before = await holdings()
+    const res = await h.post(`${APPROVALS}/${approval_id}/approve`, undefined, { key: agentB.key })
+    expect([res.status, res.body.reason]).toEqual([409, 'approval_requester_revoked'])
+    expect(await holdings()).toEqual(before)
+    expect(await expectStatus(h.get(`${APPROVALS}/${approval_id}`, { key: owner }), 200)).toMatchObject({
+      status: 'cancelled',
+      decided_by: agentB.id,
+    })
+    const cancelled = (await auditActions()).filter((e) => e.action === 'approval.cancelled')
+    expect(cancelled.map((e) => [e.target.id, e.actor.key_id])).toEqual([[approval_id, agentB.id]])
+  })
+
+  it('a request whose requester key expired since reads cancelled and cannot run; one outliving its 72 h reads expired', async () => {
+    const soon = await keyWith(['agent'], new Date(h.clock.now() + HOUR_MS).toISOString())
+    const late = await keyWith(['agent'], new Date(h.clock.now() + 100 * HOUR_MS).toISOString())
+    const short = await expectStatus(h.post(forcedPath(), forced(10), { key: soon.key }), 202)
+    const long = await expectStatus(h.post(forcedPath(), forced(10), { key: late.key }), 202)
+    h.clock.advance(HOUR_MS - 1)
+    expect(await statusOf(short.approval_id)).toBe('pending')
+    h.clock.advance(1)
+    expect(await expectStatus(h.get(`${APPROVALS}/${short.approval_id}`, { key: owner }), 200)).toMatchObject(
+      {
+        status: 'cancelled',
+        decided_by: null,
+        decided_at: null,
+      },
+    )
+    expect(await idsListed('cancelled')).toEqual([short.approval_id])
+    expect(await idsListed('pending')).toEqual([long.approval_id])
+    const before = await snapshotOf(h.ctx.db)
+    const res = await h.post(`${APPROVALS}/${short.approval_id}/approve`, undefined, { key: agentB.key })
+    expect([res.status, res.body.reason]).toEqual([409, 'approval_requester_revoked'])
+    expect(await snapshotOf(h.ctx.db)).toEqual(before)
+
+    h.clock.advance(72 * HOUR_MS)
+    expect([await statusOf(short.approval_id), await statusOf(long.approval_id)]).toEqual([
+      'cancelled',
+      'expired',
+    ])
+    expect(await idsListed('expired')).toEqual([long.approval_id])
+    expect(await idsListed('cancelled')).toEqual([short.approval_id])
+  })
+
+  it('a revocation racing an approval: the approval runs before it, or is cancelled by it, never both', async () => {
+    const other = await h.newInstance()
+    const outcomes: number[] = []
+    for (let round = 0; round < 8; round++) {
+      const requester = await keyWith(['agent'])
+      const { approval_id } = await expectStatus(h.post(forcedPath(), forced(1), { key: requester.key }), 202)
+      // The revocation a little later each round, so that either may reach the approval's row first.
+      const [revoked, approved] = await Promise.all([
+        sleep(round * 4).then(() =>
+          h.request('DELETE', `/console/billing/keys/${requester.id}`, { key: owner }),
+        ),
+        other.post(`${APPROVALS}/${approval_id}/approve`, undefined, { key: agentB.key }),
+      ])
+      expect(revoked.status, revoked.text).toBe(200)
+      const status = await statusOf(approval_id)
+      if (approved.status === 201) expect(status).toBe('approved')
+      else {
+        expect([approved.status, approved.body.reason], approved.text).toEqual([
+          409,
+          'approval_requester_revoked',
+        ])
+        expect(status).toBe('cancelled')
+      }
+      outcomes.push(approved.status)
+    }
+    const forcedTransfers = await expectStatus(
+      h.get('/console/rwa/transfers', { key: owner, query: { status: 'forced' } }),
+      200,
+    )
+    expect(forcedTransfers.total).toBe(outcomes.filter((s) => s === 201).length)
   })
 })

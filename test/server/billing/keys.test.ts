@@ -223,4 +223,54 @@ describe('DELETE /console/billing/keys/{key_id}', () => {
       (await h.request('DELETE', `/console/billing/keys/${adminKeyId}`, { key: second.body.api_key })).status,
     ).toBe(200)
   })
+
+  it('refuses to reroll the last active admin key with no overlap: a lost answer would leave no admin key', async () => {
+    const adminKeyId = (await h.get('/console/billing/keys')).body.keys[0].key_id
+    const reroll = (keyId: string, body: unknown, key = h.adminKey) =>
+      h.post(`/console/billing/keys/${keyId}/reroll`, body, { key })
+    for (const body of [{ overlap_seconds: 0 }, {}, undefined]) {
+      const res = await reroll(adminKeyId, body)
+      expect([res.status, res.body.reason, res.body.context], JSON.stringify(body)).toEqual([
+        409,
+        'last_admin_key',
+        { key_id: adminKeyId },
+      ])
+    }
+    expect((await h.get('/console/billing/keys/self')).status).toBe(200)
+    expect((await h.get('/console/billing/keys')).body.total).toBe(1)
+
+    // With an overlap it may: the old key still works should the answer be lost.
+    const rerolled = await reroll(adminKeyId, { overlap_seconds: 60 })
+    expect(rerolled.status, rerolled.text).toBe(201)
+    // The key it replaced stops when its overlap ends, so it does not count as another admin key: the
+    // new key is now the last one, for a reroll with no overlap and for a revocation alike.
+    const newest = rerolled.body.key_id
+    const again = await reroll(newest, { overlap_seconds: 0 }, rerolled.body.api_key)
+    expect([again.status, again.body.reason]).toEqual([409, 'last_admin_key'])
+    const revoked = await h.request('DELETE', `/console/billing/keys/${newest}`, {
+      key: rerolled.body.api_key,
+    })
+    expect([revoked.status, revoked.body.reason]).toEqual([409, 'last_admin_key'])
+
+    // With a second admin key, a reroll with no overlap goes through.
+    const second = await h.post(
+      '/console/billing/keys',
+      { org_id: 'admin', name: 'admin-2' },
+      {
+        key: rerolled.body.api_key,
+      },
+    )
+    expect(second.status).toBe(201)
+    expect((await reroll(newest, { overlap_seconds: 0 }, second.body.api_key)).status).toBe(201)
+  })
+
+  it('rerolls the last key of a member organization with no overlap, as before', async () => {
+    const acme = await h.createOrg('acme')
+    const res = await h.post(
+      `/console/billing/keys/${acme.keyId}/reroll`,
+      { overlap_seconds: 0 },
+      { key: acme.key },
+    )
+    expect(res.status, res.text).toBe(201)
+  })
 })

@@ -205,6 +205,7 @@ describe('migration 0019', () => {
     expect((await migrator.migrateTo('0019-log-tiles')).error).toBeUndefined()
     expect((await tileRows(k)).map((r) => r.tile)).toEqual([0, 1])
     expect((await tileRows(k))[1]?.hashes.equals(expectedTile(nodes, 1))).toBe(true)
+    expect((await migrator.migrateToLatest()).error).toBeUndefined()
 
     await expectProofs(contextOn(k), leaves, [700, 512], INDICES)
   })

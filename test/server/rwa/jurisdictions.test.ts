@@ -2,11 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   jurisdictionSchema,
   listTrustResponseSchema,
+  type Proof,
+  proofSchema,
+  type TrustBundle,
+  trustBundleSchema,
   trustRelationSchema,
 } from '../../../src/contract/rwa.js'
+import { verifyProofTrusted } from '../../../src/proof/verify.js'
 import { MINUTE_MS } from '../../../server/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
-import { buildWorld, expectStatus, OWNER, PROPERTY, SG, US } from '../../support/governance.js'
+import { buildWorld, expectStatus, OWNER, PROPERTY, SG, transferBody, US } from '../../support/governance.js'
 
 let h: Harness
 beforeEach(async () => {
@@ -183,6 +188,112 @@ describe('DELETE /console/rwa/jurisdictions/{id}', () => {
       200,
     )
     expect((await h.request('DELETE', '/console/rwa/jurisdictions/SG')).status).toBe(200)
+  })
+})
+
+describe('a jurisdiction keeps its issuer key for life', () => {
+  const HK = { jurisdiction_id: 'HK', name: 'Hong Kong', regulatory_body: 'SFC' }
+  const bundle = async (): Promise<TrustBundle> =>
+    trustBundleSchema.parse(await expectStatus(h.get('/console/rwa/trust-bundle'), 200))
+  /** A transfer from US to HK (no trust between them: rejected, nothing moves) and its signed proof. */
+  const proofIntoHk = async (tokenId: string): Promise<Proof> => {
+    const transfer = await expectStatus(
+      h.post('/console/rwa/transfers', transferBody(tokenId, 10, { to_jurisdiction: 'HK' })),
+      201,
+    )
+    expect(transfer.status).toBe('rejected')
+    return proofSchema.parse(await expectStatus(h.get(`/console/rwa/proofs/${transfer.proof_id}`), 200))
+  }
+  const holds = async (proof: Proof, trust: TrustBundle) => {
+    const verdict = await verifyProofTrusted(proof, trust)
+    expect(verdict, JSON.stringify(verdict)).toMatchObject({ valid: true })
+  }
+
+  it('removed, its key stays in the trust bundle; registered again, the id gets the same key back, and its proofs verify offline throughout', async () => {
+    const w = await buildWorld(h)
+    const registered = await expectStatus(h.post('/console/rwa/jurisdictions', HK), 201)
+    h.clock.advance(MINUTE_MS)
+    const proof = await proofIntoHk(w.tokenId)
+    expect(proof.issuers).toMatchObject({ HK: registered.issuer_did })
+    await holds(proof, await bundle())
+
+    h.clock.advance(MINUTE_MS)
+    const removedAt = new Date(h.clock.now()).toISOString()
+    await expectStatus(h.request('DELETE', '/console/rwa/jurisdictions/HK'), 200)
+    expect((await h.get('/console/rwa/jurisdictions/HK')).status).toBe(404)
+    const afterRemoval = await bundle()
+    expect(afterRemoval.issuers.find((i) => i.jurisdiction_id === 'HK')).toEqual({
+      jurisdiction_id: 'HK',
+      issuer_did: registered.issuer_did,
+      valid_from: registered.created_at,
+      valid_until: removedAt,
+      removed_at: removedAt,
+    })
+    await holds(proof, afterRemoval)
+
+    h.clock.advance(MINUTE_MS)
+    const again = await expectStatus(
+      h.post('/console/rwa/jurisdictions', { ...HK, name: 'Hong Kong SAR' }),
+      201,
+    )
+    expect(again).toMatchObject({
+      name: 'Hong Kong SAR',
+      issuer_did: registered.issuer_did,
+      created_at: new Date(h.clock.now()).toISOString(),
+    })
+    const restored = await bundle()
+    // Valid from its first registration, so what it was named in before keeps verifying.
+    expect(restored.issuers.find((i) => i.jurisdiction_id === 'HK')).toEqual({
+      jurisdiction_id: 'HK',
+      issuer_did: registered.issuer_did,
+      valid_from: registered.created_at,
+      valid_until: null,
+    })
+    expect(restored.issuers.filter((i) => i.jurisdiction_id === 'HK')).toHaveLength(1)
+    await holds(proof, restored)
+    const later = await proofIntoHk(w.tokenId)
+    await holds(later, restored)
+
+    const events = (await expectStatus(h.get('/console/audit', { query: { target_id: 'HK' } }), 200)).events
+    expect(events.map((e: any) => e.action)).toEqual([
+      'jurisdiction.registered',
+      'jurisdiction.removed',
+      'jurisdiction.registered',
+    ])
+    expect(events[0].changes).toEqual({
+      before: null,
+      after: { issuer_did: registered.issuer_did, key_restored: true },
+    })
+  })
+
+  it('the key kept is sealed like every key, and another organization registering the id gets a key of its own', async () => {
+    const first = await expectStatus(h.post('/console/rwa/jurisdictions', HK), 201)
+    await expectStatus(h.request('DELETE', '/console/rwa/jurisdictions/HK'), 200)
+    const kept = await h.ctx.db.selectFrom('removed_jurisdictions').selectAll().execute()
+    expect(kept).toHaveLength(1)
+    expect(kept[0]!.private_key).toMatch(/^rwa-aes256gcm-v1:/)
+    const lion = await h.createOrg('lion', { trial: true })
+    const theirs = await expectStatus(h.post('/console/rwa/jurisdictions', HK, { key: lion.key }), 201)
+    expect(theirs.issuer_did).not.toBe(first.issuer_did)
+    const again = await expectStatus(h.post('/console/rwa/jurisdictions', HK), 201)
+    expect(again.issuer_did).toBe(first.issuer_did)
+    expect(await h.ctx.db.selectFrom('removed_jurisdictions').selectAll().execute()).toEqual([])
+  })
+
+  it('registered again through two instances at once: one gets the key back, the other is 409', async () => {
+    const first = await expectStatus(h.post('/console/rwa/jurisdictions', HK), 201)
+    await expectStatus(h.request('DELETE', '/console/rwa/jurisdictions/HK'), 200)
+    const other = await h.newInstance()
+    const answers = await Promise.all([
+      h.post('/console/rwa/jurisdictions', HK),
+      other.post('/console/rwa/jurisdictions', HK),
+    ])
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409])
+    expect(answers.find((a) => a.status === 201)!.body.issuer_did).toBe(first.issuer_did)
+    expect(answers.find((a) => a.status === 409)!.body.reason).toBe('jurisdiction_exists')
+    expect(
+      (await bundle()).issuers.filter((i) => i.jurisdiction_id === 'HK').map((i) => i.issuer_did),
+    ).toEqual([first.issuer_did])
   })
 })
 
