@@ -209,7 +209,7 @@ export interface ManifestOperation {
 
 /**
  * How a change names what another change of the same apply creates: `credential(ref)` is the id of the
- * manifest's credential of that ref (a `$ref` to its issue when it is created in the same batch), and
+ * manifest's credential of that ref (a `$result` to its issue when it is created in the same batch), and
  * `own(k, field)` a field of what the change's own k-th operation answers.
  */
 export interface Refs {
@@ -600,9 +600,9 @@ export function batchOfPlan(plan: Plan): {
     const refs: Refs = {
       credential: (ref) => {
         const issued = issuedAt.get(ref)
-        return issued === undefined ? credentialIdOf.get(ref) : { $ref: `s${issued}_0.credential_id` }
+        return issued === undefined ? credentialIdOf.get(ref) : { $result: `s${issued}_0.credential_id` }
       },
-      own: (k, field) => ({ $ref: `s${i}_${k}.${field}` }),
+      own: (k, field) => ({ $result: `s${i}_${k}.${field}` }),
     }
     step.ops(refs).forEach((operation, k) => {
       operations.push({ ref: `s${i}_${k}`, ...operation })
