@@ -80,16 +80,25 @@ export const manifestSchema = z.strictObject({
 export type Manifest = z.infer<typeof manifestSchema>
 export type ManifestInput = z.input<typeof manifestSchema>
 
+/**
+ * What the YAML parser found wrong, where, and the lines it shows with a caret under the place: its
+ * message is `<problem> at line L, column C:` followed by those lines.
+ */
+function yamlProblem(error: Error): string {
+  const [first = '', ...excerpt] = error.message.split('\n')
+  const at = / at line (\d+), column (\d+):$/.exec(first)
+  const problem = at ? `${first.slice(0, at.index)} (line ${at[1]}, column ${at[2]})` : first
+  const lines = excerpt.join('\n').replace(/^\n+|\n+$/g, '')
+  return lines === '' ? problem : `${problem}\n${lines.replace(/^/gm, '  ')}`
+}
+
 /** Parses manifest text (JSON is YAML too) and validates it; exit 2 names every failing path. */
 export function parseManifest(text: string, source: string): Manifest {
   let value: unknown
   try {
     value = parseYaml(text)
   } catch (error) {
-    throw new ExitError(
-      EXIT.usage,
-      `${source} is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`,
-    )
+    throw new ExitError(EXIT.usage, `${source} is neither JSON nor YAML: ${yamlProblem(error as Error)}`)
   }
   const parsed = manifestSchema.safeParse(value ?? {})
   if (!parsed.success) {
