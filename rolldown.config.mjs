@@ -4,6 +4,7 @@
 // need it, loads in a fraction of that. See docs/performance.md, "CLI cold start".
 import { dirname, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { build } from 'rolldown'
 
 const root = dirname(fileURLToPath(import.meta.url))
 // The server is not bundled: `rwa server start` and `rwa sandbox` import dist/server as tsc built it, so
@@ -14,7 +15,7 @@ const out = resolve(root, 'dist/cli')
 // are imported from node_modules by the few commands that use them, as before.
 const bundled = ['zod', 'commander', 'fast-string-width', 'fast-string-truncated-width']
 
-export default {
+const config = {
   input: { main: resolve(root, 'dist/src/cli/main.js') },
   platform: 'node',
   external: (id) =>
@@ -41,3 +42,9 @@ export default {
     cleanDir: true,
   },
 }
+
+export default config
+
+// `node rolldown.config.mjs` (npm run build, and so npm install's prepare): the bundle without the
+// rolldown CLI's table of chunk sizes (~95 lines on every install); warnings and errors still print.
+if (process.argv[1] === fileURLToPath(import.meta.url)) await build({ ...config, logLevel: 'warn' })

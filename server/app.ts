@@ -9,7 +9,7 @@ import { registerDocsPage } from './http/docs-page.js'
 import { registerOpenApiComponents } from './http/openapi.js'
 import { registerOpenApiJson } from './http/openapi-json.js'
 import { illFormedInput } from './http/well-formed.js'
-import { publicRateLimit } from './limits/public-limit.js'
+import { chargeUnauthenticated, publicRateLimit } from './limits/public-limit.js'
 import { observeRequests } from './operations/observe-requests.js'
 import { registerRoutes } from './routes.js'
 
@@ -33,15 +33,20 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
     },
   })
   app.onError(errorHandler(ctx.logError))
-  // app.routes is read on the first miss, when every route below is registered.
-  app.notFound(notFoundHandler(allowedMethodsOf(app.routes)))
+  // app.routes is read on the first miss, when every route below is registered. A request no route
+  // answers authenticates nothing, whatever key it carries: it counts against its client's bucket.
+  const notFound = notFoundHandler(allowedMethodsOf(app.routes))
+  app.notFound(async (c) => (await chargeUnauthenticated(ctx, c)) ?? notFound(c))
   // First, so that every response, refusals and errors included, carries the request id and is logged.
   app.use('*', observeRequests(ctx.logger, ctx.metrics))
   app.use(
     '*',
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: () => {
+      // Refused before its route authenticates it: counted against its client's bucket too.
+      onError: async (c) => {
+        const overBudget = await chargeUnauthenticated(ctx, c)
+        if (overBudget) return overBudget
         throw new ApiError('payload_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes (1 MiB)`, {
           context: { max_bytes: MAX_BODY_BYTES },
         })
@@ -53,7 +58,7 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   registerRoutes(app, ctx)
 
   // The document and the reference page are public too: the same per-client bucket as the public
-  // operations (server/routes.ts); an unknown path answers 404 from memory and is not counted.
+  // operations (server/routes.ts).
   const publicLimit = publicRateLimit(ctx)
   app.use('/openapi.json', publicLimit)
   app.use('/docs', publicLimit)

@@ -26,10 +26,18 @@ const publicRateSchema = z
   })
 import { MASTER_KEY_PATTERN } from './signing/master-key.js'
 
+/** A TCP port: what zod would say of `eighty` ("received NaN") or `70000` tells nobody what to give. */
+const PORT_FORM = 'expected a port number, a whole number from 0 to 65535'
+const portSchema = z.coerce
+  .number({ error: PORT_FORM })
+  .int({ error: PORT_FORM })
+  .min(0, { error: PORT_FORM })
+  .max(65535, { error: PORT_FORM })
+
 /** Server settings: flags win over RWA_* variables, which win over the defaults. */
 export const serverConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
-  port: z.coerce.number().int().min(0).max(65535).default(4600),
+  port: portSchema.default(4600),
   db: z.string().min(1).default('rwa.db'),
   publicUrl: z
     .url({ protocol: /^https?$/ })
@@ -76,7 +84,7 @@ export const serverConfigSchema = z.object({
   logFormat: z.enum(['json', 'pretty']).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A second port serving only `GET /metrics`, without a key; unset: metrics only to the admin key. */
-  metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
+  metricsPort: portSchema.optional(),
   /** Seconds between the first SIGTERM and closing the listener, while /readyz answers 503. */
   drainSeconds: z.coerce.number().min(0).max(3600).default(0),
   /** A file the server writes its URL into once ready, and removes on a clean shutdown (server/url-file.ts). */
@@ -119,6 +127,29 @@ for (const field of Object.keys(serverConfigSchema.shape)) {
 const FLAG_OF_FIELD = new Map(
   SERVER_SETTINGS.filter((s) => s.flag).map((s) => [s.field, s.flag!.split(' ')[0]!]),
 )
+
+/** Settings whose value a refusal names but never shows: keys, and URLs that may hold a password. */
+const SECRET_SETTINGS: ReadonlySet<string> = new Set([
+  'adminKey',
+  'masterKey',
+  'stripeSecretKey',
+  'stripeWebhookSecret',
+  'databaseUrl',
+  'redisUrl',
+])
+
+/**
+ * A setting as a refusal names it: where its value came from first (the flag, or the variable), and
+ * the value as given, quoted, unless it is a secret: `RWA_PORT (--port) is "eighty"`.
+ */
+function settingAtFault(field: keyof ServerConfig, given: unknown, fromFlag: boolean): string {
+  const env = ENV_NAMES[field]
+  const flag = FLAG_OF_FIELD.get(field)
+  const name = flag === undefined ? env : fromFlag ? `${flag} (${env})` : `${env} (${flag})`
+  return given === undefined || SECRET_SETTINGS.has(field)
+    ? name
+    : `${name} is ${JSON.stringify(String(given))}`
+}
 
 /**
  * Resolves the configuration from flags and the environment. Throws an Error naming the variable or
@@ -200,9 +231,7 @@ export function loadServerConfig(
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const field = String(issue.path[0]) as keyof ServerConfig
-      return FLAG_OF_FIELD.has(field)
-        ? `${ENV_NAMES[field]} (${FLAG_OF_FIELD.get(field)}): ${issue.message}`
-        : `${ENV_NAMES[field]}: ${issue.message}`
+      return `${settingAtFault(field, raw[field], flags[field] !== undefined)}: ${issue.message}`
     })
     throw new Error(`invalid configuration: ${problems.join('; ')}`)
   }

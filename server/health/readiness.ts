@@ -12,7 +12,7 @@ export class NotReadyError extends Error {}
 
 /** One thing an instance needs before it takes traffic. */
 export interface ReadinessCheck {
-  /** `database`, `migrations`, `redis`... as `/readyz` names it. */
+  /** `database`, `migrations`... as `/readyz` names it (Redis is not one: docs/operations.md, Probes). */
   readonly name: string
   /** Resolves when ready; rejects when not (a NotReadyError says why in public). */
   check(): Promise<void>

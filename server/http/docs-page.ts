@@ -18,6 +18,13 @@ const SWAGGER_UI_VERSION: string = require('swagger-ui-dist/package.json').versi
 /** Where Swagger UI's files are served; the version in the path lets browsers cache them for good. */
 const ASSET_BASE = `/docs/swagger-ui/${SWAGGER_UI_VERSION}`
 
+/*
+ * The page names its files relative to itself (`docs/...` from `/docs`), and the document relative
+ * to it (`openapi.json`), never from the root: behind a reverse proxy that serves the API under a
+ * path prefix (`https://example.com/rwa/docs`), they resolve under that prefix too.
+ */
+const ASSETS_FROM_PAGE = ASSET_BASE.slice(1)
+
 const ASSET_TYPES: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
@@ -30,20 +37,20 @@ const PAGE = `<!doctype html>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>rwa API reference</title>
-    <link rel="stylesheet" href="${ASSET_BASE}/swagger-ui.css">
-    <link rel="icon" type="image/png" href="${ASSET_BASE}/favicon-32x32.png">
+    <link rel="stylesheet" href="${ASSETS_FROM_PAGE}/swagger-ui.css">
+    <link rel="icon" type="image/png" href="${ASSETS_FROM_PAGE}/favicon-32x32.png">
   </head>
   <body>
     <div id="swagger-ui"></div>
-    <script src="${ASSET_BASE}/swagger-ui-bundle.js"></script>
-    <script src="/docs/init.js"></script>
+    <script src="${ASSETS_FROM_PAGE}/swagger-ui-bundle.js"></script>
+    <script src="docs/init.js"></script>
   </body>
 </html>
 `
 
 // validatorUrl: null keeps Swagger UI from sending the document to validator.swagger.io.
 const INIT = `window.ui = SwaggerUIBundle({
-  url: '/openapi.json',
+  url: 'openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
   displayOperationId: true,

@@ -184,7 +184,8 @@ export class PublicGate {
 
   /**
    * Takes a token from `client`'s bucket for a request the app counts itself (one with an API key that
-   * proved unknown, revoked or expired; one handed to the app in process): what the gate knows first,
+   * proved unknown, revoked or expired; one with a well-formed key that no route answers or that is
+   * refused before its route; one handed to the app in process): what the gate knows first,
    * then the store. A refusal is counted as answered at once (the app answers it).
    */
   async take(client: string, address: string | undefined, now: number): Promise<BucketDecision> {

@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import type { Context, MiddlewareHandler } from 'hono'
+import { PROBE_PATHS } from '../../src/contract/operation.js'
 import type { AppContext } from '../context.js'
+import { ApiError } from '../errors.js'
+import { problemResponse } from '../http/error-handler.js'
 import { clientBucketKey } from './public-bucket.js'
 import { clientAddress, countedAtTheDoor, publicRefusal, UNKNOWN_CLIENT } from './public-gate.js'
 
@@ -19,11 +22,37 @@ export function clientAddressOf(c: Context, trustProxyHops: number): string | un
 export async function chargeClient(ctx: AppContext, c: Context): Promise<void> {
   const { rate, trustProxyHops } = ctx.publicLimit
   if (rate === null) return
+  c.set('clientCharged', true)
   if (countedAtTheDoor((c.env as { incoming?: IncomingMessage } | undefined)?.incoming)) return
   const address = clientAddressOf(c, trustProxyHops)
   const client = address === undefined ? UNKNOWN_CLIENT : clientBucketKey(address)
   const decision = await ctx.publicGate.take(client, address, ctx.clock.now())
   if (!decision.allowed) throw publicRefusal(address, rate, decision.retryAfterSeconds)
+}
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The request has been counted against its client's bucket in the app (`chargeClient`). */
+    clientCharged: boolean | undefined
+  }
+}
+
+/**
+ * For a refusal made before any route authenticates the request (no route for its path or method, a
+ * body too large): every request that does not authenticate counts against its client's bucket
+ * (README, `--public-rate-limit`), and the door lets a request carrying a well-formed key pass
+ * for its route to look up. Returns the bucket's 429 when the client is over its budget (the refusal
+ * to send instead), else undefined. The probes stay exempt; a request already counted is not again.
+ */
+export async function chargeUnauthenticated(ctx: AppContext, c: Context): Promise<Response | undefined> {
+  if (c.get('clientCharged') === true || PROBE_PATHS.has(c.req.path)) return undefined
+  try {
+    await chargeClient(ctx, c)
+    return undefined
+  } catch (error) {
+    if (error instanceof ApiError) return problemResponse(c, error)
+    throw error
+  }
 }
 
 /**

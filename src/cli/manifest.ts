@@ -112,6 +112,18 @@ function duplicateKeyOf(text: string): DuplicateKeyError | undefined {
   return walk(document.contents, '')
 }
 
+/**
+ * What the YAML parser found wrong, where, and the lines it shows with a caret under the place: its
+ * message is `<problem> at line L, column C:` followed by those lines.
+ */
+function yamlProblem(error: Error): string {
+  const [first = '', ...excerpt] = error.message.split('\n')
+  const at = / at line (\d+), column (\d+):$/.exec(first)
+  const problem = at ? `${first.slice(0, at.index)} (line ${at[1]}, column ${at[2]})` : first
+  const lines = excerpt.join('\n').replace(/^\n+|\n+$/g, '')
+  return lines === '' ? problem : `${problem}\n${lines.replace(/^/gm, '  ')}`
+}
+
 /** Parses manifest text (JSON is YAML too) and validates it; exit 2 names every failing path. */
 export function parseManifest(text: string, source: string): Manifest {
   const duplicate = duplicateKeyOf(text)
@@ -120,10 +132,7 @@ export function parseManifest(text: string, source: string): Manifest {
   try {
     value = parseYaml(text)
   } catch (error) {
-    throw new ExitError(
-      EXIT.usage,
-      `${source} is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`,
-    )
+    throw new ExitError(EXIT.usage, `${source} is neither JSON nor YAML: ${yamlProblem(error as Error)}`)
   }
   const parsed = manifestSchema.safeParse(value ?? {})
   if (!parsed.success) {
@@ -243,7 +252,7 @@ export interface ManifestOperation {
 
 /**
  * How a change names what another change of the same apply creates: `credential(ref)` is the id of the
- * manifest's credential of that ref (a `$ref` to its issue when it is created in the same batch), and
+ * manifest's credential of that ref (a `$result` to its issue when it is created in the same batch), and
  * `own(k, field)` a field of what the change's own k-th operation answers.
  */
 export interface Refs {
@@ -635,9 +644,9 @@ export function batchOfPlan(plan: Plan): {
     const refs: Refs = {
       credential: (ref) => {
         const issued = issuedAt.get(ref)
-        return issued === undefined ? credentialIdOf.get(ref) : { $ref: `s${issued}_0.credential_id` }
+        return issued === undefined ? credentialIdOf.get(ref) : { $result: `s${issued}_0.credential_id` }
       },
-      own: (k, field) => ({ $ref: `s${i}_${k}.${field}` }),
+      own: (k, field) => ({ $result: `s${i}_${k}.${field}` }),
     }
     step.ops(refs).forEach((operation, k) => {
       operations.push({ ref: `s${i}_${k}`, ...operation })

@@ -30,8 +30,30 @@ export interface OutputOptions {
   stderr?: NodeJS.WriteStream
 }
 
+/**
+ * Text in one of the CLI's own styles (`out.style.red(status)`). Escaping is for data and styling is
+ * the CLI's own: on a terminal the text is escaped first, then styled, so the style's escape sequences
+ * reach the terminal as they are and nothing in the text can pass for one. In TSV it is its text alone.
+ */
+export class Styled {
+  constructor(
+    readonly text: string,
+    private readonly paint: (text: string) => string,
+  ) {}
+
+  /** For a table or record on a terminal: the text escaped (`keep`: the characters left as they are), then styled. */
+  shown(keep = ''): string {
+    return this.paint(escapeControls(this.text, keep))
+  }
+
+  /** Inside a message (`${style.green('✓')} done`): the text escaped but newlines and tabs, then styled. */
+  toString(): string {
+    return this.shown('\n\t')
+  }
+}
+
 /** A cell of a table; null and undefined show as a dim dash on a terminal and as nothing in TSV. */
-export type Cell = string | number | boolean | null | undefined
+export type Cell = string | number | boolean | null | undefined | Styled
 
 /** How stdout is written: see the comment at the top of this file. */
 export type OutputMode = 'json' | 'quiet' | 'terminal' | 'tsv'
@@ -50,13 +72,13 @@ export function colorEnabled(options: {
   return options.env.TERM !== 'dumb'
 }
 
-/** The styles the CLI uses; each wraps a string in its ANSI escape, or returns it as it is. */
+/** The styles the CLI uses; each gives its text in its ANSI escape, or as it is (see `Styled`). */
 export interface Style {
-  bold(text: string): string
-  dim(text: string): string
-  green(text: string): string
-  yellow(text: string): string
-  red(text: string): string
+  bold(text: string): Styled
+  dim(text: string): Styled
+  green(text: string): Styled
+  yellow(text: string): Styled
+  red(text: string): Styled
 }
 
 /**
@@ -64,16 +86,14 @@ export interface Style {
  * a few bytes of our own instead of loading chalk on every command (~25 ms of cold start).
  */
 export function makeStyle(on: boolean): Style {
-  const wrap = (open: number, close: number) => {
-    if (!on) return (text: string) => text
+  const plain = (text: string) => text
+  const wrap = (open: number, close: number): ((text: string) => Styled) => {
+    if (!on) return (text) => new Styled(text, plain)
     const [o, c] = [`\x1b[${open}m`, `\x1b[${close}m`]
-    // As chalk did: an inner style that closes with the same code reopens this one, and each line is
-    // styled on its own (so a table cut into lines keeps its colors and never bleeds into the next).
-    return (text: string) => {
-      let styled = text.includes(c) ? text.replaceAll(c, c + o) : text
-      if (styled.includes('\n')) styled = styled.replace(/\r?\n/g, (eol) => `${c}${eol}${o}`)
-      return o + styled + c
-    }
+    // As chalk did: each line is styled on its own (so a table cut into lines keeps its colors and
+    // never bleeds into the next). The text is escaped data by then: it holds no escape of its own.
+    const paint = (text: string) => o + text.replace(/\r?\n/g, (eol) => `${c}${eol}${o}`) + c
+    return (text) => new Styled(text, paint)
   }
   return { bold: wrap(1, 22), dim: wrap(2, 22), green: wrap(32, 39), yellow: wrap(33, 39), red: wrap(31, 39) }
 }
@@ -159,7 +179,7 @@ export function wrapText(text: string, width: number): string[] {
  */
 export function tsvField(value: Cell): string {
   if (value === null || value === undefined) return ''
-  const lines = String(value)
+  const lines = (value instanceof Styled ? value.text : String(value))
     .replace(ANSI, '')
     .replaceAll('\t', ' ')
     .split('\n')
@@ -323,13 +343,13 @@ export class Output {
       this.block([head.join('\t'), ...rows.map((row) => row.map(tsvField).join('\t'))])
       return
     }
-    const title = options.title ? [this.style.bold(options.title)] : []
+    const title = options.title ? [this.style.bold(options.title).shown()] : []
     if (rows.length === 0) {
-      this.block([...title, this.style.dim('(none)')])
+      this.block([...title, this.style.dim('(none)').shown()])
       return
     }
     const lines = fitTable(
-      head.map((h) => this.style.bold(h)),
+      head.map((h) => this.style.bold(h).shown()),
       rows.map((row) => row.map((cell) => this.cell(cell))),
       this.width,
     )
@@ -345,7 +365,7 @@ export class Output {
     }
     this.block(
       fitRecord(
-        fields.map(([name, value]) => [this.style.bold(name), this.cell(value)]),
+        fields.map(([name, value]) => [this.style.bold(name).shown(), this.cell(value)]),
         this.width,
       ),
     )
@@ -365,17 +385,18 @@ export class Output {
 
   success(text: string): void {
     if (this.mode === 'quiet') return
-    this.stderr.write(`${this.style.green('✓')} ${this.onTerminal(this.stderr, text)}\n`)
+    this.stderr.write(`${this.style.green('✓').shown()} ${this.onTerminal(this.stderr, text)}\n`)
   }
 
   /** A warning, on stderr even with --quiet. */
   warn(text: string): void {
-    this.stderr.write(`${this.style.yellow('!')} ${this.onTerminal(this.stderr, text)}\n`)
+    this.stderr.write(`${this.style.yellow('!').shown()} ${this.onTerminal(this.stderr, text)}\n`)
   }
 
   /**
    * Text for `stream`: on a terminal, control characters and bidi overrides other than the CLI's own
-   * styles, newlines and tabs are escaped (docs/verification.md, "Text is data, never control").
+   * styles, newlines and tabs are escaped (docs/verification.md, "Text is data, never control"). The styled parts
+   * of a message were escaped before they were styled (`Styled`).
    */
   private onTerminal(stream: NodeJS.WriteStream, text: string): string {
     return stream.isTTY === true ? escapeExceptStyles(text) : text
@@ -408,10 +429,14 @@ export class Output {
     this.stdout.write(`${lines.join('\n')}\n`)
   }
 
-  /** A value of a table or record on a terminal: its control characters and bidi overrides escaped. */
+  /**
+   * A value of a table or record on a terminal: its control characters and bidi overrides escaped, and
+   * only then, for a styled value, its style.
+   */
   private cell(value: Cell): string {
-    if (value === null || value === undefined) return this.style.dim('-')
-    if (typeof value === 'boolean') return value ? this.style.yellow('yes') : 'no'
+    if (value === null || value === undefined) return this.style.dim('-').shown()
+    if (typeof value === 'boolean') return value ? this.style.yellow('yes').shown() : 'no'
+    if (value instanceof Styled) return value.shown()
     return escapeControls(String(value))
   }
 }

@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { problemSchema } from '../contract/errors.js'
 import { type Event, eventSchema } from '../contract/events.js'
+import { eventStreamRoutes } from '../contract/events-routes.js'
 import { ApiProblemError, ConnectionError, UnexpectedResponseError } from './errors.js'
 
 /*
@@ -38,7 +39,7 @@ export async function readEventStream(
   options: EventStreamOptions,
   onEvent: (event: Event) => Promise<void> | void,
 ): Promise<void> {
-  const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/console/events/stream`)
+  const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}${eventStreamRoutes.streamEvents.path}`)
   if (options.events !== undefined) url.searchParams.set('events', options.events)
   const headers: Record<string, string> = { accept: 'text/event-stream', 'x-api-key': options.apiKey }
   if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId

@@ -8,7 +8,7 @@ export const batchRequestExample: BatchRequestInput = {
     {
       ref: 'token',
       op: 'tokens.create',
-      body: { credential_id: { $ref: 'deed.credential_id' }, total_supply: 1000, symbol: 'ATX' },
+      body: { credential_id: { $result: 'deed.credential_id' }, total_supply: 1000, symbol: 'ATX' },
     },
   ],
 }

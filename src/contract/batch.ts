@@ -42,10 +42,20 @@ export const batchRefSchema = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'expected a name of letters, digits, _ and - (at most 64)')
 
-/** `{ "$ref": "name.field" }`: the value of `field` (a dotted path) in what operation `name` answered. */
-export const REF_KEY = '$ref'
+/**
+ * `{ "$result": "name.field" }`: the value of `field` (a dotted path) in what operation `name` answered.
+ * Not `$ref`: OpenAPI tools (validators, mock servers, code generators) resolve every `$ref` key as a
+ * JSON Reference, the examples of the document included.
+ */
+export const REF_KEY = '$result'
 
-/** The form of a `$ref` value: a ref name, then a dotted path into its answer. */
+/**
+ * The key batch references had first. Refused with 400 naming `$result`, so that a client written
+ * against the old form learns the new one (docs/batches.md, "Refs": kept for one release).
+ */
+export const OLD_REF_KEY = '$ref'
+
+/** The form of a `$result` value: a ref name, then a dotted path into its answer. */
 export const REF_VALUE = /^([A-Za-z_][A-Za-z0-9_-]{0,63})\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)$/
 
 /**
@@ -68,7 +78,7 @@ export const batchOperationSchema = z.strictObject({
   ref: batchRefSchema
     .optional()
     .describe(
-      'A name for this operation, unique in the batch: later operations use its answer with `{ "$ref": "name.field" }`',
+      'A name for this operation, unique in the batch: later operations use its answer with `{ "$result": "name.field" }`',
     ),
   op: z.enum(BATCH_OPERATION_NAMES).describe("The operation: its body is that operation's request body"),
   body: z
@@ -78,7 +88,7 @@ export const batchOperationSchema = z.strictObject({
     })
     .default({})
     .describe(
-      'The operation\'s request body; an operation on an existing record names it in the body (`jurisdiction_id`, `attestation_id`, `token_id`). Any value may be `{ "$ref": "name.field" }`, a field of what an earlier operation answered. Nested at most ' +
+      'The operation\'s request body; an operation on an existing record names it in the body (`jurisdiction_id`, `attestation_id`, `token_id`). Any value may be `{ "$result": "name.field" }`, a field of what an earlier operation answered. Nested at most ' +
         MAX_BATCH_BODY_DEPTH +
         ' levels of objects and arrays',
     ),

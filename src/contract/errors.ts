@@ -265,7 +265,7 @@ export const REASONS = {
   },
   public_rate_limited: {
     code: 'rate_limited',
-    when: 'Too many requests without a valid API key (none, a malformed one, or one unknown, revoked or expired) from one client address (`--public-rate-limit`, default 20/s in bursts of 100; `context.per_second`, `context.burst`); `Retry-After` says when to retry, and a client that comes back sooner is answered only then',
+    when: 'Too many requests that do not authenticate (no API key, a malformed one, one unknown, revoked or expired, or any request no route answers, whatever key it carries) from one client address (`--public-rate-limit`, default 20/s in bursts of 100; `context.per_second`, `context.burst`); `Retry-After` says when to retry, and a client that comes back sooner is answered only then',
   },
   // 500, 503
   internal: { code: 'internal', when: 'A bug: the server logged the details under the request id' },

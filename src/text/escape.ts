@@ -33,9 +33,10 @@ export function escapeControls(text: string, keep = ''): string {
 const OWN_STYLES = new Set(['1', '2', '22', '31', '32', '33', '39'])
 
 /**
- * Free text that may carry the CLI's own styles: the SGR sequences `ESC [ n m` of those styles are
+ * A message that may carry the CLI's own styles: the SGR sequences `ESC [ n m` of those styles are
  * kept; any other escape sequence, control character or bidi override is escaped (newlines and tabs
- * are kept).
+ * are kept). The text a style wraps was escaped before it was styled (src/cli/output.ts, `Styled`);
+ * a table's or record's values never come here: they are escaped, then styled, one by one.
  */
 export function escapeExceptStyles(text: string): string {
   const ESC = '\u001b'

@@ -455,3 +455,30 @@ describe('rwa apply', () => {
     expect((await state(key)).jurisdictions).toHaveLength(3)
   })
 })
+
+describe('rwa apply, what it prints', () => {
+  it('piped, the plan is TSV whose header names every column', async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'apply-tsv')
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: key }
+    const file = join(shared.home.dir, 'tsv.yaml')
+    writeFileSync(file, stringify({ jurisdictions: manifest.jurisdictions.slice(0, 1) }))
+    const dry = await shared.home.run(['apply', '-f', file, '--dry-run'], { env })
+    expect(dry.exitCode, dry.stderr).toBe(0)
+    const [head, row] = dry.stdout.split('\n')
+    expect(head).toBe('mark\taction\tkind\tname\tid\tfields')
+    expect(row).toMatch(/^\+\tcreate\tjurisdiction\tUS\t/)
+  })
+
+  it('a YAML error names its line and column and shows the line', async () => {
+    const file = join(shared.home.dir, 'broken.yaml')
+    writeFileSync(file, 'jurisdictions:\n  - jurisdiction_id: US\n    name: [United States\n')
+    const run = await shared.home.run(['apply', '-f', file], {
+      env: { RWA_URL: shared.server.url, RWA_API_KEY: 'rwa_live_unused' },
+    })
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toMatch(
+      /^error: .*broken\.yaml is neither JSON nor YAML: .+ \(line 4, column 1\)\n {2}.*name: \[United States\n/m,
+    )
+    expect(run.stderr).not.toMatch(/column \d+:\n/)
+  })
+})

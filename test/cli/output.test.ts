@@ -266,3 +266,55 @@ describe('Output modes', () => {
     expect(plain.text()).not.toContain('\x1b[')
   })
 })
+
+describe('styles over escaped data', () => {
+  const terminal = (env: NodeJS.ProcessEnv = {}) => {
+    const stdout = sink({ isTTY: true, columns: 80 })
+    const out = new Output({ json: false, color: true, stdout: stdout.stream, stderr: sink().stream, env })
+    return { out, text: stdout.text }
+  }
+
+  it('a styled cell is escaped as data, then styled for real; its columns stay aligned', () => {
+    const { out, text } = terminal()
+    out.table(
+      ['id', 'status', 'name'],
+      [
+        ['a', out.style.red('rejected'), 'x'],
+        ['b', out.style.green('approved'), 'y'],
+        ['c', out.style.red('bad\x1b[32mgreen'), '\x1b[31mred'],
+      ],
+    )
+    const lines = text().trimEnd().split('\n')
+    expect(lines[1]).toBe('a   \x1b[31mrejected\x1b[39m          x')
+    expect(lines[2]).toBe('b   \x1b[32mapproved\x1b[39m          y')
+    // What a value holds is data: a sequence inside it, even one the CLI itself uses, is shown.
+    expect(lines[3]).toBe('c   \x1b[31mbad\\x1b[32mgreen\x1b[39m  \\x1b[31mred')
+    expect(text()).not.toContain('\\x1b[39m')
+  })
+
+  it('NO_COLOR: no sequence at all, the data still escaped; piped: the text as it is', () => {
+    const { out, text } = terminal({ NO_COLOR: '1' })
+    out.record([
+      ['status', out.style.red('revoked\u202e')],
+      ['name', 'n\x1b[2J'],
+    ])
+    expect(text()).toBe('status  revoked\\u202e\nname    n\\x1b[2J\n')
+    const piped = sink()
+    const tsv = new Output({ json: false, color: true, stdout: piped.stream, stderr: sink().stream, env: {} })
+    tsv.table(['status'], [[tsv.style.red('rejected')]])
+    expect(piped.text()).toBe('status\nrejected\n')
+  })
+
+  it('a message keeps its styles and escapes its data', () => {
+    const stderr = sink({ isTTY: true })
+    const out = new Output({
+      json: false,
+      color: true,
+      stdout: sink({ isTTY: true }).stream,
+      stderr: stderr.stream,
+      env: {},
+    })
+    out.info(`${out.style.green('active\x1b[31m')}: list \x1b]0;t\x07`)
+    expect(stderr.text()).toBe('\x1b[32mactive\\x1b[31m\x1b[39m: list \\x1b]0;t\\x07\n')
+  })
+})

@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { execa } from 'execa'
 import { describe, expect, it, vi } from 'vitest'
 import { RWA_BIN } from '../support/server-process.js'
@@ -91,6 +91,33 @@ describe('piped output', () => {
     expect(
       (await shared.home.run(['jurisdictions', 'list', '-q', '--json'], { env: as(key) })).exitCode,
     ).toBe(2)
+  })
+})
+
+describe('the xargs examples of the docs', () => {
+  it('each runs clean on an empty list: xargs -r runs nothing when there is no id', async () => {
+    const key = await newOrg(shared.server.url, shared.server.adminKey, 'pipe-xargs-empty')
+    const root = resolve(import.meta.dirname, '../..')
+    const examples = ['docs/cli.md', 'README.md'].flatMap((doc) =>
+      readFileSync(join(root, doc), 'utf8')
+        .split('\n')
+        .filter((line) => /^rwa .*\| xargs /.test(line)),
+    )
+    expect(examples.length).toBeGreaterThanOrEqual(3)
+    const cwd = mkdtempSync(join(shared.home.dir, 'xargs-'))
+    for (const example of examples) {
+      const command = example
+        .replace(/#.*$/, '')
+        .replaceAll('tok_...', 'tok_01M8420DESXZV8X28W2ZQWTKA9')
+        .replaceAll(/(^|\| xargs (?:-\S+ )*)rwa /g, `$1node ${RWA_BIN} `)
+      const run = await execa('bash', ['-o', 'pipefail', '-c', command], {
+        cwd,
+        env: { ...as(key), XDG_CONFIG_HOME: shared.home.configHome },
+        reject: false,
+      })
+      expect(run.exitCode, `${example}\n${run.stderr}`).toBe(0)
+      expect(run.stderr, example).toBe('')
+    }
   })
 })
 

@@ -1,3 +1,4 @@
+import SQLite from 'better-sqlite3'
 import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
 import { RWA_BIN } from '../support/server-process.js'
@@ -283,5 +284,93 @@ describe('stored text', () => {
     // Through a pipe the data is left as stored (TSV is data for programs, not for a screen).
     const piped = await shared.home.run(['jurisdictions', 'get', 'EV'], { env })
     expect(piped.stdout).toContain(name)
+  })
+})
+
+describe('colors over escaped data', () => {
+  it('rwa transfers list prints real colors in aligned columns, and a stored escape sequence escaped', async () => {
+    const rwa = await newOrgCli(shared, 'colored-list')
+    const bob = 'did:web:lion:bob'
+    const { tokenId } = await tokenThroughCli(rwa, {
+      owner: 'did:web:acme:alice',
+      holders: [bob],
+      titleDeed: 'CL-1',
+    })
+    const transfer = (to: string) => [
+      'transfers',
+      'request',
+      '--token-id',
+      tokenId,
+      '--from',
+      'US',
+      '--to',
+      'US',
+      '--recipient-did',
+      to,
+      '--amount',
+      '5',
+    ]
+    const approved = await rwa.json(transfer(bob))
+    expect(approved.status).toBe('approved')
+    const carol = 'did:web:lion:carol'
+    const rejected = (await rwa.run([...transfer(carol), '--json'])).stdout
+    expect(JSON.parse(rejected).status).toBe('rejected')
+    // Text stored before the server refused control characters (or by a server that does not): the
+    // CLI must show it, not obey it. An OSC "set the window title" and a CSI "clear the screen".
+    const planted = 'did:web:lion:\x1b]0;pwned\x07eve\x1b[2J'
+    const sqlite = new SQLite(shared.server.storage.dbPath!)
+    try {
+      const changed = sqlite
+        .prepare('update transfers set recipient_did = ? where transfer_id = ?')
+        .run(planted, JSON.parse(rejected).transfer_id)
+      expect(changed.changes).toBe(1)
+    } finally {
+      sqlite.close()
+    }
+
+    const env = { RWA_URL: shared.server.url, RWA_API_KEY: rwa.key }
+    const run = await onTerminal(['transfers', 'list'], env, undefined, 200)
+    expect(run.exitCode, run.output).toBe(0)
+    // The verdicts in real SGR sequences, never written out as text.
+    expect(run.output).toContain('\x1b[32mapproved\x1b[39m')
+    expect(run.output).toContain('\x1b[31mrejected\x1b[39m')
+    expect(run.output).not.toContain('\\x1b[3')
+    // The stored sequences shown as text, and nothing of them raw.
+    expect(run.output).toContain('did:web:lion:\\x1b]0;pwned\\x07eve\\x1b[2J')
+    expect(run.output).not.toContain('\x1b]0;')
+    expect(run.output).not.toContain('\x1b[2J')
+    // Every column starts where its header does.
+    const lines = screen(run.output).split('\n')
+    const head = lines.find((line) => line.startsWith('transfer_id'))!
+    const rows = lines.filter((line) => line.startsWith('tx_'))
+    expect(rows).toHaveLength(2)
+    for (const column of ['status', 'token_id', 'amount', 'recipient_did']) {
+      const at = head.indexOf(column)
+      for (const row of rows) {
+        expect(row.slice(at - 2, at), `${column} in ${row}`).toBe('  ')
+        expect(row[at], `${column} in ${row}`).not.toBe(' ')
+      }
+    }
+    for (const row of rows) expect(row.indexOf(tokenId)).toBe(head.indexOf('token_id'))
+
+    // NO_COLOR: no escape sequence at all, the stored one still shown escaped.
+    const plain = await onTerminal(['transfers', 'list'], { ...env, NO_COLOR: '1' }, undefined, 200)
+    expect(plain.exitCode, plain.output).toBe(0)
+    expect(plain.output).not.toContain(ESC)
+    expect(plain.output).toContain('did:web:lion:\\x1b]0;pwned\\x07eve\\x1b[2J')
+    expect(plain.output).toMatch(/\brejected\b/)
+
+    // A record: the status of a transfer and of a credential, colored for real.
+    const detail = await onTerminal(['transfers', 'get', approved.transfer_id], env, undefined, 200)
+    expect(detail.output).toContain('\x1b[32mapproved\x1b[39m')
+    const credentials = await rwa.json(['credentials', 'list'])
+    const credential = await onTerminal(
+      ['credentials', 'get', credentials.credentials[0].credential_id],
+      env,
+      undefined,
+      200,
+    )
+    expect(credential.output).toContain('\x1b[32mactive\x1b[39m')
+    expect(credential.output).not.toContain('\\x1b')
   })
 })

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs'
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROUTES } from '../../src/contract/routes.js'
@@ -104,11 +106,58 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
       await context.close()
     })
 
+    it('renders behind a reverse proxy that serves the API under a path prefix (/rwa/docs)', async () => {
+      // The proxy passes /rwa/... on as /...; anything else never reached the server through it.
+      const upstream = new URL(server.url)
+      const outside: string[] = []
+      const proxy: Server = createServer((incoming, answer) => {
+        const url = incoming.url ?? '/'
+        if (!url.startsWith('/rwa/')) {
+          outside.push(url)
+          answer.writeHead(404).end()
+          return
+        }
+        const forward = request(
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            method: incoming.method,
+            path: url.slice('/rwa'.length),
+            headers: incoming.headers,
+          },
+          (response) => {
+            answer.writeHead(response.statusCode ?? 502, response.headers)
+            response.pipe(answer)
+          },
+        )
+        incoming.pipe(forward)
+      })
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+      try {
+        const context = await browser.newContext()
+        const page = await context.newPage()
+        const failed: string[] = []
+        page.on('requestfailed', (r) => failed.push(r.url()))
+        page.on('response', (r) => {
+          if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`)
+        })
+        const res = await page.goto(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/rwa/docs`)
+        expect(res?.status()).toBe(200)
+        await page.waitForSelector('.opblock', { timeout: 20_000 })
+        expect(await page.locator('.opblock-summary').count()).toBe(Object.keys(ROUTES).length)
+        expect(outside).toEqual([])
+        expect(failed).toEqual([])
+        await context.close()
+      } finally {
+        await new Promise((resolve) => proxy.close(resolve))
+      }
+    })
+
     it('serves Swagger UI from the installed package, compressed and cacheable', async () => {
       const html = await (await fetch(`${server.url}/docs`)).text()
-      const script = /src="(\/docs\/swagger-ui\/[^"]+\/swagger-ui-bundle\.js)"/.exec(html)?.[1]
+      const script = /src="(docs\/swagger-ui\/[^"]+\/swagger-ui-bundle\.js)"/.exec(html)?.[1]
       expect(script).toBeDefined()
-      const res = await fetch(`${server.url}${script}`)
+      const res = await fetch(`${server.url}/${script}`)
       expect(res.status).toBe(200)
       expect(res.headers.get('content-encoding')).toBe('gzip')
       expect(res.headers.get('cache-control')).toContain('immutable')
@@ -116,7 +165,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
       // Only Swagger UI's own files are served from its directory.
       const base = script!.replace(/\/swagger-ui-bundle\.js$/, '')
       for (const other of ['package.json', 'index.html', '..%2F..%2Fpackage.json']) {
-        expect((await fetch(`${server.url}${base}/${other}`)).status, other).toBe(404)
+        expect((await fetch(`${server.url}/${base}/${other}`)).status, other).toBe(404)
       }
     })
   },

@@ -25,6 +25,36 @@ describe('loadServerConfig', () => {
     expect(() => loadServerConfig({}, { RWA_ADMIN_KEY: 'secret' })).toThrow(/RWA_ADMIN_KEY/)
   })
 
+  it('quotes the value at fault, and says where it came from: the variable, or the flag', () => {
+    const port = /: expected a port number, a whole number from 0 to 65535$/
+    for (const value of ['eighty', '70000', '-1', '4600x', '80.5']) {
+      expect(() => loadServerConfig({}, { RWA_PORT: value }), value).toThrow(
+        new RegExp(`^invalid configuration: RWA_PORT \\(--port\\) is "${value}"${port.source}`),
+      )
+    }
+    expect(() => loadServerConfig({ port: 'abc' }, { RWA_PORT: '8080' })).toThrow(
+      /^invalid configuration: --port \(RWA_PORT\) is "abc": expected a port number/,
+    )
+    expect(() => loadServerConfig({}, { RWA_METRICS_PORT: 'x' })).toThrow(
+      /RWA_METRICS_PORT \(--metrics-port\) is "x": expected a port number/,
+    )
+    expect(() => loadServerConfig({}, { RWA_LOG_LEVEL: 'loud' })).toThrow(/RWA_LOG_LEVEL[^:]* is "loud": /)
+    // A secret is named, never shown.
+    const refusal = (flags: Record<string, string>, env: Record<string, string>) => {
+      try {
+        loadServerConfig(flags, env)
+      } catch (error) {
+        return (error as Error).message
+      }
+      throw new Error('not refused')
+    }
+    expect(refusal({}, { RWA_ADMIN_KEY: 'hunter2hunter2' })).not.toContain('hunter2')
+    expect(refusal({}, { RWA_MASTER_KEY: 'hunter2hunter2' })).not.toContain('hunter2')
+    expect(
+      refusal({}, { RWA_DATABASE_URL: 'mysql://rwa:hunter2@db/rwa', RWA_REDIS_URL: 'redis://c' }),
+    ).not.toContain('hunter2')
+  })
+
   it('takes a PostgreSQL database URL with a Redis URL, a master key, and the Redis key prefix', () => {
     const env = {
       RWA_DATABASE_URL: 'postgres://rwa:secret@db:5432/rwa',
@@ -61,7 +91,7 @@ describe('loadServerConfig', () => {
       /RWA_MASTER_KEY: required with RWA_DATABASE_URL \(or --master-key-file FILE\)/,
     )
     expect(() => loadServerConfig({ masterKeyFile: 'k' }, { ...pg, RWA_MASTER_KEY: MASTER_KEY })).toThrow(
-      /RWA_MASTER_KEY_FILE \(--master-key-file\): names a master key file while RWA_MASTER_KEY gives the key/,
+      /--master-key-file \(RWA_MASTER_KEY_FILE\) is "k": names a master key file while RWA_MASTER_KEY gives the key/,
     )
     const short = 'c2hvcnQ'
     let message = ''
@@ -91,7 +121,9 @@ describe('loadServerConfig', () => {
 
   it('refuses --db together with a database URL, and a Redis URL without one', () => {
     const both = { RWA_DATABASE_URL: 'postgres://db/rwa', RWA_REDIS_URL: 'redis://cache' }
-    expect(() => loadServerConfig({ db: 'x.db' }, both)).toThrow(/RWA_DB \(--db\): names a SQLite file/)
+    expect(() => loadServerConfig({ db: 'x.db' }, both)).toThrow(
+      /--db \(RWA_DB\) is "x\.db": names a SQLite file/,
+    )
     expect(() => loadServerConfig({}, { ...both, RWA_DB: 'x.db' })).toThrow(/RWA_DB/)
     expect(() => loadServerConfig({}, { RWA_REDIS_URL: 'redis://cache' })).toThrow(
       /RWA_REDIS_URL \(--redis-url\): is used only with RWA_DATABASE_URL/,
@@ -112,7 +144,7 @@ describe('loadServerConfig', () => {
     expect(loadServerConfig({}, { RWA_PUBLIC_RATE_LIMIT: '0' }).publicRateLimit).toBeNull()
     for (const bad of ['20', '20/', '0/100', '20/0', '20/1.5', '-1/5', 'unlimited']) {
       expect(() => loadServerConfig({ publicRateLimit: bad }, {}), bad).toThrow(
-        /RWA_PUBLIC_RATE_LIMIT \(--public-rate-limit\): expected RATE\/BURST, requests per second and the most at once, e\.g\. 20\/100/,
+        `--public-rate-limit (RWA_PUBLIC_RATE_LIMIT) is "${bad}": expected RATE/BURST, requests per second and the most at once, e.g. 20/100`,
       )
     }
     expect(loadServerConfig({ trustProxy: '1' }, {}).trustProxy).toBe(1)

@@ -39,6 +39,10 @@ describe('Redis lost while running', () => {
     await redis.kill()
     for (let i = 0; i < 10; i++) await call()
     expect(events.filter((e) => e.component === 'limits')).toEqual([{ component: 'limits', state: 'lost' }])
+    // Redis is not a readiness check: the instance answers, so it stays in its load balancer's rotation.
+    const ready = await h.get('/readyz', { key: null })
+    expect(ready.status).toBe(200)
+    expect(ready.body.checks.map((c: { name: string }) => c.name)).toEqual(['database', 'migrations'])
     // The fallback limits too: the organization's minute in this instance's memory.
     for (let i = 0; i < 60; i++) await call()
     expect(statuses.at(-1)).toBe(429)

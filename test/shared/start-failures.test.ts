@@ -86,7 +86,7 @@ describe('rwa server start over PostgreSQL', () => {
       TEST_REDIS_URL,
     ])
     expect(run.exitCode).toBe(2)
-    expect(run.stderr).toMatch(/RWA_DB \(--db\)/)
+    expect(run.stderr).toMatch(/--db \(RWA_DB\) is "x\.db"/)
   })
 
   it('Redis unreachable: exit 7 naming its URL, and nothing left running', async () => {

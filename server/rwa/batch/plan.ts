@@ -2,6 +2,7 @@ import {
   BATCH_OPERATIONS,
   type BatchOperation,
   type BatchOperationName,
+  OLD_REF_KEY,
   REF_KEY,
   REF_VALUE,
 } from '../../../src/contract/batch.js'
@@ -10,9 +11,10 @@ import { printableText } from '../../../src/contract/text.js'
 import { invalidFields } from '../../errors.js'
 
 /*
- * The plan of a batch (docs/batches.md, "Refs"), pure: each operation with the places of its body that take a
- * value an earlier operation answers (`{ "$ref": "name.field" }`). A ref to an operation that is missing or
- * comes later, a ref named twice, or a `$ref` of another form is refused before anything runs.
+ * The plan of a batch (docs/batches.md, "Refs"), pure: each operation with the places of its body that take a value
+ * an earlier operation answers (`{ "$result": "name.field" }`). A ref to an operation that is missing
+ * or comes later, a ref named twice, a `$result` of another form, or the old `$ref` form is refused
+ * before anything runs.
  */
 
 /** A path into a body: keys of objects and indexes of arrays. */
@@ -59,7 +61,14 @@ export function planBatch(operations: readonly BatchOperation[]): PlannedOperati
 
   const planned = operations.map((operation, index): PlannedOperation => {
     const sites: RefSite[] = []
-    for (const { path, value } of refValues(operation.body)) {
+    for (const { path, value, key } of refValues(operation.body)) {
+      if (key === OLD_REF_KEY) {
+        errors.push({
+          path: fieldOf(index, path),
+          message: `a reference to an earlier operation's answer is { "${REF_KEY}": "name.field" } now: { "${OLD_REF_KEY}": ... } is read as a JSON Reference by OpenAPI tools`,
+        })
+        continue
+      }
       if (path.length === 0) {
         errors.push({
           path: fieldOf(index, path),
@@ -105,13 +114,13 @@ export function planBatch(operations: readonly BatchOperation[]): PlannedOperati
 }
 
 /**
- * Every `{ "$ref": ... }` object in a body (and any object holding `$ref` beside other keys), with its
- * path. A plain walk over one path stack, copied only where a ref is found: it runs over every value of
+ * Every `{ "$result": ... }` object in a body (and any object holding `$result` beside other keys), with
+ * its path, and every object holding the old key `$ref` (`key` says which). A plain walk over one path stack, copied only where a ref is found: it runs over every value of
  * every operation of a batch, and a generator with a path array per value was 4 % of a batch
  * credential's allocations (docs/performance.md).
  */
-function refValues(body: unknown): Array<{ path: BodyPath; value: unknown }> {
-  const found: Array<{ path: BodyPath; value: unknown }> = []
+function refValues(body: unknown): Array<{ path: BodyPath; value: unknown; key: string }> {
+  const found: Array<{ path: BodyPath; value: unknown; key: string }> = []
   const path: Array<string | number> = []
   const visit = (value: unknown): void => {
     if (value === null || typeof value !== 'object') return
@@ -124,9 +133,10 @@ function refValues(body: unknown): Array<{ path: BodyPath; value: unknown }> {
       return
     }
     const record = value as Record<string, unknown>
-    if (REF_KEY in record) {
+    for (const key of REF_KEYS) {
+      if (!(key in record)) continue
       // Another key beside it makes it no reference: refused as malformed rather than passed on.
-      found.push({ path: [...path], value: Object.keys(record).length === 1 ? record[REF_KEY] : undefined })
+      found.push({ path: [...path], value: Object.keys(record).length === 1 ? record[key] : undefined, key })
       return
     }
     for (const key of Object.keys(record)) {
@@ -139,13 +149,15 @@ function refValues(body: unknown): Array<{ path: BodyPath; value: unknown }> {
   return found
 }
 
+const REF_KEYS = [REF_KEY, OLD_REF_KEY]
+
 /** Whether `path` starts with `prefix` (or is it). */
 const startsWith = (path: BodyPath, prefix: BodyPath): boolean =>
   prefix.length <= path.length && prefix.every((key, i) => path[i] === key)
 
 /**
  * Whether a schema issue of a body may be its refs', to be judged once they are filled: an issue at or
- * inside a ref's place (the `{ "$ref" }` object is not the value it stands for), or about an object or
+ * inside a ref's place (the `{ "$result" }` object is not the value it stands for), or about an object or
  * array holding one (a union, a refinement over its fields) — but not an unknown key nor a length of
  * an array (or of an object's keys), which no value can change: those refuse the batch before anything
  * runs, as a body without refs is.

@@ -22,7 +22,7 @@ function showChanges(ctx: CliContext, changes: readonly Change[]): void {
     revoked: ctx.out.style.red,
   }
   ctx.out.table(
-    ['', 'action', 'kind', 'name', 'id', 'fields'],
+    ['mark', 'action', 'kind', 'name', 'id', 'fields'],
     changes.map((c) => [
       color[c.action](SYMBOL[c.action]),
       color[c.action](c.action),

@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import type { Attestation, ListAttestationsQuery, SubmitAttestationRequest } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
-import { requestFrom } from '../input.js'
+import { confirmDestructive, requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 function showAttestation(ctx: CliContext, a: Attestation): void {
@@ -17,6 +17,9 @@ function showAttestation(ctx: CliContext, a: Attestation): void {
     ['issuer_did', a.issuer_did],
     ['issued_at', a.issued_at],
     ['valid_until', a.valid_until],
+    ['status', a.status === 'active' ? ctx.out.style.green(a.status) : ctx.out.style.red(a.status)],
+    ['revoked_at', a.revoked_at],
+    ['revocation_reason', a.revocation_reason],
   ])
 }
 
@@ -63,6 +66,23 @@ export function submit(options: Record<string, unknown>, command: Command) {
     ctx.out.result(raw, () => {
       showAttestation(ctx, data)
       ctx.out.success(`submitted attestation ${data.attestation_id}`)
+    }, [data.attestation_id])
+  })
+}
+
+/** `rwa attestations revoke ID [--reason]`: for good; transfers stop relying on it. */
+export function revoke(id: string, options: Record<string, unknown>, command: Command) {
+  return withContext(command, async (ctx) => {
+    const body = await requestFrom(ctx, options)
+    await confirmDestructive(
+      ctx,
+      `revoke attestation ${id}`,
+      'No transfer relies on it any more, and its status list says so to every verifier.',
+    )
+    const { data, raw } = await (await ctx.rwa()).governance.revokeAttestation({ params: { id }, body })
+    ctx.out.result(raw, () => {
+      showAttestation(ctx, data)
+      ctx.out.success(`revoked attestation ${data.attestation_id}`)
     }, [data.attestation_id])
   })
 }

@@ -71,6 +71,25 @@ export function listWebhooks(options: PageOptions, command: Command) {
   })
 }
 
+export function getWebhook(id: string, _options: Options, command: Command) {
+  return withContext(command, async (ctx) => {
+    const { data, raw } = await (await ctx.rwa()).events.getWebhook({ params: { id } })
+    ctx.out.result(
+      raw,
+      () =>
+        ctx.out.record([
+          ['webhook_id', data.webhook_id],
+          ['url', data.url],
+          ['events', data.events.join(',')],
+          ['description', data.description],
+          ['status', data.status],
+          ['created_at', data.created_at],
+        ]),
+      [data.webhook_id],
+    )
+  })
+}
+
 export function deleteWebhook(id: string, _options: Options, command: Command) {
   return withContext(command, async (ctx) => {
     const client = await ctx.rwa()

@@ -9,10 +9,11 @@ import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { requestFrom } from '../input.js'
+import type { Styled } from '../output.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
 /** The verdict word, colored. */
-export const statusWord = (ctx: CliContext, status: string): string =>
+export const statusWord = (ctx: CliContext, status: string): Styled =>
   status === 'approved'
     ? ctx.out.style.green(status)
     : status === 'rejected'

@@ -224,6 +224,7 @@ export const ATTESTATIONS = {
     { field: 'evidence', flag: '--evidence <ref>', help: 'reference to the evidence' },
     validUntil,
   ],
+  revoke: [reason('why it is revoked, e.g. found to be false')],
 } satisfies Record<string, Flag[]>
 
 /** `--max-holders 50` (every jurisdiction) or `--max-holders US=2000,SG=50`. */

@@ -3,7 +3,7 @@ import { AUDIT } from '../flags/audit.js'
 import { declareFlags as flags } from '../flags/flag.js'
 import { examples, pageOptions } from './help.js'
 
-/** `rwa audit`: the organization's audit log (GET /console/audit), its export and verification; `rwa log verify`. */
+/** `rwa audit`: the organization's audit log (GET /console/audit), its export and verification; `rwa log verify`, `rwa log inclusion`. */
 export function declareAudit(program: Command): void {
   const load = () => import('../commands/audit.js')
   const audit = program.command('audit').description('Who changed what: the audit log of every write')
@@ -69,4 +69,16 @@ export function declareAudit(program: Command): void {
       .option('--org <org_id>', "another organization's log (admin key)"),
     ['rwa log verify', 'rwa log verify --trust trust.json'],
   ).action(async (o, c) => (await loadLog()).logVerify(o, c))
+  const loadInclusion = () => import('../commands/log-inclusion.js')
+  examples(
+    log
+      .command('inclusion')
+      .description(
+        "The proof that the event at a log position (its log_index) is in a checkpoint's tree, checked to lead to that tree's root (exit 8 when it does not)",
+      )
+      .requiredOption('--index <n>', "the event's log position (log_index)")
+      .option('--tree-size <n>', "the checkpoint's tree size (default: the latest checkpoint's)")
+      .option('--org <org_id>', "another organization's log (admin key)"),
+    ['rwa log inclusion --index 41', 'rwa log inclusion --index 41 --tree-size 120 --json'],
+  ).action(async (o, c) => (await loadInclusion()).logInclusion(o, c))
 }

@@ -24,6 +24,9 @@ export function declareEvents(program: Command): void {
   examples(pageOptions(webhooks.command('list').description('List the endpoints, newest first')), [
     'rwa webhooks list',
   ]).action(async (o, c) => (await load()).listWebhooks(o, c))
+  examples(webhooks.command('get').description('Show an endpoint').argument('<webhook_id>'), [
+    'rwa webhooks get wh_01JD...',
+  ]).action(async (id, o, c) => (await load()).getWebhook(id, o, c))
   examples(webhooks.command('delete').description('Delete an endpoint (owner)').argument('<webhook_id>'), [
     'rwa webhooks delete wh_01JD...',
   ]).action(async (id, o, c) => (await load()).deleteWebhook(id, o, c))

@@ -137,7 +137,7 @@ export function declareGovernance(program: Command): void {
 
   const loadAtt = () => import('../commands/attestations.js')
   importCommand(cred, 'credentials', 'jurisdiction,owner_did,address,type,value_usd,title_deed[,valid_until]')
-  const att = program.command('attestations').description('Submit and read regulatory attestations')
+  const att = program.command('attestations').description('Submit, read and revoke regulatory attestations')
   importCommand(
     att,
     'attestations',
@@ -160,6 +160,18 @@ export function declareGovernance(program: Command): void {
       'rwa attestations submit --jurisdiction SG --subject-did did:web:acme:bob --type kyc --attester "Onfido"',
     ],
   ).action(async (o, c) => (await loadAtt()).submit(o, c))
+  examples(
+    flags(
+      att
+        .command('revoke')
+        .description(
+          'Revoke an attestation (for good): its status-list bit is set, and no transfer relies on it any more',
+        )
+        .argument('<attestation_id>'),
+      ATTESTATIONS.revoke,
+    ),
+    ['rwa attestations revoke att_01JD... --reason "found to be false" --yes'],
+  ).action(async (id, o, c) => (await loadAtt()).revoke(id, o, c))
 
   const loadTok = () => import('../commands/tokens.js')
   const tok = program

@@ -59,7 +59,7 @@ describe('events', () => {
               op: 'attestations.submit',
               body: { jurisdiction: 'US', subject_did: RECIPIENT, type: 'aml', attester: 'A' },
             },
-            { op: 'attestations.revoke', body: { attestation_id: { $ref: 'a.attestation_id' } } },
+            { op: 'attestations.revoke', body: { attestation_id: { $result: 'a.attestation_id' } } },
           ],
         },
         key,

@@ -355,6 +355,39 @@ describe('the bucket at the door (before the app)', () => {
     const keyed = await send(base, from, '/console/rwa/tokens', { headers: { 'X-API-Key': h.adminKey } })
     expect(keyed.status).toBe(200)
   })
+
+  it('counts every request that does not authenticate: unknown paths, methods and refused bodies with a well-formed unknown key included', async () => {
+    const { h, base } = await start({ publicRateLimit: { perSecond: 1, burst: 4 } })
+    // A fresh well-formed key each time: none of them is ever looked up as a key.
+    const bogus = () => ({
+      'X-API-Key': `rwa_live_${crypto.randomUUID().replaceAll('-', '').padEnd(43, 'x')}`,
+    })
+    const from = '127.0.0.8'
+    expect((await send(base, from, '/no/such/route', { headers: bogus() })).status).toBe(404)
+    expect((await send(base, from, '/console/rwa/nothing-here', { headers: bogus() })).status).toBe(404)
+    expect(
+      (await send(base, from, '/console/billing/pricing', { method: 'DELETE', headers: bogus() })).status,
+    ).toBe(405)
+    const tooLarge = {
+      ...bogus(),
+      'Content-Type': 'application/json',
+      'Content-Length': String(2 * 1024 * 1024),
+    }
+    const refusedBody = await send(base, from, '/console/rwa/tokens', { method: 'POST', headers: tooLarge })
+    expect(refusedBody.status).toBe(413)
+    // The bucket is empty now: the next one is its 429, whatever the path or the key.
+    for (const path of ['/no/such/route', '/console/rwa/nothing-here']) {
+      const refused = await send(base, from, path, { headers: bogus() })
+      expect(refused.status, path).toBe(429)
+      expect(refused.body, path).toMatchObject({ reason: 'public_rate_limited' })
+      expect(refused.headers['retry-after'], path).toBe('1')
+    }
+    // A key that authenticates is not counted against the address, and is served.
+    const keyed = await send(base, from, '/console/rwa/tokens', { headers: { 'X-API-Key': h.adminKey } })
+    expect(keyed.status).toBe(200)
+    // Another address has its own bucket.
+    expect((await send(base, '127.0.0.9', '/no/such/route', { headers: bogus() })).status).toBe(404)
+  })
 })
 
 describe('PublicGate', () => {

@@ -138,14 +138,14 @@ describe('GET /readyz', () => {
     },
   )
 
-  it('takes extra checks (Redis, when configured): a failing one is named, its details only logged', async () => {
-    const redis: ReadinessCheck = {
-      name: 'redis',
+  it('takes extra checks: a failing one is named, its details only logged', async () => {
+    const upstream: ReadinessCheck = {
+      name: 'upstream',
       check: () => Promise.reject(new Error('connect ECONNREFUSED 10.9.8.7:6379')),
     }
-    const res = await readyzOf(h.ctx.db, [databaseCheck(h.ctx.db), redis])
+    const res = await readyzOf(h.ctx.db, [databaseCheck(h.ctx.db), upstream])
     expect(res.status).toBe(503)
-    expect(res.body.detail).toBe('Not ready: redis (did not answer)')
+    expect(res.body.detail).toBe('Not ready: upstream (did not answer)')
     expect(JSON.stringify(res.body)).not.toContain('10.9.8.7')
     expect(h.logLines.some((line) => line.includes('10.9.8.7'))).toBe(true)
   })

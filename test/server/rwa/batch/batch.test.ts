@@ -166,9 +166,9 @@ describe('a batch that succeeds', () => {
           {
             ref: 'tok',
             op: 'tokens.create',
-            body: { credential_id: { $ref: 'deed.credential_id' }, total_supply: 50 },
+            body: { credential_id: { $result: 'deed.credential_id' }, total_supply: 50 },
           },
-          { op: 'tokens.rules', body: { token_id: { $ref: 'tok.token_id' }, max_holders: 7 } },
+          { op: 'tokens.rules', body: { token_id: { $result: 'tok.token_id' }, max_holders: 7 } },
           { op: 'transfers.request', body: transferBody(w.tokenId, 10) },
           // A rejected transfer is a result, not a failure.
           { op: 'transfers.request', body: transferBody(w.tokenId, 10, { recipient_did: NOBODY }) },
@@ -266,7 +266,7 @@ describe('atomic (default): the first failure rolls everything back', () => {
     for (const field of ['nope', 'constructor', '__proto__', 'jurisdiction_id.length', 'frameworks.length']) {
       const res = await batch([
         { ref: 'j', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
-        { op: 'tokens.pause', body: { token_id: { $ref: `j.${field}` } } },
+        { op: 'tokens.pause', body: { token_id: { $result: `j.${field}` } } },
       ])
       expect(res.status).toBe(422)
       expect(res.body.operation_problem.errors).toEqual([
@@ -281,7 +281,7 @@ describe('atomic (default): the first failure rolls everything back', () => {
     const res = await batch([
       { ref: 'j', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
       // A jurisdiction's name is no token id.
-      { op: 'tokens.pause', body: { token_id: { $ref: 'j.name' } } },
+      { op: 'tokens.pause', body: { token_id: { $result: 'j.name' } } },
     ])
     expect(res.status).toBe(422)
     expect(res.body.context).toEqual({ index: 1, ref: null, op: 'tokens.pause' })
@@ -294,11 +294,11 @@ describe('atomic (default): the first failure rolls everything back', () => {
 })
 
 describe('refused before anything runs', () => {
-  it('a $ref to a missing or later ref is 400 naming operations[i]', async () => {
+  it('a $result to a missing or later ref is 400 naming operations[i]', async () => {
     const before = await stored()
     const later = await batch([
       { ref: 'first', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
-      { op: 'tokens.pause', body: { token_id: { $ref: 'tok.token_id' } } },
+      { op: 'tokens.pause', body: { token_id: { $result: 'tok.token_id' } } },
       { ref: 'tok', op: 'tokens.create', body: { credential_id: w.credentialId, total_supply: 1 } },
     ])
     expect(later.status).toBe(400)
@@ -310,7 +310,7 @@ describe('refused before anything runs', () => {
       { op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
       {
         op: 'transfers.request',
-        body: { ...transferBody(w.tokenId, 1), token_id: { $ref: 'nope.token_id' } },
+        body: { ...transferBody(w.tokenId, 1), token_id: { $result: 'nope.token_id' } },
       },
     ])
     expect(missing.status).toBe(400)
@@ -320,12 +320,14 @@ describe('refused before anything runs', () => {
         message: expect.stringContaining('no operation of the batch has'),
       },
     ])
-    const self = await batch([{ ref: 'me', op: 'tokens.pause', body: { token_id: { $ref: 'me.token_id' } } }])
+    const self = await batch([
+      { ref: 'me', op: 'tokens.pause', body: { token_id: { $result: 'me.token_id' } } },
+    ])
     expect(self.status).toBe(400)
     // A whole body is no ref: it was a 500 once filled with a null field.
     const whole = await batch([
       { ref: 'j', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
-      { op: 'tokens.pause', body: { $ref: 'j.name' } },
+      { op: 'tokens.pause', body: { $result: 'j.name' } },
     ])
     expect(whole.status).toBe(400)
     expect(whole.body.errors).toEqual([
@@ -339,10 +341,33 @@ describe('refused before anything runs', () => {
     expect(twice.body.errors[0].path).toBe('operations[1].ref')
     const malformed = await batch([
       { ref: 'a', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
-      { op: 'tokens.pause', body: { token_id: { $ref: 'a' } } },
+      { op: 'tokens.pause', body: { token_id: { $result: 'a' } } },
     ])
     expect(malformed.status).toBe(400)
     expect(malformed.body.errors[0].path).toBe('operations[1].body.token_id')
+    expect(await stored()).toEqual(before)
+  })
+
+  it('the old { "$ref": "name.field" } is 400 naming the field and $result, atomic or not, before anything runs', async () => {
+    // OpenAPI tools read every `$ref` key as a JSON Reference: a batch reference is `$result` now.
+    const before = await stored()
+    for (const atomic of [true, false]) {
+      const res = await batch(
+        [
+          { ref: 'j', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
+          { op: 'tokens.pause', body: { token_id: { $ref: 'j.jurisdiction_id' } } },
+        ],
+        { atomic },
+      )
+      expect(res.status).toBe(400)
+      expect(res.body.reason).toBe('invalid_field')
+      expect(res.body.errors).toEqual([
+        {
+          path: 'operations[1].body.token_id',
+          message: expect.stringContaining('{ "$result": "name.field" }'),
+        },
+      ])
+    }
     expect(await stored()).toEqual(before)
   })
 
@@ -362,7 +387,7 @@ describe('refused before anything runs', () => {
     expect(await stored()).toEqual(before)
   })
 
-  it('an unknown field or a too long array beside a $ref is 400 before anything runs, atomic or not', async () => {
+  it('an unknown field or a too long array beside a $result is 400 before anything runs, atomic or not', async () => {
     const before = await stored()
     const register = {
       ref: 'j',
@@ -375,7 +400,7 @@ describe('refused before anything runs', () => {
           register,
           {
             op: 'trust.establish',
-            body: { from_jurisdiction: { $ref: 'j.jurisdiction_id' }, to_jurisdiction: 'US', mutal: true },
+            body: { from_jurisdiction: { $result: 'j.jurisdiction_id' }, to_jurisdiction: 'US', mutal: true },
           },
         ],
         { atomic },
@@ -388,7 +413,7 @@ describe('refused before anything runs', () => {
           register,
           {
             op: 'jurisdictions.update',
-            body: { ...US, frameworks: Array.from({ length: 101 }, () => ({ $ref: 'j.name' })) },
+            body: { ...US, frameworks: Array.from({ length: 101 }, () => ({ $result: 'j.name' })) },
           },
         ],
         { atomic },
@@ -476,7 +501,7 @@ describe('atomic: false', () => {
       [
         { op: 'transfers.request', body: transferBody(w.tokenId, 5) },
         { ref: 'bad', op: 'tokens.create', body: { credential_id: w.credentialId, total_supply: 1 } },
-        { op: 'tokens.pause', body: { token_id: { $ref: 'bad.token_id' } } },
+        { op: 'tokens.pause', body: { token_id: { $result: 'bad.token_id' } } },
         { ref: 'jp', op: 'jurisdictions.register', body: { ...SG, jurisdiction_id: 'JP' } },
       ],
       { atomic: false },
@@ -516,7 +541,7 @@ describe('dry run', () => {
         {
           ref: 'tok',
           op: 'tokens.create',
-          body: { credential_id: { $ref: 'deed.credential_id' }, total_supply: 50 },
+          body: { credential_id: { $result: 'deed.credential_id' }, total_supply: 50 },
         },
         { op: 'transfers.request', body: transferBody(w.tokenId, 10) },
         { op: 'tokens.freeze', body: { token_id: w.tokenId, holder_did: OWNER } },
@@ -540,7 +565,7 @@ describe('dry run', () => {
             owner_did: 'did:web:acme:newcomer',
             property_data: { ...PROPERTY, title_deed: 'DRY-1' },
           },
-          { credential_id: { $ref: 'deed.credential_id' }, total_supply: 50 },
+          { credential_id: { $result: 'deed.credential_id' }, total_supply: 50 },
           transferBody(w.tokenId, 10),
           { token_id: w.tokenId, holder_did: OWNER },
         ][i],
@@ -675,7 +700,11 @@ describe('concurrent batches', () => {
 describe('filling refs (withValuesAt)', () => {
   it('puts each value at its path in a copy, leaving the body and what no path crosses as they were', () => {
     const untouched = { deep: ['as is'] }
-    const body = { a: [1, { $ref: 'x.y' }, 3, { $ref: 'x.z' }], b: { c: { $ref: 'x.w' } }, untouched }
+    const body = {
+      a: [1, { $result: 'x.y' }, 3, { $result: 'x.z' }],
+      b: { c: { $result: 'x.w' } },
+      untouched,
+    }
     const original = structuredClone(body)
     const filled = withValuesAt(body, [
       { path: ['a', 1], value: 'one' },
