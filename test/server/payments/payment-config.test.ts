@@ -77,7 +77,7 @@ describe('payment provider configuration', () => {
     )
     expect(() =>
       loadServerConfig({}, { ...STRIPE_ENV, RWA_STRIPE_API_BASE: 'http://127.0.0.1:1/v1' }),
-    ).toThrow(/RWA_STRIPE_API_BASE: expected an origin without a path/)
+    ).toThrow(/RWA_STRIPE_API_BASE is "http:\/\/127\.0\.0\.1:1\/v1": expected an origin without a path/)
   })
 
   it('builds the provider the configuration names', async () => {
