@@ -4,6 +4,7 @@ import { createApp } from './app.js'
 import { ensureAdminKey } from './bootstrap.js'
 import { ApiError } from './errors.js'
 import type { ServerConfig } from './config.js'
+import { AGGREGATES } from './aggregates.js'
 import { type AppContext, createAppContext } from './context.js'
 import { redactUrl } from './db/database.js'
 import { type Deployment, openDeployment } from './deployment.js'
@@ -127,6 +128,7 @@ export async function startServer(
     }
     ctx = createAppContext({
       db,
+      aggregates: AGGREGATES,
       masterKey: master.key,
       ...deployment.context,
       logger,
