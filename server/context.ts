@@ -3,6 +3,7 @@ import { InMemoryPaymentAnswerCache, type PaymentAnswerCache } from './caches/pa
 import { EnabledEndpointCache } from './caches/webhook-endpoints.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Db } from './db/database.js'
+import type { Executor } from './db/queries.js'
 import { databaseReadiness, Readiness, type ReadinessCheck } from './health/readiness.js'
 import { IdFactory } from './ids.js'
 import { type Invalidation, type InvalidationBus, localInvalidationBus } from './invalidation.js'
@@ -17,6 +18,22 @@ import type { PaymentProvider } from './payments/provider.js'
 import type { MasterKey } from './signing/master-key.js'
 import { SigningKeys } from './signing/signing-keys.js'
 import { type Change, currentWrite, recordChange } from './writes/change.js'
+
+/**
+ * How a kind of record (a change's `target.type`) reads as the API answers it now, in the transaction
+ * `db` (an event's `data.object`, docs/webhooks.md); undefined for a record gone.
+ */
+export type RecordReader = (ctx: AppContext, db: Executor, orgId: string, id: string) => Promise<unknown>
+
+/**
+ * What an aggregate tells the write pipeline about its records: how each kind it owns reads as the API
+ * answers it. Each aggregate exports one (`<aggregate>/records.ts`); server/aggregates.ts gathers them
+ * and hands them to the context, so the pipeline (server/writes/, server/events/outbox.ts) knows the
+ * aggregates by registration and imports none of them.
+ */
+export interface AggregateRecords {
+  readonly objects: Readonly<Record<string, RecordReader>>
+}
 
 /**
  * Everything the app's services share. Built once per app; tests build one per test. The state that
@@ -78,10 +95,14 @@ export interface AppContext {
   readonly masterKey: MasterKey
   /** How long an event stream stays silent before it sends a keep-alive comment (15 s). */
   readonly eventStreamHeartbeatMs: number
+  /** Each kind of record's reader, as the aggregates registered them (`AggregateRecords`). */
+  readonly records: ReadonlyMap<string, RecordReader>
 }
 
 export interface AppContextOptions {
   db: Db
+  /** The aggregates' records (server/aggregates.ts: `AGGREGATES`). */
+  aggregates: readonly AggregateRecords[]
   /**
    * The key every private signing key is sealed under (README.md, "Signing keys at rest"), checked against
    * the database by `openKeyCustody` (server/signing/custody.ts) before the context is built.
@@ -225,7 +246,20 @@ export function createAppContext(options: AppContextOptions): AppContext {
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     masterKey: options.masterKey,
     eventStreamHeartbeatMs: options.eventStreamHeartbeatMs ?? 15_000,
+    records: recordReaders(options.aggregates),
   })
+}
+
+/** The readers of the aggregates' records by kind; a kind registered twice is a bug. */
+function recordReaders(aggregates: readonly AggregateRecords[]): ReadonlyMap<string, RecordReader> {
+  const readers = new Map<string, RecordReader>()
+  for (const { objects } of aggregates) {
+    for (const [type, read] of Object.entries(objects)) {
+      if (readers.has(type)) throw new Error(`records of type ${type} are registered twice`)
+      readers.set(type, read)
+    }
+  }
+  return readers
 }
 
 const publicUrlOf = (option: AppContextOptions['publicUrl']): (() => string) => {

@@ -17,10 +17,15 @@ import type { AppContext } from './context.js'
  * must set headers of its own, a whole Response.
  */
 
-/** The caller, for operations that authenticate a key; nothing for public and operator ones. */
-type PrincipalOf<O extends OperationSpec> = O['access'] extends 'key' | 'admin' | 'governance'
-  ? Principal
-  : undefined
+/**
+ * The caller, for operations that authenticate a key; nothing for public and operator ones (either, for
+ * an operation not known in advance: the binding's and a batch's).
+ */
+type PrincipalOf<O extends OperationSpec> = O['access'] extends infer A
+  ? A extends 'key' | 'admin' | 'governance'
+    ? Principal
+    : undefined
+  : never
 
 export type HandlerInput<O extends OperationSpec> = ParsedInput<O> & {
   principal: PrincipalOf<O>

@@ -23,7 +23,7 @@ import { stripeWebhookHandlers } from './billing/subscriptions/webhook-routes.js
 import type { AppContext } from './context.js'
 import { eventHandlers } from './events/routes.js'
 import { webhookHandlers } from './webhooks/routes.js'
-import type { Handler, Handlers } from './handler.js'
+import type { Handler, HandlerInput, Handlers } from './handler.js'
 import { routeOf } from './http/openapi.js'
 import { idempotentRequest, storeInWrite } from './idempotency/idempotent-request.js'
 import { publicRateLimit } from './limits/public-limit.js'
@@ -146,10 +146,12 @@ function bindOperation(
   app.openapi({ ...routeOf(operation), middleware }, async (c) => {
     /** The handler's answer: a record, or a Response it made itself (four eyes' 202, an approval's). */
     const answer = async (): Promise<unknown> => {
+      // Typed per route by hono; this binding is one for every route, so it reads them untyped.
+      const req = c.req as unknown as { valid(target: 'param' | 'query' | 'json'): unknown }
       const input = {
-        params: c.req.valid('param' as never) as { id: string } | undefined,
-        query: c.req.valid('query' as never),
-        body: bodyOf(c.req.valid('json' as never)),
+        params: req.valid('param') as { id: string } | undefined,
+        query: req.valid('query'),
+        body: bodyOf(req.valid('json')),
         principal: c.get('principal'),
         c,
       }
@@ -165,7 +167,7 @@ function bindOperation(
         )
         if (pending) return c.json(pending, 202)
       }
-      return handler(ctx, input as never)
+      return handler(ctx, input as HandlerInput<OperationSpec>)
     }
     const respond = (value: unknown) => (value instanceof Response ? value : c.json(value as object, status))
     if (!isWrite) return respond(await answer()) as never

@@ -4,6 +4,7 @@ import { createApp } from './app.js'
 import { ensureAdminKey } from './bootstrap.js'
 import { ApiError } from './errors.js'
 import type { ServerConfig } from './config.js'
+import { AGGREGATES } from './aggregates.js'
 import { type AppContext, createAppContext } from './context.js'
 import { redactUrl } from './db/database.js'
 import { type Deployment, openDeployment } from './deployment.js'
@@ -74,7 +75,7 @@ export async function startServer(
       level === 'warn' ? lifecycle.warn(line) : lifecycle.info(line))
   const metrics = new ServerMetrics({ processMetrics: true })
 
-  let serveRequest: (request: Request, env: unknown) => Response | Promise<Response> = () =>
+  let serveRequest: (request: Request, env: object) => Response | Promise<Response> = () =>
     new Response(JSON.stringify(new ApiError('starting', 'The server is starting').toProblem()), {
       status: 503,
       headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
@@ -127,6 +128,7 @@ export async function startServer(
     }
     ctx = createAppContext({
       db,
+      aggregates: AGGREGATES,
       masterKey: master.key,
       ...deployment.context,
       logger,
@@ -159,7 +161,7 @@ export async function startServer(
   const webhooks = webhookWorker(ctx, { poll: true })
   const scheduled = scheduleEvents(ctx)
   const app = createApp(ctx)
-  serveRequest = (request, env) => app.fetch(request, env as never)
+  serveRequest = (request, env) => app.fetch(request, env)
   gate = ctx.publicGate
   if (config.urlFile !== undefined) {
     try {

@@ -90,10 +90,11 @@ const PROOF_WARM_UP = 2000
 export async function inclusionProofCosts({ root, dbPath, sizes, proofs, rounds }) {
   const { openDatabase } = await distModule(root, 'server/db/database.js')
   const { createAppContext } = await distModule(root, 'server/context.js')
+  const { AGGREGATES } = await distModule(root, 'server/aggregates.js')
   const { getLogInclusionProof } = await distModule(root, 'server/audit-log/service.js')
   const merkle = await distModule(root, 'src/tlog/merkle.js')
   const db = await openDatabase(dbPath)
-  const ctx = createAppContext({ db, logger: silentLogger })
+  const ctx = createAppContext({ db, aggregates: AGGREGATES, logger: silentLogger })
   const admin = { keyId: 'bench', orgId: 'admin', roles: ['owner'], isAdmin: true }
   const leafOf = (size, i) => (i * 7919 + 13) % size
   const costs = Object.fromEntries(sizes.map((size) => [size, []]))

@@ -10,7 +10,6 @@ import type {
 } from '../../src/contract/audit-log.js'
 import {
   consistencyRanges,
-  EMPTY_ROOT,
   frontierNodes,
   type Hash,
   inclusionRanges,
@@ -22,12 +21,13 @@ import {
   subtreeOf,
 } from '../../src/tlog/merkle.js'
 import { rawPublicKey, signCheckpoint, verifierKey } from '../../src/tlog/note.js'
-import { auditEventFromRow } from '../audit/service.js'
+import { auditEventFromRow } from '../audit/from-row.js'
 import { orgActedOn, type Principal } from '../auth/principal.js'
 import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
-import { listLogEntries, readLog, readLogNodes, readLogTiles } from './queries.js'
-import { hashInTile, TILE_LEAVES, TILE_LEVELS, tileOf } from './tiles.js'
+import { listLogEntries } from './queries.js'
+import { sqlLogStore } from './sql-store.js'
+import type { LogState, LogStore } from './store.js'
 
 /*
  * The read side of the verifiable log (docs/governance.md, "The verifiable log"): checkpoints, entries and
@@ -69,18 +69,12 @@ async function signedCheckpoint(ctx: AppContext, orgId: string, size: number, ro
   return note
 }
 
-/** The log as last committed: its size, root, and compact range (hex, largest subtree first). */
-interface CommittedLog {
-  size: number
-  root: Hash
-  frontier: string
-}
+/** Where the log is read from (server/audit-log/store.ts). */
+const store: LogStore = sqlLogStore
 
-async function committedLog(ctx: AppContext, orgId: string): Promise<CommittedLog> {
-  const row = await readLog(ctx.db, orgId)
-  if (!row || row.size === 0) return { size: 0, root: EMPTY_ROOT, frontier: '' }
-  return { size: row.size, root: Buffer.from(row.root, 'hex'), frontier: row.frontier }
-}
+/** The log as last committed. */
+const committedLog = (ctx: AppContext, orgId: string): Promise<LogState> =>
+  store.readCheckpoint(ctx.db, orgId)
 
 /** The organization's latest checkpoint, signed by the log key. */
 export async function getLogCheckpoint(
@@ -137,7 +131,7 @@ const encode = (hash: Hash): Encoded => ({ hash, text: hash.toString('base64') }
  * for every cache the server keeps.)
  */
 const upperNodes = new WeakMap<AppContext, { count: number; byOrg: Map<string, NodeMap<Encoded>> }>()
-const UPPER_LEVEL = TILE_LEVELS
+const UPPER_LEVEL = 8
 const UPPER_NODES_MAX = 1 << 16
 
 function rememberUpperNode(ctx: AppContext, orgId: string, level: number, index: number, node: Encoded) {
@@ -174,7 +168,7 @@ const RIGHT_EDGE_MAX = 128
 /** Organizations whose view is kept (a few KB each); past this, the views start over. */
 const SIZE_VIEWS_MAX = 1024
 
-function sizeViewOf(ctx: AppContext, orgId: string, log: CommittedLog): SizeView {
+function sizeViewOf(ctx: AppContext, orgId: string, log: LogState): SizeView {
   let views = sizeViews.get(ctx)
   if (!views) {
     views = new Map()
@@ -183,11 +177,12 @@ function sizeViewOf(ctx: AppContext, orgId: string, log: CommittedLog): SizeView
   const known = views.get(orgId)
   if (known && known.size === log.size && known.root.hash.equals(log.root)) return known
   // The view's hashes in one buffer of its own: slices of Buffer's shared pool would each keep 8 KB.
-  const hex = log.frontier.replaceAll(',', '')
-  const bytes = Buffer.alloc(32 + hex.length / 2)
+  const bytes = Buffer.alloc(32 * (1 + log.frontier.length))
   log.root.copy(bytes)
-  bytes.write(hex, 32, 'hex')
-  const hashes = Array.from({ length: hex.length / 64 }, (_, i) => bytes.subarray(32 * (i + 1), 32 * (i + 2)))
+  for (const [i, hash] of log.frontier.entries()) hash.copy(bytes, 32 * (i + 1))
+  const hashes = Array.from({ length: log.frontier.length }, (_, i) =>
+    bytes.subarray(32 * (i + 1), 32 * (i + 2)),
+  )
   const frontier = new NodeMap<Encoded>()
   for (const n of frontierNodes(log.size, hashes)) frontier.set(n.level, n.index, encode(n.hash))
   const root = encode(bytes.subarray(0, 32))
@@ -233,10 +228,10 @@ async function rangeHashes(
     hashes.push(edge)
     if (!edge) for (const { level, index } of rangeNodes(start, end)) fetch(level, index)
   }
-  for (const row of await readStoredNodes(ctx, orgId, view.size, missing)) {
-    const node = encode(row.hash)
-    fetched.set(row.level, row.idx, node)
-    if (row.level >= UPPER_LEVEL) rememberUpperNode(ctx, orgId, row.level, row.idx, node)
+  for (const stored of await store.readNodes(ctx.db, orgId, view.size, missing)) {
+    const node = encode(stored.hash)
+    fetched.set(stored.level, stored.index, node)
+    if (stored.level >= UPPER_LEVEL) rememberUpperNode(ctx, orgId, stored.level, stored.index, node)
   }
   const nodeAt = (level: number, index: number): Encoded => {
     const node = fetched.get(level, index) ?? cached(level, index)
@@ -258,57 +253,6 @@ async function rangeHashes(
     return hash
   })
 }
-/**
- * Stored nodes: those below level 8 of a complete tile from its row when it holds several of them (an
- * inclusion proof's leaf and eight lowest nodes share their leaf's tile: one descent instead of nine),
- * the others, and any whose tile has no row, one by one. A row is 16 KB: for one or two nodes, their
- * own descents cost less.
- */
-async function readStoredNodes(
-  ctx: AppContext,
-  orgId: string,
-  size: number,
-  nodes: NodeId[],
-): Promise<{ level: number; idx: number; hash: Hash }[]> {
-  const completeTiles = Math.floor(size / TILE_LEAVES)
-  const byTile = new Map<number, NodeId[]>()
-  const single: NodeId[] = []
-  for (const node of nodes) {
-    const tile = node.level < TILE_LEVELS ? tileOf(node.level, node.index) : completeTiles
-    if (tile >= completeTiles) {
-      single.push(node)
-      continue
-    }
-    const inTile = byTile.get(tile)
-    if (inTile) inTile.push(node)
-    else byTile.set(tile, [node])
-  }
-  for (const [tile, inTile] of byTile) {
-    if (inTile.length >= NODES_WORTH_A_TILE) continue
-    single.push(...inTile)
-    byTile.delete(tile)
-  }
-  const rows: { level: number; idx: number; hash: Hash }[] = []
-  if (byTile.size > 0) {
-    for (const { tile, hashes } of await readLogTiles(ctx.db, orgId, [...byTile.keys()])) {
-      for (const { level, index } of byTile.get(tile) ?? []) {
-        rows.push({ level, idx: index, hash: hashInTile(hashes, level, index) })
-      }
-      byTile.delete(tile)
-    }
-    // Tiles without their row yet (a log appended before 0019 finished): node by node.
-    for (const left of byTile.values()) single.push(...left)
-  }
-  if (single.length > 0) rows.push(...(await readLogNodes(ctx.db, orgId, single)))
-  return rows
-}
-
-/**
- * From how many of its nodes a tile's row is read instead of each node: on a 1M-entry log, a row cost
- * 18–25 µs to read and a node 3.5–5 µs (better-sqlite3, pages mapped).
- */
-const NODES_WORTH_A_TILE = 5
-
 /** Marks a node asked for and not yet read. */
 const PENDING: Encoded = { hash: Buffer.alloc(0), text: '' }
 

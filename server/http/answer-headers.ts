@@ -1,6 +1,9 @@
 import type { ServerResponse } from 'node:http'
 import type { Context } from 'hono'
 
+/** A caller's request id that is kept (as hono's request-id middleware with a 128-character limit). */
+export const REQUEST_ID = /^[\w\-=]{1,128}$/
+
 /**
  * Headers every answer of a request carries whatever the route answers, errors included (the request
  * id, the RateLimit headers). Behind @hono/node-server they go on Node's response itself, which merges

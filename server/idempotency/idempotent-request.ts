@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Context, MiddlewareHandler } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { IDEMPOTENCY_HEADER, type OperationSpec, REPLAYED_HEADER } from '../../src/contract/operation.js'
 import type { AppEnv } from '../auth/principal.js'
 import { isoTimestamp } from '../clock.js'
@@ -172,7 +173,7 @@ function replay(c: Context<AppEnv>, row: IdempotencyRow): Response {
     ...(JSON.parse(row.headers ?? '{}') as Record<string, string>),
     [REPLAYED_HEADER]: 'true',
   }
-  return c.body(row.body ?? '', (row.status ?? 200) as never, headers)
+  return c.body(row.body ?? '', (row.status ?? 200) as ContentfulStatusCode, headers)
 }
 
 /** What is stored of an answer: its status, content type and body, secret fields as null. */

@@ -3,8 +3,8 @@ import { API_KEY_PATTERN } from '../../src/contract/billing.js'
 import { PROBE_PATHS } from '../../src/contract/operation.js'
 import type { Clock } from '../clock.js'
 import { ApiError } from '../errors.js'
+import { REQUEST_ID } from '../http/answer-headers.js'
 import type { ServerMetrics } from '../metrics/metrics.js'
-import { REQUEST_ID } from '../operations/observe-requests.js'
 import type { LimitStore } from './limit-store.js'
 import {
   type BucketDecision,

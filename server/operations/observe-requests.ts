@@ -1,15 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { matchedRoutes } from 'hono/route'
 import type { AppEnv } from '../auth/principal.js'
-import { setAnswerHeaders } from '../http/answer-headers.js'
+import { REQUEST_ID, setAnswerHeaders } from '../http/answer-headers.js'
 import type { Logger } from '../logging/logger.js'
 import type { ServerMetrics } from '../metrics/metrics.js'
 
 /** The route label of a request no route matched: paths are not labels (unbounded, and callers' input). */
 export const UNMATCHED_ROUTE = 'unmatched'
-
-/** A caller's request id that is kept (as hono's request-id middleware with a 128-character limit). */
-export const REQUEST_ID = /^[\w\-=]{1,128}$/
 
 /**
  * The first middleware of every request. It gives the request its `X-Request-Id`, on the request and

@@ -20,6 +20,7 @@ import {
   replaceServiceKeyPrivate,
   sealedKeySamples,
 } from './queries.js'
+import { jurisdictionKeyAad, serviceKeyAad } from './signing-keys.js'
 
 /*
  * Key custody at start (README.md, "Signing keys at rest"): which master key, whether it is the database's,
@@ -27,14 +28,6 @@ import {
  * made no key: it runs before the admin key or any signing key is created.
  */
 
-/**
- * The additional data a key is sealed with: the row it belongs to, so a ciphertext moved to another
- * row (another jurisdiction, another organization, another proof key) does not open there.
- */
-export const jurisdictionKeyAad = (row: { org_id: string; jurisdiction_id: string; issuer_did: string }) =>
-  JSON.stringify(['jurisdictions', row.org_id, row.jurisdiction_id, row.issuer_did])
-export const serviceKeyAad = (row: { kid: string; purpose: string }) =>
-  JSON.stringify(['rwa_service_keys', row.kid, row.purpose])
 const CHECK_AAD = JSON.stringify(['key_custody', 'master_key_check'])
 const CHECK_PLAINTEXT = Buffer.from('rwa master key check', 'utf8')
 

@@ -7,7 +7,6 @@ import { isoTimestamp } from '../clock.js'
 import type { Db } from '../db/database.js'
 import type { Executor } from '../db/queries.js'
 import { signCompactEdDsa } from './compact-jws.js'
-import { jurisdictionKeyAad, serviceKeyAad } from './custody.js'
 import { didKeyOf, generateSigningKey, importPrivateKey, verificationMethodOf } from './did-key.js'
 import type { MasterKey } from './master-key.js'
 import {
@@ -17,6 +16,15 @@ import {
   listServiceKeys,
   retireServiceKey,
 } from './queries.js'
+
+/**
+ * The additional data a key is sealed with: the row it belongs to, so a ciphertext moved to another
+ * row (another jurisdiction, another organization, another proof key) does not open there.
+ */
+export const jurisdictionKeyAad = (row: { org_id: string; jurisdiction_id: string; issuer_did: string }) =>
+  JSON.stringify(['jurisdictions', row.org_id, row.jurisdiction_id, row.issuer_did])
+export const serviceKeyAad = (row: { kid: string; purpose: string }) =>
+  JSON.stringify(['rwa_service_keys', row.kid, row.purpose])
 
 /**
  * What a service key signs: `proof` the compliance proofs, `log` the checkpoints of the verifiable

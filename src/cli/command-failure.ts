@@ -1,4 +1,3 @@
-import type { RequestInput } from './context.js'
 import type { FlagTable } from './flags/flag.js'
 
 /*
@@ -6,6 +5,15 @@ import type { FlagTable } from './flags/flag.js'
  * failed): the error, and what the command was, so that the message can name the flag that gave a
  * refused field and the hint can name the command to run next.
  */
+
+/** The request body a command built, and which of its fields came from flags (for error messages). */
+export interface RequestInput {
+  body: Record<string, unknown>
+  /** Dotted body paths whose value a flag gave. */
+  fromFlags: Set<string>
+  /** The `--file` it started from, if any (`-` for stdin). */
+  file?: string
+}
 
 /** What a failure message may use of the command that failed. */
 export interface FailureContext {

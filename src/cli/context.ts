@@ -4,7 +4,7 @@ import type { BillingClient } from '../client/billing.js'
 import type { HttpClient } from '../client/http.js'
 import type { RwaClient } from '../client/index.js'
 import { EXIT, ExitError } from './exit-error.js'
-import { CommandFailure, type FailureContext } from './command-failure.js'
+import { CommandFailure, type FailureContext, type RequestInput } from './command-failure.js'
 import { flagsOf } from './flags/flag.js'
 import { Output, plural } from './output.js'
 import { PROFILE_NAME, type Profile, readProfiles, unknownProfile } from './profiles.js'
@@ -177,15 +177,6 @@ function selectProfile(options: GlobalOptions, env: NodeJS.ProcessEnv): { name?:
     throw unknownProfile(name)
   }
   return { name, profile }
-}
-
-/** The request body a command built, and which of its fields came from flags (for error messages). */
-export interface RequestInput {
-  body: Record<string, unknown>
-  /** Dotted body paths whose value a flag gave. */
-  fromFlags: Set<string>
-  /** The `--file` it started from, if any (`-` for stdin). */
-  file?: string
 }
 
 /** Everything a command action needs: output, input mode, and (lazily) a client. */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ensureAdminKey } from '../../server/bootstrap.js'
+import { AGGREGATES } from '../../server/aggregates.js'
 import { createAppContext } from '../../server/context.js'
 import { type Db, openPostgres } from '../../server/db/database.js'
 import { systemClock } from '../../server/clock.js'
@@ -32,7 +33,7 @@ async function startTogether(n: number, presetKey?: string) {
   const results = await Promise.all(
     dbs.map(async (db) => {
       await openKeyCustody(db, masterKey, systemClock, names)
-      return ensureAdminKey(createAppContext({ db, masterKey }), presetKey)
+      return ensureAdminKey(createAppContext({ db, masterKey, aggregates: AGGREGATES }), presetKey)
     }),
   )
   const db = dbs[0]!

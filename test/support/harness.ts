@@ -5,6 +5,7 @@ import { createApp } from '../../server/app.js'
 import { ensureAdminKey } from '../../server/bootstrap.js'
 import { SHARED_CACHE_TTL_MS } from '../../server/caches/auth-cache.js'
 import { ManualClock } from './clock.js'
+import { AGGREGATES } from '../../server/aggregates.js'
 import { type AppContext, type AppContextOptions, createAppContext } from '../../server/context.js'
 import { type Db, openDatabase, openPostgres } from '../../server/db/database.js'
 import type { RedisStateListener } from '../../server/redis/connection.js'
@@ -211,6 +212,7 @@ export async function createHarness(
     const storage = await openStorage()
     const loggedErrors: unknown[] = []
     const ctx = createAppContext({
+      aggregates: AGGREGATES,
       metrics,
       ...storage.context,
       ...extra,

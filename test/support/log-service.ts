@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import { afterEach } from 'vitest'
 import type { getLogInclusionProof } from '../../server/audit-log/service.js'
+import { AGGREGATES } from '../../server/aggregates.js'
 import { type AppContext, createAppContext } from '../../server/context.js'
 import type { Database } from '../../server/db/schema.js'
 import { jsonLogger } from '../../server/logging/logger.js'
@@ -31,6 +32,7 @@ export function logContextPerTest(): (db: Kysely<Database>) => AppContext {
   return (db) => {
     ctx = createAppContext({
       db: db as never,
+      aggregates: AGGREGATES,
       masterKey: MasterKey.generate(),
       logger: jsonLogger({ level: 'error', destination: { write: () => {} } }),
     })

@@ -7,7 +7,8 @@ import type { Kysely, Migration } from 'kysely'
  * Dialect-neutral: every statement is kysely's schema builder, so SQLite and PostgreSQL run the same.
  */
 export const tokenGovernance: Migration = {
-  async up(db: Kysely<unknown>) {
+  // biome-ignore lint/suspicious/noExplicitAny: the schema as it was then, not the current one.
+  async up(db: Kysely<any>) {
     await db.schema
       .alterTable('holdings')
       .addColumn('frozen_amount', 'integer', (c) => c.notNull().defaultTo(0))
@@ -47,12 +48,12 @@ export const tokenGovernance: Migration = {
       .addColumn('kid', 'text', (c) => c.notNull())
       .execute()
     await db
-      .insertInto('proofs_v4' as never)
-      .columns(['proof_id', 'org_id', 'transfer_id', 'facts', 'digest', 'jws', 'kid'] as never)
+      .insertInto('proofs_v4')
+      .columns(['proof_id', 'org_id', 'transfer_id', 'facts', 'digest', 'jws', 'kid'])
       .expression(
         db
-          .selectFrom('proofs' as never)
-          .select(['proof_id', 'org_id', 'transfer_id', 'facts', 'digest', 'jws', 'kid'] as never),
+          .selectFrom('proofs')
+          .select(['proof_id', 'org_id', 'transfer_id', 'facts', 'digest', 'jws', 'kid']),
       )
       .execute()
     await db.schema.dropTable('proofs').execute()

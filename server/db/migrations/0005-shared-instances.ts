@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely'
-import { dialectOf } from '../dialect.js'
+import { isPostgres } from './dialect.js'
 
 /**
  * What several instances over one PostgreSQL database need of the schema:
@@ -11,7 +11,7 @@ import { dialectOf } from '../dialect.js'
  */
 export const sharedInstances: Migration = {
   async up(db: Kysely<unknown>) {
-    const postgres = dialectOf(db) === 'postgres'
+    const postgres = isPostgres(db)
     if (postgres) {
       for (const [table, column] of [
         ['tokens', 'total_supply'],

@@ -22,7 +22,8 @@ const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).d
  * nullable in place, so the table is rebuilt (copy, drop, rename) on both dialects.
  */
 export const leanWrites: Migration = {
-  async up(db: Kysely<unknown>) {
+  // biome-ignore lint/suspicious/noExplicitAny: the schema as it was then, not the current one.
+  async up(db: Kysely<any>) {
     await db.schema.dropIndex('transfers_from_idx').execute()
     await db.schema.dropIndex('transfers_to_idx').execute()
 
@@ -54,10 +55,7 @@ export const leanWrites: Migration = {
         jws: detached(row.jws, row.facts),
         kid: row.kid,
       }))
-      await db
-        .insertInto('proofs_v6' as never)
-        .values(moved as never)
-        .execute()
+      await db.insertInto('proofs_v6').values(moved).execute()
       after = rows[rows.length - 1]!.proof_id
     }
     await db.schema.dropTable('proofs').execute()

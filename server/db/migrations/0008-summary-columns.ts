@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely'
-import { dialectOf } from '../dialect.js'
+import { isPostgres } from './dialect.js'
 
 /**
  * A transfer's evaluation stored as the list and the detail read it (issue 11): `compliance_details`
@@ -16,7 +16,7 @@ import { dialectOf } from '../dialect.js'
  */
 export const summaryColumns: Migration = {
   async up(db: Kysely<unknown>) {
-    if (dialectOf(db) === 'postgres') {
+    if (isPostgres(db)) {
       await db.schema.alterTable('transfers').addColumn('compliance_summary', 'text').execute()
       await db.schema.alterTable('transfers').addColumn('compliance_checks', 'text').execute()
       await sql`

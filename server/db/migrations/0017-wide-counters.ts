@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely'
-import { dialectOf } from '../dialect.js'
+import { isPostgres } from './dialect.js'
 
 /**
  * Counters as 64-bit integers on PostgreSQL, where `integer` is 32-bit (SQLite's are 64-bit already),
@@ -14,7 +14,7 @@ import { dialectOf } from '../dialect.js'
  */
 export const wideCounters: Migration = {
   async up(db: Kysely<unknown>) {
-    if (dialectOf(db) !== 'postgres') return
+    if (!isPostgres(db)) return
     for (const [table, column] of [
       ['usage_daily', 'request_count'],
       ['usage_daily', 'dids_created'],

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely'
-import { dialectOf } from '../dialect.js'
+import { isPostgres } from './dialect.js'
 
 /**
  * The verifiable log's stored nodes (0015) read with one B-tree descent each, in half the space
@@ -15,7 +15,7 @@ import { dialectOf } from '../dialect.js'
 export const logNodeBlobs: Migration = {
   // biome-ignore lint/suspicious/noExplicitAny: the schema as it is here, not the current one.
   async up(db: Kysely<any>) {
-    if (dialectOf(db) === 'postgres') {
+    if (isPostgres(db)) {
       await sql`alter table audit_log_nodes alter column hash type bytea using decode(hash, 'hex')`.execute(
         db,
       )

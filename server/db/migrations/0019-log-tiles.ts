@@ -1,8 +1,5 @@
 import type { Kysely, Migration } from 'kysely'
-import { storeTile } from '../../audit-log/append.js'
-import { TILE_LEAVES } from '../../audit-log/tiles.js'
-import { dialectOf } from '../dialect.js'
-import type { Executor } from '../queries.js'
+import { isPostgres } from './dialect.js'
 
 /**
  * The verifiable log's lower nodes, also kept by tile (issue 25, docs/governance.md, "The verifiable log"):
@@ -20,7 +17,7 @@ import type { Executor } from '../queries.js'
 export const logTiles: Migration = {
   // biome-ignore lint/suspicious/noExplicitAny: the schema as it is here, not the current one.
   async up(db: Kysely<any>) {
-    const postgres = dialectOf(db) === 'postgres'
+    const postgres = isPostgres(db)
     await db.schema
       .createTable('audit_log_tiles')
       .ifNotExists()
@@ -32,10 +29,59 @@ export const logTiles: Migration = {
     const logs = await db.selectFrom('audit_logs').select(['org_id', 'size']).execute()
     for (const { org_id, size } of logs) {
       for (let tile = 0; tile < Math.floor(Number(size) / TILE_LEAVES); tile++) {
-        const store = (trx: Executor) => storeTile(trx, org_id, tile)
+        // biome-ignore lint/suspicious/noExplicitAny: the schema as it is here.
+        const store = (trx: Kysely<any>) => storeTile(trx, org_id, tile)
         // Each tile in its own transaction on SQLite; PostgreSQL runs the whole migration in one.
         await (db.isTransaction ? store(db) : db.transaction().execute(store))
       }
     }
   },
+}
+
+/*
+ * A tile's row, as the append stored it when this migration was written (docs/architecture.md,
+ * "Migrations are frozen in time"): tile t is leaves [256t, 256t + 256), its row the 510 hashes of its
+ * levels 0 to 7, level by level, each level left to right.
+ */
+
+const TILE_LEVELS = 8
+const TILE_LEAVES = 2 ** TILE_LEVELS
+const TILE_HASHES = 2 * TILE_LEAVES - 2
+const HASH_BYTES = 32
+
+/** Stores tile `tile`'s row from its stored nodes; a tile lacking some keeps no row, one stored stays. */
+// biome-ignore lint/suspicious/noExplicitAny: the schema as it is here.
+async function storeTile(db: Kysely<any>, orgId: string, tile: number): Promise<void> {
+  const levels = Array.from({ length: TILE_LEVELS }, (_, level) => {
+    const count = 2 ** (TILE_LEVELS - level)
+    return { level, first: tile * count, count }
+  })
+  const nodes: { level: number; idx: number; hash: Buffer }[] = await db
+    .selectFrom('audit_log_nodes')
+    .select(['level', 'idx', 'hash'])
+    .where('org_id', '=', orgId)
+    .where((eb) =>
+      eb.or(
+        levels.map(({ level, first, count }) =>
+          eb.and([eb('level', '=', level), eb('idx', '>=', first), eb('idx', '<', first + count)]),
+        ),
+      ),
+    )
+    .execute()
+  if (nodes.length !== TILE_HASHES) return
+  const hashes = Buffer.alloc(TILE_HASHES * HASH_BYTES)
+  const filled = new Uint8Array(TILE_HASHES)
+  for (const { level, idx, hash } of nodes) {
+    const width = 2 ** (TILE_LEVELS - level)
+    const slot = 2 * TILE_LEAVES - 2 * width + (idx - tile * width)
+    if (hash.length !== HASH_BYTES || filled[slot])
+      throw new Error(`log node ${level}/${idx} is wrong in tile ${tile}`)
+    filled[slot] = 1
+    hash.copy(hashes, slot * HASH_BYTES)
+  }
+  await db
+    .insertInto('audit_log_tiles')
+    .values({ org_id: orgId, tile, hashes })
+    .onConflict((oc) => oc.columns(['org_id', 'tile']).doNothing())
+    .execute()
 }

@@ -54,19 +54,25 @@ export const eventFromRow = (e: Selectable<TokenEventsTable>): GovernanceEvent =
   details: JSON.parse(e.details),
 })
 
-/** The token with its largest holdings, its latest history events (oldest first among them), their totals and frozen holders. */
+/** What a token's detail shows besides its row, each shown part with how many there are in all. */
+export interface TokenDetailParts {
+  /** Its largest holdings. */
+  holdings: { rows: Holding[]; total: number }
+  /** Its latest history events (oldest first among them). */
+  history: { rows: Selectable<TokenEventsTable>[]; total: number }
+  /** Its frozen holders. */
+  frozenHolders: { rows: string[]; total: number }
+}
+
+/** The token with its largest holdings, its latest history events and its frozen holders. */
 export function tokenDetailFromRow(
   row: Selectable<TokensTable>,
-  holdings: Holding[],
-  holdingsTotal: number,
-  frozenHolders: { rows: string[]; total: number },
-  events: Selectable<TokenEventsTable>[],
-  eventsTotal: number,
+  { holdings, history, frozenHolders }: TokenDetailParts,
 ): TokenDetail {
   return {
-    ...tokenFromRow(row, holdings, holdingsTotal),
-    governance_history: events.map(eventFromRow),
-    governance_history_total: eventsTotal,
+    ...tokenFromRow(row, holdings.rows, holdings.total),
+    governance_history: history.rows.map(eventFromRow),
+    governance_history_total: history.total,
     frozen_holders: frozenHolders.rows,
     frozen_holders_total: frozenHolders.total,
   }

@@ -124,7 +124,12 @@ export async function tokenize(
           symbol: row.symbol,
         },
       })
-      return tokenDetailFromRow(row, [holdingFromRow(holding, false)], 1, { rows: [], total: 0 }, [event], 1)
+      // A new token: its one holding (the owner's whole supply), its one event, no frozen holder.
+      return tokenDetailFromRow(row, {
+        holdings: { rows: [holdingFromRow(holding, false)], total: 1 },
+        history: { rows: [event], total: 1 },
+        frozenHolders: { rows: [], total: 0 },
+      })
     })
     .catch(async (error) => {
       // Unreachable while the credential's lock holds; kept so a unique violation can never be a 500.
@@ -159,18 +164,17 @@ async function registerSkill(db: Executor, principal: Principal, nowMs: number):
 export async function tokenDetail(db: Executor, orgId: string, id: string): Promise<TokenDetail> {
   const row = await tokenOr404(db, orgId, id)
   const holdings = await largestHoldingsOf(db, [id], TOKEN_HOLDINGS_SHOWN)
-  const holdingsTotal = (await holdingCountsOf(db, [id])).get(id) ?? 0
-  const frozen = await frozenHoldersPage(db, id, TOKEN_FROZEN_HOLDERS_SHOWN)
-  const events = await latestTokenEvents(db, id, TOKEN_DETAIL_HISTORY)
-  const total = await countTokenEvents(db, id)
-  return tokenDetailFromRow(
-    row,
-    holdings.map((h) => holdingFromRow(h, h.holder_frozen)),
-    holdingsTotal,
-    frozen,
-    events,
-    total,
-  )
+  return tokenDetailFromRow(row, {
+    holdings: {
+      rows: holdings.map((h) => holdingFromRow(h, h.holder_frozen)),
+      total: (await holdingCountsOf(db, [id])).get(id) ?? 0,
+    },
+    history: {
+      rows: await latestTokenEvents(db, id, TOKEN_DETAIL_HISTORY),
+      total: await countTokenEvents(db, id),
+    },
+    frozenHolders: await frozenHoldersPage(db, id, TOKEN_FROZEN_HOLDERS_SHOWN),
+  })
 }
 
 export function getToken(ctx: AppContext, principal: Principal, id: string): Promise<TokenDetail> {

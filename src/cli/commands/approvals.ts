@@ -1,5 +1,4 @@
 import type { Command } from 'commander'
-import type { ApiResponse } from '../../client/index.js'
 import type {
   ApprovableOperation,
   Approval,
@@ -10,6 +9,7 @@ import type {
 import type { Credential, FreezeState, RecoveryResult, Transfer } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
+import { showApproval, targetOf } from './pending.js'
 import { confirmDestructive, requestFrom } from '../input.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
 
@@ -18,52 +18,6 @@ import { fetchListing, listFooter, type PageOptions } from '../paging.js'
  * list|get|approve|reject`, and what every covered command (forced transfer, recovery, unfreeze, credential
  * revocation) prints when the server answers 202: the pending approval and how another key approves it.
  */
-
-/**
- * A covered command's answer: when the organization's policy made it wait for a second key (202), the
- * approval is printed with how to approve it (exit 0: the request was recorded) and `undefined` is
- * answered; otherwise the answer itself, for the command to print as usual.
- */
-export function unlessPending<T>(
-  ctx: CliContext,
-  response: ApiResponse<T>,
-): ApiResponse<Exclude<T, Approval>> | undefined {
-  if (response.status !== 202) return response as ApiResponse<Exclude<T, Approval>>
-  const approval = response.data as Approval
-  ctx.out.result(response.raw, () => {
-    showApproval(ctx, approval)
-    ctx.out.success(
-      `approval ${approval.approval_id} requested: the policy needs a second key for ${approval.operation}; nothing was done yet`,
-    )
-    ctx.out.info(
-      `another key with the agent role approves it (until ${approval.expires_at}):\n  rwa approvals approve ${approval.approval_id}\nor rejects it:\n  rwa approvals reject ${approval.approval_id}`,
-    )
-  }, [approval.approval_id])
-  return undefined
-}
-
-const targetOf = (approval: Approval): string => `${approval.target.type} ${approval.target.id}`
-
-function showApproval(ctx: CliContext, approval: Approval): void {
-  ctx.out.record([
-    ['approval_id', approval.approval_id],
-    ['operation', approval.operation],
-    ['target', targetOf(approval)],
-    ['status', approval.status],
-    ['body', JSON.stringify(approval.body)],
-    ['requested_by', approval.requested_by],
-    ['requested_at', approval.requested_at],
-    ['expires_at', approval.expires_at],
-    ['decided_by', approval.decided_by],
-    ['decided_at', approval.decided_at],
-    ['reason', approval.reason],
-    ...(approval.outcome === null
-      ? []
-      : ([['outcome', `${approval.outcome.status} ${JSON.stringify(approval.outcome.body)}`]] as Array<
-          [string, string]
-        >)),
-  ])
-}
 
 function showPolicy(ctx: CliContext, policy: ApprovalPolicy): void {
   ctx.out.record([
@@ -155,7 +109,7 @@ export function approve(id: string, _options: unknown, command: Command) {
 /**
  * How an approved operation's answer prints: as its own command prints it (a forced transfer as
  * `rwa transfers request` prints a transfer), answering what was done, in words. Loaded when needed:
- * the commands of those operations import this module for `unlessPending`.
+ * the commands of those operations import ./pending.ts for `unlessPending`.
  */
 async function printerOf(
   operation: ApprovableOperation,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
 import type { Credential, IssueCredentialRequest, ListCredentialsQuery } from '../../contract/rwa.js'
-import { unlessPending } from './approvals.js'
+import { unlessPending } from './pending.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { checkRevocation } from '../../proof/status-list.js'

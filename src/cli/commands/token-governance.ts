@@ -20,7 +20,7 @@ import { list } from '../flags/parse.js'
 import { confirmDestructive, requestFrom } from '../input.js'
 import { plural } from '../output.js'
 import { fetchListing, listFooter, type PageOptions } from '../paging.js'
-import { unlessPending } from './approvals.js'
+import { unlessPending } from './pending.js'
 import { showChecks } from './transfers.js'
 
 /*

@@ -1,6 +1,6 @@
 import { Migrator } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { auditEventFromRow } from '../../../server/audit/service.js'
+import { auditEventFromRow } from '../../../server/audit/from-row.js'
 import { migrations } from '../../../server/db/migrations/index.js'
 import { eventLeafHash } from '../../../src/tlog/leaf.js'
 import { inclusionProof, readerOf, rootOfLeaves, verifyInclusion } from '../../../src/tlog/merkle.js'

@@ -1,7 +1,7 @@
 import { Migrator } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { insertAuditEvents } from '../../../server/audit/queries.js'
-import { auditEventFromRow } from '../../../server/audit/service.js'
+import { auditEventFromRow } from '../../../server/audit/from-row.js'
 import { appendToAuditLog, type PendingAuditEvent } from '../../../server/audit-log/append.js'
 import { getLogConsistencyProof, getLogInclusionProof } from '../../../server/audit-log/service.js'
 import { hashInTile, packTile, TILE_HASHES } from '../../../server/audit-log/tiles.js'

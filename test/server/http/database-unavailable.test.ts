@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../../server/app.js'
 import { ensureAdminKey } from '../../../server/bootstrap.js'
+import { AGGREGATES } from '../../../server/aggregates.js'
 import { createAppContext } from '../../../server/context.js'
 import { MasterKey } from '../../../server/signing/master-key.js'
 import { openPostgres } from '../../../server/db/database.js'
@@ -69,6 +70,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('PostgreSQL lost while the server ru
     const logged: unknown[] = []
     const ctx = createAppContext({
       db,
+      aggregates: AGGREGATES,
       masterKey: MasterKey.generate(),
       logger: jsonLogger({ level: 'error', destination: { write: () => {} } }),
       logError: (_message, error) => logged.push(error),

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, Migrator, SqliteDialect } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../../server/app.js'
+import { AGGREGATES } from '../../../server/aggregates.js'
 import { createAppContext } from '../../../server/context.js'
 import { type Db, migrate } from '../../../server/db/database.js'
 import { billing } from '../../../server/db/migrations/0001-billing.js'
@@ -23,7 +24,14 @@ afterEach(() => h.close())
 /** A second app over `db`, logging into the harness's log (so its lines are checked too). */
 async function readyzOf(db: Db, readinessChecks?: ReadinessCheck[]) {
   const app = createApp(
-    createAppContext({ db, masterKey: h.masterKey, clock: h.clock, logger: h.ctx.logger, readinessChecks }),
+    createAppContext({
+      db,
+      aggregates: AGGREGATES,
+      masterKey: h.masterKey,
+      clock: h.clock,
+      logger: h.ctx.logger,
+      readinessChecks,
+    }),
   )
   const res = await app.request('/readyz')
   return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as any }
