@@ -1,4 +1,3 @@
-import type { RequestInput } from './context.js'
 import type { FlagTable } from './flags/flag.js'
 
 /*
@@ -6,6 +5,16 @@ import type { FlagTable } from './flags/flag.js'
  * failed): the error, and what the command was, so that the message can name the flag that gave a
  * refused field and the hint can name the command to run next.
  */
+
+/** The request a command built, and which of its fields came from flags (for error messages). */
+export interface RequestInput {
+  /** The fields its flags and `--file` gave, by key (./flags/flag.ts, `Flag.key`). */
+  body: Record<string, unknown>
+  /** Dotted keys whose value a flag gave. */
+  fromFlags: Set<string>
+  /** The `--file` it started from, if any (`-` for stdin). */
+  file?: string
+}
 
 /** What a failure message may use of the command that failed. */
 export interface FailureContext {
@@ -18,6 +27,8 @@ export interface FailureContext {
   argumentNames: string[]
   /** The values its flags were given, as typed, by long flag (`--amount` -> `"250"`). */
   flagValues?: Record<string, unknown>
+  /** The flags given by an earlier spelling, and that spelling (`--jurisdiction-id` -> `--id`). */
+  spelled?: Readonly<Record<string, string>>
   /** The request it sent, and which of its fields came from flags or from `--file`. */
   request?: RequestInput
   /** With `--wait`: how many seconds it was allowed to wait. */
