@@ -166,26 +166,57 @@ export function cliSpecOf(routes: OperationTable = ROUTES): Record<string, CliOp
   return spec
 }
 
-/** The text of ./operations.ts: one line an operation, and one a field. */
-export function renderCliSpec(routes: OperationTable = ROUTES): string {
-  const lines = Object.entries(cliSpecOf(routes)).map(([id, { fields, ...operation }]) => {
-    const head = JSON.stringify(operation).slice(1, -1)
-    if (fields.length === 0) return `  ${id}: { ${head}, "fields": [] },`
-    return [
-      `  ${id}: { ${head}, "fields": [`,
-      ...fields.map((f) => `    ${JSON.stringify(f)},`),
-      '  ] },',
-    ].join('\n')
-  })
-  return `/*
+const HEADER = `/*
  * GENERATED from the route tables (src/contract/*-routes.ts) by src/cli/spec/generate.ts: do not edit.
  * test/cli/spec.test.ts fails when it is stale; rewrite it with
  *   RWA_WRITE_CLI=1 npx vitest run --config test/vitest.config.ts --project sqlite test/cli/spec.test.ts
+ */`
+
+/** One operation as lines of a module: a line for the operation, a line a field. */
+function linesOf(id: string, { fields, ...operation }: CliOperation): string {
+  const head = JSON.stringify(operation).slice(1, -1)
+  if (fields.length === 0) return `  ${id}: { ${head}, "fields": [] },`
+  return [
+    `  ${id}: { ${head}, "fields": [`,
+    ...fields.map((f) => `    ${JSON.stringify(f)},`),
+    '  ] },',
+  ].join('\n')
+}
+
+/**
+ * The files of ./: one module for the operations of each OpenAPI tag (`operations-governance.ts`), each
+ * a line an operation and a line a field, and ./operations.ts gathering them; by file name.
  */
+export function renderCliSpec(routes: OperationTable = ROUTES): Record<string, string> {
+  const spec = cliSpecOf(routes)
+  const byTag = new Map<string, string[]>()
+  for (const [id, operation] of Object.entries(routes)) {
+    const tag = operation.tags[0] ?? 'other'
+    byTag.set(tag, [...(byTag.get(tag) ?? []), id])
+  }
+  const files: Record<string, string> = {}
+  const names = [...byTag.keys()].map((tag) => ({
+    tag,
+    name: `${tag.replace(/\W+/g, '_').toUpperCase()}_OPERATIONS`,
+  }))
+  for (const { tag, name } of names) {
+    const ids = byTag.get(tag)!
+    files[`operations-${tag}.ts`] = `${HEADER}
 import type { CliOperation } from './types.js'
 
-export const OPERATIONS: Readonly<Record<string, CliOperation>> = {
-${lines.join('\n')}
+export const ${name}: Readonly<Record<string, CliOperation>> = {
+${ids.map((id) => linesOf(id, spec[id]!)).join('\n')}
 }
 `
+  }
+  files['operations.ts'] = `${HEADER}
+import type { CliOperation } from './types.js'
+${names.map(({ tag, name }) => `import { ${name} } from './operations-${tag}.js'`).join('\n')}
+
+/** Every operation of the route table, by operationId. */
+export const OPERATIONS: Readonly<Record<string, CliOperation>> = {
+${names.map(({ name }) => `  ...${name},`).join('\n')}
+}
+`
+  return files
 }
