@@ -1,6 +1,7 @@
 import type { CliContext } from './context.js'
 import type { Invocation, Run } from './invoke.js'
-import type { Answer, OperationId, OperationRequest, Output } from './operation.js'
+import type { ApiResponse } from '../client/http.js'
+import type { OperationId, OperationRequest, Output } from './operation.js'
 import { type Cell, plural } from './output.js'
 
 /*
@@ -43,19 +44,19 @@ export interface Listing<T> {
   raw: unknown
 }
 
-type Page = { total: number; next_cursor: string | null }
+type Page = { total: number; next_cursor: string | null } & Record<string, unknown>
 
-/** Fetches one page, or with `--all` every page by following `next_cursor`. */
-export async function fetchListing<K extends OperationId, P extends ItemsKey<K>>(
+/** Fetches one page, or with `--all` every page by following `next_cursor`; the items are under `key`. */
+export async function fetchListing<T>(
   ctx: CliContext,
-  key: P,
+  key: string,
   noun: readonly [string, string],
   all: boolean,
   input: OperationRequest,
-  send: (input: OperationRequest) => Promise<Answer<K>>,
-): Promise<Listing<Item<K, P>>> {
-  const itemsOf = (answer: Answer<K>) => answer.data[key] as Item<K, P>[]
-  const pageOf = (answer: Answer<K>) => answer.data as Page
+  send: (input: OperationRequest) => Promise<ApiResponse<unknown>>,
+): Promise<Listing<T>> {
+  const pageOf = (answer: ApiResponse<unknown>) => answer.data as Page
+  const itemsOf = (answer: ApiResponse<unknown>) => pageOf(answer)[key] as T[]
   const first = await send(input)
   if (!all || pageOf(first).next_cursor === null) {
     const { total, next_cursor } = pageOf(first)
@@ -68,7 +69,7 @@ export async function fetchListing<K extends OperationId, P extends ItemsKey<K>>
   try {
     while (cursor !== null) {
       ctx.out.progress(`fetched ${items.length} of ${plural(total, noun[0], noun[1])}…`)
-      const page: Answer<K> = await send({ ...input, query: { ...input.query, cursor } })
+      const page = await send({ ...input, query: { ...input.query, cursor } })
       items.push(...itemsOf(page))
       rawItems.push(...((page.raw as Record<string, unknown[]>)[key] ?? []))
       cursor = pageOf(page).next_cursor
@@ -99,7 +100,7 @@ export function listing<K extends OperationId, P extends ItemsKey<K>>(
 ): Run<K> {
   return async ({ ctx, input, send }: Invocation<K>) => {
     const all = (ctx.command.opts() as { all?: boolean }).all === true
-    const list = await fetchListing(ctx, key, view.noun, all, input, send)
+    const list = await fetchListing<Item<K, P>>(ctx, key, view.noun, all, input, send)
     ctx.out.result(
       list.raw,
       () => {

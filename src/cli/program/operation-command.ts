@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { type FieldOverrides, flagsOfOperation } from '../flags/derive.js'
-import { declareFlags } from '../flags/flag.js'
+import { declareFlags, type Flag, longOf } from '../flags/flag.js'
 import type { OperationId, Run } from '../invoke.js'
 import { OPERATIONS } from '../spec/operations.js'
 import type { CliOperation } from '../spec/types.js'
@@ -33,11 +33,15 @@ export interface CommandSpec<K extends OperationId = OperationId> {
   file?: boolean
   /** Options that give no field of the request (`--clear`, `--interval`). */
   options?: (command: Command) => Command
-  examples: readonly string[]
+  /** Its examples; absent, one is made of its arguments and the examples of its required fields. */
+  examples?: readonly string[]
   /** More help, after the examples. */
   helpAfter?: string
-  /** What it does, from its module (lazy: `rwa --help` loads none). */
-  run: () => Promise<Run<K>>
+  /**
+   * What it does, from its module (lazy: `rwa --help` loads none); absent, it sends the request and prints
+   * the answer as it comes (../commands/generic.ts).
+   */
+  run?: () => Promise<Run<K>>
 }
 
 /** A spec of any operation (a table holds specs of several). */
@@ -73,6 +77,19 @@ function argumentsOf(
     })
 }
 
+/** `rwa tokens get <token_id>`, `rwa transfers request --token-id tok_... --amount 250`: the command, its arguments, its required flags. */
+function exampleOf(command: Command, args: ReadonlyArray<{ term: string }>, flags: readonly Flag[]): string {
+  const path: string[] = []
+  for (let c: Command | null = command; c?.parent; c = c.parent) path.unshift(c.name())
+  const required = flags.filter((f) => f.prompt !== undefined)
+  return [
+    'rwa',
+    ...path,
+    ...args.map((a) => a.term),
+    ...required.map((f) => `${longOf(f)} ${f.example ?? f.flag.split(' ')[1] ?? ''}`.trim()),
+  ].join(' ')
+}
+
 /** Declares `name` under `parent` for `spec.operation`; its action runs `spec.run` with the request built. */
 export function declareOperation<K extends OperationId>(
   parent: Command,
@@ -90,7 +107,7 @@ export function declareOperation<K extends OperationId>(
     command.option('--all', 'follow next_cursor and print every page')
   if (spec.file ?? operation.body === 'required') fileOption(command)
   spec.options?.(command)
-  examples(command, [...spec.examples])
+  examples(command, [...(spec.examples ?? [exampleOf(command, args, flags)])])
   if (spec.helpAfter) command.addHelpText('after', spec.helpAfter)
   OPERATION_OF.set(command, spec.operation)
   ARGUMENT_FIELDS.set(
@@ -98,7 +115,10 @@ export function declareOperation<K extends OperationId>(
     args.map((arg) => arg.field),
   )
   command.action(async (...all: unknown[]) => {
-    const [{ invoke }, run] = await Promise.all([import('../invoke.js'), spec.run()])
+    const [{ invoke }, run] = await Promise.all([
+      import('../invoke.js'),
+      spec.run?.() ?? import('../commands/generic.js').then((m) => m.generic<K>),
+    ])
     const values = all.slice(0, args.length) as Array<string | undefined>
     await invoke({
       operation: spec.operation,
