@@ -101,7 +101,7 @@ async function fillRequired(ctx: CliContext, body: Record<string, unknown>, tabl
       `missing required ${missing.length === 1 ? 'flag' : 'flags'}: ${missing.map(longOf).join(', ')}`,
       ctx.options.input === false
         ? 'give them as flags (--no-input turns off prompts)'
-        : 'give them as flags, or in --file; prompts only appear when stdin and stdout are terminals',
+        : `give them as flags${ctx.command.options.some((o) => o.long === '--file') ? ', or in --file' : ''}; prompts only appear when stdin and stdout are terminals`,
     )
   }
   const { input } = await import('@inquirer/prompts')
