@@ -192,7 +192,7 @@ export class CliContext {
   readonly interactive: boolean
   /** Seconds `--wait` may spend waiting out rate limits (0 without `--wait`). */
   readonly waitMaxSeconds: number
-  /** The body (or query) this command is sending, once built (see `requestFrom`). */
+  /** The fields this command is sending, once built (see `requestOf` in ./request.ts). */
   request?: RequestInput
   private http?: HttpClient
   private client?: RwaClient
