@@ -4,7 +4,7 @@ import { doesNotHold } from './verification.js'
 
 /*
  * `rwa log inclusion --index N [--tree-size N]`: the RFC 9162 inclusion proof of the event at a log
- * position (its `log_index`) in the tree of a checkpoint (docs/governance.md, "rwa log inclusion"). The
+ * position (its `log_index`) in the tree of a checkpoint (docs/governance.md, "`rwa log inclusion`"). The
  * proof is checked here to lead from the event's leaf to the root the server names (and, without
  * --tree-size, to the root of the latest checkpoint); exit 8 when it does not.
  */
