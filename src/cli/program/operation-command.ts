@@ -25,7 +25,7 @@ export interface CommandSpec<K extends OperationId = OperationId> {
    * flag override is a flag instead, and an argument too when named here (`rwa subscription get [org_id]`).
    */
   args?: Readonly<Record<string, string | readonly [term: string, help: string]>>
-  /** Where a flag differs from its field (./../flags/derive.ts). */
+  /** Where a flag differs from its field (../flags/derive.ts). */
   flags?: FieldOverrides
   /** No field is required on the command line: the command fills what is not given (a PUT from the record). */
   partial?: boolean
@@ -62,7 +62,7 @@ export const argumentFieldsOf = (command: Command): readonly string[] => ARGUMEN
 /** The path parameters `command` takes as arguments, in order, and how each is written. */
 function argumentsOf(
   operation: CliOperation,
-  spec: CommandSpec,
+  spec: Pick<CommandSpec, 'args' | 'flags'>,
 ): Array<{ field: string; term: string; help?: string }> {
   return operation.fields
     .filter(
@@ -99,7 +99,7 @@ export function declareOperation<K extends OperationId>(
   const operation = OPERATIONS[spec.operation]
   if (!operation) throw new Error(`rwa ${name}: no operation ${spec.operation} in the route table`)
   const command = parent.command(name).description(spec.description ?? operation.summary)
-  const args = argumentsOf(operation, spec as CommandSpec)
+  const args = argumentsOf(operation, spec)
   for (const arg of args) command.argument(arg.term, arg.help)
   const flags = flagsOfOperation(operation, spec.flags, { partial: spec.partial })
   declareFlags(command, flags)
