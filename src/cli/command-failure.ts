@@ -6,10 +6,11 @@ import type { FlagTable } from './flags/flag.js'
  * refused field and the hint can name the command to run next.
  */
 
-/** The request body a command built, and which of its fields came from flags (for error messages). */
+/** The request a command built, and which of its fields came from flags (for error messages). */
 export interface RequestInput {
+  /** The fields its flags and `--file` gave, by key (./flags/flag.ts, `Flag.key`). */
   body: Record<string, unknown>
-  /** Dotted body paths whose value a flag gave. */
+  /** Dotted keys whose value a flag gave. */
   fromFlags: Set<string>
   /** The `--file` it started from, if any (`-` for stdin). */
   file?: string
@@ -26,6 +27,8 @@ export interface FailureContext {
   argumentNames: string[]
   /** The values its flags were given, as typed, by long flag (`--amount` -> `"250"`). */
   flagValues?: Record<string, unknown>
+  /** The flags given by an earlier spelling, and that spelling (`--jurisdiction-id` -> `--id`). */
+  spelled?: Readonly<Record<string, string>>
   /** The request it sent, and which of its fields came from flags or from `--file`. */
   request?: RequestInput
   /** With `--wait`: how many seconds it was allowed to wait. */

@@ -3,11 +3,14 @@ import type { Command } from 'commander'
 import type { BillingClient } from '../client/billing.js'
 import type { HttpClient } from '../client/http.js'
 import type { RwaClient } from '../client/index.js'
+import type { OperationTable } from '../contract/operation.js'
 import { EXIT, ExitError } from './exit-error.js'
 import { CommandFailure, type FailureContext, type RequestInput } from './command-failure.js'
-import { flagsOf } from './flags/flag.js'
+import { flagsOf, spelledOf } from './flags/flag.js'
+import type { Answer, OperationId, OperationRequest } from './operation.js'
 import { Output, plural } from './output.js'
 import { PROFILE_NAME, type Profile, readProfiles, unknownProfile } from './profiles.js'
+import { OPERATIONS } from './spec/operations.js'
 
 /** Where the CLI talks to when nothing says otherwise: the local server's default address. */
 export const DEFAULT_URL = 'http://127.0.0.1:4600'
@@ -189,7 +192,7 @@ export class CliContext {
   readonly interactive: boolean
   /** Seconds `--wait` may spend waiting out rate limits (0 without `--wait`). */
   readonly waitMaxSeconds: number
-  /** The body (or query) this command is sending, once built (see `requestFrom`). */
+  /** The fields this command is sending, once built (see `requestOf` in ./request.ts). */
   request?: RequestInput
   private http?: HttpClient
   private client?: RwaClient
@@ -244,6 +247,32 @@ export class CliContext {
       this.billingClient = billingClientOver(http)
     }
     return this.billingClient
+  }
+
+  /**
+   * Calls one operation of the route table with a request the command line built. A billing operation
+   * loads the billing table alone (docs/performance.md, "CLI cold start"); a public one needs no key.
+   */
+  async call<K extends OperationId>(id: K, request: OperationRequest): Promise<Answer<K>> {
+    const spec = OPERATIONS[id]!
+    const http = await this.transport({ public: spec.public === true })
+    const [routes, { callOperation }] = await Promise.all([
+      spec.table === 'billing'
+        ? import('../contract/billing-routes.js').then((m): OperationTable => m.billingRoutes)
+        : import('../contract/routes.js').then((m): OperationTable => m.ROUTES),
+      import('../client/operations.js'),
+    ])
+    const answer = callOperation(http, routes[id]!, {
+      params: request.params,
+      ...(Object.keys(request.query).length > 0 ? { query: request.query } : {}),
+      // An optional body left empty is not sent: absent, the server reads it as given nowhere (the
+      // pair of `rwa trust revoke` goes in the query, and an empty body would be a pair without ends).
+      ...(spec.body === 'required' || (spec.body && Object.keys(request.body).length > 0)
+        ? { body: request.body }
+        : {}),
+    })
+    // The table is read by name here; the answer is the operation's as the client parsed it.
+    return answer as Promise<Answer<K>>
   }
 
   /** The transport every part of the client shares: one connection pool, closed by `close()`. */
@@ -321,16 +350,19 @@ export function commandPath(command: Command): string {
 
 /** What a failure message may say about the command that failed: its flags, arguments and request. */
 export function failureContext(command: Command, ctx?: CliContext): FailureContext {
+  const fields = flagsOf(command)
   return {
     command: commandPath(command),
-    fields: flagsOf(command),
+    fields,
     args: command.args,
     argumentNames: command.registeredArguments.map((a) => a.name()),
     flagValues: Object.fromEntries(
       command.options
-        .filter((o) => o.long && command.getOptionValue(o.attributeName()) !== undefined)
+        // An earlier spelling (`--org`) is not listed: its value is its flag's (`--org-id`).
+        .filter((o) => o.long && !o.hidden && command.getOptionValue(o.attributeName()) !== undefined)
         .map((o) => [o.long!, command.getOptionValue(o.attributeName()) as unknown]),
     ),
+    spelled: spelledOf(command),
     request: ctx?.request,
     waitMaxSeconds: ctx?.waitMaxSeconds,
   }

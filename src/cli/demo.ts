@@ -1,6 +1,8 @@
 import type { RwaClient } from '../client/index.js'
 import type { Transfer } from '../contract/rwa.js'
-import { batchSender, executePlan, type ManifestInput, manifestSchema, planManifest } from './manifest.js'
+import { batchSender, executePlan } from './manifest/execute.js'
+import { type ManifestInput, manifestSchema } from './manifest/parse.js'
+import { planManifest } from './manifest/plan.js'
 
 /**
  * The example `rwa sandbox --demo` seeds through the API: three jurisdictions with their own transfer

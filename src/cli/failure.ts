@@ -100,9 +100,13 @@ function nameOfField(
   if (request?.file !== undefined && inBody && !request.fromFlags.has(path) && where !== 'path') {
     return { name: `${path} (from --file ${request.file})`, given: typed(valueAt(request.body, path)) }
   }
-  // An element of a list (`roles.0`) goes by the flag of its list (`--role`), with its own value.
+  // An element of a list (`roles.0`) goes by the flag of its list (`--roles`), with its own value.
   const list = path.replace(/(\.\d+)+$/, '')
-  const flag = context.fields.find((f) => f.field === path || f.field === list)
+  // The part the server names (`where`): `id` of the path is not an `id` of the body.
+  const part = where === 'body' || where === 'query' || where === 'path' ? where : undefined
+  const flag = context.fields.find(
+    (f) => (f.field === path || f.field === list) && (part === undefined || f.in === part),
+  )
   const flagGiven = flag !== undefined && context.flagValues?.[longOf(flag)] !== undefined
   // A path parameter the command took as its one argument (`rwa credentials get <credential_id>`).
   if (!flagGiven && where === 'path' && context.argumentNames.length === 1 && context.args[0] !== undefined) {
@@ -113,7 +117,9 @@ function nameOfField(
     : inBody
       ? typed(valueAt(request?.body, path))
       : undefined
-  if (flag) return { name: longOf(flag), given, example: flag.example && `${longOf(flag)} ${flag.example}` }
+  // Named as typed: an earlier spelling (`--id`) by itself.
+  const name = flag && (context.spelled?.[longOf(flag)] ?? longOf(flag))
+  if (flag) return { name: name!, given, example: flag.example && `${name} ${flag.example}` }
   return { name: path, given }
 }
 
@@ -171,7 +177,7 @@ const tokenOf = (problem: ApiProblemError, context: FailureContext): string =>
 
 /** The hint of each reason that has one of its own; keyed by reason, fed by the context. */
 const HINTS: Partial<Record<Reason, Hint>> = {
-  org_id_required: () => 'name it: `--org ORG` (`--org admin` makes another admin key)',
+  org_id_required: () => 'name it: `--org-id ORG` (`--org-id admin` makes another admin key)',
   invalid_cursor: () =>
     "give --cursor the next_cursor a page's footer printed, or leave it out to start over",
   // 401
@@ -188,11 +194,11 @@ const HINTS: Partial<Record<Reason, Hint>> = {
     "its time is up: have a new one created, `rwa keys create --name NAME --expires-in 24h` with an owner's or the admin key",
   // 403
   other_organization: (p) =>
-    `drop --org, or use a key of ${text(p, 'org_id', 'that organization')} (or the admin key)`,
+    `drop --org-id, or use a key of ${text(p, 'org_id', 'that organization')} (or the admin key)`,
   role_required: (p) => {
     const roles = Array.isArray(p.context.roles) ? p.context.roles.map(String) : []
     const role = roles.find((r) => r !== 'owner') ?? 'owner'
-    return `\`rwa whoami\` shows the roles of the key in use; an owner makes a fitting one: \`rwa keys create --name NAME --role ${word(role)}\``
+    return `\`rwa whoami\` shows the roles of the key in use; an owner makes a fitting one: \`rwa keys create --name NAME --roles ${word(role)}\``
   },
   approval_requires_another_key: (p) =>
     `four eyes: another key with the agent role (or an owner) approves it: \`rwa approvals approve ${text(p, 'approval_id', 'ID')}\` with that key`,
@@ -203,7 +209,7 @@ const HINTS: Partial<Record<Reason, Hint>> = {
     const trialEnded = typeof p.context.trial_ends_at === 'string'
     return trialEnded
       ? `its trial ended at ${p.context.trial_ends_at}: \`rwa pricing\` lists the tiers; \`rwa subscription get ${org}\` shows its subscription`
-      : `start its trial: \`rwa keys create --org ${org} --trial --name NAME\`; or subscribe: \`rwa pricing\` lists the tiers`
+      : `start its trial: \`rwa keys create --org-id ${org} --start-trial --name NAME\`; or subscribe: \`rwa pricing\` lists the tiers`
   },
   max_dids: () => '`rwa usage` shows what is used; `rwa pricing` lists the quotas of each tier',
   max_skills: () =>
@@ -212,7 +218,7 @@ const HINTS: Partial<Record<Reason, Hint>> = {
   route_not_found: () =>
     'is --url (or RWA_URL) the base URL of an rwa server, of a version that has this command? `rwa config show` shows the one in use',
   organization_not_found: (p) =>
-    `\`rwa keys create --org ${text(p, 'org_id', 'ORG')} --name NAME\` (admin key) makes its first key, which creates it`,
+    `\`rwa keys create --org-id ${text(p, 'org_id', 'ORG')} --name NAME\` (admin key) makes its first key, which creates it`,
   key_not_found: () => '`rwa keys list` shows the keys of the organization',
   jurisdiction_not_found: listOf('jurisdictions'),
   credential_not_found: listOf('credentials'),
@@ -236,8 +242,8 @@ const HINTS: Partial<Record<Reason, Hint>> = {
     '`rwa keys list` shows each key and whether it is revoked; `rwa keys create --name NAME` makes a new one',
   last_admin_key: (_p, c) =>
     c.command === 'keys reroll'
-      ? `reroll it with an overlap, so that it still works should the new key be lost: \`rwa keys reroll ${c.args[0] ? word(c.args[0]) : 'KEY_ID'} --overlap 1h\`; or create another admin key first: \`rwa keys create --org admin --name NAME\``
-      : 'create another admin key first: `rwa keys create --org admin --name NAME`',
+      ? `reroll it with an overlap, so that it still works should the new key be lost: \`rwa keys reroll ${c.args[0] ? word(c.args[0]) : 'KEY_ID'} --overlap 1h\`; or create another admin key first: \`rwa keys create --org-id admin --name NAME\``
+      : 'create another admin key first: `rwa keys create --org-id admin --name NAME`',
   key_already_rerolled: (p) =>
     `reroll its replacement instead: \`rwa keys reroll ${text(p, 'replaced_by', 'KEY_ID')}\``,
   key_already_expired: () => 'make a new key instead: `rwa keys create --name NAME --expires-in 24h`',

@@ -7,6 +7,7 @@ import { declareBilling } from './program/billing.js'
 import { declareGovernance } from './program/governance.js'
 import { formatHelp } from './program/help.js'
 import { declareLocal } from './program/local.js'
+import { declareTokens } from './program/tokens.js'
 
 const VERSION = '0.1.0'
 
@@ -69,6 +70,7 @@ export function buildProgram(): Command {
 
   declareBilling(program)
   declareGovernance(program)
+  declareTokens(program)
   declareApprovals(program)
   declareAudit(program)
   declareEvents(program)

@@ -38,14 +38,14 @@ async function parse(
 describe('argv -> command and options', () => {
   const table: Array<[string[], string, unknown[], Record<string, unknown>]> = [
     [['keys', 'list'], 'keys list', [], { color: true, input: true }],
-    [['keys', 'list', '--org', 'acme', '--json'], 'keys list', [], { org: 'acme', json: true }],
+    [['keys', 'list', '--org-id', 'acme', '--json'], 'keys list', [], { orgId: 'acme', json: true }],
     // Global options are accepted before or after the subcommand.
     [['--json', '--url', 'http://h:1', 'pricing'], 'pricing', [], { json: true, url: 'http://h:1' }],
     [
-      ['keys', 'create', '--name', 'ci', '--trial', '--org', 'a'],
+      ['keys', 'create', '--name', 'ci', '--start-trial', '--org-id', 'a'],
       'keys create',
       [],
-      { name: 'ci', trial: true, org: 'a' },
+      { name: 'ci', startTrial: true, orgId: 'a' },
     ],
     [['keys', 'revoke', 'key_1', '-y'], 'keys revoke', ['key_1'], { yes: true }],
     [
@@ -59,7 +59,7 @@ describe('argv -> command and options', () => {
       [
         'jurisdictions',
         'register',
-        '--id',
+        '--jurisdiction-id',
         'US',
         '--transfer-requirements',
         'kyc,aml',
@@ -68,7 +68,7 @@ describe('argv -> command and options', () => {
       ],
       'jurisdictions register',
       [],
-      { id: 'US', transferRequirements: ['kyc,aml', 'x'] },
+      { jurisdictionId: 'US', transferRequirements: ['kyc,aml', 'x'] },
     ],
     [['jurisdictions', 'update', 'US', '--name', 'X'], 'jurisdictions update', ['US'], { name: 'X' }],
     [

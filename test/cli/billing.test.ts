@@ -246,7 +246,7 @@ describe('non-interactive use', () => {
       env: as(shared.server.adminKey),
     })
     expect(run.exitCode).toBe(2)
-    expect(run.stderr).toMatch(/missing required flags: --org, --tier/)
+    expect(run.stderr).toMatch(/missing required flags: --org-id, --tier/)
   })
 
   it('--file - reads the full JSON body from stdin; flags override it', async () => {

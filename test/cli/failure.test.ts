@@ -11,8 +11,8 @@ import {
   EXIT_OF_REASON,
   type FailureContext,
 } from '../../src/cli/failure.js'
-import { KEYS, USAGE } from '../../src/cli/flags/billing.js'
-import { CREDENTIALS, TOKENS, TRANSFERS } from '../../src/cli/flags/governance.js'
+import { flagsOf } from '../../src/cli/flags/flag.js'
+import { buildProgram } from '../../src/cli/main.js'
 import { ApiProblemError } from '../../src/client/errors.js'
 import type { FieldError } from '../../src/contract/errors.js'
 import { ERROR_STATUS, problemType, REASONS, type Reason } from '../../src/contract/errors.js'
@@ -48,6 +48,19 @@ const problem = (
     options.requestId,
   )
 }
+
+/** The flag table of `rwa <path>`, as the program declares it. */
+const PROGRAM = buildProgram()
+function tableOf(path: string) {
+  let command = PROGRAM
+  for (const name of path.split(' ')) command = command.commands.find((c) => c.name() === name)!
+  return flagsOf(command)
+}
+const KEYS = { create: tableOf('keys create') }
+const USAGE = tableOf('usage')
+const CREDENTIALS = { issue: tableOf('credentials issue') }
+const TOKENS = { freeze: tableOf('tokens freeze') }
+const TRANSFERS = { request: tableOf('transfers request') }
 
 const context = (over: Partial<FailureContext> = {}): FailureContext => ({
   command: '',
@@ -106,16 +119,16 @@ describe('a refused field is named by the flag of the command table that gave it
     expect(failure.hint).toBe('`rwa transfers request --help` lists its flags and arguments')
   })
 
-  it('an element of a list (roles.1) goes by the flag of its list (--role), with the element given', () => {
+  it('an element of a list (roles.1) goes by the flag of its list (--roles), with the element given', () => {
     const failure = failing(invalid([{ path: 'roles.1', message: 'expected one of "owner"|"issuer"' }]), {
       command: 'keys create',
       fields: KEYS.create,
-      flagValues: { '--role': ['issuer', 'wizard'], '--name': 'ci' },
+      flagValues: { '--roles': ['issuer', 'wizard'], '--name': 'ci' },
       request: { body: { name: 'ci', roles: ['issuer', 'wizard'] }, fromFlags: new Set(['name', 'roles']) },
     })
     expect(failure.code).toBe(2)
     expect(failure.message).toBe(
-      '--role: expected one of "owner"|"issuer" (got "wizard"; e.g. --role transfers)',
+      '--roles: expected one of "owner"|"issuer" (got "wizard"; e.g. --roles transfers)',
     )
   })
 
@@ -227,13 +240,13 @@ describe('hints are keyed by reason and filled from the context', () => {
       'the last admin key: create another first',
       problem('last_admin_key', { context: { key_id: 'key_1' } }),
       { command: 'keys revoke', args: ['key_1'] },
-      'create another admin key first: `rwa keys create --org admin --name NAME`',
+      'create another admin key first: `rwa keys create --org-id admin --name NAME`',
     ],
     [
       'the last admin key rerolled with no overlap: reroll it with one',
       problem('last_admin_key', { context: { key_id: 'key_1' } }),
       { command: 'keys reroll', args: ['key_1'] },
-      'reroll it with an overlap, so that it still works should the new key be lost: `rwa keys reroll key_1 --overlap 1h`; or create another admin key first: `rwa keys create --org admin --name NAME`',
+      'reroll it with an overlap, so that it still works should the new key be lost: `rwa keys reroll key_1 --overlap 1h`; or create another admin key first: `rwa keys create --org-id admin --name NAME`',
     ],
     [
       'a cancelled approval: its requester is revoked; get shows it',
@@ -251,7 +264,7 @@ describe('hints are keyed by reason and filled from the context', () => {
       'plan required without a trial yet: start it, for that organization',
       problem('plan_required', { context: { org_id: 'acme', trial_ends_at: null } }),
       { command: 'jurisdictions list' },
-      'start its trial: `rwa keys create --org acme --trial --name NAME`; or subscribe: `rwa pricing` lists the tiers',
+      'start its trial: `rwa keys create --org-id acme --start-trial --name NAME`; or subscribe: `rwa pricing` lists the tiers',
     ],
     [
       'plan required after a trial: when it ended, and the tiers',
@@ -322,16 +335,16 @@ describe('hints are keyed by reason and filled from the context', () => {
       '`rwa attestations submit --jurisdiction SG --subject-did did:web:acme:carol --type kyc --attester NAME` records one',
     ],
     [
-      "a key of another organization: drop --org, or that organization's key",
+      "a key of another organization: drop --org-id, or that organization's key",
       problem('other_organization', { context: { org_id: 'globex', key_org_id: 'acme' } }),
       { command: 'keys list' },
-      'drop --org, or use a key of globex (or the admin key)',
+      'drop --org-id, or use a key of globex (or the admin key)',
     ],
     [
       'a value with spaces in a suggested command is quoted for the shell',
       problem('organization_not_found', { context: { org_id: 'acme corp' } }),
       { command: 'subscription set' },
-      "`rwa keys create --org 'acme corp' --name NAME` (admin key) makes its first key, which creates it",
+      "`rwa keys create --org-id 'acme corp' --name NAME` (admin key) makes its first key, which creates it",
     ],
   ]
   it.each(cases)('%s', (_, refusal, ctx, hint) => {

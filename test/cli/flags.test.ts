@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CommandFailure } from '../../src/cli/command-failure.js'
 import { ExitError } from '../../src/cli/exit-error.js'
 import { flagsOf, longOf } from '../../src/cli/flags/flag.js'
-import { maxHolders } from '../../src/cli/flags/governance.js'
-import { decimal, list, wholeNumber } from '../../src/cli/flags/parse.js'
+import { decimal, list, maxHolders, wholeNumber } from '../../src/cli/flags/parse.js'
 import { buildProgram } from '../../src/cli/main.js'
 
 /*
@@ -30,7 +29,16 @@ function commands(): Array<{ path: string; command: Command }> {
 }
 
 /** Options of a command with a table that give no request field. */
-const NOT_FIELDS = new Set(['--file', '--all', '--clear', '--help', '--interval', '--lines'])
+const NOT_FIELDS = new Set([
+  '--file',
+  '--all',
+  '--clear',
+  '--help',
+  '--interval',
+  '--lines',
+  '--trust',
+  '--forward-to',
+])
 
 let configHome: string
 const savedConfigHome = process.env.XDG_CONFIG_HOME
@@ -98,7 +106,9 @@ describe('the flag table of a command is its options', () => {
       expect(new Set(table.map((f) => f.field)).size).toBe(table.length)
       const declared = command.options.map((o) => o.long!)
       for (const long of longs) expect(declared).toContain(long)
-      for (const long of declared) if (!NOT_FIELDS.has(long)) expect(longs, long).toContain(long)
+      // A renamed flag's earlier spelling is its table entry's too (docs/cli.md, "Renamed flags").
+      const spellings = [...longs, ...table.flatMap((f) => f.aliases ?? [])]
+      for (const long of declared) if (!NOT_FIELDS.has(long)) expect(spellings, long).toContain(long)
       let help = ''
       command.configureOutput({ writeOut: (s) => (help += s) }).outputHelp()
       const lines = help.split('\n')
@@ -224,5 +234,74 @@ describe('parsers', () => {
     expect(() => maxHolders('US=x', '--max-holders')).toThrow(
       '--max-holders must be a number or JURISDICTION=N pairs, got "US=x"',
     )
+  })
+})
+
+describe('a flag renamed to its field keeps its earlier spelling, hidden (docs/cli.md, "Renamed flags")', () => {
+  it('--org, --trial and --role give org_id, start_trial and roles as --org-id, --start-trial and --roles do', async () => {
+    const renamed = ['--org', 'acme', '--trial', '--role', 'agent', '--roles', 'transfers']
+    const old = await failureOf(['keys', 'create', '--name', 'ci', ...renamed, ...UNREACHABLE])
+    expect((old.error as Error).name).toBe('ConnectionError')
+    expect(old.context.request?.body).toEqual({
+      name: 'ci',
+      org_id: 'acme',
+      start_trial: true,
+      roles: ['agent', 'transfers'],
+    })
+    // A refused field is named by its flag's name, whichever spelling gave it.
+    expect(old.context.flagValues).toMatchObject({ '--org-id': 'acme', '--start-trial': true })
+    // ...and called as typed.
+    expect(old.context.spelled).toEqual({
+      '--org-id': '--org',
+      '--start-trial': '--trial',
+      '--roles': '--role',
+    })
+    const current = await failureOf([
+      'keys',
+      'create',
+      '--name',
+      'ci',
+      '--org-id',
+      'acme',
+      '--start-trial',
+      '--roles',
+      'agent,transfers',
+      ...UNREACHABLE,
+    ])
+    expect(current.context.request?.body).toEqual(old.context.request?.body)
+  })
+
+  it('--id of jurisdictions register, --org of usage, subscription and the log', async () => {
+    const register = await failureOf([
+      'jurisdictions',
+      'register',
+      '--id',
+      'US',
+      '--name',
+      'United States',
+      '--regulatory-body',
+      'SEC',
+      ...UNREACHABLE,
+    ])
+    expect(register.context.request?.body).toMatchObject({ jurisdiction_id: 'US' })
+    for (const args of [
+      ['usage', '--org', 'acme'],
+      ['subscription', 'set', '--org', 'acme', '--tier', 'pro'],
+      ['log', 'inclusion', '--org', 'acme', '--index', '1', '--tree-size', '2'],
+    ]) {
+      const failure = await failureOf([...args, ...UNREACHABLE])
+      expect((failure.error as Error).name, args.join(' ')).toBe('ConnectionError')
+      expect(failure.context.request?.body, args.join(' ')).toMatchObject({ org_id: 'acme' })
+    }
+  })
+
+  it('--help shows the field names alone', () => {
+    for (const { path, command } of commands()) {
+      let help = ''
+      command.configureOutput({ writeOut: (s) => (help += s) }).outputHelp()
+      const own = help.split('Global Options:')[0]!
+      for (const old of ['--org ', '--trial', '--role ', '--id '])
+        expect(own, `${path}: ${old}`).not.toContain(old)
+    }
   })
 })

@@ -101,7 +101,7 @@ describe('least privilege from the CLI (real CLI against a real server process)'
   it('with the admin key, keys create without --org refuses instead of minting an admin key', async () => {
     const run = await shared.home.run(['keys', 'create', '--name', 'x'], as(shared.server.adminKey))
     expect(run.exitCode).toBe(2)
-    expect(run.stderr).toMatch(/hint: name it: `--org ORG` \(`--org admin` makes another admin key\)/)
+    expect(run.stderr).toMatch(/hint: name it: `--org-id ORG` \(`--org-id admin` makes another admin key\)/)
     const admin = await shared.home.run(['whoami', '--json'], as(shared.server.adminKey))
     expect(JSON.parse(admin.stdout)).toMatchObject({ org_id: 'admin', admin: true, roles: ['owner'] })
   })

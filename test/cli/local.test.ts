@@ -140,6 +140,12 @@ describe('rwa completion and version', () => {
     expect(await complete(['rwa', '--json', 'proofs', 'v'])).toEqual(['verify'])
   })
 
+  it("offers a renamed flag by its field's name, not by the old spelling it still takes", async () => {
+    const offered = await complete(['rwa', 'keys', 'create', '--'])
+    expect(offered).toEqual(expect.arrayContaining(['--org-id', '--start-trial', '--roles']))
+    expect(offered.filter((f) => ['--org', '--trial', '--role'].includes(f))).toEqual([])
+  })
+
   it('zsh gets the same table through bashcompinit; other shells are a usage error', async () => {
     const zsh = await home.run(['completion', 'zsh'])
     expect(zsh.stdout).toMatch(/^# rwa zsh completion/)

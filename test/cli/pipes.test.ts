@@ -243,7 +243,7 @@ describe('hints fit the case and name an rwa command', () => {
     const plan = await shared.home.run(['jurisdictions', 'list'], { env: as(free.api_key) })
     expect(plan.exitCode).toBe(3)
     expect(plan.stderr).toMatch(
-      /^hint: start its trial: `rwa keys create --org pipe-free --trial --name NAME`/m,
+      /^hint: start its trial: `rwa keys create --org-id pipe-free --start-trial --name NAME`/m,
     )
   })
 })

@@ -3,7 +3,9 @@ import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import { readInputFile } from '../input.js'
 import { plural } from '../output.js'
-import { batchSender, type Change, executePlan, parseManifest, planManifest, summarize } from '../manifest.js'
+import { batchSender, executePlan, summarize } from '../manifest/execute.js'
+import { parseManifest } from '../manifest/parse.js'
+import { type Change, planManifest } from '../manifest/plan.js'
 
 const SYMBOL: Record<Change['action'], string> = {
   create: '+',

@@ -1,25 +1,18 @@
-import type { Command } from 'commander'
-import type {
-  ApprovableOperation,
-  Approval,
-  ApprovalPolicy,
-  ListApprovalsQuery,
-  SetApprovalPolicyRequest,
-} from '../../contract/approvals.js'
+import type { ApprovableOperation, ApprovalPolicy } from '../../contract/approvals.js'
 import type { Credential, FreezeState, RecoveryResult, Transfer } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
-import { withContext } from '../context.js'
+import { confirmDestructive } from '../input.js'
+import type { Run } from '../invoke.js'
+import { listing } from '../paging.js'
 import { showApproval, targetOf } from './pending.js'
-import { confirmDestructive, requestFrom } from '../input.js'
-import { fetchListing, listFooter, type PageOptions } from '../paging.js'
+import { showing } from './shapes.js'
 
 /*
  * Four eyes (docs/accountability.md, "Four eyes"): `rwa policy show|set` and `rwa approvals
- * list|get|approve|reject`, and what every covered command (forced transfer, recovery, unfreeze, credential
- * revocation) prints when the server answers 202: the pending approval and how another key approves it.
+ * list|get|approve|reject`.
  */
 
-function showPolicy(ctx: CliContext, policy: ApprovalPolicy): void {
+function showPolicyRecord(ctx: CliContext, policy: ApprovalPolicy): void {
   ctx.out.record([
     ['require_approval', policy.require_approval.join(',') || '(none)'],
     ['updated_at', policy.updated_at],
@@ -27,89 +20,59 @@ function showPolicy(ctx: CliContext, policy: ApprovalPolicy): void {
   ])
 }
 
-export function showPolicyCommand(_options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).approvals.getApprovalPolicy()
-    ctx.out.result(raw, () => showPolicy(ctx, data))
-  })
-}
+export const showPolicy = showing('getApprovalPolicy', showPolicyRecord)
 
-export function setPolicy(options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = (await requestFrom(ctx, options)) as SetApprovalPolicyRequest
-    const { data, raw } = await (await ctx.rwa()).approvals.setApprovalPolicy({ body })
-    ctx.out.result(raw, () => {
-      showPolicy(ctx, data)
-      ctx.out.success(
-        data.require_approval.length === 0
-          ? 'four eyes off: no operation needs a second key'
-          : `four eyes on for ${data.require_approval.join(', ')}: each call waits for another key's approval`,
-      )
-    })
-  })
-}
-
-export function list(options: PageOptions, command: Command) {
-  return withContext(command, async (ctx) => {
-    const client = await ctx.rwa()
-    const listing = await fetchListing(ctx, 'approvals', options, (query) =>
-      client.approvals.listApprovals({ query: query as ListApprovalsQuery }),
-    )
-    ctx.out.result(
-      listing.raw,
-      () => {
-        ctx.out.table(
-          ['approval_id', 'operation', 'target', 'status', 'requested_by', 'requested_at', 'expires_at'],
-          listing.items.map((a) => [
-            a.approval_id,
-            a.operation,
-            targetOf(a),
-            a.status,
-            a.requested_by,
-            a.requested_at,
-            a.expires_at,
-          ]),
-        )
-        listFooter(ctx, listing)
-      },
-      listing.items.map((a) => a.approval_id),
+export const setPolicy: Run<'setApprovalPolicy'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  ctx.out.result(raw, () => {
+    showPolicyRecord(ctx, data)
+    ctx.out.success(
+      data.require_approval.length === 0
+        ? 'four eyes off: no operation needs a second key'
+        : `four eyes on for ${data.require_approval.join(', ')}: each call waits for another key's approval`,
     )
   })
 }
 
-export function get(id: string, _options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).approvals.getApproval({ params: { id } })
-    ctx.out.result(raw, () => showApproval(ctx, data), [data.approval_id])
-  })
-}
+export const list = listing('listApprovals', 'approvals', {
+  noun: ['approval', 'approvals'],
+  headers: ['approval_id', 'operation', 'target', 'status', 'requested_by', 'requested_at', 'expires_at'],
+  row: (_, a) => [
+    a.approval_id,
+    a.operation,
+    targetOf(a),
+    a.status,
+    a.requested_by,
+    a.requested_at,
+    a.expires_at,
+  ],
+  id: (a) => a.approval_id,
+})
+
+export const get = showing('getApproval', showApproval, (a) => [a.approval_id])
 
 /**
  * Approves: shows what will run, asks (or takes --yes), then runs it. The answer is the operation's own,
  * printed as JSON with --json, else as the operation's own command prints it (`printerOf`); a refusal
  * fails the command like the operation would.
  */
-export function approve(id: string, _options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    const client = await ctx.rwa()
-    const approval = (await client.approvals.getApproval({ params: { id } })).data
-    await confirmDestructive(
-      ctx,
-      `approve ${approval.approval_id}: run ${approval.operation} on ${targetOf(approval)} with ${JSON.stringify(approval.body)} now`,
-    )
-    const { data, raw } = await client.approvals.approveApproval({ params: { id } })
-    const ids = Object.entries(data as Record<string, unknown>)
-      .filter(([name, value]) => /^(transfer|proof|credential)_id$/.test(name) && typeof value === 'string')
-      .map(([, value]) => value as string)
-    const print = await printerOf(approval.operation)
-    ctx.out.result(raw, () => ctx.out.success(`approved ${approval.approval_id}: ${print(ctx, data)}`), ids)
-  })
+export const approve: Run<'approveApproval'> = async ({ ctx, input, send }) => {
+  const approval = (await ctx.call('getApproval', { params: input.params, query: {}, body: {} })).data
+  await confirmDestructive(
+    ctx,
+    `approve ${approval.approval_id}: run ${approval.operation} on ${targetOf(approval)} with ${JSON.stringify(approval.body)} now`,
+  )
+  const { data, raw } = await send()
+  const ids = Object.entries(data as Record<string, unknown>)
+    .filter(([name, value]) => /^(transfer|proof|credential)_id$/.test(name) && typeof value === 'string')
+    .map(([, value]) => value as string)
+  const print = await printerOf(approval.operation)
+  ctx.out.result(raw, () => ctx.out.success(`approved ${approval.approval_id}: ${print(ctx, data)}`), ids)
 }
 
 /**
  * How an approved operation's answer prints: as its own command prints it (a forced transfer as
- * `rwa transfers request` prints a transfer), answering what was done, in words. Loaded when needed:
- * the commands of those operations import ./pending.ts for `unlessPending`.
+ * `rwa transfers request` prints a transfer), answering what was done, in words. Loaded when needed.
  */
 async function printerOf(
   operation: ApprovableOperation,
@@ -146,13 +109,10 @@ async function printerOf(
   }
 }
 
-export function reject(id: string, options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    const { data, raw } = await (await ctx.rwa()).approvals.rejectApproval({ params: { id }, body })
-    ctx.out.result(raw, () => {
-      showApproval(ctx, data)
-      ctx.out.success(`rejected ${data.approval_id}: ${data.operation} will not run`)
-    }, [data.approval_id])
-  })
+export const reject: Run<'rejectApproval'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  ctx.out.result(raw, () => {
+    showApproval(ctx, data)
+    ctx.out.success(`rejected ${data.approval_id}: ${data.operation} will not run`)
+  }, [data.approval_id])
 }

@@ -1,9 +1,8 @@
-import type { Command } from 'commander'
-import type { Attestation, ListAttestationsQuery, SubmitAttestationRequest } from '../../contract/rwa.js'
+import type { Attestation } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
-import { withContext } from '../context.js'
-import { confirmDestructive, requestFrom } from '../input.js'
-import { fetchListing, listFooter, type PageOptions } from '../paging.js'
+import type { Run } from '../invoke.js'
+import { listing } from '../paging.js'
+import { confirmed, showing } from './shapes.js'
 
 function showAttestation(ctx: CliContext, a: Attestation): void {
   ctx.out.record([
@@ -23,66 +22,33 @@ function showAttestation(ctx: CliContext, a: Attestation): void {
   ])
 }
 
-export function list(options: PageOptions, command: Command) {
-  return withContext(command, async (ctx) => {
-    const rwa = await ctx.rwa()
-    const listing = await fetchListing(ctx, 'attestations', options, (query) =>
-      rwa.governance.listAttestations({ query: query as ListAttestationsQuery }),
-    )
-    ctx.out.result(
-      listing.raw,
-      () => {
-        ctx.out.table(
-          ['attestation_id', 'type', 'jurisdiction', 'subject_did', 'attester', 'valid_until'],
-          listing.items.map((a) => [
-            a.attestation_id,
-            a.type,
-            a.jurisdiction,
-            a.subject_did,
-            a.attester,
-            a.valid_until,
-          ]),
-        )
-        listFooter(ctx, listing)
-      },
-      listing.items.map((a) => a.attestation_id),
-    )
-  })
-}
+export const list = listing('listAttestations', 'attestations', {
+  noun: ['attestation', 'attestations'],
+  headers: ['attestation_id', 'type', 'jurisdiction', 'subject_did', 'attester', 'valid_until'],
+  row: (_, a) => [a.attestation_id, a.type, a.jurisdiction, a.subject_did, a.attester, a.valid_until],
+  id: (a) => a.attestation_id,
+})
 
-export function get(id: string, _options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).governance.getAttestation({ params: { id: id } })
-    ctx.out.result(raw, () => showAttestation(ctx, data), [data.attestation_id])
-  })
-}
+export const get = showing('getAttestation', showAttestation, (a) => [a.attestation_id])
 
-export function submit(options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    const { data, raw } = await (await ctx.rwa()).governance.submitAttestation({
-      body: body as SubmitAttestationRequest,
-    })
-    ctx.out.result(raw, () => {
-      showAttestation(ctx, data)
-      ctx.out.success(`submitted attestation ${data.attestation_id}`)
-    }, [data.attestation_id])
-  })
+export const submit: Run<'submitAttestation'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  ctx.out.result(raw, () => {
+    showAttestation(ctx, data)
+    ctx.out.success(`submitted attestation ${data.attestation_id}`)
+  }, [data.attestation_id])
 }
 
 /** `rwa attestations revoke ID [--reason]`: for good; transfers stop relying on it. */
-export function revoke(id: string, options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    await confirmDestructive(
-      ctx,
-      `revoke attestation ${id}`,
-      'No transfer relies on it any more, and its status list says so to every verifier.',
-    )
-    const { data, raw } = await (await ctx.rwa()).governance.revokeAttestation({ params: { id }, body })
-    ctx.out.result(raw, () => {
-      showAttestation(ctx, data)
-      ctx.out.success(`revoked attestation ${data.attestation_id}`)
-    }, [data.attestation_id])
-  })
-}
+export const revoke = confirmed(
+  'revokeAttestation',
+  ({ params }) => ({
+    action: `revoke attestation ${params.id}`,
+    warning: 'No transfer relies on it any more, and its status list says so to every verifier.',
+  }),
+  (ctx, data) => {
+    showAttestation(ctx, data)
+    ctx.out.success(`revoked attestation ${data.attestation_id}`)
+  },
+  (data) => [data.attestation_id],
+)

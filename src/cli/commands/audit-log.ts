@@ -18,6 +18,7 @@ import { orgOfOrigin } from '../../tlog/origin.js'
 import { DuplicateKeyError, parseStrictJson } from '../../text/strict-json.js'
 import { type CliContext, withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
+import type { Run } from '../invoke.js'
 import { plural } from '../output.js'
 import { otherOriginSeen, readWitness, writeWitness } from '../witness.js'
 import { doesNotHold, trustOf } from './verification.js'
@@ -36,8 +37,6 @@ const rewritten = (detail: string) =>
     `log rewritten: ${detail}`,
     'the server no longer shows the log this machine verified before: keep both checkpoints as evidence',
   )
-
-type LogVerifyOptions = { trust?: string; org?: string }
 
 /**
  * The log a checkpoint answer is of, by what its note signs: its origin, and the organization that
@@ -67,116 +66,117 @@ function signedLogOf(latest: LogCheckpoint, asked: string | undefined): { origin
   return { origin, org }
 }
 
-export function logVerify(options: LogVerifyOptions, command: Command) {
-  return withContext(command, async (ctx) => {
-    const client = await ctx.rwa()
-    const query = options.org !== undefined ? { org_id: options.org } : {}
-    const latest: LogCheckpoint = (await client.audit.getLogCheckpoint({ query })).data
-    const { origin, org } = signedLogOf(latest, options.org)
-    const state = await readWitness()
-    const seen = state.logs[origin]
+export const logVerify: Run<'getLogCheckpoint'> = async ({ ctx, input, send }) => {
+  const options = ctx.command.opts() as { trust?: string }
+  const client = await ctx.rwa()
+  const asked = typeof input.query.org_id === 'string' ? input.query.org_id : undefined
+  const latest: LogCheckpoint = (await send()).data
+  const { origin, org } = signedLogOf(latest, asked)
+  const state = await readWitness()
+  const seen = state.logs[origin]
 
-    // The key to verify against: the one --trust pins, else the one pinned at this log's first verify,
-    // else (first use) the server's, unless this server showed this organization's log under another
-    // origin before: a new origin's key, first seen now, would vouch for anything.
-    let vkey: string
-    let pinnedBy: string
-    if (options.trust !== undefined) {
-      const { bundle, from } = await trustOf(ctx, { trust: options.trust })
-      if (!bundle.log_key)
-        throw new ExitError(
-          EXIT.usage,
-          `--trust ${from} has no log_key`,
-          'save a current one with `rwa trust-bundle > trust.json`',
-        )
-      vkey = bundle.log_key.vkey
-      pinnedBy = `--trust ${from}`
-    } else if (seen) {
-      vkey = seen.vkey
-      pinnedBy = `the key pinned on ${seen.seen_at}`
-    } else {
-      const other = otherOriginSeen(state, client.baseUrl, origin)
-      if (other)
-        throw doesNotHold(
-          `${client.baseUrl} signed organization ${org}'s log as ${other.origin} (seen on ${other.seen_at}), now as ${origin}, with a key this machine never saw`,
-          'if its operator moved it to a new public URL, pin the new log with a trust bundle obtained apart: rwa log verify --trust trust.json',
-        )
-      vkey = latest.log_key.vkey
-      pinnedBy = 'the server (first use: pinned from now on)'
-    }
-    let checkpoint: ReturnType<typeof verifyCheckpoint>
-    try {
-      // Also requires the key to be named by the note's origin: a key of another log does not do.
-      checkpoint = verifyCheckpoint(latest.checkpoint, vkey)
-    } catch (error) {
-      if (!(error instanceof NoteError)) throw error
-      throw doesNotHold(`checkpoint not verified with ${pinnedBy}: ${error.message}`)
-    }
-
-    let consistentWith: string | undefined
-    if (seen) {
-      const seenRoot = Buffer.from(seen.root_hash, 'base64')
-      if (checkpoint.size < seen.tree_size) {
-        throw rewritten(
-          `the log has ${plural(checkpoint.size, 'entry', 'entries')}, fewer than the ${seen.tree_size} seen on ${seen.seen_at}`,
-        )
-      }
-      if (checkpoint.size === seen.tree_size) {
-        if (!checkpoint.root.equals(seenRoot)) {
-          throw rewritten(
-            `the root of its ${plural(checkpoint.size, 'entry', 'entries')} is not the one seen on ${seen.seen_at}`,
-          )
-        }
-      } else if (seen.tree_size > 0) {
-        const proof = (
-          await client.audit.getLogConsistencyProof({
-            query: { ...query, from: seen.tree_size, to: checkpoint.size },
-          })
-        ).data
-        try {
-          verifyConsistency(
-            seen.tree_size,
-            checkpoint.size,
-            proof.proof.map((h) => Buffer.from(h, 'base64')),
-            seenRoot,
-            checkpoint.root,
-          )
-        } catch (error) {
-          if (!(error instanceof ProofError)) throw error
-          throw rewritten(
-            `the log of ${plural(checkpoint.size, 'entry', 'entries')} does not extend the ${seen.tree_size} seen on ${seen.seen_at} (${error.message})`,
-          )
-        }
-      }
-      consistentWith = `consistent with the ${plural(seen.tree_size, 'entry', 'entries')} seen on ${seen.seen_at}`
-    }
-
-    const root_hash = checkpoint.root.toString('base64')
-    state.logs[origin] = {
-      origin,
-      tree_size: checkpoint.size,
-      root_hash,
-      seen_at: new Date().toISOString(),
-      vkey,
-      checkpoint: latest.checkpoint,
-      servers: [...new Set([...(seen?.servers ?? []), client.baseUrl])],
-    }
-    await writeWitness(state)
-    const result = {
-      org_id: org,
-      origin,
-      tree_size: checkpoint.size,
-      root_hash,
-      key: pinnedBy,
-      previous: seen ? { tree_size: seen.tree_size, root_hash: seen.root_hash, seen_at: seen.seen_at } : null,
-    }
-    ctx.out.result(result, () => {
-      ctx.out.success(
-        `log of ${org}: ${plural(checkpoint.size, 'entry', 'entries')}, checkpoint signed by ${pinnedBy}`,
+  // The key to verify against: the one --trust pins, else the one pinned at this log's first verify,
+  // else (first use) the server's, unless this server showed this organization's log under another
+  // origin before: a new origin's key, first seen now, would vouch for anything.
+  let vkey: string
+  let pinnedBy: string
+  if (options.trust !== undefined) {
+    const { bundle, from } = await trustOf(ctx, { trust: options.trust })
+    if (!bundle.log_key)
+      throw new ExitError(
+        EXIT.usage,
+        `--trust ${from} has no log_key`,
+        'save a current one with `rwa trust-bundle > trust.json`',
       )
-      ctx.out.line(`root ${root_hash}`)
-      ctx.out.line(consistentWith ?? 'first checkpoint seen for this server and organization: kept')
-    })
+    vkey = bundle.log_key.vkey
+    pinnedBy = `--trust ${from}`
+  } else if (seen) {
+    vkey = seen.vkey
+    pinnedBy = `the key pinned on ${seen.seen_at}`
+  } else {
+    const other = otherOriginSeen(state, client.baseUrl, origin)
+    if (other)
+      throw doesNotHold(
+        `${client.baseUrl} signed organization ${org}'s log as ${other.origin} (seen on ${other.seen_at}), now as ${origin}, with a key this machine never saw`,
+        'if its operator moved it to a new public URL, pin the new log with a trust bundle obtained apart: rwa log verify --trust trust.json',
+      )
+    vkey = latest.log_key.vkey
+    pinnedBy = 'the server (first use: pinned from now on)'
+  }
+  let checkpoint: ReturnType<typeof verifyCheckpoint>
+  try {
+    // Also requires the key to be named by the note's origin: a key of another log does not do.
+    checkpoint = verifyCheckpoint(latest.checkpoint, vkey)
+  } catch (error) {
+    if (!(error instanceof NoteError)) throw error
+    throw doesNotHold(`checkpoint not verified with ${pinnedBy}: ${error.message}`)
+  }
+
+  let consistentWith: string | undefined
+  if (seen) {
+    const seenRoot = Buffer.from(seen.root_hash, 'base64')
+    if (checkpoint.size < seen.tree_size) {
+      throw rewritten(
+        `the log has ${plural(checkpoint.size, 'entry', 'entries')}, fewer than the ${seen.tree_size} seen on ${seen.seen_at}`,
+      )
+    }
+    if (checkpoint.size === seen.tree_size) {
+      if (!checkpoint.root.equals(seenRoot)) {
+        throw rewritten(
+          `the root of its ${plural(checkpoint.size, 'entry', 'entries')} is not the one seen on ${seen.seen_at}`,
+        )
+      }
+    } else if (seen.tree_size > 0) {
+      const proof = (
+        await ctx.call('getLogConsistencyProof', {
+          params: {},
+          query: { ...input.query, from: seen.tree_size, to: checkpoint.size },
+          body: {},
+        })
+      ).data
+      try {
+        verifyConsistency(
+          seen.tree_size,
+          checkpoint.size,
+          proof.proof.map((h) => Buffer.from(h, 'base64')),
+          seenRoot,
+          checkpoint.root,
+        )
+      } catch (error) {
+        if (!(error instanceof ProofError)) throw error
+        throw rewritten(
+          `the log of ${plural(checkpoint.size, 'entry', 'entries')} does not extend the ${seen.tree_size} seen on ${seen.seen_at} (${error.message})`,
+        )
+      }
+    }
+    consistentWith = `consistent with the ${plural(seen.tree_size, 'entry', 'entries')} seen on ${seen.seen_at}`
+  }
+
+  const root_hash = checkpoint.root.toString('base64')
+  state.logs[origin] = {
+    origin,
+    tree_size: checkpoint.size,
+    root_hash,
+    seen_at: new Date().toISOString(),
+    vkey,
+    checkpoint: latest.checkpoint,
+    servers: [...new Set([...(seen?.servers ?? []), client.baseUrl])],
+  }
+  await writeWitness(state)
+  const result = {
+    org_id: org,
+    origin,
+    tree_size: checkpoint.size,
+    root_hash,
+    key: pinnedBy,
+    previous: seen ? { tree_size: seen.tree_size, root_hash: seen.root_hash, seen_at: seen.seen_at } : null,
+  }
+  ctx.out.result(result, () => {
+    ctx.out.success(
+      `log of ${org}: ${plural(checkpoint.size, 'entry', 'entries')}, checkpoint signed by ${pinnedBy}`,
+    )
+    ctx.out.line(`root ${root_hash}`)
+    ctx.out.line(consistentWith ?? 'first checkpoint seen for this server and organization: kept')
   })
 }
 

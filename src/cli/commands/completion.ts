@@ -7,8 +7,12 @@ const rootOf = (command: Command): Command => {
   return c
 }
 
+/** The flags a command offers: an earlier spelling kept for old scripts (hidden from --help) is not. */
 const flagsOf = (options: readonly Option[]): string[] =>
-  options.flatMap((o) => [o.long, o.short]).filter((f): f is string => typeof f === 'string')
+  options
+    .filter((o) => !o.hidden)
+    .flatMap((o) => [o.long, o.short])
+    .filter((f): f is string => typeof f === 'string')
 
 /** Every command path ("" for the root, "/keys/list" ...) with the words that may follow it. */
 function completionTable(root: Command): Array<{ path: string; words: string[] }> {

@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
-import type { Credential, IssueCredentialRequest, ListCredentialsQuery } from '../../contract/rwa.js'
-import { unlessPending } from './pending.js'
+import type { Credential } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
+import type { Run } from '../invoke.js'
 import { checkRevocation } from '../../proof/status-list.js'
 import { verifyCredential } from '../../proof/verify-credential.js'
 import { boundedFetchText } from '../bounded-fetch.js'
 import { EXIT, ExitError } from '../exit-error.js'
-import { confirmDestructive, parseJsonInput, readInputFile, requestFrom } from '../input.js'
-import { fetchListing, listFooter, type PageOptions } from '../paging.js'
+import { parseJsonInput, readInputFile } from '../input.js'
+import { listing } from '../paging.js'
+import { confirmed, showing } from './shapes.js'
 import { doesNotHold, maxStatusAgeOf, statusOf, trustOf, type VerifyOptions } from './verification.js'
 
 /** A credential as `rwa credentials get` prints it. */
@@ -32,75 +33,39 @@ export function showCredential(ctx: CliContext, c: Credential): void {
   ])
 }
 
-export function list(options: PageOptions, command: Command) {
-  return withContext(command, async (ctx) => {
-    const rwa = await ctx.rwa()
-    const listing = await fetchListing(ctx, 'credentials', options, (query) =>
-      rwa.governance.listCredentials({ query: query as ListCredentialsQuery }),
-    )
-    ctx.out.result(
-      listing.raw,
-      () => {
-        ctx.out.table(
-          ['credential_id', 'jurisdiction', 'owner_did', 'title_deed', 'value_usd', 'status'],
-          listing.items.map((c) => [
-            c.credential_id,
-            c.jurisdiction,
-            c.owner_did,
-            c.property_data.title_deed,
-            c.property_data.value_usd,
-            c.status,
-          ]),
-        )
-        listFooter(ctx, listing)
-      },
-      listing.items.map((c) => c.credential_id),
-    )
-  })
+export const list = listing('listCredentials', 'credentials', {
+  noun: ['credential', 'credentials'],
+  headers: ['credential_id', 'jurisdiction', 'owner_did', 'title_deed', 'value_usd', 'status'],
+  row: (_, c) => [
+    c.credential_id,
+    c.jurisdiction,
+    c.owner_did,
+    c.property_data.title_deed,
+    c.property_data.value_usd,
+    c.status,
+  ],
+  id: (c) => c.credential_id,
+})
+
+export const get = showing('getCredential', showCredential, (c) => [c.credential_id])
+
+export const issue: Run<'issueCredential'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  ctx.out.result(raw, () => {
+    showCredential(ctx, data)
+    ctx.out.success(`issued credential ${data.credential_id}`)
+  }, [data.credential_id])
 }
 
-export function get(id: string, _options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).governance.getCredential({ params: { id: id } })
-    ctx.out.result(raw, () => showCredential(ctx, data), [data.credential_id])
-  })
-}
-
-export function issue(options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    const { data, raw } = await (await ctx.rwa()).governance.issueCredential({
-      body: body as IssueCredentialRequest,
-    })
-    ctx.out.result(raw, () => {
-      showCredential(ctx, data)
-      ctx.out.success(`issued credential ${data.credential_id}`)
-    }, [data.credential_id])
-  })
-}
-
-export function revoke(id: string, options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    await confirmDestructive(
-      ctx,
-      `revoke credential ${id}`,
-      'Tokens backed by it can no longer be transferred.',
-    )
-    const answer = unlessPending(
-      ctx,
-      await (await ctx.rwa()).governance.revokeCredential({
-        params: { id: id },
-        body: body,
-      }),
-    )
-    if (!answer) return
-    const { data, raw } = answer
-    ctx.out.result(raw, () => ctx.out.success(`revoked credential ${data.credential_id}`), [
-      data.credential_id,
-    ])
-  })
-}
+export const revoke = confirmed(
+  'revokeCredential',
+  ({ params }) => ({
+    action: `revoke credential ${params.id}`,
+    warning: 'Tokens backed by it can no longer be transferred.',
+  }),
+  (ctx, data) => ctx.out.success(`revoked credential ${data.credential_id}`),
+  (data) => [data.credential_id],
+)
 
 /** A VC to verify from a file or stdin: a record carrying `vc_jwt`, or the compact VC-JWT itself. */
 async function vcFromInput(source: string, ctx: CliContext): Promise<{ vcJwt: string; record?: unknown }> {

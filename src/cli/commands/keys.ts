@@ -1,27 +1,23 @@
-import type { Command } from 'commander'
-import { type CliContext, withContext } from '../context.js'
-import type { CreateKeyRequest, RerollKeyRequest } from '../../contract/billing.js'
+import type { CliContext } from '../context.js'
+import { confirmDestructive } from '../input.js'
+import type { Run } from '../invoke.js'
 import { type Cell, plural } from '../output.js'
-import { confirmDestructive, requestFrom } from '../input.js'
+import { confirmed } from './shapes.js'
 
 /** `rwa keys create`: the one output that shows a raw API key. */
-export function create(options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    const billing = await ctx.billing()
-    const { data, raw } = await billing.createKey({ body: body as CreateKeyRequest })
-    printNewKey(ctx, raw, data, [
-      ['api_key', data.api_key],
-      ['key_id', data.key_id],
-      ['org_id', data.org_id],
-      ['name', data.name],
-      ['tier', data.tier],
-      ['roles', data.roles.join(', ')],
-      ['expires_at', data.expires_at ?? 'never'],
-      ['created_at', data.created_at],
-      ['trial_ends_at', data.trial_ends_at],
-    ])
-  })
+export const create: Run<'createKey'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  printNewKey(ctx, raw, data, [
+    ['api_key', data.api_key],
+    ['key_id', data.key_id],
+    ['org_id', data.org_id],
+    ['name', data.name],
+    ['tier', data.tier],
+    ['roles', data.roles.join(', ')],
+    ['expires_at', data.expires_at ?? 'never'],
+    ['created_at', data.created_at],
+    ['trial_ends_at', data.trial_ends_at],
+  ])
 }
 
 /**
@@ -44,92 +40,79 @@ function printNewKey(
 }
 
 /** `rwa keys list`: masked keys of an organization. */
-export function list(options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const query = await requestFrom(ctx, options)
-    const billing = await ctx.billing()
-    const { data, raw } = await billing.listKeys({ query: query as { org_id?: string } })
-    ctx.out.result(
-      raw,
-      () => {
-        ctx.out.table(
-          ['key_id', 'prefix', 'name', 'org', 'roles', 'tier', 'expires_at', 'last_used_at', 'revoked'],
-          data.keys.map((k) => [
-            k.key_id,
-            k.key_prefix,
-            k.name,
-            k.org_id,
-            k.roles.join(','),
-            k.tier,
-            k.expires_at ?? 'never',
-            k.last_used_at,
-            k.revoked_reason ?? false,
-          ]),
-        )
-        ctx.out.info(plural(data.total, 'key'))
-      },
-      data.keys.map((k) => k.key_id),
-    )
-  })
+export const list: Run<'listKeys'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  ctx.out.result(
+    raw,
+    () => {
+      ctx.out.table(
+        ['key_id', 'prefix', 'name', 'org', 'roles', 'tier', 'expires_at', 'last_used_at', 'revoked'],
+        data.keys.map((k) => [
+          k.key_id,
+          k.key_prefix,
+          k.name,
+          k.org_id,
+          k.roles.join(','),
+          k.tier,
+          k.expires_at ?? 'never',
+          k.last_used_at,
+          k.revoked_reason ?? false,
+        ]),
+      )
+      ctx.out.info(plural(data.total, 'key'))
+    },
+    data.keys.map((k) => k.key_id),
+  )
 }
 
 /** `rwa keys revoke KEY_ID`: permanent, so it confirms. */
-export function revoke(keyId: string, _options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    await confirmDestructive(ctx, `revoke API key ${keyId}`, 'This cannot be undone.')
-    const billing = await ctx.billing()
-    const { data, raw } = await billing.revokeKey({ params: { key_id: keyId } })
-    ctx.out.result(raw, () => ctx.out.success(`revoked ${data.key_id}`), [data.key_id])
-  })
-}
+export const revoke = confirmed(
+  'revokeKey',
+  ({ params }) => ({ action: `revoke API key ${params.key_id}`, warning: 'This cannot be undone.' }),
+  (ctx, data) => ctx.out.success(`revoked ${data.key_id}`),
+  (data) => [data.key_id],
+)
 
 /**
  * `rwa keys reroll KEY_ID [--overlap 1h]`: the new raw key, printed once. Without an overlap the old key
  * stops at once, so that asks for confirmation like a revocation.
  */
-export function reroll(keyId: string, options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = (await requestFrom(ctx, options)) as RerollKeyRequest
-    if (!body.overlap_seconds) {
-      await confirmDestructive(
-        ctx,
-        `reroll API key ${keyId} with no overlap`,
-        'The old key stops working at once (--overlap 1h keeps it working for an hour).',
-      )
-    }
-    const billing = await ctx.billing()
-    const { data, raw } = await billing.rerollKey({ params: { key_id: keyId }, body })
-    printNewKey(ctx, raw, data, [
-      ['api_key', data.api_key],
-      ['key_id', data.key_id],
-      ['org_id', data.org_id],
-      ['name', data.name],
-      ['roles', data.roles.join(', ')],
-      ['expires_at', data.expires_at ?? 'never'],
-      ['replaces', data.previous_key_id],
-      ['old key stops at', data.previous_key_revoked_at],
-    ])
-  })
+export const reroll: Run<'rerollKey'> = async ({ ctx, input, send }) => {
+  if (!input.body.overlap_seconds) {
+    await confirmDestructive(
+      ctx,
+      `reroll API key ${input.params.key_id} with no overlap`,
+      'The old key stops working at once (--overlap 1h keeps it working for an hour).',
+    )
+  }
+  const { data, raw } = await send()
+  printNewKey(ctx, raw, data, [
+    ['api_key', data.api_key],
+    ['key_id', data.key_id],
+    ['org_id', data.org_id],
+    ['name', data.name],
+    ['roles', data.roles.join(', ')],
+    ['expires_at', data.expires_at ?? 'never'],
+    ['replaces', data.previous_key_id],
+    ['old key stops at', data.previous_key_revoked_at],
+  ])
 }
 
 /** `rwa whoami`: the key in use, as the server sees it. */
-export function whoami(_options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    const billing = await ctx.billing()
-    const { data, raw } = await billing.getKeySelf({})
-    ctx.out.result(raw, () => {
-      ctx.out.record([
-        ['key_id', data.key_id],
-        ['prefix', data.key_prefix],
-        ['name', data.name],
-        ['org_id', data.admin ? `${data.org_id} (admin key: acts on every organization)` : data.org_id],
-        ['roles', data.roles.join(', ')],
-        ['tier', data.tier],
-        ['requests_per_minute', data.limits.requests_per_minute],
-        ['requests_per_day', data.limits.requests_per_day],
-        ['trial_ends_at', data.trial_ends_at],
-        ['expires_at', data.expires_at ?? 'never'],
-      ])
-    }, [data.key_id])
-  })
+export const whoami: Run<'getKeySelf'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  ctx.out.result(raw, () => {
+    ctx.out.record([
+      ['key_id', data.key_id],
+      ['prefix', data.key_prefix],
+      ['name', data.name],
+      ['org_id', data.admin ? `${data.org_id} (admin key: acts on every organization)` : data.org_id],
+      ['roles', data.roles.join(', ')],
+      ['tier', data.tier],
+      ['requests_per_minute', data.limits.requests_per_minute],
+      ['requests_per_day', data.limits.requests_per_day],
+      ['trial_ends_at', data.trial_ends_at],
+      ['expires_at', data.expires_at ?? 'never'],
+    ])
+  }, [data.key_id])
 }

@@ -1,35 +1,12 @@
-import type { ApiResponse } from '../../client/index.js'
+import type { ApiResponse } from '../../client/http.js'
 import type { Approval } from '../../contract/approvals.js'
 import type { CliContext } from '../context.js'
 
 /*
- * What every command an approval policy covers (forced transfer, recovery, unfreeze, credential
- * revocation) prints when the server answers 202, and how `rwa approvals` shows an approval: apart
- * from ./approvals.ts, which reads back an approved operation's record through those commands' modules.
+ * Four eyes (docs/accountability.md, "Four eyes"): what every covered command (forced transfer,
+ * recovery, unfreeze, credential revocation) prints when the server answers 202, and an approval as
+ * `rwa approvals` shows it.
  */
-
-/**
- * A covered command's answer: when the organization's policy made it wait for a second key (202), the
- * approval is printed with how to approve it (exit 0: the request was recorded) and `undefined` is
- * answered; otherwise the answer itself, for the command to print as usual.
- */
-export function unlessPending<T>(
-  ctx: CliContext,
-  response: ApiResponse<T>,
-): ApiResponse<Exclude<T, Approval>> | undefined {
-  if (response.status !== 202) return response as ApiResponse<Exclude<T, Approval>>
-  const approval = response.data as Approval
-  ctx.out.result(response.raw, () => {
-    showApproval(ctx, approval)
-    ctx.out.success(
-      `approval ${approval.approval_id} requested: the policy needs a second key for ${approval.operation}; nothing was done yet`,
-    )
-    ctx.out.info(
-      `another key with the agent role approves it (until ${approval.expires_at}):\n  rwa approvals approve ${approval.approval_id}\nor rejects it:\n  rwa approvals reject ${approval.approval_id}`,
-    )
-  }, [approval.approval_id])
-  return undefined
-}
 
 export const targetOf = (approval: Approval): string => `${approval.target.type} ${approval.target.id}`
 
@@ -52,4 +29,27 @@ export function showApproval(ctx: CliContext, approval: Approval): void {
           [string, string]
         >)),
   ])
+}
+
+/**
+ * A covered command's answer: when the organization's policy made it wait for a second key (202), the
+ * approval is printed with how to approve it (exit 0: the request was recorded) and `undefined` is
+ * answered; otherwise the answer itself, for the command to print as usual.
+ */
+export function unlessPending<T>(
+  ctx: CliContext,
+  response: ApiResponse<T>,
+): ApiResponse<Exclude<T, Approval>> | undefined {
+  if (response.status !== 202) return response as ApiResponse<Exclude<T, Approval>>
+  const approval = response.data as Approval
+  ctx.out.result(response.raw, () => {
+    showApproval(ctx, approval)
+    ctx.out.success(
+      `approval ${approval.approval_id} requested: the policy needs a second key for ${approval.operation}; nothing was done yet`,
+    )
+    ctx.out.info(
+      `another key with the agent role approves it (until ${approval.expires_at}):\n  rwa approvals approve ${approval.approval_id}\nor rejects it:\n  rwa approvals reject ${approval.approval_id}`,
+    )
+  }, [approval.approval_id])
+  return undefined
 }

@@ -7,6 +7,8 @@ import type { Cell } from '../output.js'
 import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { parseJsonInput, readInputFile } from '../input.js'
+import type { Run } from '../invoke.js'
+import { showing } from './shapes.js'
 import { showChecks, statusWord } from './transfers.js'
 import { doesNotHold, trustOf, type VerifyOptions } from './verification.js'
 
@@ -40,12 +42,7 @@ function showProof(ctx: CliContext, p: Proof): void {
   showChecks(ctx, p.compliance_details)
 }
 
-export function get(id: string, _options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).governance.getProof({ params: { id: id } })
-    ctx.out.result(raw, () => showProof(ctx, data), [data.proof_id])
-  })
-}
+export const get = showing('getProof', showProof, (p) => [p.proof_id])
 
 /** A proof from a file or stdin: the proof itself, or a saved transfer detail that carries one. */
 async function proofFromInput(
@@ -69,17 +66,15 @@ async function proofFromInput(
 }
 
 /** `rwa proofs jwks`: the service's public key set, as JSON, to save for offline verification. */
-export function jwks(_options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa({ public: true })).governance.getProofKeys()
-    // The key set is a document to save, so it prints as JSON in every mode but --quiet (its kids).
-    ctx.out.result(
-      raw,
-      () => ctx.out.line(JSON.stringify(raw, null, 2)),
-      data.keys.map((k) => k.kid),
-    )
-    if (process.stdout.isTTY) ctx.out.info('save it for offline verification: rwa proofs jwks > jwks.json')
-  })
+export const jwks: Run<'getProofKeys'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  // The key set is a document to save, so it prints as JSON in every mode but --quiet (its kids).
+  ctx.out.result(
+    raw,
+    () => ctx.out.line(JSON.stringify(raw, null, 2)),
+    data.keys.map((k) => k.kid),
+  )
+  if (process.stdout.isTTY) ctx.out.info('save it for offline verification: rwa proofs jwks > jwks.json')
 }
 
 /**
@@ -146,11 +141,9 @@ export function verify(source: string, options: VerifyOptions, command: Command)
 }
 
 /** `rwa trust-bundle`: the organization's trust anchors, as JSON, to save for offline verification. */
-export function trustBundle(_options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).governance.getTrustBundle()
-    // A document to save: JSON in every mode but --quiet (the organization).
-    ctx.out.result(raw, () => ctx.out.line(JSON.stringify(raw, null, 2)), [data.org_id])
-    if (process.stdout.isTTY) ctx.out.info('save it for offline verification: rwa trust-bundle > trust.json')
-  })
+export const trustBundle: Run<'getTrustBundle'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  // A document to save: JSON in every mode but --quiet (the organization).
+  ctx.out.result(raw, () => ctx.out.line(JSON.stringify(raw, null, 2)), [data.org_id])
+  if (process.stdout.isTTY) ctx.out.info('save it for offline verification: rwa trust-bundle > trust.json')
 }

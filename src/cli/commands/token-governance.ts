@@ -1,25 +1,11 @@
-import type { Command } from 'commander'
-import type {
-  ForcedTransferRequest,
-  FreezeRequest,
-  FreezeState,
-  Holding,
-  ListFrozenHoldersQuery,
-  ListHoldingsQuery,
-  RecoverRequest,
-  RecoveryResult,
-  SetTokenRulesRequest,
-  TokenDetail,
-  TokenHistoryQuery,
-  TokenRules,
-} from '../../contract/rwa.js'
+import type { FreezeState, Holding, RecoveryResult, TokenDetail, TokenRules } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
-import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { list } from '../flags/parse.js'
-import { confirmDestructive, requestFrom } from '../input.js'
+import { confirmDestructive } from '../input.js'
+import type { Run } from '../invoke.js'
 import { plural } from '../output.js'
-import { fetchListing, listFooter, type PageOptions } from '../paging.js'
+import { listing } from '../paging.js'
 import { unlessPending } from './pending.js'
 import { showChecks } from './transfers.js'
 
@@ -62,48 +48,39 @@ export function showRules(ctx: CliContext, rules: TokenRules): void {
 
 // ── Pause ───────────────────────────────────────────────────────────────────
 
-export function pause(id: string, options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    const { data, raw } = await (await ctx.rwa()).governance.pauseToken({ params: { id: id }, body: body })
-    ctx.out.result(raw, () =>
-      ctx.out.success(`paused ${data.token_id}: every transfer is refused until unpaused`),
-    )
-  })
+export const pause: Run<'pauseToken'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  ctx.out.result(raw, () =>
+    ctx.out.success(`paused ${data.token_id}: every transfer is refused until unpaused`),
+  )
 }
 
-export function unpause(id: string, options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    const { data, raw } = await (await ctx.rwa()).governance.unpauseToken({ params: { id: id }, body: body })
-    ctx.out.result(raw, () => ctx.out.success(`unpaused ${data.token_id}: status ${data.status}`))
-  })
+export const unpause: Run<'unpauseToken'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  ctx.out.result(raw, () => ctx.out.success(`unpaused ${data.token_id}: status ${data.status}`))
 }
 
 // ── Freezes ─────────────────────────────────────────────────────────────────
 
-function freezeCommand(freeze: boolean) {
-  return (id: string, options: Record<string, unknown>, command: Command) =>
-    withContext(command, async (ctx) => {
-      const body = await requestFrom(ctx, options)
-      if (body.amount !== undefined && body.jurisdiction === undefined) {
-        throw new ExitError(EXIT.usage, '--amount needs --jurisdiction: the holding whose units are frozen')
-      }
-      const gov = (await ctx.rwa()).governance
-      const answer = freeze
-        ? await gov.freezeHolder({ params: { id: id }, body: body as FreezeRequest })
-        : unlessPending(ctx, await gov.unfreezeHolder({ params: { id: id }, body: body as FreezeRequest }))
-      if (!answer) return
-      const { data, raw } = answer
-      ctx.out.result(raw, () => {
-        showFreezeState(ctx, data)
-        const what =
-          body.amount === undefined
-            ? data.holder_did
-            : `${plural(body.amount as number, 'unit')} of ${data.holder_did} in ${body.jurisdiction}`
-        ctx.out.success(`${freeze ? 'froze' : 'unfroze'} ${what} for ${data.token_id}`)
-      })
+/** `rwa tokens freeze|unfreeze`: a holder as a whole, or units of one of its holdings (`--amount`). */
+function freezeRun<K extends 'freezeHolder' | 'unfreezeHolder'>(freeze: boolean): Run<K> {
+  return async ({ ctx, input, send }) => {
+    const { body } = input
+    if (body.amount !== undefined && body.jurisdiction === undefined) {
+      throw new ExitError(EXIT.usage, '--amount needs --jurisdiction: the holding whose units are frozen')
+    }
+    const answer = unlessPending(ctx, await send())
+    if (!answer) return
+    const { data, raw } = answer
+    ctx.out.result(raw, () => {
+      showFreezeState(ctx, data)
+      const what =
+        body.amount === undefined
+          ? data.holder_did
+          : `${plural(body.amount as number, 'unit')} of ${data.holder_did} in ${body.jurisdiction}`
+      ctx.out.success(`${freeze ? 'froze' : 'unfroze'} ${what} for ${data.token_id}`)
     })
+  }
 }
 
 export function showFreezeState(ctx: CliContext, state: FreezeState): void {
@@ -115,96 +92,59 @@ export function showFreezeState(ctx: CliContext, state: FreezeState): void {
   showHoldings(ctx, state.holdings)
 }
 
-export const freeze = freezeCommand(true)
-export const unfreeze = freezeCommand(false)
+export const freeze = freezeRun<'freezeHolder'>(true)
+export const unfreeze = freezeRun<'unfreezeHolder'>(false)
 
-export function holdings(id: string, options: PageOptions, command: Command) {
-  return withContext(command, async (ctx) => {
-    const gov = (await ctx.rwa()).governance
-    const listing = await fetchListing(ctx, 'holdings', options, (query) =>
-      gov.listHoldings({ params: { id: id }, query: query as ListHoldingsQuery }),
-    )
-    ctx.out.result(listing.raw, () => {
-      showHoldings(ctx, listing.items)
-      listFooter(ctx, listing)
-    })
-  })
-}
+export const holdings = listing('listHoldings', 'holdings', {
+  noun: ['holding', 'holdings'],
+  show: showHoldings,
+})
 
 /** `rwa tokens frozen-holders`: the DIDs frozen for the token as a whole, in order; `-q` prints them alone. */
-export function frozenHolders(id: string, options: PageOptions, command: Command) {
-  return withContext(command, async (ctx) => {
-    const gov = (await ctx.rwa()).governance
-    const listing = await fetchListing(ctx, 'frozen_holders', options, (query) =>
-      gov.listFrozenHolders({ params: { id: id }, query: query as ListFrozenHoldersQuery }),
-    )
-    ctx.out.result(
-      listing.raw,
-      () => {
-        ctx.out.table(
-          ['holder_did'],
-          listing.items.map((did) => [did]),
-          { title: 'frozen holders' },
-        )
-        listFooter(ctx, listing)
-      },
-      listing.items,
-    )
-  })
-}
+export const frozenHolders = listing('listFrozenHolders', 'frozen_holders', {
+  noun: ['frozen holder', 'frozen holders'],
+  headers: ['holder_did'],
+  row: (_, did) => [did],
+  title: 'frozen holders',
+  id: (did) => did,
+})
 
 // ── Forced transfer and recovery ────────────────────────────────────────────
 
-export function forceTransfer(id: string, options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    await confirmDestructive(
-      ctx,
-      `force the transfer of ${typeof body.amount === 'number' ? plural(body.amount, 'unit') : `${body.amount} units`} of ${id} from ${body.from_did} to ${body.to_did}`,
-      'It bypasses every requirement, rule, freeze and pause.',
-    )
-    const answer = unlessPending(
-      ctx,
-      await (await ctx.rwa()).governance.forcedTransfer({
-        params: { id: id },
-        body: body as ForcedTransferRequest,
-      }),
-    )
-    if (!answer) return
-    const { data, raw } = answer
-    ctx.out.result(raw, () => {
-      ctx.out.record([
-        ['transfer_id', data.transfer_id],
-        ['status', data.status],
-        ['route', `${data.from_jurisdiction} -> ${data.to_jurisdiction}`],
-        ['sender_did', data.sender_did],
-        ['recipient_did', data.recipient_did],
-        ['amount', data.amount],
-        ['reason', data.reason],
-        ['proof_id', data.proof_id],
-        ...(data.log_index !== undefined ? ([['log_index', data.log_index]] as Array<[string, number]>) : []),
-      ])
-      showChecks(ctx, data.compliance_details)
-      ctx.out.success(`forced transfer ${data.transfer_id}; proof ${data.proof_id}`)
-    })
+export const forceTransfer: Run<'forcedTransfer'> = async ({ ctx, input, send }) => {
+  const { body, params } = input
+  await confirmDestructive(
+    ctx,
+    `force the transfer of ${typeof body.amount === 'number' ? plural(body.amount, 'unit') : `${body.amount} units`} of ${params.id} from ${body.from_did} to ${body.to_did}`,
+    'It bypasses every requirement, rule, freeze and pause.',
+  )
+  const answer = unlessPending(ctx, await send())
+  if (!answer) return
+  const { data, raw } = answer
+  ctx.out.result(raw, () => {
+    ctx.out.record([
+      ['transfer_id', data.transfer_id],
+      ['status', data.status],
+      ['route', `${data.from_jurisdiction} -> ${data.to_jurisdiction}`],
+      ['sender_did', data.sender_did],
+      ['recipient_did', data.recipient_did],
+      ['amount', data.amount],
+      ['reason', data.reason],
+      ['proof_id', data.proof_id],
+      ...(data.log_index !== undefined ? ([['log_index', data.log_index]] as Array<[string, number]>) : []),
+    ])
+    showChecks(ctx, data.compliance_details)
+    ctx.out.success(`forced transfer ${data.transfer_id}; proof ${data.proof_id}`)
   })
 }
 
-export function recover(id: string, options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    await confirmDestructive(ctx, `move every holding of ${body.lost_did} in ${id} to ${body.new_did}`)
-    const answer = unlessPending(
-      ctx,
-      await (await ctx.rwa()).governance.recoverIdentity({
-        params: { id: id },
-        body: body as RecoverRequest,
-      }),
-    )
-    if (!answer) return
-    const { data, raw } = answer
-    ctx.out.result(raw, () => ctx.out.success(showRecovery(ctx, data)))
-  })
+export const recover: Run<'recoverIdentity'> = async ({ ctx, input, send }) => {
+  const { body, params } = input
+  await confirmDestructive(ctx, `move every holding of ${body.lost_did} in ${params.id} to ${body.new_did}`)
+  const answer = unlessPending(ctx, await send())
+  if (!answer) return
+  const { data, raw } = answer
+  ctx.out.result(raw, () => ctx.out.success(showRecovery(ctx, data)))
 }
 
 /** A recovery as `rwa tokens recover` prints it: the holdings moved; answers what it did, in words. */
@@ -221,40 +161,30 @@ export function showRecovery(ctx: CliContext, data: RecoveryResult): string {
  * whole object); `--clear` clears rules by name; `--file` gives the whole object (flags given as well
  * override its fields).
  */
-export function setRules(
-  id: string,
-  options: Record<string, unknown> & { clear?: string[]; file?: string },
-  command: Command,
-) {
-  return withContext(command, async (ctx) => {
-    // Flags are checked before anything is read, so a bad flag is named first.
-    const cleared = options.clear ? list(options.clear) : []
-    for (const name of cleared) {
-      if (!(RULE_NAMES as readonly string[]).includes(name)) {
-        throw new ExitError(EXIT.usage, `--clear names no rule: ${name}`, `rules: ${RULE_NAMES.join(', ')}`)
-      }
+export const setRules: Run<'setTokenRules'> = async ({ ctx, input, send }) => {
+  const { clear } = ctx.command.opts() as { clear?: string[] }
+  const cleared = clear ? list(clear) : []
+  for (const name of cleared) {
+    if (!(RULE_NAMES as readonly string[]).includes(name)) {
+      throw new ExitError(EXIT.usage, `--clear names no rule: ${name}`, `rules: ${RULE_NAMES.join(', ')}`)
     }
-    const given = await requestFrom(ctx, options)
-    const gov = (await ctx.rwa()).governance
-    let body = given
-    if (!options.file) {
-      body = { ...(await gov.getToken({ params: { id: id } })).data.rules, ...given }
-      for (const name of cleared) body[name] = null
-      if (ctx.request) ctx.request.body = body
-    }
-    const { data, raw } = await gov.setTokenRules({ params: { id: id }, body: body as SetTokenRulesRequest })
-    ctx.out.result(raw, () => {
-      showRules(ctx, data.rules)
-      ctx.out.success(`rules of ${data.token_id} updated`)
-    })
+  }
+  if (!ctx.request?.file) {
+    const { data: token } = await ctx.call('getToken', { params: input.params, query: {}, body: {} })
+    input.body = { ...token.rules, ...input.body }
+    for (const name of cleared) input.body[name] = null
+    if (ctx.request) ctx.request.body = input.body
+  }
+  const { data, raw } = await send()
+  ctx.out.result(raw, () => {
+    showRules(ctx, data.rules)
+    ctx.out.success(`rules of ${data.token_id} updated`)
   })
 }
 
-export function getRules(id: string, _options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    const { data } = await (await ctx.rwa()).governance.getToken({ params: { id: id } })
-    ctx.out.result(data.rules, () => showRules(ctx, data.rules))
-  })
+export const getRules: Run<'getToken'> = async ({ ctx, send }) => {
+  const { data } = await send()
+  ctx.out.result(data.rules, () => showRules(ctx, data.rules))
 }
 
 export function showHistory(ctx: CliContext, events: TokenDetail['governance_history']): void {
@@ -275,15 +205,7 @@ export function showHistory(ctx: CliContext, events: TokenDetail['governance_his
   )
 }
 
-export function history(id: string, options: PageOptions, command: Command) {
-  return withContext(command, async (ctx) => {
-    const gov = (await ctx.rwa()).governance
-    const listing = await fetchListing(ctx, 'governance_history', options, (query) =>
-      gov.getTokenHistory({ params: { id: id }, query: query as TokenHistoryQuery }),
-    )
-    ctx.out.result(listing.raw, () => {
-      showHistory(ctx, listing.items)
-      listFooter(ctx, listing)
-    })
-  })
-}
+export const history = listing('getTokenHistory', 'governance_history', {
+  noun: ['event', 'events'],
+  show: showHistory,
+})

@@ -1,16 +1,10 @@
-import type { Command } from 'commander'
-import type {
-  ComplianceDetails,
-  ListTransfersQuery,
-  RequestTransferRequest,
-  Transfer,
-} from '../../contract/rwa.js'
+import type { ComplianceDetails, Transfer } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
-import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
-import { requestFrom } from '../input.js'
+import type { Run } from '../invoke.js'
 import type { Styled } from '../output.js'
-import { fetchListing, listFooter, type PageOptions } from '../paging.js'
+import { listing } from '../paging.js'
+import { showing } from './shapes.js'
 
 /** The verdict word, colored. */
 export const statusWord = (ctx: CliContext, status: string): Styled =>
@@ -54,82 +48,56 @@ export function showTransfer(ctx: CliContext, t: Transfer, proof?: { digest: str
   showChecks(ctx, t.compliance_details)
 }
 
-export function list(options: PageOptions, command: Command) {
-  return withContext(command, async (ctx) => {
-    const rwa = await ctx.rwa()
-    const listing = await fetchListing(ctx, 'transfers', options, (query) =>
-      rwa.governance.listTransfers({ query: query as ListTransfersQuery }),
-    )
-    ctx.out.result(
-      listing.raw,
-      () => {
-        ctx.out.table(
-          ['transfer_id', 'status', 'token_id', 'route', 'amount', 'recipient_did', 'created_at'],
-          listing.items.map((t) => [
-            t.transfer_id,
-            statusWord(ctx, t.status),
-            t.token_id,
-            `${t.from_jurisdiction} -> ${t.to_jurisdiction}`,
-            t.amount,
-            t.recipient_did,
-            t.created_at,
-          ]),
-        )
-        listFooter(ctx, listing)
-      },
-      listing.items.map((t) => t.transfer_id),
-    )
-  })
-}
+export const list = listing('listTransfers', 'transfers', {
+  noun: ['transfer', 'transfers'],
+  headers: ['transfer_id', 'status', 'token_id', 'route', 'amount', 'recipient_did', 'created_at'],
+  row: (ctx, t) => [
+    t.transfer_id,
+    statusWord(ctx, t.status),
+    t.token_id,
+    `${t.from_jurisdiction} -> ${t.to_jurisdiction}`,
+    t.amount,
+    t.recipient_did,
+    t.created_at,
+  ],
+  id: (t) => t.transfer_id,
+})
 
-export function get(id: string, _options: unknown, command: Command) {
-  return withContext(command, async (ctx) => {
-    const { data, raw } = await (await ctx.rwa()).governance.getTransfer({ params: { id: id } })
-    ctx.out.result(raw, () => showTransfer(ctx, data, data.proof), [data.transfer_id])
-  })
-}
+export const get = showing(
+  'getTransfer',
+  (ctx, t) => showTransfer(ctx, t, t.proof),
+  (t) => [t.transfer_id],
+)
 
 /** `rwa transfers request`: prints the outcome either way; a rejection exits 6 after printing. */
-export function request(options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    const { data, raw } = await (await ctx.rwa()).governance.requestTransfer({
-      body: body as RequestTransferRequest,
-    })
-    ctx.out.result(raw, () => showTransfer(ctx, data), [data.transfer_id])
-    if (data.status === 'rejected') {
-      const failed = data.compliance_details.checks.filter((c) => !c.satisfied)
-      throw new ExitError(
-        EXIT.rejected,
-        `transfer ${data.transfer_id} rejected by compliance: ${failed.map((c) => c.reason).join('; ') || 'requirements not met'}`,
-        `nothing moved; proof ${data.proof_id} records the decision, and \`rwa transfers check\` with the same flags tries again without recording`,
-      )
-    }
-    if (!ctx.out.json) ctx.out.success(`transfer ${data.transfer_id} approved; proof ${data.proof_id}`)
-  })
+export const request: Run<'requestTransfer'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  ctx.out.result(raw, () => showTransfer(ctx, data), [data.transfer_id])
+  if (data.status === 'rejected') {
+    const failed = data.compliance_details.checks.filter((c) => !c.satisfied)
+    throw new ExitError(
+      EXIT.rejected,
+      `transfer ${data.transfer_id} rejected by compliance: ${failed.map((c) => c.reason).join('; ') || 'requirements not met'}`,
+      `nothing moved; proof ${data.proof_id} records the decision, and \`rwa transfers check\` with the same flags tries again without recording`,
+    )
+  }
+  if (!ctx.out.json) ctx.out.success(`transfer ${data.transfer_id} approved; proof ${data.proof_id}`)
 }
 
 /**
  * `rwa transfers check`: would this transfer be approved now? Records nothing. Prints every check;
  * exits 6 when it would be refused, like a rejected request.
  */
-export function check(options: Record<string, unknown>, command: Command) {
-  return withContext(command, async (ctx) => {
-    const body = await requestFrom(ctx, options)
-    const { token_id, ...query } = body as RequestTransferRequest
-    const { data, raw } = await (await ctx.rwa()).governance.canTransfer({
-      params: { id: token_id },
-      query: query,
-    })
-    ctx.out.result(raw, () => showChecks(ctx, data.compliance_details))
-    if (!data.allowed) {
-      const failed = data.compliance_details.checks.filter((c) => !c.satisfied)
-      throw new ExitError(
-        EXIT.rejected,
-        `the transfer would be rejected: ${failed.map((c) => c.reason).join('; ')}`,
-        'nothing was recorded',
-      )
-    }
-    if (!ctx.out.json) ctx.out.success('the transfer would be approved now (nothing was recorded)')
-  })
+export const check: Run<'canTransfer'> = async ({ ctx, send }) => {
+  const { data, raw } = await send()
+  ctx.out.result(raw, () => showChecks(ctx, data.compliance_details))
+  if (!data.allowed) {
+    const failed = data.compliance_details.checks.filter((c) => !c.satisfied)
+    throw new ExitError(
+      EXIT.rejected,
+      `the transfer would be rejected: ${failed.map((c) => c.reason).join('; ')}`,
+      'nothing was recorded',
+    )
+  }
+  if (!ctx.out.json) ctx.out.success('the transfer would be approved now (nothing was recorded)')
 }

@@ -70,3 +70,44 @@ export function list(value: string | string[]): string[] {
     .map((v) => v.trim())
     .filter((v) => v !== '')
 }
+
+/** One of `values`: `--tier must be one of free, pro, enterprise, got "gold"`. */
+export function oneOf(values: readonly string[]) {
+  return (value: string | string[], flag: string): string => {
+    const typed = text(value)
+    if (values.includes(typed)) return typed
+    throw new ExitError(
+      EXIT.usage,
+      `${flag} must be one of ${values.join(', ')}, got ${JSON.stringify(typed)}`,
+    )
+  }
+}
+
+/** `--max-holders 50` (every jurisdiction) or `--max-holders US=2000,SG=50`. */
+export function maxHolders(value: string | string[], flag: string): number | Record<string, number> {
+  const typed = text(value)
+  if (/^\s*\d+\s*$/.test(typed)) return wholeNumber(typed, flag)
+  const caps: Record<string, number> = {}
+  for (const part of typed.split(',')) {
+    const [j, n] = part.split('=').map((s) => s.trim())
+    if (!j || n === undefined || !/^\d+$/.test(n)) {
+      throw new ExitError(
+        EXIT.usage,
+        `${flag} must be a number or JURISDICTION=N pairs, got ${JSON.stringify(typed)}`,
+        `e.g. ${flag} 50 or ${flag} US=2000,SG=50`,
+      )
+    }
+    caps[j] = wholeNumber(n, flag)
+  }
+  return caps
+}
+
+/** A JSON value, for a field no other form fits: `--max-holders '{"SG":50}'`. */
+export function jsonValue(value: string | string[], flag: string): unknown {
+  const typed = text(value)
+  try {
+    return JSON.parse(typed)
+  } catch {
+    throw new ExitError(EXIT.usage, `${flag} must be JSON, got ${JSON.stringify(typed)}`)
+  }
+}

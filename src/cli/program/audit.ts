@@ -1,35 +1,47 @@
 import type { Command } from 'commander'
-import { AUDIT } from '../flags/audit.js'
-import { declareFlags as flags } from '../flags/flag.js'
-import { examples, pageOptions } from './help.js'
+import type { FieldOverrides } from '../flags/derive.js'
+import { examples } from './help.js'
+import { covers, declareOperation } from './operation-command.js'
 
 /** `rwa audit`: the organization's audit log (GET /console/audit), its export and verification; `rwa log verify`, `rwa log inclusion`. */
 export function declareAudit(program: Command): void {
   const load = () => import('../commands/audit.js')
   const audit = program.command('audit').description('Who changed what: the audit log of every write')
-  examples(
-    pageOptions(flags(audit.command('list').description('List audit events, newest first'), AUDIT.list)),
-    [
+  const filters: FieldOverrides = {
+    action: { help: 'only this action, e.g. jurisdiction.updated', example: 'jurisdiction.updated' },
+    target_id: { help: 'only changes of this record (a jurisdiction, token, key... id)', example: 'US' },
+    actor_key_id: { help: 'only changes made with this key', example: 'key_01JD...' },
+    since: { help: 'at or after this time (ISO 8601)', example: '2026-11-22T00:00:00Z' },
+    until: { help: 'before this time (ISO 8601)', example: '2026-11-23T00:00:00Z' },
+    org_id: { help: "another organization's log (admin key)", example: 'acme' },
+  }
+  declareOperation(audit, 'list', {
+    operation: 'listAuditEvents',
+    description: 'List audit events, newest first',
+    flags: filters,
+    examples: [
       'rwa audit list',
       'rwa audit list --action jurisdiction.updated --target-id US',
       'rwa audit list --since 2026-11-22T00:00:00Z --all --json',
     ],
-  ).action(async (o, c) => (await load()).list(o, c))
-  examples(
-    flags(
-      audit
-        .command('tail')
-        .description('Print the latest events, then each new one as it is recorded (Ctrl-C stops)')
+    run: async () => (await load()).list,
+  })
+  declareOperation(audit, 'tail', {
+    operation: 'listAuditEvents',
+    description: 'Print the latest events, then each new one as it is recorded (Ctrl-C stops)',
+    // It pages by itself, from the newest event it printed.
+    flags: { ...filters, limit: false, cursor: false },
+    options: (c) =>
+      c
         .option('--interval <seconds>', 'seconds between two polls (default 2)')
         .option('-n, --lines <n>', 'latest events printed first (default 10)'),
-      AUDIT.tail,
-    ),
-    ['rwa audit tail', 'rwa audit tail --action transfer.forced --json'],
-  ).action(async (o, c) => (await load()).tail(o, c))
+    examples: ['rwa audit tail', 'rwa audit tail --action transfer.forced --json'],
+    run: async () => (await load()).tail,
+  })
 
   // The verifiable log (docs/governance.md, "The verifiable log").
   const loadLog = () => import('../commands/audit-log.js')
-  examples(
+  const exported = examples(
     audit
       .command('export')
       .description(
@@ -38,6 +50,14 @@ export function declareAudit(program: Command): void {
       .requiredOption('--out <dir>', 'the directory to write the bundle to (created if missing)'),
     ['rwa audit export --out audit-2026-11'],
   ).action(async (o, c) => (await loadLog()).auditExport(o, c))
+  covers(exported, {
+    listLogEntries: {
+      org_id: "none: an export is of the key's own organization",
+      start: 'every entry, from 0',
+      end: "to the checkpoint's tree size, 1000 at a time",
+    },
+    getStatusList: { list_id: 'each status list the credentials and attestations name' },
+  })
   examples(
     audit
       .command('verify')
@@ -55,30 +75,38 @@ export function declareAudit(program: Command): void {
       ),
     ['rwa audit verify audit-2026-11 --trust trust.json'],
   ).action(async (d, o, c) => (await loadLog()).auditVerify(d, o, c))
+
   const log = program.command('log').description("The organization's verifiable log of audit events")
-  examples(
-    log
-      .command('verify')
-      .description(
-        'Verify the server\'s latest checkpoint: signed by the pinned log key and consistent with the last one this machine saw of the log it signs (kept under $XDG_STATE_HOME/rwa); exit 8 "log rewritten" otherwise',
-      )
-      .option(
+  const verify = declareOperation(log, 'verify', {
+    operation: 'getLogCheckpoint',
+    description:
+      'Verify the server\'s latest checkpoint: signed by the pinned log key and consistent with the last one this machine saw of the log it signs (kept under $XDG_STATE_HOME/rwa); exit 8 "log rewritten" otherwise',
+    flags: { org_id: { help: "another organization's log (admin key)" } },
+    options: (c) =>
+      c.option(
         '--trust <file>',
         "a trust bundle whose log key to pin (default: the key seen at this log's first verify)",
-      )
-      .option('--org <org_id>', "another organization's log (admin key)"),
-    ['rwa log verify', 'rwa log verify --trust trust.json'],
-  ).action(async (o, c) => (await loadLog()).logVerify(o, c))
-  const loadInclusion = () => import('../commands/log-inclusion.js')
-  examples(
-    log
-      .command('inclusion')
-      .description(
-        "The proof that the event at a log position (its log_index) is in a checkpoint's tree, checked to lead to that tree's root (exit 8 when it does not)",
-      )
-      .requiredOption('--index <n>', "the event's log position (log_index)")
-      .option('--tree-size <n>', "the checkpoint's tree size (default: the latest checkpoint's)")
-      .option('--org <org_id>', "another organization's log (admin key)"),
-    ['rwa log inclusion --index 41', 'rwa log inclusion --index 41 --tree-size 120 --json'],
-  ).action(async (o, c) => (await loadInclusion()).logInclusion(o, c))
+      ),
+    examples: ['rwa log verify', 'rwa log verify --trust trust.json'],
+    run: async () => (await loadLog()).logVerify,
+  })
+  covers(verify, {
+    getLogConsistencyProof: {
+      org_id: '--org-id',
+      from: 'the tree size of the last checkpoint this machine saw',
+      to: "the latest checkpoint's tree size",
+    },
+  })
+  declareOperation(log, 'inclusion', {
+    operation: 'getLogInclusionProof',
+    description:
+      "The proof that the event at a log position (its log_index) is in a checkpoint's tree, checked to lead to that tree's root (exit 8 when it does not)",
+    flags: {
+      org_id: { help: "another organization's log (admin key)" },
+      index: { help: "the event's log position (log_index)" },
+      tree_size: { help: "the checkpoint's tree size (default: the latest checkpoint's)", required: false },
+    },
+    examples: ['rwa log inclusion --index 41', 'rwa log inclusion --index 41 --tree-size 120 --json'],
+    run: async () => (await import('../commands/log-inclusion.js')).logInclusion,
+  })
 }

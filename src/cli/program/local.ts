@@ -1,8 +1,7 @@
 import type { Command } from 'commander'
 import { SERVER_SETTINGS, serverSettingsHelp } from '../../contract/server-settings.js'
-import { declareFlags as flags } from '../flags/flag.js'
-import { SIGNING_KEYS } from '../flags/governance.js'
 import { examples } from './help.js'
+import { declareOperation } from './operation-command.js'
 
 /** Commands that work on this machine: the server, the sandbox, profiles, completion, version. */
 export function declareLocal(program: Command, version: string): void {
@@ -26,20 +25,16 @@ export function declareLocal(program: Command, version: string): void {
     'RWA_ADMIN_KEY=rwa_live_... rwa server start --port 0    # CI: a known admin key, any free port',
   ]).action(async (options) => (await import('../commands/server.js')).serverStart(options))
 
-  examples(
-    flags(
-      server
-        .command('rotate-signing-key')
-        .description(
-          'Rotate the proof-signing key of the server at --url / RWA_URL (admin key): new proofs carry the new kid; the retired key stays in the JWKS and trust bundles, so older proofs verify',
-        ),
-      SIGNING_KEYS.rotate,
-    ),
-    [
+  declareOperation(server, 'rotate-signing-key', {
+    operation: 'rotateSigningKey',
+    description:
+      'Rotate the proof-signing key of the server at --url / RWA_URL (admin key): new proofs carry the new kid; the retired key stays in the JWKS and trust bundles, so older proofs verify',
+    examples: [
       'rwa server rotate-signing-key --reason "yearly rotation"',
       'RWA_URL=https://rwa.example.com RWA_API_KEY=$ADMIN_KEY rwa server rotate-signing-key --json',
     ],
-  ).action(async (o, c) => (await import('../commands/signing-keys.js')).rotate(o, c))
+    run: async () => (await import('../commands/signing-keys.js')).rotate,
+  })
 
   examples(
     program
