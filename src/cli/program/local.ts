@@ -4,7 +4,7 @@ import { declareFlags as flags } from '../flags/flag.js'
 import { SIGNING_KEYS } from '../flags/governance.js'
 import { examples } from './help.js'
 
-/** Commands that work on this machine: the server, the sandbox, profiles, completion, version. */
+/** Commands that work on this machine: the server, the sandbox, the console, profiles, completion, version. */
 export function declareLocal(program: Command, version: string): void {
   const server = program.command('server').description('Run the rwa server')
   const start = server
@@ -69,6 +69,20 @@ export function declareLocal(program: Command, version: string): void {
       ),
     ['rwa sandbox --demo', 'rwa sandbox --port 0 --db ./sandbox.db', 'rwa sandbox --log-level info'],
   ).action(async (o, c) => (await import('../commands/sandbox.js')).sandbox(o, c))
+
+  examples(
+    program
+      .command('ui')
+      .description(
+        'Open the console (a web UI) of the server at --url / RWA_URL in a browser; sign in there with an API key (the URL never carries one)',
+      )
+      .option('--no-open', 'only print the URL'),
+    [
+      'rwa ui',
+      'RWA_URL=https://rwa.example.com rwa ui',
+      'rwa ui --no-open    # prints http://127.0.0.1:4600/console/ui/',
+    ],
+  ).action(async (o, c) => (await import('../commands/ui.js')).ui(o, c))
 
   const loadConfig = () => import('../commands/config.js')
   const config = program
