@@ -18,6 +18,11 @@ import { clientOf, type ServerProcess, startServerProcess } from '../support/ser
  * skipped (saying how to install it), except in CI (CI=true), where a missing browser is a failure.
  */
 
+// What the functions given to page.evaluate() see: the page's globals, not this process's.
+declare const window: any, document: any, localStorage: any, sessionStorage: any, indexedDB: any
+declare const navigator: any, caches: any, getComputedStyle: any
+type Element = any
+
 const CHROMIUM = process.env.RWA_CHROMIUM ?? '/usr/bin/chromium'
 const HAVE_CHROMIUM = (() => {
   try {
@@ -224,7 +229,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
       const stored = await page.evaluate(async () => ({
         local: Object.entries(localStorage),
         session: Object.entries(sessionStorage),
-        indexedDb: (await indexedDB.databases()).map((d) => d.name),
+        indexedDb: (await indexedDB.databases()).map((d: { name: string }) => d.name),
         workers: (await navigator.serviceWorker.getRegistrations()).length,
         cookie: document.cookie,
         caches: await caches.keys(),
@@ -276,7 +281,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
             transfer_requirements: ['kyc'],
           }),
         })
-        return { status: res.status, body: await res.json() }
+        return { status: res.status, body: (await res.json()) as { reason: string } }
       })
       expect([refused.status, refused.body.reason]).toEqual([403, 'csrf_token_invalid'])
       expect((await api.get('/console/rwa/jurisdictions/CH', { key: world.owner })).status).toBe(404)
