@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib'
 import type { Env, Hono } from 'hono'
 import { CONSOLE_BASE, isConsolePage } from '../../src/contract/console-constants.js'
 import type { AppContext } from '../context.js'
+import { sessionSecretOf } from '../http/session-cookie.js'
 import { publicRateLimit } from '../limits/public-limit.js'
 
 /*
@@ -63,8 +64,13 @@ function consoleDistDir(): string {
   return join(dir, 'dist', 'console')
 }
 
-const shell = (manifest: ConsoleManifest) => `<!doctype html>
-<html lang="en">
+/**
+ * The shell. `data-session` says whether the request carried a session cookie at all: without one the
+ * page draws the sign-in form at once instead of asking the server first (whether a cookie is still
+ * good, only the server can say, so the page asks then).
+ */
+const shell = (manifest: ConsoleManifest, cookie: boolean) => `<!doctype html>
+<html lang="en" data-session="${cookie ? 'cookie' : 'none'}">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -141,6 +147,7 @@ export function registerConsolePage<E extends Env>(app: Hono<E>, ctx: AppContext
     const known = manifestOf()
     if (!known) return c.html(NOT_BUILT, 503, PAGE_HEADERS)
     const path = c.req.path.slice(CONSOLE_BASE.length + 1)
-    return c.html(shell(known), isConsolePage(path) ? 200 : 404, PAGE_HEADERS)
+    const cookie = sessionSecretOf(c.req.header('cookie')) !== undefined
+    return c.html(shell(known, cookie), isConsolePage(path) ? 200 : 404, PAGE_HEADERS)
   })
 }

@@ -38,12 +38,23 @@ async function sessionInfo(answer: SessionAnswer, self?: Promise<SessionInfo['se
 const shown = (problem: Problem): Problem | undefined =>
   problem.reason === 'session_ended' && /No console session/.test(problem.detail) ? undefined : problem
 
+/** The server said the request carried no session cookie: there is nothing to ask it about. */
+const noCookie = document.documentElement.dataset.session === 'none'
+
 export function App() {
-  const [state, setState] = useState<State>({ kind: 'loading' })
+  const [state, setState] = useState<State>(noCookie ? { kind: 'signed-out' } : { kind: 'loading' })
 
   useEffect(() => {
-    // A reload keeps nothing but the cookie: ask the server whose session it is.
-    // Both at once: the first page is drawn one round trip after the script runs.
+    const stop = onSignedOut((problem) => {
+      setCsrfToken(undefined)
+      // While the first probe runs, its own answer decides what the page says.
+      setState((state) =>
+        state.kind === 'loading' ? state : { kind: 'signed-out', problem: shown(problem) },
+      )
+    })
+    if (noCookie) return stop
+    // A reload keeps nothing but the cookie: ask the server whose session it is, and read its key at
+    // the same time, so the first page is drawn one round trip after the script runs.
     const self = get<SessionInfo['self']>('/console/billing/keys/self')
     self.catch(() => {})
     get<SessionAnswer>(CONSOLE_SESSION_PATH)
@@ -52,13 +63,7 @@ export function App() {
         (session) => setState({ kind: 'signed-in', session }),
         (error) => setState({ kind: 'signed-out', problem: shown(problemOf(error)) }),
       )
-    return onSignedOut((problem) => {
-      setCsrfToken(undefined)
-      // While the first probe runs, its own answer decides what the page says.
-      setState((state) =>
-        state.kind === 'loading' ? state : { kind: 'signed-out', problem: shown(problem) },
-      )
-    })
+    return stop
   }, [])
 
   if (state.kind === 'loading') return <p class="loading">Loading the rwa console…</p>

@@ -20,7 +20,7 @@ import { clientOf, type ServerProcess, startServerProcess } from '../support/ser
 
 // What the functions given to page.evaluate() see: the page's globals, not this process's.
 declare const window: any, document: any, localStorage: any, sessionStorage: any, indexedDB: any
-declare const navigator: any, caches: any, getComputedStyle: any
+declare const navigator: any, caches: any, getComputedStyle: any, MutationObserver: any
 type Element = any
 
 const CHROMIUM = process.env.RWA_CHROMIUM ?? '/usr/bin/chromium'
@@ -55,7 +55,7 @@ const AXE = join(dirname(createRequire(import.meta.url).resolve('axe-core/packag
 const DESKTOP = { width: 1280, height: 800 }
 const PHONE = { width: 390, height: 844 }
 
-/** The navigation's links, in order, as DESIGN fixes their names. */
+/** The navigation's links, in order, as docs/console.md names them. */
 const NAVIGATION = CONSOLE_PAGES.map((p) => p.title)
 
 describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
@@ -590,7 +590,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
       await context.close()
     })
 
-    it('is small and quick: under 150 KB of compressed script for the first page, drawn well under a second', async () => {
+    it('is small and quick: under 150 KB of compressed script, each first page drawn in well under two seconds even on a busy machine', async () => {
       const html = await (await fetch(`${server.url}/console/ui/`)).text()
       const script = /src="(\/console\/ui\/assets\/console-[^"]+\.js)"/.exec(html)?.[1]
       const style = /href="(\/console\/ui\/assets\/console-[^"]+\.css)"/.exec(html)?.[1]
@@ -609,9 +609,22 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
       expect((await fetch(`${server.url}/console/ui/nowhere`)).status).toBe(404)
 
       const context = await newContext()
+      // When the first heading entered the document, in ms since navigation, recorded by the page itself.
+      await context.addInitScript(() => {
+        const seen = () => {
+          if (window.__rwaHeadingAt === undefined && document.querySelector('h1'))
+            window.__rwaHeadingAt = performance.now()
+        }
+        new MutationObserver(seen).observe(document, { subtree: true, childList: true })
+      })
       const page = await context.newPage()
-      await signIn(page, world.owner)
       const timings: Record<string, number> = {}
+      await page.goto(`${server.url}/console/ui/`)
+      await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor()
+      timings.sign_in = await page.evaluate(() => window.__rwaHeadingAt)
+      await page.getByLabel('API key').fill(world.owner)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
       for (const [name, path, title] of [
         ['overview', '', 'Overview'],
         ['transfers', 'transfers', 'Transfers'],
@@ -619,14 +632,14 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
       ] as const) {
         await page.goto(`${server.url}/console/ui/${path}`)
         await page.getByRole('heading', { name: title, level: 1 }).waitFor()
-        timings[name] = await page.evaluate(() => performance.now())
+        timings[name] = await page.evaluate(() => window.__rwaHeadingAt)
       }
       writeFileSync(
         join(ARTIFACTS, 'measurements.json'),
         `${JSON.stringify({ script_bytes: body.length, script_gzip_bytes: compressed, first_heading_ms: timings }, null, 2)}\n`,
       )
-      // The measured first render is far below this (docs/console.md, "The stack"); the bound is for a busy machine.
-      for (const [name, ms] of Object.entries(timings)) expect(ms, name).toBeLessThan(3000)
+      // Measured well under 300 ms (docs/console.md, "The stack"); this bound leaves room for a busy machine.
+      for (const [name, ms] of Object.entries(timings)) expect(ms, name).toBeLessThan(2000)
       await context.close()
     })
 
