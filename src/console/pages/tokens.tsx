@@ -22,6 +22,7 @@ import {
 } from '../ui.js'
 import { ApprovalNotice, isPendingApproval } from './approvals.js'
 import type { PageProps } from './index.js'
+import { isMissingRoute } from './issuers.js'
 
 interface Holding {
   holder_did: string
@@ -124,6 +125,78 @@ function Rules(props: { rules: Record<string, unknown> }) {
       )}
       {set.length > 0 && unset.length > 0 ? <p class="muted">Not set: {unset.join(', ')}.</p> : null}
     </>
+  )
+}
+
+interface Holder {
+  identity_id: string | null
+  country: string | null
+  category: string | null
+  total: number
+  dids: Array<{ holder_did: string; amount: number }>
+}
+
+/**
+ * Holdings grouped by investor (`GET .../holders`), on a server that has identities; nothing at all on one
+ * that has not (its holdings above say the same per DID).
+ */
+function HoldersByIdentity(props: { path: string }) {
+  const cursor = new URLSearchParams(location.search).get('holders_cursor') ?? undefined
+  const holders = useGet<{ holders: Holder[]; total: number; next_cursor: string | null }>(
+    `${props.path}/holders`,
+    {
+      limit: 25,
+      cursor,
+    },
+  )
+  if (isMissingRoute(holders)) return null
+  return (
+    <Section title="Holders by identity">
+      <Pending loaded={holders} />
+      {holders.state === 'done' ? (
+        <>
+          <Table
+            caption="Holders by identity"
+            rows={holders.data.holders}
+            rowKey={(h) => h.identity_id ?? h.dids[0]?.holder_did ?? ''}
+            empty="Nobody holds this token."
+            columns={[
+              {
+                title: 'Identity',
+                cell: (h) =>
+                  h.identity_id ? (
+                    <IdLink page="identities" id={h.identity_id} />
+                  ) : (
+                    <span class="muted">none</span>
+                  ),
+              },
+              { title: 'Country', cell: (h) => h.country ?? '—' },
+              { title: 'Category', cell: (h) => h.category ?? '—' },
+              { title: 'Total', cell: (h) => h.total.toLocaleString('en') },
+              {
+                title: 'DIDs',
+                cell: (h) => (
+                  <ul class="details">
+                    {h.dids.map((d) => (
+                      <li key={d.holder_did}>
+                        <Id value={d.holder_did} />: {d.amount.toLocaleString('en')}
+                      </li>
+                    ))}
+                  </ul>
+                ),
+              },
+            ]}
+          />
+          <Pager
+            shown={holders.data.holders.length}
+            total={holders.data.total}
+            nextCursor={holders.data.next_cursor}
+            cursorParam="holders_cursor"
+            noun="holders"
+          />
+        </>
+      ) : null}
+    </Section>
   )
 }
 
@@ -274,6 +347,7 @@ function TokenDetail(props: { id: string }) {
           </>
         ) : null}
       </Section>
+      <HoldersByIdentity path={path} />
       <Section title="Frozen holders">
         <Pending loaded={frozen} />
         {frozen.state === 'done' ? (

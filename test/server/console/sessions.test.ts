@@ -77,6 +77,12 @@ describe('signing in', () => {
     expect(session.res.headers.get('ratelimit-limit')).not.toBeNull()
   })
 
+  it('is the console’s own endpoint: not an operation of /openapi.json', async () => {
+    const doc = await h.get('/openapi.json', { key: null })
+    expect(Object.keys(doc.body.paths).filter((path) => path.startsWith('/console/ui'))).toEqual([])
+    expect(Object.keys(doc.body.paths).length).toBeGreaterThan(50)
+  })
+
   it('is Secure behind https (the public URL)', async () => {
     await h.close()
     h = await createHarness({ publicUrl: 'https://rwa.example.com' })
