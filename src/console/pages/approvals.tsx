@@ -4,6 +4,7 @@ import type { Answer, Problem } from '../api.js'
 import { href, Link } from '../router.js'
 import { useSession } from '../session.js'
 import {
+  Details,
   Fields,
   Filters,
   Id,
@@ -99,7 +100,7 @@ function Decide(props: { approval: Approval; onDone: (what: string, answer: Answ
               It runs now, evaluated as of now, on {approval.target.type} <Id value={approval.target.id} />,
               as requested by <Id value={approval.requested_by} />:
             </p>
-            <Json value={approval.body} />
+            <Details value={approval.body} />
           </>
         }
         submitLabel="Approve and run"

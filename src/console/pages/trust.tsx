@@ -21,12 +21,14 @@ export const edgeName = (t: Pick<TrustRelation, 'from_jurisdiction' | 'to_jurisd
   `${t.from_jurisdiction} ${t.mutual ? '↔' : '→'} ${t.to_jurisdiction}`
 
 const SIZE = 640
-const NODE_R = 24
+
+/** A node's radius: large while few jurisdictions share the circle, so their ids stay legible on a phone. */
+const radiusFor = (count: number): number => (count <= 8 ? 34 : count <= 16 ? 26 : 18)
 
 /** Jurisdictions on a circle, in id order, so the same organization always draws the same picture. */
-function layout(ids: string[]): Map<string, { x: number; y: number }> {
+function layout(ids: string[], nodeR: number): Map<string, { x: number; y: number }> {
   const positions = new Map<string, { x: number; y: number }>()
-  const radius = ids.length <= 1 ? 0 : SIZE / 2 - NODE_R - 40
+  const radius = ids.length <= 1 ? 0 : SIZE / 2 - nodeR - 30
   ids.forEach((id, i) => {
     const angle = (2 * Math.PI * i) / ids.length - Math.PI / 2
     positions.set(id, { x: SIZE / 2 + radius * Math.cos(angle), y: SIZE / 2 + radius * Math.sin(angle) })
@@ -35,14 +37,19 @@ function layout(ids: string[]): Map<string, { x: number; y: number }> {
 }
 
 /** The edge between two nodes, cut at their circles; a one-way edge bends so both directions show. */
-function edgePath(a: { x: number; y: number }, b: { x: number; y: number }, bend: boolean): string {
+function edgePath(
+  a: { x: number; y: number },
+  b: { x: number; y: number },
+  bend: boolean,
+  nodeR: number,
+): string {
   const dx = b.x - a.x
   const dy = b.y - a.y
   const length = Math.hypot(dx, dy) || 1
   const ux = dx / length
   const uy = dy / length
-  const start = { x: a.x + ux * (NODE_R + 2), y: a.y + uy * (NODE_R + 2) }
-  const end = { x: b.x - ux * (NODE_R + 6), y: b.y - uy * (NODE_R + 6) }
+  const start = { x: a.x + ux * (nodeR + 2), y: a.y + uy * (nodeR + 2) }
+  const end = { x: b.x - ux * (nodeR + 6), y: b.y - uy * (nodeR + 6) }
   if (!bend) return `M${start.x.toFixed(1)},${start.y.toFixed(1)} L${end.x.toFixed(1)},${end.y.toFixed(1)}`
   const offset = Math.min(40, length / 6)
   const cx = (start.x + end.x) / 2 - uy * offset
@@ -57,7 +64,8 @@ export function TrustGraph(props: { jurisdictions: Jurisdiction[]; relations: Tr
       ...props.relations.flatMap((t) => [t.from_jurisdiction, t.to_jurisdiction]),
     ]),
   ].sort()
-  const positions = layout(ids)
+  const nodeR = radiusFor(ids.length)
+  const positions = layout(ids, nodeR)
   const byId = new Map(props.jurisdictions.map((j) => [j.jurisdiction_id, j]))
   return (
     <svg
@@ -87,7 +95,7 @@ export function TrustGraph(props: { jurisdictions: Jurisdiction[]; relations: Tr
           <g key={t.trust_id} class={t.mutual ? 'edge mutual' : 'edge'}>
             <title>{edgeName(t)}</title>
             <path
-              d={edgePath(a, b, !t.mutual)}
+              d={edgePath(a, b, !t.mutual, nodeR)}
               marker-end="url(#arrow)"
               marker-start={t.mutual ? 'url(#arrow)' : undefined}
             />
@@ -101,8 +109,14 @@ export function TrustGraph(props: { jurisdictions: Jurisdiction[]; relations: Tr
         return (
           <g key={id} class="node">
             <title>{`${id}${j ? ` — ${j.name}` : ''}. Requirements: ${requirements}`}</title>
-            <circle cx={p.x} cy={p.y} r={NODE_R} />
-            <text x={p.x} y={p.y} text-anchor="middle" dominant-baseline="central">
+            <circle cx={p.x} cy={p.y} r={nodeR} />
+            <text
+              x={p.x}
+              y={p.y}
+              text-anchor="middle"
+              dominant-baseline="central"
+              font-size={Math.round(nodeR * 0.72)}
+            >
               {id}
             </text>
           </g>
@@ -126,7 +140,17 @@ export function Trust() {
       status: 'active',
     },
   )
-  const relations = trust.state === 'done' ? trust.data.trust_relations : []
+  // In the order of their ids, as a reader looks one up (the API lists them newest first).
+  const byIds = (a: TrustRelation, b: TrustRelation) =>
+    a.from_jurisdiction.localeCompare(b.from_jurisdiction) ||
+    a.to_jurisdiction.localeCompare(b.to_jurisdiction)
+  const relations = trust.state === 'done' ? [...trust.data.trust_relations].sort(byIds) : []
+  const jurisdictionsById =
+    jurisdictions.state === 'done'
+      ? [...jurisdictions.data.jurisdictions].sort((a, b) =>
+          a.jurisdiction_id.localeCompare(b.jurisdiction_id),
+        )
+      : []
   return (
     <Page
       title="Trust"
@@ -165,7 +189,7 @@ export function Trust() {
           </Section>
           <Section title="Requirements of each jurisdiction">
             <ul class="relations">
-              {jurisdictions.data.jurisdictions.map((j) => (
+              {jurisdictionsById.map((j) => (
                 <li key={j.jurisdiction_id}>
                   <Link to={href('jurisdictions', j.jurisdiction_id)}>
                     <code class="id">{j.jurisdiction_id}</code>
