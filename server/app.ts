@@ -12,6 +12,7 @@ import { illFormedInput } from './http/well-formed.js'
 import { chargeUnauthenticated, publicRateLimit } from './limits/public-limit.js'
 import { observeRequests } from './operations/observe-requests.js'
 import { registerRoutes } from './routes.js'
+import { registerConsole } from './console/routes.js'
 
 /** Request bodies above this are refused with 413 before they are read whole. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -65,5 +66,7 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   app.use('/docs/*', publicLimit)
   registerOpenApiJson(app)
   registerDocsPage(app)
+  // The console (docs/console.md): its session endpoint, its page and its files.
+  registerConsole(app, ctx)
   return app
 }

@@ -7,10 +7,12 @@ import type { AppContext } from '../context.js'
 import { ApiError } from '../errors.js'
 import { noteLimitReached } from '../events/limit-reached.js'
 import { setAnswerHeaders } from '../http/answer-headers.js'
+import { sessionSecretOf } from '../http/session-cookie.js'
 import { entitlementOf } from '../limits/entitlement.js'
 import { chargeClient } from '../limits/public-limit.js'
 import type { LimitDecision } from '../limits/rate-limiter.js'
 import { hashApiKey } from './api-keys.js'
+import { checkCsrf, liveSessionOf } from './console-session.js'
 import { type AppEnv, isAdminKey, type Principal } from './principal.js'
 import { trialExpiry } from './trial-expiry.js'
 
@@ -18,13 +20,17 @@ import { trialExpiry } from './trial-expiry.js'
  * Authenticates `X-API-Key`, applies the organization's limits and meters the request. On success the
  * route sees `c.get('principal')`; every response, refusals included, carries the RateLimit headers.
  * In the steady state this reads nothing from the database: keys, organizations, windows and counters
- * are all in the app context's stores.
+ * are all in the app context's stores (a console session is one row read, so that its end is exact).
  */
-export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
+export function authenticate(
+  ctx: AppContext,
+  /** Where the key comes from: X-API-Key or a console session; signing in reads it from the body. */
+  keyOf: (ctx: AppContext, c: Context) => Promise<KnownKey> = keyOfRequest,
+): MiddlewareHandler<AppEnv> {
   const settleEndedTrial = trialExpiry(ctx)
 
   return async function authenticateRequest(c, next) {
-    const key = await keyOfRequest(ctx, c)
+    const key = await keyOf(ctx, c)
 
     const now = ctx.clock.now()
     let org = await ctx.authCache.org(key.orgId)
@@ -53,6 +59,16 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
       isAdmin: isAdminKey(org.orgId, key.roles),
       entitlement,
     })
+    // A write through a console session carries its CSRF token; refused, the request still counted.
+    const session = c.get('consoleSession')
+    if (session !== undefined) {
+      try {
+        checkCsrf(c, session)
+      } catch (error) {
+        setAnswerHeaders(c, rateLimitHeaders(decision))
+        throw error
+      }
+    }
 
     await next()
     // A batch took more requests meanwhile (takeRequests): the headers speak of what is left after it.
@@ -115,19 +131,41 @@ export async function takeRequests(
 }
 
 /**
- * The live key of the request's `X-API-Key`, or its refusal. A request without a valid key counts
+ * The live key of the request's `X-API-Key` (or, without one, of its console session's cookie), or its
+ * refusal. A request without a valid key counts
  * against its client address's bucket like one to a public route (README.md, "Configuration",
  * `--public-rate-limit`): a missing or malformed key was counted at the door, an unknown, revoked or expired
  * one is counted here, so guessing keys costs the server at most a lookup per token; over the budget the
  * answer is that 429, not the 401.
  */
-async function keyOfRequest(ctx: AppContext, c: Context): Promise<KnownKey> {
+function keyOfRequest(ctx: AppContext, c: Context): Promise<KnownKey> {
+  const apiKey = c.req.header('x-api-key')
+  const sessionSecret = apiKey === undefined ? sessionSecretOf(c.req.header('cookie')) : undefined
+  return charged(ctx, c, () =>
+    sessionSecret !== undefined ? keyOfSession(ctx, c, sessionSecret) : knownKeyOf(ctx, apiKey),
+  )
+}
+
+/** `find`'s key; a 401 it throws is counted against the client's bucket first (see `keyOfRequest`). */
+export async function charged(ctx: AppContext, c: Context, find: () => Promise<KnownKey>): Promise<KnownKey> {
   try {
-    return await knownKeyOf(ctx, c.req.header('x-api-key'))
+    return await find()
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) await chargeClient(ctx, c)
     throw error
   }
+}
+
+/**
+ * The key a console session acts as (docs/console.md, "Security model"), once the session, then its key
+ * (revoked, expired: the key's own refusals) hold. A write's CSRF token is checked once the request is
+ * counted (`authenticate`).
+ */
+async function keyOfSession(ctx: AppContext, c: Context, secret: string): Promise<KnownKey> {
+  const { session, keyHash } = await liveSessionOf(ctx, secret)
+  const key = liveKey(ctx, await ctx.authCache.keyByHash(keyHash))
+  c.set('consoleSession', session)
+  return key
 }
 
 /**
@@ -139,7 +177,11 @@ export async function knownKeyOf(ctx: AppContext, apiKey: string | undefined): P
   if (!API_KEY_PATTERN.test(apiKey)) {
     throw new ApiError('key_malformed', 'Malformed API key: expected rwa_live_ followed by 43 characters')
   }
-  const key = await ctx.authCache.keyByHash(hashApiKey(apiKey))
+  return liveKey(ctx, await ctx.authCache.keyByHash(hashApiKey(apiKey)))
+}
+
+/** The key if it works now, or the 401 that refuses it. */
+function liveKey(ctx: AppContext, key: KnownKey | undefined): KnownKey {
   if (!key) throw new ApiError('key_unknown', 'Unknown API key')
   if (key.revoked) {
     throw new ApiError('key_revoked', 'This API key has been revoked; create a new one', {

@@ -39,6 +39,7 @@ import type {
   WebhookDeliveriesTable,
   WebhookEndpointsTable,
 } from './events-schema.js'
+import type { ConsoleSessionsTable } from './console-schema.js'
 
 /**
  * The tables, as kysely sees them. Timestamps are ISO 8601 strings in UTC and dates `YYYY-MM-DD`,
@@ -82,6 +83,7 @@ export interface Database {
   job_leases: JobLeasesTable
   approval_policies: ApprovalPoliciesTable
   approvals: ApprovalsTable
+  console_sessions: ConsoleSessionsTable
 }
 
 export interface OrganizationsTable {

@@ -4,6 +4,7 @@ import { PROBE_PATHS } from '../../src/contract/operation.js'
 import type { Clock } from '../clock.js'
 import { ApiError } from '../errors.js'
 import { REQUEST_ID } from '../http/answer-headers.js'
+import { sessionSecretOf } from '../http/session-cookie.js'
 import type { ServerMetrics } from '../metrics/metrics.js'
 import type { LimitStore } from './limit-store.js'
 import {
@@ -148,7 +149,7 @@ export class PublicGate {
 
   /**
    * The first step of every request the Node server receives. A request that carries a well-formed API
-   * key, or asks for a probe, passes untouched (false); any other takes a token from its client's
+   * key (or console session cookie), or asks for a probe, passes untouched (false); any other takes a token from its client's
    * bucket: admitted, it passes (false) marked as counted; refused, it is answered here (true).
    * Synchronous while the client is known to have no token (the flood's case), else after the store.
    */
@@ -160,6 +161,8 @@ export class PublicGate {
     if (PROBE_PATHS.has(query === -1 ? url : url.slice(0, query))) return false
     const key = req.headers['x-api-key']
     if (typeof key === 'string' && API_KEY_PATTERN.test(key)) return false
+    // A console session authenticates like a key (and is counted like one when it proves to be none).
+    if (key === undefined && sessionSecretOf(req.headers.cookie) !== undefined) return false
     const address = clientAddress(
       req.socket.remoteAddress,
       req.headers['x-forwarded-for'] as string | undefined,

@@ -83,12 +83,20 @@ export const REASONS = {
     when: 'The key was revoked, or rerolled and its overlap has ended (`context.revoked_reason`)',
   },
   key_expired: { code: 'unauthenticated', when: 'The key is past its `expires_at` (`context.expired_at`)' },
+  session_ended: {
+    code: 'unauthenticated',
+    when: "A console session cookie that names no live session: signed out, past its 8 hours, or never made (docs/console.md); sign in again. The session's key refuses with its own reasons",
+  },
   // 403
   other_organization: {
     code: 'forbidden',
     when: 'A member key names another organization (`context.org_id`)',
   },
   admin_key_required: { code: 'forbidden', when: 'The operation is for the admin key only' },
+  csrf_token_invalid: {
+    code: 'forbidden',
+    when: 'A write through a console session without the session\'s CSRF token in `X-CSRF-Token` (docs/console.md, "Security model")',
+  },
   role_required: {
     code: 'forbidden',
     when: "The key's roles do not include one the operation needs (`context.roles` names those that would do, `context.key_roles` the key's)",

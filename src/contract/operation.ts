@@ -264,7 +264,7 @@ export const isPubliclyLimited = (operation: Pick<OperationSpec, 'access' | 'pat
 /**
  * The reasons every operation of its kind can refuse with, whatever its own rules: a value that fails
  * its schema; with a body, a body that is not JSON, too large or of another media type; with a key, the
- * key's refusals, and with limits the rate limit; the key's roles where some role may not call it; the
+ * key's refusals (and a console session's, with its CSRF token for a write), and with limits the rate limit; the key's roles where some role may not call it; the
  * plan for governance; the admin key for admin and operator; and, but for the probes (which answer
  * without it), a database that cannot be reached.
  */
@@ -274,7 +274,9 @@ export function standardReasons(
   const reasons: Reason[] = ['invalid_field']
   if (operation.body) reasons.push('malformed_body', 'payload_too_large', 'json_required')
   if (operation.access !== 'public')
-    reasons.push('key_missing', 'key_malformed', 'key_unknown', 'key_revoked', 'key_expired')
+    reasons.push('key_missing', 'key_malformed', 'key_unknown', 'key_revoked', 'key_expired', 'session_ended')
+  // A console session authenticates as its key; its writes carry the session's CSRF token.
+  if (operation.access !== 'public' && operation.method !== 'get') reasons.push('csrf_token_invalid')
   if (isLimited(operation.access)) reasons.push('rate_limited')
   // A request without a valid key counts against its address's bucket wherever it goes.
   if (operation.access !== 'public' || isPubliclyLimited(operation)) reasons.push('public_rate_limited')

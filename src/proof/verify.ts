@@ -10,8 +10,11 @@ import {
   transferDetailSchema,
   transferSummarySchema,
 } from '../contract/rwa.js'
+import { jurisdictionsNamedBy, PROOF_JWS_TYPE, type ProofFacts, proofFacts } from './facts.js'
 import { duplicateKeyInJws } from './strict-jws.js'
 import { issuerOf, trustedProofKey } from './trust.js'
+
+export { jurisdictionsNamedBy, PROOF_JWS_TYPE, type ProofFacts, proofFacts } from './facts.js'
 
 /*
  * Offline verification of compliance proofs, free of any server code: the server uses the same
@@ -21,34 +24,6 @@ import { issuerOf, trustedProofKey } from './trust.js'
 // canonicalize ships CommonJS typed as a default export; under NodeNext the callable may sit on .default.
 const canonicalizeFn = ((canonicalizeModule as unknown as { default?: unknown }).default ??
   canonicalizeModule) as (input: unknown) => string | undefined
-
-/** The evaluated facts of a proof: every field except `digest`, `jws` and `kid`. */
-export type ProofFacts = Omit<Proof, 'digest' | 'jws' | 'kid'>
-
-/** The `typ` header of a proof JWS. */
-export const PROOF_JWS_TYPE = 'rwa-proof+jws'
-
-/**
- * The evaluated facts of `proof`, field by field (extra fields of the record are ignored). The fields
- * only some proofs have (`version`, `org_id` and `issuers` of a version-2 proof, `transfer_id` and
- * `transfer` of a transfer, `recovery`, an agent's `reason`) are left out when absent, so a proof signed before they existed keeps its canonical bytes.
- */
-export function proofFacts(proof: ProofFacts): ProofFacts {
-  return {
-    ...(proof.version !== undefined ? { version: proof.version } : {}),
-    ...(proof.org_id !== undefined ? { org_id: proof.org_id } : {}),
-    ...(proof.issuers !== undefined ? { issuers: proof.issuers } : {}),
-    proof_id: proof.proof_id,
-    ...(proof.transfer_id !== undefined ? { transfer_id: proof.transfer_id } : {}),
-    token_id: proof.token_id,
-    decision: proof.decision,
-    evaluated_at: proof.evaluated_at,
-    ...(proof.transfer !== undefined ? { transfer: proof.transfer } : {}),
-    ...(proof.recovery !== undefined ? { recovery: proof.recovery } : {}),
-    ...(proof.reason !== undefined ? { reason: proof.reason } : {}),
-    compliance_details: proof.compliance_details,
-  }
-}
 
 /** The RFC 8785 (JCS) canonical JSON of a JSON value (proof facts, a log's audit event). */
 export function canonicalJson(value: unknown, what = 'the value'): string {
@@ -132,14 +107,6 @@ export async function verifyProof(proof: Proof, jwks: Jwks): Promise<ProofVerifi
 export type TrustedProofVerification =
   | { valid: true; kid: string; notes: string[] }
   | { valid: false; reason: string; unknownToBundle?: 'key' | 'issuer' }
-
-/** Every jurisdiction a proof names: a transfer's source and target, where a recovery moved units. */
-export function jurisdictionsNamedBy(proof: Pick<Proof, 'transfer' | 'recovery'>): string[] {
-  const ids = new Set<string>()
-  if (proof.transfer) ids.add(proof.transfer.from_jurisdiction).add(proof.transfer.to_jurisdiction)
-  for (const h of proof.recovery?.moved ?? []) ids.add(h.jurisdiction)
-  return [...ids].sort()
-}
 
 /**
  * Verifies a proof against a trust bundle (docs/cli.md, "Auditing offline"): its key must be one of the

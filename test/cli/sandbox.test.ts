@@ -17,6 +17,9 @@ describe('rwa sandbox --demo', () => {
       expect(info.temporary).toBe(true)
       expect(existsSync(info.db)).toBe(true)
       expect(info.demo).toMatchObject({ seeded: true })
+      // The console's URL, with no key in it (one signs in on the page).
+      expect(info.console_url).toBe(`${info.url}/console/ui/`)
+      expect((await fetch(info.console_url)).status).toBe(200)
 
       const env = { RWA_URL: info.url, RWA_API_KEY: info.admin_key }
       const jurisdictions = JSON.parse((await home.run(['jurisdictions', 'list', '--json'], { env })).stdout)
@@ -88,6 +91,11 @@ describe('rwa sandbox on a terminal', () => {
     const lines = screen.trimEnd().split('\n')
     expect(lines.at(-2)).toMatch(/^ {2}export RWA_URL=http:\/\/127\.0\.0\.1:\d+ RWA_API_KEY=rwa_live_\S{43}$/)
     expect(lines.at(-1)).toBe('  rwa transfers list')
+    const consoleLine = lines.find((line) => line.startsWith('console: '))
+    expect(consoleLine).toMatch(
+      /^console: http:\/\/127\.0\.0\.1:\d+\/console\/ui\/ \(sign in with an API key, or run `rwa ui`\)$/,
+    )
+    expect(consoleLine).not.toContain('rwa_live_')
     expect(urlFileLeft).toBe(false)
   })
 

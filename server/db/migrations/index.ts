@@ -19,6 +19,7 @@ import { logTiles } from './0019-log-tiles.js'
 import { fairDeliveries } from './0020-fair-deliveries.js'
 import { keyPrincipals } from './0021-key-principals.js'
 import { removedJurisdictions } from './0022-removed-jurisdictions.js'
+import { consoleSessions } from './0023-console-sessions.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0020-fair-deliveries': fairDeliveries,
   '0021-key-principals': keyPrincipals,
   '0022-removed-jurisdictions': removedJurisdictions,
+  '0023-console-sessions': consoleSessions,
 }

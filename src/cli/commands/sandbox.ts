@@ -129,6 +129,7 @@ export function sandbox(options: SandboxOptions, command: Command) {
     ctx.out.result(
       {
         url: server.url,
+        console_url: `${server.url}/console/ui/`,
         admin_key: adminKey ?? null,
         db,
         temporary: tempDir !== undefined,
@@ -137,6 +138,8 @@ export function sandbox(options: SandboxOptions, command: Command) {
       () => {
         ctx.out.line(`rwa sandbox running at ${server.url}`)
         ctx.out.line(`admin API key: ${adminKey ?? '(printed when this database was created)'}`)
+        // The console's URL alone: one signs in on the page (docs/console.md); a key never goes in a URL.
+        ctx.out.line(`console: ${server.url}/console/ui/ (sign in with an API key, or run \`rwa ui\`)`)
         ctx.out.line(`database: ${db}${tempDir ? ' (temporary, deleted on exit)' : ''}`)
         if (demo?.seeded) {
           ctx.out.line(

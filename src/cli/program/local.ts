@@ -3,7 +3,7 @@ import { SERVER_SETTINGS, serverSettingsHelp } from '../../contract/server-setti
 import { examples } from './help.js'
 import { declareOperation } from './operation-command.js'
 
-/** Commands that work on this machine: the server, the sandbox, profiles, completion, version. */
+/** Commands that work on this machine: the server, the sandbox, the console, profiles, completion, version. */
 export function declareLocal(program: Command, version: string): void {
   const server = program.command('server').description('Run the rwa server')
   const start = server
@@ -64,6 +64,20 @@ export function declareLocal(program: Command, version: string): void {
       ),
     ['rwa sandbox --demo', 'rwa sandbox --port 0 --db ./sandbox.db', 'rwa sandbox --log-level info'],
   ).action(async (o, c) => (await import('../commands/sandbox.js')).sandbox(o, c))
+
+  examples(
+    program
+      .command('ui')
+      .description(
+        'Open the console (a web UI) of the server at --url / RWA_URL in a browser; sign in there with an API key (the URL never carries one)',
+      )
+      .option('--no-open', 'only print the URL'),
+    [
+      'rwa ui',
+      'RWA_URL=https://rwa.example.com rwa ui',
+      'rwa ui --no-open    # prints http://127.0.0.1:4600/console/ui/',
+    ],
+  ).action(async (o, c) => (await import('../commands/ui.js')).ui(o, c))
 
   const loadConfig = () => import('../commands/config.js')
   const config = program

@@ -390,6 +390,33 @@ describe('the bucket at the door (before the app)', () => {
   })
 })
 
+describe('a console session at the door', () => {
+  it('passes like a key, counted against its organization; a forged session cookie is counted like no key', async () => {
+    const { h, base } = await start({ publicRateLimit: { perSecond: 1, burst: 3 } })
+    const signIn = await h.request('POST', '/console/ui/session', {
+      key: null,
+      body: { api_key: h.adminKey },
+    })
+    expect(signIn.status).toBe(201)
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!
+    const from = '127.0.0.11'
+    for (let i = 0; i < 8; i++) {
+      const res = await send(base, from, '/console/billing/keys/self', { headers: { cookie } })
+      expect([res.status, res.headers['ratelimit-limit'] !== undefined]).toEqual([200, true])
+    }
+    const forged = { cookie: `rwa_session=${'x'.repeat(43)}` }
+    const answers = []
+    for (let i = 0; i < 4; i++)
+      answers.push(await send(base, from, '/console/billing/keys/self', { headers: forged }))
+    expect(answers.map((a) => [a.status, a.body?.reason])).toEqual([
+      [401, 'session_ended'],
+      [401, 'session_ended'],
+      [401, 'session_ended'],
+      [429, 'public_rate_limited'],
+    ])
+  })
+})
+
 describe('PublicGate', () => {
   it('holds at most maxHeld refusals at once, answers the rest at once, and answers the held ones when closed', async () => {
     h = await createHarness({})
