@@ -45,3 +45,14 @@ export function publicKeyOfDidKey(did: string): DidKeyResolution {
 
 /** The verification method id of a did:key: `did:key:z…#z…` (the DID, `#`, its own multibase key). */
 export const verificationMethodOf = (did: string): string => `${did}#${did.slice('did:key:'.length)}`
+
+/** The Multikey form (`publicKeyMultibase`) of a raw Ed25519 public key: `z6Mk…`, as in its did:key. */
+export const multikeyOf = (rawPublicKey: Uint8Array): string =>
+  didKeyOf(rawPublicKey).slice('did:key:'.length)
+
+/**
+ * The Ed25519 public key of a Multikey `publicKeyMultibase` (`z6Mk…`: base58btc of the multicodec 0xed01
+ * and the 32 key bytes), as a JWK; or why it holds none.
+ */
+export const publicKeyOfMultikey = (multibase: string): DidKeyResolution =>
+  publicKeyOfDidKey(`did:key:${multibase}`)
