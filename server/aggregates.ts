@@ -3,6 +3,7 @@ import { subscriptionRecords } from './billing/subscriptions/records.js'
 import type { AggregateRecords } from './context.js'
 import { attestationRecords } from './rwa/attestations/records.js'
 import { credentialRecords } from './rwa/credentials/records.js'
+import { issuerRecords } from './rwa/issuers/records.js'
 import { jurisdictionRecords } from './rwa/jurisdictions/records.js'
 import { tokenRecords } from './rwa/tokens/records.js'
 import { transferRecords } from './rwa/transfers/records.js'
@@ -17,6 +18,7 @@ export const AGGREGATES: readonly AggregateRecords[] = [
   trustRecords,
   credentialRecords,
   attestationRecords,
+  issuerRecords,
   tokenRecords,
   transferRecords,
   keyRecords,

@@ -35,6 +35,15 @@ const portSchema = z.coerce
   .max(65535, { error: PORT_FORM })
 
 /** Server settings: flags win over RWA_* variables, which win over the defaults. */
+/** A setting that is true or false (`1` or `0`), false by default. */
+const booleanSetting = z
+  .preprocess(
+    (v) =>
+      v === true || v === 'true' || v === '1' ? true : v === false || v === 'false' || v === '0' ? false : v,
+    z.boolean({ error: 'expected true or false (1 or 0)' }),
+  )
+  .default(false)
+
 export const serverConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   port: portSchema.default(4600),
@@ -93,17 +102,9 @@ export const serverConfigSchema = z.object({
   /** Proxies in front whose X-Forwarded-For entries are believed (server/limits/public-limit.ts). */
   trustProxy: z.coerce.number().int().min(0).max(10).default(0),
   /** Webhook endpoints may be http to a loopback address (a developer's machine; `rwa sandbox`). */
-  allowHttpWebhooks: z
-    .preprocess(
-      (v) =>
-        v === true || v === 'true' || v === '1'
-          ? true
-          : v === false || v === 'false' || v === '0'
-            ? false
-            : v,
-      z.boolean({ error: 'expected true or false (1 or 0)' }),
-    )
-    .default(false),
+  allowHttpWebhooks: booleanSetting,
+  /** Trusted issuers' did:web documents and status lists may be fetched over http from loopback. */
+  allowHttpIssuers: booleanSetting,
 })
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>

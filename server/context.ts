@@ -91,6 +91,8 @@ export interface AppContext {
   readonly readiness: Readiness
   /** `--allow-http-webhooks`: webhook endpoints may be http on loopback (a developer's machine). */
   readonly allowHttpWebhooks: boolean
+  /** `--allow-http-issuers`: did:web documents and status lists may be fetched over http from loopback. */
+  readonly allowHttpIssuers: boolean
   /** The key-encryption key (README.md, "Signing keys at rest"): seals and opens webhook secrets at rest. */
   readonly masterKey: MasterKey
   /** How long an event stream stays silent before it sends a keep-alive comment (15 s). */
@@ -144,6 +146,8 @@ export interface AppContextOptions {
   readinessChecks?: ReadinessCheck[]
   /** `--allow-http-webhooks`. Default: false (https to public addresses only). */
   allowHttpWebhooks?: boolean
+  /** `--allow-http-issuers`. Default: false (https to public addresses only). */
+  allowHttpIssuers?: boolean
   /** Default 15 s; tests make it short. */
   eventStreamHeartbeatMs?: number
 }
@@ -244,6 +248,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     metrics,
     readiness,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
+    allowHttpIssuers: options.allowHttpIssuers ?? false,
     masterKey: options.masterKey,
     eventStreamHeartbeatMs: options.eventStreamHeartbeatMs ?? 15_000,
     records: recordReaders(options.aggregates),

@@ -90,6 +90,7 @@ export type RecordKind =
   | 'jurisdiction'
   | 'credential'
   | 'attestation'
+  | 'issuer'
   | 'token'
   | 'transfer'
   | 'proof'

@@ -32,6 +32,7 @@ import { metricsHandlers } from './operations/metrics-routes.js'
 import { attestationHandlers } from './rwa/attestations/routes.js'
 import { batchHandlers } from './rwa/batch/routes.js'
 import { credentialHandlers } from './rwa/credentials/routes.js'
+import { issuerHandlers } from './rwa/issuers/routes.js'
 import { jurisdictionHandlers } from './rwa/jurisdictions/routes.js'
 import { statusListHandlers } from './rwa/status-lists/routes.js'
 import { tokenAgentHandlers } from './rwa/tokens/agent-routes.js'
@@ -55,6 +56,7 @@ const OPERATION_HANDLERS = {
   ...jurisdictionHandlers,
   ...credentialHandlers,
   ...attestationHandlers,
+  ...issuerHandlers,
   ...tokenHandlers,
   ...tokenAgentHandlers,
   ...transferHandlers,

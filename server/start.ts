@@ -139,6 +139,7 @@ export async function startServer(
       publicRateLimit: config.publicRateLimit,
       trustProxyHops: config.trustProxy,
       allowHttpWebhooks: config.allowHttpWebhooks,
+      allowHttpIssuers: config.allowHttpIssuers,
     })
     const admin = await ensureAdminKey(ctx, config.adminKey)
     await ctx.signingKeys.ensureServiceKeys()

@@ -40,6 +40,7 @@ import type {
   WebhookEndpointsTable,
 } from './events-schema.js'
 import type { ConsoleSessionsTable } from './console-schema.js'
+import type { IssuerKeysTable, IssuersTable } from './issuers-schema.js'
 
 /**
  * The tables, as kysely sees them. Timestamps are ISO 8601 strings in UTC and dates `YYYY-MM-DD`,
@@ -84,6 +85,8 @@ export interface Database {
   approval_policies: ApprovalPoliciesTable
   approvals: ApprovalsTable
   console_sessions: ConsoleSessionsTable
+  issuers: IssuersTable
+  issuer_keys: IssuerKeysTable
 }
 
 export interface OrganizationsTable {

@@ -223,6 +223,7 @@ const HINTS: Partial<Record<Reason, Hint>> = {
   jurisdiction_not_found: listOf('jurisdictions'),
   credential_not_found: listOf('credentials'),
   attestation_not_found: listOf('attestations'),
+  issuer_not_found: listOf('issuers'),
   token_not_found: listOf('tokens'),
   transfer_not_found: listOf('transfers'),
   proof_not_found: () => "`rwa transfers list` shows each transfer's proof_id",
@@ -247,6 +248,13 @@ const HINTS: Partial<Record<Reason, Hint>> = {
   key_already_rerolled: (p) =>
     `reroll its replacement instead: \`rwa keys reroll ${text(p, 'replaced_by', 'KEY_ID')}\``,
   key_already_expired: () => 'make a new key instead: `rwa keys create --name NAME --expires-in 24h`',
+  issuer_exists: (p) => {
+    const id = text(p, 'issuer_id', 'ID')
+    return `\`rwa issuers get ${id}\` shows it (a removed issuer keeps its id: register the provider under another)`
+  },
+  issuer_removed: () => 'a removed issuer stays removed: register the provider again under another id',
+  issuer_unresolvable: () =>
+    "check the DID: a did:web's document is fetched over https from a public address (a provider on this machine needs the server started with --allow-http-issuers)",
   jurisdiction_exists: (p) => {
     const id = text(p, 'jurisdiction_id', 'ID')
     return `\`rwa jurisdictions get ${id}\` shows it; \`rwa jurisdictions update ${id}\` changes it`

@@ -5,6 +5,7 @@ import { declareAudit } from './program/audit.js'
 import { declareEvents } from './program/events.js'
 import { declareBilling } from './program/billing.js'
 import { declareGovernance } from './program/governance.js'
+import { declareIssuers } from './program/issuers.js'
 import { formatHelp } from './program/help.js'
 import { declareLocal } from './program/local.js'
 import { declareTokens } from './program/tokens.js'
@@ -70,6 +71,7 @@ export function buildProgram(): Command {
 
   declareBilling(program)
   declareGovernance(program)
+  declareIssuers(program)
   declareTokens(program)
   declareApprovals(program)
   declareAudit(program)

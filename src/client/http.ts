@@ -55,7 +55,7 @@ export type Query = Record<string, string | number | boolean | undefined>
 
 /** One call: method and path, optional query and JSON body, and the schema of the success body. */
 export interface CallSpec<S extends z.ZodType> {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   path: string
   query?: Query
   body?: unknown

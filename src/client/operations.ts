@@ -31,7 +31,7 @@ export function callOperation<O extends OperationSpec>(
   const others = successSchemas(operation)
   others.delete(operation.response.status)
   return http.call({
-    method: operation.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: operation.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: pathOf(operation.path, input.params as Record<string, unknown> | undefined),
     query: input.query as Query | undefined,
     body: input.body,

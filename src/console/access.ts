@@ -5,7 +5,7 @@ import routes from 'virtual:rwa-route-access'
  * would call an operation the key's roles do not allow is not shown (docs/console.md, "Roles").
  */
 
-export type Method = 'get' | 'post' | 'put' | 'delete'
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'
 
 /** Whether a key with `roles` may call `method path` (a path template of the table, `{id}` and all). */
 export function mayCall(roles: readonly string[], method: Method, path: string): boolean {

@@ -133,6 +133,7 @@ export const REASONS = {
     code: 'not_found',
     when: "No attestation of that id in the caller's organization",
   },
+  issuer_not_found: { code: 'not_found', when: "No trusted issuer of that id in the caller's organization" },
   token_not_found: { code: 'not_found', when: "No token of that id in the caller's organization" },
   transfer_not_found: { code: 'not_found', when: "No transfer of that id in the caller's organization" },
   proof_not_found: { code: 'not_found', when: "No proof of that id in the caller's organization" },
@@ -161,6 +162,11 @@ export const REASONS = {
   },
   key_already_expired: { code: 'conflict', when: 'Rerolling a key past its `expires_at`' },
   jurisdiction_exists: { code: 'conflict', when: 'A jurisdiction with that id is already registered' },
+  issuer_exists: {
+    code: 'conflict',
+    when: 'A trusted issuer with that id is registered already (a removed one keeps its id)',
+  },
+  issuer_removed: { code: 'conflict', when: 'Changing or refreshing a trusted issuer that was removed' },
   jurisdiction_in_use: {
     code: 'conflict',
     when: 'Removing a jurisdiction that credentials, attestations, tokens or active trust still refer to (`context` counts them)',
@@ -232,6 +238,10 @@ export const REASONS = {
     code: 'unprocessable',
     when: 'The jurisdiction does not accept that credential type (`context.accepted`)',
   },
+  issuer_unresolvable: {
+    code: 'unprocessable',
+    when: "An issuer's DID cannot be resolved to an Ed25519 key: a did:web document that cannot be fetched (or only from an address the policy refuses, or over http without --allow-http-issuers), is not a DID document of that DID, or lists no Ed25519 key (`context.reason`)",
+  },
   webhook_url_refused: {
     code: 'unprocessable',
     when: 'A webhook URL that is not https, or whose host is (or resolves to) a loopback, private, link-local, unique-local or metadata address (`context.reason`); loopback http is allowed only when the server runs with --allow-http-webhooks',
@@ -248,7 +258,7 @@ export const REASONS = {
   },
   unknown_requirement: {
     code: 'unprocessable',
-    when: "An attestation's `type` is neither a known requirement nor one a jurisdiction lists",
+    when: "An attestation's `type` is neither a known requirement nor one a jurisdiction lists; a trusted issuer's requirement is not one a jurisdiction of the organization lists",
   },
   same_holding: {
     code: 'unprocessable',

@@ -25,7 +25,7 @@ export type Access = 'public' | 'key' | 'admin' | 'governance' | 'operator'
 export const isLimited = (access: Access): boolean =>
   access === 'key' || access === 'admin' || access === 'governance'
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete'
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
 
 /** A JSON request body: its schema, an example for the document, and whether it may be left out. */
 export interface BodySpec<S extends z.ZodType = z.ZodType> {

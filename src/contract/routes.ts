@@ -2,6 +2,7 @@ import { approvalRoutes } from './approvals-routes.js'
 import { auditRoutes } from './audit-routes.js'
 import { billingRoutes, paymentProviderRoutes } from './billing-routes.js'
 import { eventRoutes, eventStreamRoutes, webhookRoutes } from './events-routes.js'
+import { issuerRoutes } from './issuers-routes.js'
 import { operationsRoutes } from './operations-routes.js'
 import { rwaRoutes } from './rwa-routes.js'
 
@@ -13,6 +14,7 @@ import { rwaRoutes } from './rwa-routes.js'
 export const ROUTES = {
   ...billingRoutes,
   ...rwaRoutes,
+  ...issuerRoutes,
   ...approvalRoutes,
   ...paymentProviderRoutes,
   ...auditRoutes,

@@ -181,6 +181,14 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     default: 'false',
     description: 'let webhook endpoints be http on loopback (local development; rwa sandbox sets it)',
   },
+  {
+    field: 'allowHttpIssuers',
+    flag: '--allow-http-issuers',
+    env: 'RWA_ALLOW_HTTP_ISSUERS',
+    default: 'false',
+    description:
+      "fetch trusted issuers' did:web documents and status lists over http from loopback (local development; rwa sandbox sets it)",
+  },
 ]
 
 /**

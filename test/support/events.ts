@@ -1,5 +1,6 @@
 import { buildWorld, expectStatus, OWNER, RECIPIENT, SG, transferBody, US } from './governance.js'
 import type { ApiCaller } from './harness.js'
+import { TestIssuer } from './test-issuer.js'
 
 /** The path of each record an event can be about, to compare `data.object` with what GET answers. */
 export const RECORD_PATHS: Record<string, (id: string) => string> = {
@@ -8,6 +9,7 @@ export const RECORD_PATHS: Record<string, (id: string) => string> = {
   attestation: (id) => `/console/rwa/attestations/${id}`,
   token: (id) => `/console/rwa/tokens/${id}`,
   jurisdiction: (id) => `/console/rwa/jurisdictions/${id}`,
+  issuer: (id) => `/console/rwa/issuers/${id}`,
 }
 
 /**
@@ -15,7 +17,8 @@ export const RECORD_PATHS: Record<string, (id: string) => string> = {
  * cause: the world of buildWorld (jurisdictions, trust, a credential, attestations, a token), an
  * approved, a rejected and a forced transfer, pause and unpause, freeze and unfreeze, new rules, a
  * recovery, an update and a removal of a jurisdiction, a revoked attestation, credential and trust, a
- * key created, rerolled and revoked, and (with the admin key) the subscription updated.
+ * key created, rerolled and revoked, (with the admin key) the subscription updated, and a trusted
+ * issuer registered, updated, suspended, its keys changed and removed (the harness allows http issuers).
  */
 export async function exerciseEveryChange(h: ApiCaller, orgId: string, key: string): Promise<void> {
   const opts = { key }
@@ -99,4 +102,31 @@ export async function exerciseEveryChange(h: ApiCaller, orgId: string, key: stri
   const rerolled = await expectStatus(h.post(`/console/billing/keys/${second.key_id}/reroll`, {}, opts), 201)
   await expectStatus(h.request('DELETE', `/console/billing/keys/${rerolled.key_id}`, { key }), 200)
   await expectStatus(h.post('/console/billing/subscription', { org_id: orgId, tier: 'enterprise' }), 200)
+  await exerciseIssuer(h, key)
+}
+
+/**
+ * A trusted issuer registered, updated, suspended, its keys changed (a did:web on loopback that
+ * rotates its key: the harness runs with `allowHttpIssuers`) and removed.
+ */
+async function exerciseIssuer(h: ApiCaller, key: string): Promise<void> {
+  const provider = await TestIssuer.start()
+  try {
+    const path = '/console/rwa/issuers/acme-kyc'
+    const body = {
+      issuer_id: 'acme-kyc',
+      name: 'Acme KYC',
+      did: provider.did,
+      requirements: { kyc: ['KYCCredential'] },
+      jurisdictions: ['US'],
+    }
+    await expectStatus(h.post('/console/rwa/issuers', body, { key }), 201)
+    await expectStatus(h.request('PATCH', path, { key, body: { name: 'Acme' } }), 200)
+    await expectStatus(h.request('PATCH', path, { key, body: { status: 'suspended' } }), 200)
+    provider.rotateKey()
+    await expectStatus(h.post(`${path}/refresh`, {}, { key }), 200)
+    await expectStatus(h.request('DELETE', path, { key }), 200)
+  } finally {
+    await provider.stop()
+  }
 }

@@ -20,6 +20,7 @@ import { fairDeliveries } from './0020-fair-deliveries.js'
 import { keyPrincipals } from './0021-key-principals.js'
 import { removedJurisdictions } from './0022-removed-jurisdictions.js'
 import { consoleSessions } from './0023-console-sessions.js'
+import { trustedIssuers } from './0024-trusted-issuers.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0021-key-principals': keyPrincipals,
   '0022-removed-jurisdictions': removedJurisdictions,
   '0023-console-sessions': consoleSessions,
+  '0024-trusted-issuers': trustedIssuers,
 }

@@ -56,6 +56,7 @@ export function sandbox(options: SandboxOptions, command: Command) {
           logLevel,
           masterKeyFile: options.masterKeyFile,
           allowHttpWebhooks: 'true',
+          allowHttpIssuers: 'true',
         },
         rest,
       )

@@ -23,6 +23,8 @@ export interface FlagOverride {
   required?: boolean
   parse?: Parser
   example?: string
+  /** The flag may be repeated (a list's flag always may), its values handed to `parse` together. */
+  repeatable?: boolean
 }
 
 /** By field name: what differs, or `false` for a field the command gives no flag (it fills it itself). */
@@ -119,7 +121,7 @@ function flagOf(field: FieldSpec, override: FlagOverride, paged: boolean): Flag 
     help,
     ...(required ? { prompt: override.prompt ?? `${help[0]?.toUpperCase() ?? ''}${help.slice(1)}` } : {}),
     ...(parse ? { parse } : {}),
-    ...(field.type === 'list' ? { repeatable: true } : {}),
+    ...(field.type === 'list' || override.repeatable ? { repeatable: true } : {}),
     ...(example !== undefined && field.type !== 'boolean' ? { example: shellWord(example) } : {}),
     ...(aliases.length > 0 ? { aliases } : {}),
   }

@@ -71,6 +71,27 @@ export function list(value: string | string[]): string[] {
     .filter((v) => v !== '')
 }
 
+/**
+ * Requirements and the VC types that meet each, from a repeated flag: `--requirement kyc=KYCCredential
+ * --requirement aml=AMLCredential,AMLCheck` is `{ kyc: ['KYCCredential'], aml: ['AMLCredential',
+ * 'AMLCheck'] }`; the same requirement given twice gathers its types.
+ */
+export function requirementTypes(value: string | string[], flag: string): Record<string, string[]> {
+  const map: Record<string, string[]> = {}
+  for (const entry of Array.isArray(value) ? value : [value]) {
+    const match = /^\s*([^=\s]+)\s*=\s*(.+)$/.exec(entry)
+    if (!match) {
+      throw new ExitError(
+        EXIT.usage,
+        `${flag} must be <requirement>=<VC type>[,<VC type>...], e.g. kyc=KYCCredential, got ${JSON.stringify(entry)}`,
+      )
+    }
+    const types = list(match[2]!)
+    map[match[1]!] = [...new Set([...(map[match[1]!] ?? []), ...types])]
+  }
+  return map
+}
+
 /** One of `values`: `--tier must be one of free, pro, enterprise, got "gold"`. */
 export function oneOf(values: readonly string[]) {
   return (value: string | string[], flag: string): string => {

@@ -17,7 +17,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
   listTrust: { "table":"all","method":"get","summary":"List trust relations","paged":true, "fields": [
     {"name":"limit","in":"query","type":"integer","required":false,"min":1,"max":500,"default":"50","example":"50"},
     {"name":"cursor","in":"query","type":"string","required":false,"description":"The previous page's `next_cursor`"},
-    {"name":"status","in":"query","type":"string","required":false,"enum":["active","revoked"]},
+    {"name":"status","in":"query","type":"string","required":false,"enum":["active","revoked"],"example":"suspended"},
     {"name":"jurisdiction","in":"query","type":"string","required":false,"description":"Relations with this jurisdiction at either end","example":"US"},
   ] },
   establishTrust: { "table":"all","method":"post","summary":"Establish trust between two jurisdictions","paged":false,"body":"required", "fields": [
@@ -62,7 +62,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"cursor","in":"query","type":"string","required":false,"description":"The previous page's `next_cursor`"},
     {"name":"jurisdiction","in":"query","type":"string","required":false,"description":"Short code of the jurisdiction, e.g. `US`","example":"US"},
     {"name":"owner_did","in":"query","type":"string","required":false,"example":"did:web:acme:alice"},
-    {"name":"status","in":"query","type":"string","required":false,"enum":["active","revoked"]},
+    {"name":"status","in":"query","type":"string","required":false,"enum":["active","revoked"],"example":"suspended"},
   ] },
   issueCredential: { "table":"all","method":"post","summary":"Issue a property credential (a VC-JWT signed by the jurisdiction)","paged":false,"body":"required", "fields": [
     {"name":"jurisdiction","in":"body","type":"string","required":true,"description":"jurisdiction_id of the issuing jurisdiction","example":"US"},
@@ -114,7 +114,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"cursor","in":"query","type":"string","required":false,"description":"The previous page's `next_cursor`"},
     {"name":"jurisdiction","in":"query","type":"string","required":false,"description":"Short code of the jurisdiction, e.g. `US`","example":"US"},
     {"name":"owner_did","in":"query","type":"string","required":false,"example":"did:web:acme:alice"},
-    {"name":"status","in":"query","type":"string","required":false,"enum":["active","paused","frozen"]},
+    {"name":"status","in":"query","type":"string","required":false,"enum":["active","paused","frozen"],"example":"suspended"},
   ] },
   getToken: { "table":"all","method":"get","summary":"Token details with its rules, frozen holders and latest 100 governance events","paged":false, "fields": [
     {"name":"id","in":"path","type":"string","required":true},
@@ -179,7 +179,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"limit","in":"query","type":"integer","required":false,"min":1,"max":500,"default":"50","example":"50"},
     {"name":"cursor","in":"query","type":"string","required":false,"description":"The previous page's `next_cursor`"},
     {"name":"token_id","in":"query","type":"string","required":false,"example":"tok_01M8420DF5B1B94XW7AYVF6AZG"},
-    {"name":"status","in":"query","type":"string","required":false,"enum":["approved","rejected","forced"]},
+    {"name":"status","in":"query","type":"string","required":false,"enum":["approved","rejected","forced"],"example":"suspended"},
     {"name":"jurisdiction","in":"query","type":"string","required":false,"description":"Transfers with this jurisdiction as source or target","example":"US"},
   ] },
   getTransfer: { "table":"all","method":"get","summary":"Transfer details with its compliance proof","paged":false, "fields": [
@@ -216,6 +216,38 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"atomic","in":"body","type":"boolean","required":false,"description":"true (default): all or nothing, the first failure rolls every operation back (422); false: each operation stands alone","example":"true"},
     {"name":"dry_run","in":"body","type":"boolean","required":false,"description":"Run the whole batch for real and roll it back: references, quotas, rules and evaluations are checked, nothing is kept","example":"false"},
   ] },
+  listIssuers: { "table":"all","method":"get","summary":"List trusted issuers, newest first; filter by jurisdiction, requirement, status","paged":true, "fields": [
+    {"name":"limit","in":"query","type":"integer","required":false,"min":1,"max":500,"default":"50","example":"50"},
+    {"name":"cursor","in":"query","type":"string","required":false,"description":"The previous page's `next_cursor`"},
+    {"name":"jurisdiction","in":"query","type":"string","required":false,"description":"Only issuers recognised by this jurisdiction","example":"US"},
+    {"name":"requirement","in":"query","type":"string","required":false,"description":"Only issuers trusted for this requirement"},
+    {"name":"status","in":"query","type":"string","required":false,"enum":["active","suspended","removed"],"example":"suspended"},
+  ] },
+  registerIssuer: { "table":"all","method":"post","summary":"Register a trusted issuer (a did:key or did:web) for requirements in jurisdictions","paged":false,"body":"required", "fields": [
+    {"name":"issuer_id","in":"body","type":"string","required":true,"description":"Short code of the issuer, e.g. `acme-kyc`","example":"acme-kyc"},
+    {"name":"name","in":"body","type":"string","required":true,"description":"Display name, e.g. the provider","example":"Acme KYC"},
+    {"name":"did","in":"body","type":"string","required":true,"description":"The issuer's DID: did:key (Ed25519) or did:web (its document fetched at https://host/.well-known/did.json, or https://host/path/did.json)","example":"did:web:kyc.example.com"},
+    {"name":"requirements","in":"body","type":"json","required":true,"description":"The requirements the issuer is trusted for, each with the VC types that meet it, e.g. `{ \"kyc\": [\"KYCCredential\"] }`"},
+    {"name":"jurisdictions","in":"body","type":"list","required":true,"description":"The organization's jurisdictions that recognise the issuer's credentials","example":"US,SG"},
+    {"name":"valid_until","in":"body","type":"string","required":false,"description":"When the organization stops trusting the issuer","time":true,"example":"2027-11-22T00:00:00.000Z"},
+  ] },
+  getIssuer: { "table":"all","method":"get","summary":"Get a trusted issuer, with every key it ever had","paged":false, "fields": [
+    {"name":"id","in":"path","type":"string","required":true,"description":"Short code of the issuer, e.g. `acme-kyc`"},
+  ] },
+  updateIssuer: { "table":"all","method":"patch","summary":"Change a trusted issuer: name, requirements, jurisdictions, valid_until, status (active or suspended)","paged":false,"body":"required", "fields": [
+    {"name":"id","in":"path","type":"string","required":true,"description":"Short code of the issuer, e.g. `acme-kyc`"},
+    {"name":"name","in":"body","type":"string","required":false,"example":"ci"},
+    {"name":"requirements","in":"body","type":"json","required":false,"description":"The requirements the issuer is trusted for, each with the VC types that meet it, e.g. `{ \"kyc\": [\"KYCCredential\"] }`"},
+    {"name":"jurisdictions","in":"body","type":"list","required":false,"description":"The organization's jurisdictions that recognise the issuer's credentials","example":"US,SG"},
+    {"name":"valid_until","in":"body","type":"string","required":false,"description":"null: trusted with no end","time":true,"nullable":true,"example":"2027-11-22T00:00:00.000Z"},
+    {"name":"status","in":"body","type":"string","required":false,"description":"`suspended`: its credentials are refused and its attestations meet nothing until `active`","enum":["active","suspended"],"example":"suspended"},
+  ] },
+  removeIssuer: { "table":"all","method":"delete","summary":"Remove a trusted issuer: the record and its keys are kept (status `removed`), its credentials are refused","paged":false, "fields": [
+    {"name":"id","in":"path","type":"string","required":true,"description":"Short code of the issuer, e.g. `acme-kyc`"},
+  ] },
+  refreshIssuer: { "table":"all","method":"post","summary":"Resolve the issuer's DID again now: new keys are added, keys gone from it retired (never deleted)","paged":false,"body":"optional", "fields": [
+    {"name":"id","in":"path","type":"string","required":true,"description":"Short code of the issuer, e.g. `acme-kyc`"},
+  ] },
   getApprovalPolicy: { "table":"all","method":"get","summary":"The organization's four-eyes policy: the operations that need a second key","paged":false, "fields": [] },
   setApprovalPolicy: { "table":"all","method":"put","summary":"Set which operations need a second key (owner)","paged":false,"body":"required", "fields": [
     {"name":"require_approval","in":"body","type":"list","required":true,"description":"The operations that need a second key, among forced_transfer, recover, credential_revoke, unfreeze","enum":["forced_transfer","recover","credential_revoke","unfreeze"],"example":"forced_transfer,recover"},
@@ -223,7 +255,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
   listApprovals: { "table":"all","method":"get","summary":"List approvals, newest first; filter by status","paged":true, "fields": [
     {"name":"limit","in":"query","type":"integer","required":false,"min":1,"max":500,"default":"50","example":"50"},
     {"name":"cursor","in":"query","type":"string","required":false,"description":"The previous page's `next_cursor`"},
-    {"name":"status","in":"query","type":"string","required":false,"enum":["pending","approved","rejected","expired","failed","cancelled"]},
+    {"name":"status","in":"query","type":"string","required":false,"enum":["pending","approved","rejected","expired","failed","cancelled"],"example":"suspended"},
   ] },
   getApproval: { "table":"all","method":"get","summary":"An approval: what waits (or waited) for a second key, and what became of it","paged":false, "fields": [
     {"name":"id","in":"path","type":"string","required":true},

@@ -41,7 +41,7 @@ export interface FieldSpec {
 export interface CliOperation {
   /** The route table that declares it: `billing` (billing-routes.ts), or any other (routes.ts). */
   table: 'billing' | 'all'
-  method: 'get' | 'post' | 'put' | 'delete'
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
   /** Anyone may call it: no API key is needed. */
   public?: true
   summary: string

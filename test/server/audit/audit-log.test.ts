@@ -12,6 +12,7 @@ import {
   type World,
 } from '../../support/governance.js'
 import { createHarness, type Harness } from '../../support/harness.js'
+import { TestIssuer } from '../../support/test-issuer.js'
 
 /*
  * Every write records exactly one audit event, with its actor, action and request id, in its own
@@ -71,6 +72,19 @@ const APPROVAL = (w: World) => `/console/rwa/approvals/${(w as World & { approva
 const UNKNOWN_APPROVAL = '/console/rwa/approvals/apr_01M8420DESXZV8X28W2ZQWTKA9'
 
 const T = (w: World) => `/console/rwa/tokens/${w.tokenId}`
+
+/** A trusted issuer by its did:key (nothing to fetch), trusted for kyc in US. */
+const ISSUER = {
+  issuer_id: 'acme-kyc',
+  name: 'Acme KYC',
+  did: 'did:key:z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp',
+  requirements: { kyc: ['KYCCredential'] },
+  jurisdictions: ['US'],
+}
+const registerIssuer = (h: Harness, w: World, body: Record<string, unknown> = ISSUER) =>
+  expectStatus(h.post('/console/rwa/issuers', body, { key: w.key }), 201)
+/** The did:web issuers the scenarios started, stopped at the end. */
+const providers: TestIssuer[] = []
 const FREEZE = { holder_did: OWNER, reason: 'court order' }
 
 /** A webhook endpoint made in `prepare`, with a delivery of the organization's latest event to it. */
@@ -404,6 +418,35 @@ const SCENARIOS: Record<string, Scenario> = {
       },
     }),
   },
+  registerIssuer: {
+    ok: () => ({ method: 'POST', path: '/console/rwa/issuers', body: ISSUER }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/issuers',
+      body: { ...ISSUER, jurisdictions: ['JP'] },
+    }),
+  },
+  updateIssuer: {
+    prepare: (h, w) => registerIssuer(h, w),
+    ok: () => ({ method: 'PATCH', path: '/console/rwa/issuers/acme-kyc', body: { name: 'Acme' } }),
+    refused: () => ({ method: 'PATCH', path: '/console/rwa/issuers/nobody', body: { name: 'Acme' } }),
+  },
+  removeIssuer: {
+    prepare: (h, w) => registerIssuer(h, w),
+    ok: () => ({ method: 'DELETE', path: '/console/rwa/issuers/acme-kyc' }),
+    refused: () => ({ method: 'DELETE', path: '/console/rwa/issuers/nobody' }),
+  },
+  refreshIssuer: {
+    // A did:web provider that rotates its key after registration: the refresh retires one and adds one.
+    prepare: async (h, w) => {
+      const provider = await TestIssuer.start()
+      providers.push(provider)
+      await registerIssuer(h, w, { ...ISSUER, did: provider.did })
+      provider.rotateKey()
+    },
+    ok: () => ({ method: 'POST', path: '/console/rwa/issuers/acme-kyc/refresh' }),
+    refused: () => ({ method: 'POST', path: '/console/rwa/issuers/nobody/refresh' }),
+  },
   setApprovalPolicy: {
     ok: () => ({ method: 'PUT', path: '/console/rwa/policy', body: { require_approval: ['recover'] } }),
     refused: () => ({ method: 'PUT', path: '/console/rwa/policy', body: { require_approval: ['pause'] } }),
@@ -455,9 +498,12 @@ const KEYED_WRITES = WRITES.filter((o) => o.access !== 'public')
 
 let h: Harness
 beforeAll(async () => {
-  h = await createHarness()
+  h = await createHarness({ allowHttpIssuers: true })
 })
-afterAll(() => h.close())
+afterAll(async () => {
+  for (const provider of providers) await provider.stop()
+  await h.close()
+})
 
 /** The audit events of an organization, newest first, read through the API with the admin key. */
 const eventsOf = async (orgId: string) =>

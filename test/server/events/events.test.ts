@@ -88,7 +88,7 @@ describe('events', () => {
   })
 
   it('every change of an event type has one event whose object is the record as GET answers it, no secret in any', async () => {
-    h = await createHarness()
+    h = await createHarness({ allowHttpIssuers: true })
     const acme = await h.createOrg('acme', { tier: 'pro' })
     await exerciseEveryChange(h, 'acme', acme.key)
 

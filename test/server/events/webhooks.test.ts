@@ -22,7 +22,11 @@ afterEach(async () => {
 const SCHEDULED = ['attestation.expiring', 'key.expiring', 'trial.ending', 'limit.reached']
 
 async function setUp(options: { clock?: ManualClock } = {}) {
-  h = await createHarness({ allowHttpWebhooks: true, ...(options.clock ? { clock: options.clock } : {}) })
+  h = await createHarness({
+    allowHttpWebhooks: true,
+    allowHttpIssuers: true,
+    ...(options.clock ? { clock: options.clock } : {}),
+  })
   receiver = await new WebhookReceiver().start()
   const acme = await h.createOrg('acme', { tier: 'pro' })
   const worker = webhookWorker(h.ctx, { poll: false })

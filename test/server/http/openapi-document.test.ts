@@ -50,11 +50,13 @@ const concrete = (path: string) =>
       '{id}',
       path.includes('/jurisdictions/')
         ? 'US'
-        : path.startsWith('/console/events/')
-          ? 'evt_01M8420DESXZV8X28W2ZQWTKA9'
-          : path.startsWith('/console/webhooks/')
-            ? 'wh_01M8420DESXZV8X28W2ZQWTKA9'
-            : `${{ credentials: 'cred', attestations: 'att', tokens: 'tok', transfers: 'tx', proofs: 'prf', approvals: 'apr' }[path.split('/')[3]!]}_01M8420DESXZV8X28W2ZQWTKA9`,
+        : path.includes('/issuers/')
+          ? 'acme-kyc'
+          : path.startsWith('/console/events/')
+            ? 'evt_01M8420DESXZV8X28W2ZQWTKA9'
+            : path.startsWith('/console/webhooks/')
+              ? 'wh_01M8420DESXZV8X28W2ZQWTKA9'
+              : `${{ credentials: 'cred', attestations: 'att', tokens: 'tok', transfers: 'tx', proofs: 'prf', approvals: 'apr' }[path.split('/')[3]!]}_01M8420DESXZV8X28W2ZQWTKA9`,
     )
 
 describe('the document as a whole', () => {
@@ -80,8 +82,9 @@ describe('the document as a whole', () => {
     // the trust bundle and attestation revocation, the audit log, keys' reroll
     // and whoami, four eyes' policy and approvals (2 + 4), the verifiable log (4),
     // batches, the events (3, with their server-sent stream), the webhook endpoints with their deliveries
-    // (8), a token's frozen holders a page at a time (issue 22) and the proof key's rotation.
-    expect(ids).toHaveLength(75)
+    // (8), a token's frozen holders a page at a time (issue 22), the proof key's rotation and the
+    // trusted issuers (6).
+    expect(ids).toHaveLength(81)
   })
 })
 

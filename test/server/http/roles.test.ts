@@ -151,6 +151,10 @@ describe('the declarations', () => {
         'submitAttestation',
         'revokeAttestation',
         'tokenize',
+        'registerIssuer',
+        'updateIssuer',
+        'removeIssuer',
+        'refreshIssuer',
       ].sort(),
     )
     expect(byRole('agent')).toEqual(

@@ -12,6 +12,15 @@ import {
 } from '../../support/governance.js'
 
 let h: Harness
+
+/** An issuer by its did:key, trusted for kyc in US. */
+const FOREIGN_ISSUER = {
+  issuer_id: 'acme-kyc',
+  name: 'Acme KYC',
+  did: 'did:key:z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp',
+  requirements: { kyc: ['KYCCredential'] },
+  jurisdictions: ['US'],
+}
 beforeEach(async () => {
   h = await createHarness()
 })
@@ -97,6 +106,8 @@ describe('tenant isolation', () => {
       }),
       202,
     )
+    // A trusted issuer of the first organization (a did:key: nothing to fetch).
+    await expectStatus(h.post('/console/rwa/issuers', FOREIGN_ISSUER), 201)
     ids = {
       ':apr': approval.approval_id,
       ':cred': a.credentialId,
@@ -157,6 +168,11 @@ describe('tenant isolation', () => {
         }),
       ],
       ['getAttestation', 'GET', '/console/rwa/attestations/:att'],
+      ['registerIssuer', 'POST', '/console/rwa/issuers', () => ({ ...FOREIGN_ISSUER, issuer_id: 'other' })],
+      ['getIssuer', 'GET', '/console/rwa/issuers/acme-kyc'],
+      ['updateIssuer', 'PATCH', '/console/rwa/issuers/acme-kyc', () => ({ status: 'suspended' })],
+      ['removeIssuer', 'DELETE', '/console/rwa/issuers/acme-kyc'],
+      ['refreshIssuer', 'POST', '/console/rwa/issuers/acme-kyc/refresh'],
       ['revokeAttestation', 'POST', '/console/rwa/attestations/:att/revoke'],
       ['tokenize', 'POST', '/console/rwa/tokenize', () => ({ credential_id: ids[':cred'], total_supply: 1 })],
       ['getToken', 'GET', '/console/rwa/tokens/:tok'],
@@ -228,7 +244,7 @@ describe('tenant isolation', () => {
     const res = await h.request(method, real(path), { key: other.key, body: body?.() })
     expect(res.status).toBe(404)
     expect(res.body.reason).toMatch(
-      /^(jurisdiction|credential|attestation|token|transfer|proof|trust|approval)_not_found$/,
+      /^(jurisdiction|credential|attestation|issuer|token|transfer|proof|trust|approval)_not_found$/,
     )
     // Nothing of the owner's changed: its token is as it was (no pause, freeze, rules or move).
     const token = await expectStatus(h.get(real('/console/rwa/tokens/:tok')), 200)

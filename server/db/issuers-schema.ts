@@ -1,0 +1,36 @@
+/*
+ * Trusted issuers (migration 0024, docs/issuers.md). Part of schema.ts's `Database`.
+ */
+
+/** An outside issuer an organization trusts; kept when removed. */
+export interface IssuersTable {
+  org_id: string
+  issuer_id: string
+  /** Orders the list, newest first (`iss_…`). */
+  seq: string
+  name: string
+  did: string
+  /** JSON object: requirement → the VC types that meet it. */
+  requirements: string
+  /** JSON array of jurisdiction ids. */
+  jurisdictions: string
+  status: string
+  valid_until: string | null
+  created_at: string
+  updated_at: string
+  /** When its DID was last resolved. */
+  resolved_at: string
+}
+
+/** A key an issuer's DID listed, kept for life. */
+export interface IssuerKeysTable {
+  org_id: string
+  issuer_id: string
+  /** `<did>#<fragment>`. */
+  kid: string
+  /** JSON of the OKP Ed25519 public JWK. */
+  jwk: string
+  first_seen_at: string
+  /** When it was no longer in the DID document; null while it is. */
+  retired_at: string | null
+}
