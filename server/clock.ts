@@ -7,6 +7,7 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() }
 
 export const MINUTE_MS = 60_000
+export const HOUR_MS = 3_600_000
 export const DAY_MS = 86_400_000
 
 /** The instants `isoTimestamp` builds from its remembered second: years 1970 to 9999 (four digits). */

@@ -65,7 +65,22 @@ export function validationError(error: ZodError, where: string): ApiError {
 
 /** Each failing field of zod issues, its path dotted (`where` for the whole value). */
 export function fieldErrorsOf(issues: readonly ZodIssue[], where: string): FieldError[] {
-  return issues.flatMap((issue) => {
+  return issues.flatMap((issue): FieldError[] => {
+    // A body of two forms (a union of objects): the fields of the form the body is of, the first with
+    // no field it does not know (or the first form), prefixed with where the union sits.
+    if (
+      issue.code === 'invalid_union' &&
+      'errors' in issue &&
+      Array.isArray(issue.errors) &&
+      issue.errors.length > 0
+    ) {
+      const branches = issue.errors as ZodIssue[][]
+      const chosen = branches.find((b) => !b.some((i) => i.code === 'unrecognized_keys')) ?? branches[0]!
+      return fieldErrorsOf(
+        chosen.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as ZodIssue),
+        where,
+      )
+    }
     // An unknown field is reported at the field itself, not at the object holding it.
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({

@@ -34,3 +34,26 @@ export interface IssuerKeysTable {
   /** When it was no longer in the DID document; null while it is. */
   retired_at: string | null
 }
+
+/** A trusted issuer's credential, submitted as an attestation. */
+export interface ExternalAttestationsTable {
+  attestation_id: string
+  org_id: string
+  issuer_id: string
+  issuer_did: string
+  subject_did: string
+  /** The requirement it meets. */
+  type: string
+  /** JSON array: the VC's `type`. */
+  vc_types: string
+  vc_jwt: string
+  /** SHA-256 of vc_jwt, hex. */
+  vc_sha256: string
+  valid_from: string | null
+  valid_until: string | null
+  /** JSON of the signed `credentialStatus`, or null. */
+  credential_status: string | null
+  /** `active`, `revoked` or `suspended`, as the issuer's lists last said. */
+  status: string
+  submitted_at: string
+}

@@ -40,7 +40,7 @@ import type {
   WebhookEndpointsTable,
 } from './events-schema.js'
 import type { ConsoleSessionsTable } from './console-schema.js'
-import type { IssuerKeysTable, IssuersTable } from './issuers-schema.js'
+import type { ExternalAttestationsTable, IssuerKeysTable, IssuersTable } from './issuers-schema.js'
 
 /**
  * The tables, as kysely sees them. Timestamps are ISO 8601 strings in UTC and dates `YYYY-MM-DD`,
@@ -87,6 +87,7 @@ export interface Database {
   console_sessions: ConsoleSessionsTable
   issuers: IssuersTable
   issuer_keys: IssuerKeysTable
+  external_attestations: ExternalAttestationsTable
 }
 
 export interface OrganizationsTable {

@@ -90,6 +90,8 @@ function splitRequest(
 
 /** Asks for (or fails naming) every required field of `table` that `body` lacks. */
 async function fillRequired(ctx: CliContext, body: Record<string, unknown>, table: FlagTable): Promise<void> {
+  // The body's other form given (`--vc` of `rwa attestations submit`): the first form's fields are not asked for.
+  if (table.some((f) => f.alternative && getPath(body, f.key) !== undefined)) return
   const missing = table.filter((f) => {
     const v = getPath(body, f.key)
     return f.prompt !== undefined && (v === undefined || v === null || v === '')

@@ -211,6 +211,14 @@ export const REASONS = {
     when: 'Issuing a credential for a title deed an active credential of the jurisdiction already has (compared trimmed, case-insensitive; `context.credential_id` names it)',
   },
   attestation_already_revoked: { code: 'conflict', when: 'The attestation is revoked already' },
+  attestation_exists: {
+    code: 'conflict',
+    when: "A trusted issuer's VC-JWT submitted already (`context.attestation_id` names its attestation)",
+  },
+  attestation_external: {
+    code: 'conflict',
+    when: "Revoking a trusted issuer's attestation: its issuer revokes it, in its own status list",
+  },
   approval_not_pending: {
     code: 'conflict',
     when: 'Approving or rejecting an approval decided already (`context.status`: approved, rejected or failed)',
@@ -241,6 +249,10 @@ export const REASONS = {
   issuer_unresolvable: {
     code: 'unprocessable',
     when: "An issuer's DID cannot be resolved to an Ed25519 key: a did:web document that cannot be fetched (or only from an address the policy refuses, or over http without --allow-http-issuers), is not a DID document of that DID, or lists no Ed25519 key (`context.reason`)",
+  },
+  credential_refused: {
+    code: 'unprocessable',
+    when: "A trusted issuer's VC-JWT that does not verify now; `context.reason` says why: issuer_not_trusted, issuer_not_trusted_for_type, issuer_suspended, signature_invalid, credential_not_yet_valid, credential_expired, credential_revoked, credential_suspended, status_unavailable or credential_malformed",
   },
   webhook_url_refused: {
     code: 'unprocessable',

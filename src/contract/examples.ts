@@ -160,6 +160,7 @@ export const submitAttestationRequestExample: SubmitAttestationRequest = {
 
 export const attestationExample: Attestation = {
   attestation_id: KYC_ID,
+  source: 'self',
   jurisdiction: 'SG',
   subject_did: BOB,
   type: 'kyc',

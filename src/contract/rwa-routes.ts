@@ -44,6 +44,7 @@ import { batchRequestSchema, batchResponseSchema } from './batch.js'
 import { defineOperation, jsonBody, jsonResponse, optionalJsonBody } from './operation.js'
 import {
   attestationParamsSchema,
+  anyAttestationSchema,
   attestationSchema,
   canTransferQuerySchema,
   canTransferResponseSchema,
@@ -370,15 +371,19 @@ export const rwaRoutes = {
     audit: ['attestation.submitted'],
     method: 'post',
     path: `${RWA_BASE}/attestations`,
-    summary: 'Submit a regulatory attestation',
+    summary: "Submit a regulatory attestation, or a trusted issuer's credential (`{ vc_jwt }`)",
+    description:
+      "Either the organization's own attestation (`jurisdiction`, `subject_did`, `type`, `attester`, ...), signed by the jurisdiction's key, or `{ vc_jwt }`: a credential of a trusted issuer (docs/issuers.md), verified now (its issuer registered, active and trusted for its VC type, its EdDSA signature by one of the issuer's keys, its validity, and its revocation and suspension status lists, fetched now, fail closed). A refused credential is 422 `credential_refused` with `context.reason`: `issuer_not_trusted`, `issuer_not_trusted_for_type`, `issuer_suspended`, `signature_invalid`, `credential_not_yet_valid`, `credential_expired`, `credential_revoked`, `credential_suspended`, `status_unavailable` or `credential_malformed`.",
     body: jsonBody(submitAttestationRequestSchema, submitAttestationRequestExample),
-    response: jsonResponse(201, attestationSchema, 'Recorded', attestationExample),
+    response: jsonResponse(201, anyAttestationSchema, 'Recorded', attestationExample),
     refusals: [
       'jurisdiction_not_found',
       'credential_not_found',
       'credential_type_not_accepted',
       'unknown_requirement',
       'valid_until_not_future',
+      'credential_refused',
+      'attestation_exists',
     ],
   }),
   getAttestation: defineOperation({
@@ -388,7 +393,7 @@ export const rwaRoutes = {
     path: `${RWA_BASE}/attestations/{id}`,
     summary: 'Get attestation details',
     params: attestationParamsSchema,
-    response: jsonResponse(200, attestationSchema, 'The attestation', attestationExample),
+    response: jsonResponse(200, anyAttestationSchema, 'The attestation', attestationExample),
     refusals: ['attestation_not_found'],
   }),
   revokeAttestation: defineOperation({
@@ -402,7 +407,7 @@ export const rwaRoutes = {
     params: attestationParamsSchema,
     body: optionalJsonBody(revokeAttestationRequestSchema, revokeAttestationRequestExample),
     response: jsonResponse(200, attestationSchema, 'Revoked', revokedAttestationExample),
-    refusals: ['attestation_not_found', 'attestation_already_revoked'],
+    refusals: ['attestation_not_found', 'attestation_already_revoked', 'attestation_external'],
   }),
 
   // ── Tokens ────────────────────────────────────────────────────────────────

@@ -287,8 +287,8 @@ export const listCredentialsResponseSchema = z.object({
 
 // ── Attestations ────────────────────────────────────────────────────────────
 
-/** POST /console/rwa/attestations. */
-export const submitAttestationRequestSchema = z
+/** POST /console/rwa/attestations, an attestation the organization makes itself. */
+export const selfAttestationRequestSchema = z
   .strictObject({
     jurisdiction: jurisdictionIdSchema.describe('The jurisdiction issuing (signing) the attestation'),
     subject_did: didSchema.describe('Who the attestation is about'),
@@ -305,8 +305,31 @@ export const submitAttestationRequestSchema = z
     message: 'required when type is title_verification',
   })
 
+/** POST /console/rwa/attestations, a credential of a trusted issuer (docs/issuers.md, "Verification"). */
+export const externalAttestationRequestSchema = z.strictObject({
+  vc_jwt: z
+    .string()
+    .min(1)
+    .max(32_768)
+    .regex(
+      /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/,
+      'expected a compact JWS (three base64url parts)',
+    )
+    .describe("A trusted issuer's VC-JWT, verbatim: verified now"),
+})
+
+/**
+ * POST /console/rwa/attestations: either the organization's own attestation (signed by the jurisdiction),
+ * or `{ vc_jwt }`, a credential of a trusted issuer.
+ */
+export const submitAttestationRequestSchema = z.union([
+  selfAttestationRequestSchema,
+  externalAttestationRequestSchema,
+])
+
 export const attestationSchema = z.object({
   attestation_id: attestationIdSchema,
+  source: z.literal('self').describe('Made by the organization, signed by its jurisdiction'),
   jurisdiction: z.string(),
   subject_did: z.string(),
   type: z.string(),
@@ -325,6 +348,30 @@ export const attestationSchema = z.object({
   revocation_reason: z.string().nullable(),
 })
 
+/** An attestation of a trusted issuer: its VC-JWT verbatim, verified when submitted. */
+export const externalAttestationSchema = z.object({
+  attestation_id: attestationIdSchema,
+  source: z.literal('external').describe('A credential of a trusted issuer'),
+  issuer_id: z.string(),
+  issuer_did: z.string(),
+  subject_did: z.string(),
+  type: z.string().describe('The requirement it meets (by the issuer’s requirements and its VC types)'),
+  vc_types: z.array(z.string()).describe('The VC’s `type`, as signed'),
+  vc_jwt: z.string(),
+  vc_sha256: z.string().describe('SHA-256 (hex) of vc_jwt'),
+  valid_from: timestampSchema.nullable(),
+  valid_until: timestampSchema.nullable(),
+  credential_status: z.unknown().describe('The `credentialStatus` as signed (an entry, a list, or null)'),
+  status: z
+    .enum(['active', 'revoked', 'suspended'])
+    .describe('As the issuer’s status lists said when last read'),
+  submitted_at: timestampSchema,
+  jurisdiction: z.null(),
+})
+
+/** What the attestation operations answer: the organization's own, or a trusted issuer's. */
+export const anyAttestationSchema = z.union([attestationSchema, externalAttestationSchema])
+
 /** POST /console/rwa/attestations/{id}/revoke; the body is optional. */
 export const revokeAttestationRequestSchema = z.strictObject({
   reason: text(500).optional().describe('Why the attestation is revoked, e.g. found to be false'),
@@ -338,7 +385,7 @@ export const listAttestationsQuerySchema = z.strictObject({
   type: requirementNameSchema.optional(),
 })
 export const listAttestationsResponseSchema = z.object({
-  attestations: z.array(attestationSchema),
+  attestations: z.array(anyAttestationSchema),
   ...pageFields,
 })
 
@@ -844,6 +891,10 @@ export type ListCredentialsQuery = z.infer<typeof listCredentialsQuerySchema>
 export type ListCredentialsResponse = z.infer<typeof listCredentialsResponseSchema>
 export type SubmitAttestationRequest = z.infer<typeof submitAttestationRequestSchema>
 export type Attestation = z.infer<typeof attestationSchema>
+export type ExternalAttestation = z.infer<typeof externalAttestationSchema>
+export type AnyAttestation = z.infer<typeof anyAttestationSchema>
+export type SelfAttestationRequest = z.infer<typeof selfAttestationRequestSchema>
+export type ExternalAttestationRequest = z.infer<typeof externalAttestationRequestSchema>
 export type ListAttestationsQuery = z.infer<typeof listAttestationsQuerySchema>
 export type ListAttestationsResponse = z.infer<typeof listAttestationsResponseSchema>
 export type TokenizeRequest = z.infer<typeof tokenizeRequestSchema>

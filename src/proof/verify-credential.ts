@@ -47,6 +47,7 @@ export const CREDENTIAL_RECORD_FIELDS = [
 ] as const
 export const ATTESTATION_RECORD_FIELDS = [
   'attestation_id',
+  'source',
   'jurisdiction',
   'subject_did',
   'type',
@@ -63,7 +64,7 @@ export const ATTESTATION_RECORD_FIELDS = [
   'revocation_reason',
 ] as const
 /** Fields an attestation saved before attestations could be revoked lacks (an older record). */
-const ATTESTATION_LATER_FIELDS = new Set(['status', 'revoked_at', 'revocation_reason'])
+const ATTESTATION_LATER_FIELDS = new Set(['status', 'revoked_at', 'revocation_reason', 'source'])
 
 /** What a VC says it is, by what was signed: its `type` and its id's prefix. */
 export type VcKind = 'credential' | 'attestation'
@@ -230,6 +231,10 @@ function recordMismatch(input: unknown, vcJwt: string, kind: VcKind, claims: VcC
   const missing = fields.filter((k) => !(k in record) && !optional.has(k))
   if (missing.length > 0) return `the record lacks ${missing.join(', ')}: a ${kind} record has every field`
 
+  // An attestation of this service is the organization's own (`source: self`, absent from older records).
+  if (kind === 'attestation' && 'source' in record && record.source !== 'self') {
+    return `the record's source ${JSON.stringify(record.source)} is not that of an attestation the organization signed (self)`
+  }
   const subject = (claims.credentialSubject ?? {}) as Record<string, unknown>
   const id = String(claims.jti).slice(`urn:rwa:${kind}:`.length)
   const checks: Array<[string, unknown, unknown, (a: unknown, b: unknown) => boolean]> = [

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { cliAs, cliHome, newOrg } from '../support/cli.js'
 import { startServerProcess } from '../support/server-process.js'
@@ -6,7 +8,7 @@ import { TestIssuer } from '../support/test-issuer.js'
 /*
  * `rwa issuers` end to end: a real server started with RWA_ALLOW_HTTP_ISSUERS=1 and a did:web provider
  * on loopback (test/support/test-issuer.ts), registered, listed, suspended, refreshed after a key
- * rotation and removed through the CLI.
+ * rotation and removed through the CLI; its credential submitted with `rwa attestations submit --vc`.
  */
 
 vi.setConfig({ testTimeout: 120_000 })
@@ -43,7 +45,7 @@ describe('rwa issuers', () => {
     const added = await rwa.json([
       'issuers',
       'add',
-      '--id',
+      '--issuer-id',
       'acme-kyc',
       '--name',
       'Acme KYC',
@@ -64,6 +66,34 @@ describe('rwa issuers', () => {
       status: 'active',
       keys: [{ kid: `${provider.did}#key-1`, retired_at: null }],
     })
+
+    // The provider's credential, submitted from a file; a refused one names its reason.
+    const { vc_jwt } = await provider.issue({
+      subject: 'did:web:lion:bob',
+      status: ['revocation', 'suspension'],
+    })
+    const file = join(home.dir, 'kyc.jwt')
+    writeFileSync(file, `${vc_jwt}\n`)
+    const submitted = await rwa.json(['attestations', 'submit', '--vc', file])
+    expect(submitted).toMatchObject({
+      source: 'external',
+      issuer_id: 'acme-kyc',
+      subject_did: 'did:web:lion:bob',
+      type: 'kyc',
+      vc_jwt,
+      jurisdiction: null,
+    })
+    const shown = await rwa.run(['attestations', 'get', submitted.attestation_id])
+    expect(shown.stdout).toContain('acme-kyc')
+    const revoked = await provider.issue({ subject: 'did:web:lion:carol' })
+    provider.revoke(revoked.index)
+    writeFileSync(file, revoked.vc_jwt)
+    const refused = await rwa.run(['attestations', 'submit', '--vc', file])
+    expect(refused.exitCode).not.toBe(0)
+    expect(refused.stderr).toContain('credential_revoked')
+    const missing = await rwa.run(['attestations', 'submit', '--vc', join(home.dir, 'none.jwt')])
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toContain('--vc: cannot read')
 
     const listed = await rwa.run(['issuers', 'list', '--requirement', 'kyc'])
     expect(listed.exitCode).toBe(0)
@@ -90,7 +120,7 @@ describe('rwa issuers', () => {
     const malformed = await rwa.run([
       'issuers',
       'add',
-      '--id',
+      '--issuer-id',
       'x1',
       '--name',
       'X',
@@ -119,7 +149,7 @@ describe('rwa issuers', () => {
     const unresolvable = await rwa.run([
       'issuers',
       'add',
-      '--id',
+      '--issuer-id',
       'private',
       '--name',
       'P',

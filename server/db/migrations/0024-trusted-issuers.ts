@@ -9,6 +9,10 @@ import type { Kysely, Migration } from 'kysely'
  *   resolved.
  * - `issuer_keys`: every Ed25519 key an issuer's DID ever listed, kept for life: a key gone from the
  *   DID document gets `retired_at` and still verifies what was signed before it.
+ * - `external_attestations`: the credentials of trusted issuers submitted as attestations, the VC-JWT
+ *   verbatim (`vc_sha256` its SHA-256, hex, one per organization), the requirement it meets (`type`), its
+ *   VC types and signed `credentialStatus` (JSON text), and its status as the issuer's lists last said.
+ *   Their ids share the `att_` space of the organization's own attestations.
  */
 export const trustedIssuers: Migration = {
   async up(db: Kysely<unknown>) {
@@ -39,6 +43,34 @@ export const trustedIssuers: Migration = {
       .addColumn('first_seen_at', 'text', (c) => c.notNull())
       .addColumn('retired_at', 'text')
       .addPrimaryKeyConstraint('issuer_keys_pk', ['org_id', 'issuer_id', 'kid'])
+      .execute()
+    await db.schema
+      .createTable('external_attestations')
+      .addColumn('attestation_id', 'text', (c) => c.primaryKey())
+      .addColumn('org_id', 'text', (c) => c.notNull())
+      .addColumn('issuer_id', 'text', (c) => c.notNull())
+      .addColumn('issuer_did', 'text', (c) => c.notNull())
+      .addColumn('subject_did', 'text', (c) => c.notNull())
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('vc_types', 'text', (c) => c.notNull())
+      .addColumn('vc_jwt', 'text', (c) => c.notNull())
+      .addColumn('vc_sha256', 'text', (c) => c.notNull())
+      .addColumn('valid_from', 'text')
+      .addColumn('valid_until', 'text')
+      .addColumn('credential_status', 'text')
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('submitted_at', 'text', (c) => c.notNull())
+      .execute()
+    await db.schema
+      .createIndex('external_attestations_vc_uq')
+      .on('external_attestations')
+      .columns(['org_id', 'vc_sha256'])
+      .unique()
+      .execute()
+    await db.schema
+      .createIndex('external_attestations_subject_idx')
+      .on('external_attestations')
+      .columns(['org_id', 'subject_did', 'type'])
       .execute()
   },
 }

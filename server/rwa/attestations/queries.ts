@@ -3,6 +3,7 @@ import { compiledOnce } from '../../db/compiled-query.js'
 import type { ListAttestationsQuery } from '../../../src/contract/rwa.js'
 import { type Executor, ownedRecord, pageOf, whereEqual } from '../../db/queries.js'
 import type { AttestationsTable } from '../../db/schema.js'
+import type { ExternalAttestationsTable } from '../../db/issuers-schema.js'
 
 /** Every query of attestations; each filters by org_id first. */
 
@@ -102,3 +103,32 @@ const titleVerificationsQuery = compiledOnce(
       .where('credential_id', '=', credentialId)
       .where('type', '=', titleType),
 )
+
+// ── Attestations of trusted issuers (docs/issuers.md) ──────────────────────
+
+export const findExternalAttestation = ownedRecord('external_attestations', 'attestation_id')
+
+export async function findExternalByDigest(db: Executor, orgId: string, sha256: string) {
+  return db
+    .selectFrom('external_attestations')
+    .select('attestation_id')
+    .where('org_id', '=', orgId)
+    .where('vc_sha256', '=', sha256)
+    .executeTakeFirst()
+}
+
+export async function insertExternalAttestation(
+  db: Executor,
+  row: Insertable<ExternalAttestationsTable>,
+): Promise<void> {
+  await db.insertInto('external_attestations').values(row).execute()
+}
+
+/** A page of an organization's trusted issuers' attestations, filtered as the list is (no jurisdiction, no credential). */
+export function listExternalAttestations(db: Executor, orgId: string, query: ListAttestationsQuery) {
+  const base = whereEqual(db.selectFrom('external_attestations').where('org_id', '=', orgId), {
+    subject_did: query.subject_did,
+    type: query.type,
+  })
+  return pageOf(base, 'attestation_id', query)
+}

@@ -1,10 +1,13 @@
 import {
+  type AnyAttestation,
   type Attestation,
+  type ExternalAttestation,
   KNOWN_REQUIREMENTS,
   type ListAttestationsQuery,
   type ListAttestationsResponse,
   REGULATORY_ATTESTATION,
   type RevokeAttestationRequest,
+  type SelfAttestationRequest,
   type SubmitAttestationRequest,
 } from '../../../src/contract/rwa.js'
 import type { Principal } from '../../auth/principal.js'
@@ -19,19 +22,35 @@ import { listPage, ownedOr404 } from '../owned.js'
 import { recordTokenEvent } from '../history/history.js'
 import { assignStatusEntry, revokeStatusEntry } from '../status-lists/service.js'
 import { findTokenByCredential } from '../tokens/queries.js'
-import { attestationFromRow, attestationFromRowWithStatus } from './from-row.js'
+import { submitExternalAttestation } from './external.js'
+import { attestationFromRow, attestationFromRowWithStatus, externalAttestationFromRow } from './from-row.js'
 import {
   findAttestation,
+  findExternalAttestation,
   insertAttestation,
   listAttestations as listAttestationRows,
+  listExternalAttestations,
   markAttestationRevoked,
 } from './queries.js'
 
-/** Records a regulatory attestation, signed by the attesting jurisdiction's key. */
+/**
+ * Records an attestation: the organization's own (signed by the attesting jurisdiction's key), or a
+ * trusted issuer's credential (`{ vc_jwt }`, ./external.ts).
+ */
 export async function submitAttestation(
   ctx: AppContext,
   principal: Principal,
   input: SubmitAttestationRequest,
+): Promise<Attestation | ExternalAttestation> {
+  if ('vc_jwt' in input) return submitExternalAttestation(ctx, principal, input)
+  return submitSelfAttestation(ctx, principal, input)
+}
+
+/** Records a regulatory attestation, signed by the attesting jurisdiction's key. */
+async function submitSelfAttestation(
+  ctx: AppContext,
+  principal: Principal,
+  input: SelfAttestationRequest,
 ): Promise<Attestation> {
   const orgId = principal.orgId
   const times = issuanceTimes(ctx, input.valid_until, 'attestation')
@@ -105,17 +124,40 @@ export async function getAttestation(
   ctx: AppContext,
   principal: Principal,
   id: string,
-): Promise<Attestation> {
-  return attestationFromRow(await ownedOr404(findAttestation(ctx.db, principal.orgId, id), 'attestation', id))
+): Promise<AnyAttestation> {
+  const own = await findAttestation(ctx.db, principal.orgId, id)
+  if (own) return attestationFromRow(own)
+  return externalAttestationFromRow(
+    await ownedOr404(findExternalAttestation(ctx.db, principal.orgId, id), 'attestation', id),
+  )
 }
 
+/**
+ * The organization's own attestations and its trusted issuers' together, newest first (their ids are of
+ * one kind, time-sortable): a page of each below the cursor, merged. A jurisdiction or credential filter
+ * leaves out the trusted issuers' (they have neither).
+ */
 export async function listAttestations(
   ctx: AppContext,
   principal: Principal,
   query: ListAttestationsQuery,
 ): Promise<ListAttestationsResponse> {
-  const page = await listAttestationRows(ctx.db, principal.orgId, query)
-  return listPage('attestations', page, attestationFromRow)
+  const own = await listAttestationRows(ctx.db, principal.orgId, query)
+  if (query.jurisdiction !== undefined || query.credential_id !== undefined) {
+    return listPage('attestations', own, attestationFromRow)
+  }
+  const external = await listExternalAttestations(ctx.db, principal.orgId, query)
+  const merged: AnyAttestation[] = [
+    ...own.rows.map(attestationFromRow),
+    ...external.rows.map(externalAttestationFromRow),
+  ].sort((a, b) => (a.attestation_id < b.attestation_id ? 1 : a.attestation_id > b.attestation_id ? -1 : 0))
+  const page = merged.slice(0, query.limit)
+  const more = merged.length > query.limit || own.next_cursor !== null || external.next_cursor !== null
+  return {
+    attestations: page,
+    total: own.total + external.total,
+    next_cursor: more && page.length > 0 ? page.at(-1)!.attestation_id : null,
+  }
 }
 
 /**
@@ -135,7 +177,15 @@ export async function revokeAttestation(
   const reason = input.reason ?? null
   const orgId = principal.orgId
   return ctx.db.transaction().execute(async (trx) => {
-    const row = await ownedOr404(findAttestation(trx, orgId, id), 'attestation', id)
+    const own = await findAttestation(trx, orgId, id)
+    if (!own && (await findExternalAttestation(trx, orgId, id))) {
+      throw new ApiError(
+        'attestation_external',
+        `Attestation ${id} is a trusted issuer's credential: its issuer revokes it, in its status list; suspend or remove the issuer to stop relying on it`,
+        { context: { attestation_id: id } },
+      )
+    }
+    const row = await ownedOr404(Promise.resolve(own), 'attestation', id)
     const alreadyRevoked = async () => {
       const current = await ownedOr404(findAttestation(trx, orgId, id), 'attestation', id)
       return new ApiError(

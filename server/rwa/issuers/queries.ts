@@ -1,4 +1,5 @@
 import { type Insertable, type Selectable, sql } from 'kysely'
+import type { TrustedIssuer } from '../../../src/proof/external-credential.js'
 import type { ListIssuersQuery } from '../../../src/contract/issuers.js'
 import { type Executor, ownedRecord, pageOf, type RowLock } from '../../db/queries.js'
 import type { IssuerKeysTable, IssuersTable } from '../../db/issuers-schema.js'
@@ -105,4 +106,30 @@ export async function setKeysRetired(
     .where('issuer_id', '=', issuerId)
     .where('kid', 'in', kids)
     .execute()
+}
+
+/**
+ * Every issuer of the organization as a verifier needs it (src/proof/external-credential.ts): its DID,
+ * status, requirements, end of trust and keys kept for life. Removed ones included, so that a credential
+ * of one is refused as such.
+ */
+export async function trustedIssuersOf(db: Executor, orgId: string): Promise<TrustedIssuer[]> {
+  const rows = await db.selectFrom('issuers').selectAll().where('org_id', '=', orgId).orderBy('seq').execute()
+  const keys = await keysOfIssuers(
+    db,
+    orgId,
+    rows.map((r) => r.issuer_id),
+  )
+  return rows.map((row) => ({
+    issuer_id: row.issuer_id,
+    did: row.did,
+    status: row.status as TrustedIssuer['status'],
+    requirements: JSON.parse(row.requirements) as Record<string, string[]>,
+    valid_until: row.valid_until,
+    keys: (keys.get(row.issuer_id) ?? []).map((k) => ({
+      kid: k.kid,
+      jwk: JSON.parse(k.jwk) as TrustedIssuer['keys'][number]['jwk'],
+      retired_at: k.retired_at,
+    })),
+  }))
 }

@@ -1,5 +1,5 @@
 import { publicKeyOfDidKey, publicKeyOfMultikey, verificationMethodOf } from '../../../src/proof/did-key.js'
-import { FetchFailed, fetchForIssuer, type IssuerFetchPolicy } from './fetch.js'
+import { FetchFailed, fetchForIssuer, type IssuerFetchPolicy } from '../issuer-documents/fetch.js'
 
 /*
  * An issuer's DID resolved to its Ed25519 keys (docs/issuers.md, "Resolution"). A did:key carries its

@@ -1,10 +1,28 @@
-import type { Attestation } from '../../contract/rwa.js'
+import type { AnyAttestation } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import type { Run } from '../invoke.js'
 import { listing } from '../paging.js'
 import { confirmed, showing } from './shapes.js'
 
-function showAttestation(ctx: CliContext, a: Attestation): void {
+function showAttestation(ctx: CliContext, a: AnyAttestation): void {
+  const status = a.status === 'active' ? ctx.out.style.green(a.status) : ctx.out.style.red(a.status)
+  if (a.source === 'external') {
+    ctx.out.record([
+      ['attestation_id', a.attestation_id],
+      ['source', 'external'],
+      ['type', a.type],
+      ['issuer_id', a.issuer_id],
+      ['issuer_did', a.issuer_did],
+      ['subject_did', a.subject_did],
+      ['vc_types', a.vc_types.join(', ')],
+      ['valid_from', a.valid_from],
+      ['valid_until', a.valid_until],
+      ['vc_sha256', a.vc_sha256],
+      ['submitted_at', a.submitted_at],
+      ['status', status],
+    ])
+    return
+  }
   ctx.out.record([
     ['attestation_id', a.attestation_id],
     ['type', a.type],
@@ -16,7 +34,7 @@ function showAttestation(ctx: CliContext, a: Attestation): void {
     ['issuer_did', a.issuer_did],
     ['issued_at', a.issued_at],
     ['valid_until', a.valid_until],
-    ['status', a.status === 'active' ? ctx.out.style.green(a.status) : ctx.out.style.red(a.status)],
+    ['status', status],
     ['revoked_at', a.revoked_at],
     ['revocation_reason', a.revocation_reason],
   ])
@@ -25,7 +43,14 @@ function showAttestation(ctx: CliContext, a: Attestation): void {
 export const list = listing('listAttestations', 'attestations', {
   noun: ['attestation', 'attestations'],
   headers: ['attestation_id', 'type', 'jurisdiction', 'subject_did', 'attester', 'valid_until'],
-  row: (_, a) => [a.attestation_id, a.type, a.jurisdiction, a.subject_did, a.attester, a.valid_until],
+  row: (_, a) => [
+    a.attestation_id,
+    a.type,
+    a.jurisdiction ?? '-',
+    a.subject_did,
+    a.source === 'external' ? `issuer ${a.issuer_id}` : a.attester,
+    a.valid_until,
+  ],
   id: (a) => a.attestation_id,
 })
 

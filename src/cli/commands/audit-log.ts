@@ -227,6 +227,8 @@ async function readRecords(ctx: CliContext, client: Awaited<ReturnType<CliContex
   // Read after the records: a record read as revoked has its bit set in them.
   const statusLists: Record<string, string> = {}
   for (const c of [...credentials, ...attestations]) {
+    // A trusted issuer's attestation names its issuer's lists, which this server does not serve.
+    if ('source' in c && c.source === 'external') continue
     const url = c.credential_status?.statusListCredential
     if (url === undefined || url in statusLists) continue
     // Through this connection: the URL names the public host, which this machine may not reach.

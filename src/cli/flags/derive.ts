@@ -124,6 +124,7 @@ function flagOf(field: FieldSpec, override: FlagOverride, paged: boolean): Flag 
     ...(field.type === 'list' || override.repeatable ? { repeatable: true } : {}),
     ...(example !== undefined && field.type !== 'boolean' ? { example: shellWord(example) } : {}),
     ...(aliases.length > 0 ? { aliases } : {}),
+    ...(field.alternative ? { alternative: true } : {}),
   }
 }
 

@@ -44,6 +44,8 @@ export interface Flag {
   repeatable?: boolean
   /** A value of the expected form, shown when the server refuses the field (`e.g. --amount 250`). */
   example?: string
+  /** It gives the body's other form (../spec/types.ts, FieldSpec.alternative): given, nothing else is required. */
+  alternative?: boolean
   /** Earlier spellings, still taken but not shown (docs/cli.md, "Renamed flags"): `--org` of `--org-id`. */
   aliases?: readonly string[]
 }

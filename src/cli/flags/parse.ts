@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { EXIT, ExitError } from '../exit-error.js'
 
 /*
@@ -130,5 +131,18 @@ export function jsonValue(value: string | string[], flag: string): unknown {
     return JSON.parse(typed)
   } catch {
     throw new ExitError(EXIT.usage, `${flag} must be JSON, got ${JSON.stringify(typed)}`)
+  }
+}
+
+/** The text of a file (`-`: stdin), trimmed: `--vc credential.jwt`. */
+export function fileText(value: string | string[], flag: string): string {
+  const path = text(value)
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8').trim()
+  } catch (error) {
+    throw new ExitError(
+      EXIT.usage,
+      `${flag}: cannot read ${path === '-' ? 'stdin' : path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    )
   }
 }

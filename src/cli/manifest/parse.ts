@@ -5,7 +5,7 @@ import {
   issueCredentialRequestSchema,
   registerJurisdictionRequestSchema,
   setTokenRulesRequestSchema,
-  submitAttestationRequestSchema,
+  selfAttestationRequestSchema,
   titleDeedKey,
   tokenizeRequestSchema,
 } from '../../contract/rwa.js'
@@ -27,7 +27,7 @@ const credentialEntrySchema = z.strictObject({
 
 /** An attestation entry may name its credential by `credential` (a ref) instead of `credential_id`. */
 const attestationEntrySchema = z.strictObject({
-  ...submitAttestationRequestSchema.shape,
+  ...selfAttestationRequestSchema.shape,
   credential: z.string().min(1).max(100).optional().describe('ref of a credential in this manifest'),
 })
 

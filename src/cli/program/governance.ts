@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import type { FlagOverride } from '../flags/derive.js'
+import { fileText } from '../flags/parse.js'
 import { command, declareGroup } from './operation-command.js'
 import { importCommand, verifyCommands } from './workflows.js'
 
@@ -175,10 +176,20 @@ export function declareGovernance(program: Command): void {
     }),
     submit: command({
       operation: 'submitAttestation',
-      description: 'Submit a regulatory attestation, signed by the jurisdiction',
-      flags: { type: { flag: '--type <requirement>' } },
+      description:
+        "Submit a regulatory attestation, signed by the jurisdiction; or a trusted issuer's credential (--vc FILE)",
+      flags: {
+        type: { flag: '--type <requirement>' },
+        vc_jwt: {
+          flag: '--vc <file>',
+          help: "a trusted issuer's VC-JWT, read from FILE (- for stdin): submitted alone, verified now",
+          parse: fileText,
+          example: 'kyc.jwt',
+        },
+      },
       examples: [
         'rwa attestations submit --jurisdiction SG --subject-did did:web:acme:bob --type kyc --attester "Onfido"',
+        'rwa attestations submit --vc kyc.jwt',
       ],
       run: async () => (await attestations()).submit,
     }),

@@ -50,13 +50,13 @@ export function declareIssuers(program: Command): void {
         operation: 'registerIssuer',
         description: 'Register a trusted issuer: its DID is resolved now, its Ed25519 keys kept for life',
         flags: {
-          issuer_id: { flag: '--id <issuer_id>', prompt: 'Issuer id (e.g. acme-kyc)' },
+          issuer_id: { prompt: 'Issuer id (e.g. acme-kyc)' },
           requirements: requirement,
           jurisdictions: jurisdiction,
           valid_until: { example: '2027-06-30T00:00:00Z' },
         },
         examples: [
-          'rwa issuers add --id acme-kyc --name "Acme KYC" --did did:web:kyc.acme.example --requirement kyc=KYCCredential --jurisdiction US --jurisdiction SG',
+          'rwa issuers add --issuer-id acme-kyc --name "Acme KYC" --did did:web:kyc.acme.example --requirement kyc=KYCCredential --jurisdiction US --jurisdiction SG',
         ],
         run: async () => (await issuers()).add,
       }),

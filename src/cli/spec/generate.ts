@@ -121,14 +121,29 @@ function fieldsOf(
   return fields
 }
 
+/**
+ * The fields of a body: of its schema, or, for a body that is one of several objects (`anyOf`), of the
+ * first, followed by the other forms' fields as `alternative` (none of them required).
+ */
+function bodyFieldsOf(schema: JsonSchema, example: unknown): FieldSpec[] {
+  const forms = schema.anyOf?.filter((b) => b.type === 'object')
+  if (schema.properties || !forms || forms.length < 2) return fieldsOf('body', schema, example, '', true)
+  const [first, ...others] = forms
+  const fields = fieldsOf('body', first!, example, '', true)
+  for (const form of others) {
+    for (const field of fieldsOf('body', form, undefined, '', false)) {
+      if (!fields.some((f) => f.name === field.name)) fields.push({ ...field, alternative: true })
+    }
+  }
+  return fields
+}
+
 /** One operation as the CLI reads it. */
 function cliOperationOf(operation: OperationSpec, table: CliOperation['table']): CliOperation {
   const fields = [
     ...(operation.params ? fieldsOf('path', jsonSchemaOf(operation.params), undefined) : []),
     ...(operation.query ? fieldsOf('query', jsonSchemaOf(operation.query), undefined) : []),
-    ...(operation.body
-      ? fieldsOf('body', jsonSchemaOf(operation.body.schema), operation.body.example, '', true)
-      : []),
+    ...(operation.body ? bodyFieldsOf(jsonSchemaOf(operation.body.schema), operation.body.example) : []),
   ]
   const query = new Set(fields.filter((f) => f.in === 'query').map((f) => f.name))
   return {

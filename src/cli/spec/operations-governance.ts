@@ -88,7 +88,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"subject_did","in":"query","type":"string","required":false,"example":"did:web:acme:bob"},
     {"name":"type","in":"query","type":"string","required":false,"example":"kyc"},
   ] },
-  submitAttestation: { "table":"all","method":"post","summary":"Submit a regulatory attestation","paged":false,"body":"required", "fields": [
+  submitAttestation: { "table":"all","method":"post","summary":"Submit a regulatory attestation, or a trusted issuer's credential (`{ vc_jwt }`)","paged":false,"body":"required", "fields": [
     {"name":"jurisdiction","in":"body","type":"string","required":true,"description":"The jurisdiction issuing (signing) the attestation","example":"SG"},
     {"name":"subject_did","in":"body","type":"string","required":true,"description":"Who the attestation is about","example":"did:web:acme:bob"},
     {"name":"type","in":"body","type":"string","required":true,"description":"The requirement it satisfies, e.g. `kyc`","example":"kyc"},
@@ -96,6 +96,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"credential_id","in":"body","type":"string","required":false,"description":"The property credential it concerns; required for title_verification","example":"cred_01M8420DESXZV8X28W2ZQWTKA9"},
     {"name":"evidence","in":"body","type":"string","required":false,"description":"Reference to the supporting evidence","example":"onfido:check:7f3c2a"},
     {"name":"valid_until","in":"body","type":"string","required":false,"description":"End of validity; none means it does not expire","time":true,"example":"2027-11-22T00:00:00.000Z"},
+    {"name":"vc_jwt","in":"body","type":"string","required":false,"description":"A trusted issuer's VC-JWT, verbatim: verified now","alternative":true},
   ] },
   getAttestation: { "table":"all","method":"get","summary":"Get attestation details","paged":false, "fields": [
     {"name":"id","in":"path","type":"string","required":true},

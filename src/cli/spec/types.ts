@@ -35,6 +35,11 @@ export interface FieldSpec {
   default?: string
   /** A value of the expected form, from the declaration's request example (or the schema's default). */
   example?: string
+  /**
+   * A field of the body's other form (a body that is one of two objects): given, it is sent alone, and
+   * the first form's required fields are not asked for.
+   */
+  alternative?: true
 }
 
 /** One operation, as the CLI reads it. */

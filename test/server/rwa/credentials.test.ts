@@ -282,6 +282,7 @@ describe('attestations', () => {
     const a = attestationSchema.parse(res.body)
     expect(a).toEqual({
       attestation_id: expect.stringMatching(/^att_/),
+      source: 'self',
       jurisdiction: 'US',
       subject_did: OWNER,
       type: 'title_verification',

@@ -67,6 +67,13 @@ describe('GET /openapi.json (governance)', () => {
         'GET /console/rwa/approvals/{id}',
         'POST /console/rwa/approvals/{id}/approve',
         'POST /console/rwa/approvals/{id}/reject',
+        // Trusted issuers (docs/issuers.md).
+        'GET /console/rwa/issuers',
+        'POST /console/rwa/issuers',
+        'GET /console/rwa/issuers/{id}',
+        'PATCH /console/rwa/issuers/{id}',
+        'DELETE /console/rwa/issuers/{id}',
+        'POST /console/rwa/issuers/{id}/refresh',
       ].sort(),
     )
     const transfer = res.body.paths['/console/rwa/transfers'].post
