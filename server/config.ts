@@ -105,6 +105,11 @@ export const serverConfigSchema = z.object({
   allowHttpWebhooks: booleanSetting,
   /** Trusted issuers' did:web documents and status lists may be fetched over http from loopback. */
   allowHttpIssuers: booleanSetting,
+  /** How old a trusted issuer's status list may be when an evaluation relies on it: `1h`, `30m`, `90s` (`durationMs`). */
+  issuerStatusMaxAge: z
+    .string()
+    .regex(/^[1-9]\d{0,8}[smhd]$/, 'expected a duration such as 1h, 30m or 90s')
+    .default('1h'),
 })
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>
@@ -237,4 +242,10 @@ export function loadServerConfig(
     throw new Error(`invalid configuration: ${problems.join('; ')}`)
   }
   return Object.freeze(result.data)
+}
+
+/** The milliseconds of a duration setting (`90s`, `30m`, `1h`, `7d`), as its schema checked it. */
+export function durationMs(text: string): number {
+  const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[text.slice(-1) as 's' | 'm' | 'h' | 'd']
+  return Number(text.slice(0, -1)) * unit
 }

@@ -93,6 +93,8 @@ export interface AppContext {
   readonly allowHttpWebhooks: boolean
   /** `--allow-http-issuers`: did:web documents and status lists may be fetched over http from loopback. */
   readonly allowHttpIssuers: boolean
+  /** `--issuer-status-max-age`: how old a trusted issuer's status list may be when relied on (ms). */
+  readonly issuerStatusMaxAgeMs: number
   /** The key-encryption key (README.md, "Signing keys at rest"): seals and opens webhook secrets at rest. */
   readonly masterKey: MasterKey
   /** How long an event stream stays silent before it sends a keep-alive comment (15 s). */
@@ -148,6 +150,8 @@ export interface AppContextOptions {
   allowHttpWebhooks?: boolean
   /** `--allow-http-issuers`. Default: false (https to public addresses only). */
   allowHttpIssuers?: boolean
+  /** `--issuer-status-max-age`. Default: 1 h. */
+  issuerStatusMaxAgeMs?: number
   /** Default 15 s; tests make it short. */
   eventStreamHeartbeatMs?: number
 }
@@ -249,6 +253,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     readiness,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     allowHttpIssuers: options.allowHttpIssuers ?? false,
+    issuerStatusMaxAgeMs: options.issuerStatusMaxAgeMs ?? 3_600_000,
     masterKey: options.masterKey,
     eventStreamHeartbeatMs: options.eventStreamHeartbeatMs ?? 15_000,
     records: recordReaders(options.aggregates),

@@ -3,7 +3,7 @@ import type { ServerType } from '@hono/node-server'
 import { createApp } from './app.js'
 import { ensureAdminKey } from './bootstrap.js'
 import { ApiError } from './errors.js'
-import type { ServerConfig } from './config.js'
+import { durationMs, type ServerConfig } from './config.js'
 import { AGGREGATES } from './aggregates.js'
 import { type AppContext, createAppContext } from './context.js'
 import { redactUrl } from './db/database.js'
@@ -140,6 +140,7 @@ export async function startServer(
       trustProxyHops: config.trustProxy,
       allowHttpWebhooks: config.allowHttpWebhooks,
       allowHttpIssuers: config.allowHttpIssuers,
+      issuerStatusMaxAgeMs: durationMs(config.issuerStatusMaxAge),
     })
     const admin = await ensureAdminKey(ctx, config.adminKey)
     await ctx.signingKeys.ensureServiceKeys()

@@ -57,3 +57,15 @@ export interface ExternalAttestationsTable {
   status: string
   submitted_at: string
 }
+
+/** A status list of an issuer as last fetched for an organization, and the last failure since. */
+export interface IssuerStatusListsTable {
+  org_id: string
+  url: string
+  /** The status list credential as served; null until one was fetched. */
+  list_jwt: string | null
+  fetched_at: string | null
+  /** The last failed fetch after `fetched_at`, and why; null when the last fetch succeeded. */
+  failed_at: string | null
+  failure: string | null
+}

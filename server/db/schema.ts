@@ -40,7 +40,12 @@ import type {
   WebhookEndpointsTable,
 } from './events-schema.js'
 import type { ConsoleSessionsTable } from './console-schema.js'
-import type { ExternalAttestationsTable, IssuerKeysTable, IssuersTable } from './issuers-schema.js'
+import type {
+  ExternalAttestationsTable,
+  IssuerKeysTable,
+  IssuersTable,
+  IssuerStatusListsTable,
+} from './issuers-schema.js'
 
 /**
  * The tables, as kysely sees them. Timestamps are ISO 8601 strings in UTC and dates `YYYY-MM-DD`,
@@ -88,6 +93,7 @@ export interface Database {
   issuers: IssuersTable
   issuer_keys: IssuerKeysTable
   external_attestations: ExternalAttestationsTable
+  issuer_status_lists: IssuerStatusListsTable
 }
 
 export interface OrganizationsTable {

@@ -189,6 +189,14 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     description:
       "fetch trusted issuers' did:web documents and status lists over http from loopback (local development; rwa sandbox sets it)",
   },
+  {
+    field: 'issuerStatusMaxAge',
+    flag: '--issuer-status-max-age <duration>',
+    env: 'RWA_ISSUER_STATUS_MAX_AGE',
+    default: '1h',
+    description:
+      "how old a trusted issuer's status list may be when a transfer relies on its credential; an older one is fetched again, and one that cannot be fails the check",
+  },
 ]
 
 /**

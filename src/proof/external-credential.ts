@@ -33,6 +33,8 @@ export interface TrustedIssuer {
   requirements: Record<string, string[]>
   valid_until: string | null
   keys: { kid: string; jwk: { kty: 'OKP'; crv: 'Ed25519'; x: string }; retired_at: string | null }[]
+  /** The jurisdictions that recognise its credentials (the registry's; an offline verifier may leave it out). */
+  jurisdictions?: string[]
 }
 
 export type StatusPurpose = 'revocation' | 'suspension'

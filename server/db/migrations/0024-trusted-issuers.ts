@@ -13,6 +13,9 @@ import type { Kysely, Migration } from 'kysely'
  *   verbatim (`vc_sha256` its SHA-256, hex, one per organization), the requirement it meets (`type`), its
  *   VC types and signed `credentialStatus` (JSON text), and its status as the issuer's lists last said.
  *   Their ids share the `att_` space of the organization's own attestations.
+ * - `issuer_status_lists`: each status list of an issuer as last fetched for the organization (the
+ *   VC-JWT as served, when), and the last failure to fetch it since: what every instance's evaluations
+ *   read, so that one fetch serves them all.
  */
 export const trustedIssuers: Migration = {
   async up(db: Kysely<unknown>) {
@@ -71,6 +74,16 @@ export const trustedIssuers: Migration = {
       .createIndex('external_attestations_subject_idx')
       .on('external_attestations')
       .columns(['org_id', 'subject_did', 'type'])
+      .execute()
+    await db.schema
+      .createTable('issuer_status_lists')
+      .addColumn('org_id', 'text', (c) => c.notNull())
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('list_jwt', 'text')
+      .addColumn('fetched_at', 'text')
+      .addColumn('failed_at', 'text')
+      .addColumn('failure', 'text')
+      .addPrimaryKeyConstraint('issuer_status_lists_pk', ['org_id', 'url'])
       .execute()
   },
 }

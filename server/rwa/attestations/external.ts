@@ -3,14 +3,13 @@ import type { ExternalAttestation, ExternalAttestationRequest } from '../../../s
 import {
   checkExternalStatus,
   type ExternalRefused,
-  type FetchedList,
   verifyExternalCredential,
 } from '../../../src/proof/external-credential.js'
 import type { Principal } from '../../auth/principal.js'
-import { HOUR_MS, isoTimestamp } from '../../clock.js'
+import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
 import { ApiError } from '../../errors.js'
-import { FetchFailed, fetchForIssuer } from '../issuer-documents/fetch.js'
+import { fetchAndKeep } from '../issuer-documents/status.js'
 import { trustedIssuersOf } from '../issuers/queries.js'
 import { externalAttestationFromRow } from './from-row.js'
 import { findExternalByDigest, insertExternalAttestation } from './queries.js'
@@ -26,17 +25,6 @@ const refusedCredential = (refusal: ExternalRefused) =>
   new ApiError('credential_refused', `The credential is refused (${refusal.reason}): ${refusal.detail}`, {
     context: { reason: refusal.reason },
   })
-
-/** Fetches a status list now (at most 2 MiB, within 10 s, under the address policy). */
-async function fetchNow(ctx: AppContext, url: string): Promise<FetchedList> {
-  try {
-    const listJwt = await fetchForIssuer(url, { allowHttp: ctx.allowHttpIssuers }, 'application/vc+jwt')
-    return { listJwt: listJwt.trim(), fetchedAt: isoTimestamp(ctx.clock.now()) }
-  } catch (error) {
-    if (error instanceof FetchFailed) return { error: error.message }
-    throw error
-  }
-}
 
 export async function submitExternalAttestation(
   ctx: AppContext,
@@ -57,9 +45,10 @@ export async function submitExternalAttestation(
     }
     const verified = await verifyExternalCredential(input.vc_jwt, await trustedIssuersOf(trx, orgId), now)
     if (!verified.ok) throw refusedCredential(verified)
-    const status = await checkExternalStatus(verified, (url) => fetchNow(ctx, url), {
+    // Fetched now (and kept: the evaluations that follow read the lists as fetched here).
+    const status = await checkExternalStatus(verified, (url) => fetchAndKeep(ctx, trx, orgId, url), {
       now,
-      maxAgeMs: HOUR_MS,
+      maxAgeMs: ctx.issuerStatusMaxAgeMs,
     })
     if (!status.ok) throw refusedCredential(status)
     const attestationId = ctx.ids.next('att')

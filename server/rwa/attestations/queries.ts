@@ -132,3 +132,13 @@ export function listExternalAttestations(db: Executor, orgId: string, query: Lis
   })
   return pageOf(base, 'attestation_id', query)
 }
+
+/** A subject's attestations of trusted issuers (a transfer evaluation's candidates). */
+export function externalAttestationsOf(db: Executor, orgId: string, subjectDid: string) {
+  return db
+    .selectFrom('external_attestations')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('subject_did', '=', subjectDid)
+    .execute()
+}

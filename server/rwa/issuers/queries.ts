@@ -126,6 +126,7 @@ export async function trustedIssuersOf(db: Executor, orgId: string): Promise<Tru
     status: row.status as TrustedIssuer['status'],
     requirements: JSON.parse(row.requirements) as Record<string, string[]>,
     valid_until: row.valid_until,
+    jurisdictions: JSON.parse(row.jurisdictions) as string[],
     keys: (keys.get(row.issuer_id) ?? []).map((k) => ({
       kid: k.kid,
       jwk: JSON.parse(k.jwk) as TrustedIssuer['keys'][number]['jwk'],

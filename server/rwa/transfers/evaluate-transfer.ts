@@ -10,6 +10,7 @@ import {
 import {
   type AttestationFacts,
   type CredentialFacts,
+  type ExternalAttestationFacts,
   credentialCheck,
   requirementCheck,
   type TrustFacts,
@@ -25,7 +26,7 @@ import { ruleChecks } from './rule-checks.js'
 
 export type { LedgerFacts } from './ledger-checks.js'
 export { TOKEN_ACTIVE } from './ledger-checks.js'
-export type { AttestationFacts, TrustFacts } from './requirement-checks.js'
+export type { AttestationFacts, ExternalAttestationFacts, TrustFacts } from './requirement-checks.js'
 export { CREDENTIAL_VALID, recognisedIssuers, TRUST, trustBetween, trusts } from './requirement-checks.js'
 
 /** The requirement a forced transfer's recipient and a recovery's new identity must still meet. */
@@ -50,6 +51,8 @@ export interface TransferFacts {
   trust: readonly TrustFacts[]
   /** Candidate attestations; those of other subjects or types are ignored. */
   attestations: readonly AttestationFacts[]
+  /** Trusted issuers' attestations of the recipient (docs/issuers.md, "Evaluation"); none when absent. */
+  external?: readonly ExternalAttestationFacts[]
   /** The instant of evaluation, ISO 8601 UTC. */
   now: string
 }

@@ -1,4 +1,5 @@
 import { type CanTransferQuery, type ProofTransfer, TITLE_VERIFICATION } from '../../../src/contract/rwa.js'
+import type { AppContext } from '../../context.js'
 import type { Executor, RowLock } from '../../db/queries.js'
 import { notFound } from '../../errors.js'
 import { attestationsForTransfer } from '../attestations/queries.js'
@@ -9,6 +10,7 @@ import { rulesFromRow } from '../tokens/from-row.js'
 import { tokenOr404 } from '../tokens/queries.js'
 import { activeTrustTouching } from '../trust/queries.js'
 import { KYC, type KycFacts, type TransferFacts } from './evaluate-transfer.js'
+import { externalFacts } from './external-facts.js'
 import { approvedVolumeOn } from './queries.js'
 
 /*
@@ -52,6 +54,7 @@ export async function transferFacts(
   input: TransferInput,
   now: string,
   forTransfer = false,
+  ctx?: AppContext,
 ): Promise<{ facts: TransferFacts; transfer: ProofTransfer; issuers: Record<string, string> }> {
   const token = await tokenOr404(trx, orgId, input.token_id, forTransfer ? 'update' : undefined)
   const from = input.from_jurisdiction
@@ -102,6 +105,8 @@ export async function transferFacts(
     rules: rulesFromRow(token.rules),
     trust: trust.map((t) => ({ ...t, mutual: Number(t.mutual) === 1 })),
     attestations,
+    // Trusted issuers' attestations of the recipient (with the context that fetches their status lists).
+    external: ctx ? await externalFacts(ctx, trx, orgId, recipient, personal, now) : [],
     now,
   }
   const transfer = {

@@ -36,6 +36,23 @@ export interface CredentialFacts {
   revocation_reason: string | null
 }
 
+/**
+ * An attestation of a trusted issuer (docs/issuers.md, "Evaluation"), as verified again for this
+ * evaluation: what its issuer trusts it for now, where, and why it cannot be relied on, if it cannot.
+ */
+export interface ExternalAttestationFacts {
+  attestation_id: string
+  issuer_id: string
+  issuer_did: string
+  subject_did: string
+  /** The requirements its issuer is trusted for by its VC types now (its recorded type when it does not verify). */
+  requirements: readonly string[]
+  /** The jurisdictions its issuer is trusted in. */
+  jurisdictions: readonly string[]
+  /** Why it cannot be relied on now (its issuer, signature, validity or status), or null. */
+  problem: string | null
+}
+
 /** What a requirement check looks at: who receives, which credential, the attestations and trust. */
 export interface RequirementFacts {
   /** The subject of every requirement but `title_verification`. */
@@ -46,6 +63,8 @@ export interface RequirementFacts {
   trust: readonly TrustFacts[]
   /** Candidate attestations; those of other subjects or types are ignored. */
   attestations: readonly AttestationFacts[]
+  /** Trusted issuers' attestations of the recipient (none when absent). */
+  external?: readonly ExternalAttestationFacts[]
   /** The instant of evaluation, ISO 8601 UTC. */
   now: string
 }
@@ -152,6 +171,23 @@ export function requirementCheck(
     (a.valid_until === null || before(facts.now, a.valid_until))
 
   const met = candidates.find((a) => recognised.has(a.jurisdiction) && valid(a))
+  const outside = aboutCredential
+    ? []
+    : (facts.external ?? [])
+        .filter((a) => a.subject_did === facts.recipient_did && a.requirements.includes(requirement))
+        .sort((a, b) => (a.attestation_id < b.attestation_id ? 1 : -1))
+  const outsideMet = met
+    ? undefined
+    : outside.find((a) => a.jurisdictions.includes(jurisdiction) && !a.problem)
+  if (outsideMet) {
+    return {
+      requirement,
+      jurisdiction,
+      satisfied: true,
+      evidence: outsideMet.attestation_id,
+      reason: `${requirement} of ${subject} attested by trusted issuer ${outsideMet.issuer_id} (${outsideMet.issuer_did}) in ${outsideMet.attestation_id}`,
+    }
+  }
   if (met) {
     const via =
       met.jurisdiction === jurisdiction ? '' : ` (recognised through trust from ${met.jurisdiction})`
@@ -175,6 +211,14 @@ export function requirementCheck(
     reason = `${requirement} attestation ${expired.attestation_id} of ${subject} expired at ${expired.valid_until}`
   } else if (unrecognised) {
     reason = `${requirement} attestation ${unrecognised.attestation_id} of ${subject} was issued by ${unrecognised.jurisdiction}, which ${jurisdiction} does not recognise (no trust from ${unrecognised.jurisdiction} to ${jurisdiction})`
+  } else {
+    const failing = outside.find((a) => a.jurisdictions.includes(jurisdiction) && a.problem)
+    const elsewhere = outside.find((a) => !a.jurisdictions.includes(jurisdiction))
+    if (failing) {
+      reason = `${requirement} attestation ${failing.attestation_id} of ${subject} by trusted issuer ${failing.issuer_id} (${failing.issuer_did}) is not relied on: ${failing.problem}`
+    } else if (elsewhere) {
+      reason = `${requirement} attestation ${elsewhere.attestation_id} of ${subject} is by trusted issuer ${elsewhere.issuer_id} (${elsewhere.issuer_did}), which ${jurisdiction} does not trust (it is trusted in ${elsewhere.jurisdictions.join(', ') || 'no jurisdiction'})`
+    }
   }
   return { requirement, jurisdiction, satisfied: false, evidence: null, reason }
 }

@@ -38,7 +38,7 @@ export async function requestTransfer(
   const proofId = ctx.ids.next('prf')
   await ctx.signingKeys.prepareProofKey()
   const record = await ctx.db.transaction().execute(async (trx) => {
-    const { facts, transfer, issuers } = await transferFacts(trx, orgId, input, now, true)
+    const { facts, transfer, issuers } = await transferFacts(trx, orgId, input, now, true, ctx)
     const held = facts.ledger.sender_holding.amount
     if (input.amount > held) {
       throw new ApiError(
@@ -103,7 +103,7 @@ export async function canTransfer(
   // A transaction so the facts are one consistent snapshot; it writes nothing.
   const { facts } = await ctx.db
     .transaction()
-    .execute((trx) => transferFacts(trx, principal.orgId, { ...query, token_id: tokenId }, now))
+    .execute((trx) => transferFacts(trx, principal.orgId, { ...query, token_id: tokenId }, now, false, ctx))
   const compliance_details = evaluateTransfer(facts)
   return { allowed: compliance_details.all_satisfied, compliance_details }
 }

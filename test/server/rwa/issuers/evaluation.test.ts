@@ -1,0 +1,179 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { buildWorld, expectStatus, transferBody, type World } from '../../../support/governance.js'
+import { type ApiCaller, createHarness, type Harness } from '../../../support/harness.js'
+import { TestIssuer } from '../../../support/test-issuer.js'
+
+/*
+ * Transfers decided on trusted issuers' attestations (docs/issuers.md, "Evaluation"): recognised per
+ * jurisdiction and requirement, the issuer's status lists as last fetched at most
+ * --issuer-status-max-age old (1 h here), fetched again past it and failing closed when they cannot be,
+ * and one fetch shared by every instance.
+ */
+
+const CAROL = 'did:web:lion:carol'
+const HOUR = 3_600_000
+let h: Harness
+let provider: TestIssuer
+let world: World
+let kyc: { id: string; index: number }
+let aml: { id: string; index: number }
+
+beforeEach(async () => {
+  h = await createHarness({ allowHttpIssuers: true })
+  provider = await TestIssuer.start({ now: () => new Date(h.clock.now()) })
+  // US requires kyc, aml and title_verification; SG kyc, aml and investor_qualification (buildWorld).
+  world = await buildWorld(h)
+  await expectStatus(
+    h.post('/console/rwa/issuers', {
+      issuer_id: 'acme-kyc',
+      name: 'Acme KYC',
+      did: provider.did,
+      requirements: { kyc: ['KYCCredential'], aml: ['AMLCredential'] },
+      jurisdictions: ['US'],
+    }),
+    201,
+  )
+  const submit = async (type: string) => {
+    const issued = await provider.issue({
+      subject: CAROL,
+      types: [type],
+      status: ['revocation', 'suspension'],
+      validUntil: new Date(h.clock.now() + 365 * 24 * HOUR),
+    })
+    const made = await expectStatus(h.post('/console/rwa/attestations', { vc_jwt: issued.vc_jwt }), 201)
+    return { id: made.attestation_id as string, index: issued.index }
+  }
+  kyc = await submit('KYCCredential')
+  aml = await submit('AMLCredential')
+})
+afterEach(async () => {
+  await provider.stop()
+  await h.close()
+})
+
+/** can-transfer of 10 units to carol, within US unless told otherwise. */
+async function decide(to = 'US', caller: ApiCaller = h) {
+  const query = { from_jurisdiction: 'US', to_jurisdiction: to, recipient_did: CAROL, amount: 10 }
+  const answer = await expectStatus(
+    caller.get(`/console/rwa/tokens/${world.tokenId}/can-transfer`, { query }),
+    200,
+  )
+  const checks = answer.compliance_details.checks as any[]
+  return {
+    allowed: answer.allowed as boolean,
+    check: (req: string, j = to) => checks.find((c) => c.requirement === req && c.jurisdiction === j),
+  }
+}
+
+describe('transfers decided on trusted issuers’ attestations', () => {
+  it('approves on them where the issuer is trusted, naming the attestation, the issuer and its DID', async () => {
+    const tx = await expectStatus(
+      h.post(
+        '/console/rwa/transfers',
+        transferBody(world.tokenId, 10, { to_jurisdiction: 'US', recipient_did: CAROL }),
+      ),
+      201,
+    )
+    expect(tx.status).toBe('approved')
+    const detail = await expectStatus(h.get(`/console/rwa/transfers/${tx.transfer_id}`), 200)
+    const kycCheck = detail.compliance_details.checks.find((c: any) => c.requirement === 'kyc')
+    expect(kycCheck).toEqual({
+      requirement: 'kyc',
+      jurisdiction: 'US',
+      satisfied: true,
+      evidence: kyc.id,
+      reason: `kyc of recipient ${CAROL} attested by trusted issuer acme-kyc (${provider.did}) in ${kyc.id}`,
+    })
+  })
+
+  it('does not count them in a jurisdiction the issuer is not trusted in', async () => {
+    // buildWorld's trust US -> SG carries the transfer; SG lists kyc too.
+    const sg = await decide('SG')
+    expect(sg.allowed).toBe(false)
+    expect(sg.check('kyc', 'US')?.satisfied).toBe(true)
+    expect(sg.check('kyc', 'SG')).toMatchObject({
+      satisfied: false,
+      reason: `kyc attestation ${kyc.id} of recipient ${CAROL} is by trusted issuer acme-kyc (${provider.did}), which SG does not trust (it is trusted in US)`,
+    })
+    await expectStatus(
+      h.request('PATCH', '/console/rwa/issuers/acme-kyc', { body: { jurisdictions: ['US', 'SG'] } }),
+      200,
+    )
+    expect((await decide('SG')).check('kyc', 'SG')?.satisfied).toBe(true)
+  })
+
+  it('sees a revocation or a suspension once the list is older than the max age, and a reinstatement', async () => {
+    const fetches = () => provider.count('/status/revocation')
+    const before = fetches()
+    provider.revoke(kyc.index)
+    provider.suspend(aml.index)
+    // The lists fetched when the credentials were submitted are young enough: relied on as they are.
+    expect((await decide()).allowed).toBe(true)
+    expect(fetches()).toBe(before)
+    h.clock.advance(HOUR + 1)
+    const after = await decide()
+    expect(after.allowed).toBe(false)
+    expect(after.check('kyc')?.reason).toContain(
+      `${kyc.id} is revoked in ${provider.statusListUrl('revocation')}`,
+    )
+    expect(after.check('aml')?.reason).toContain(
+      `${aml.id} is suspended in ${provider.statusListUrl('suspension')}`,
+    )
+    expect(fetches()).toBe(before + 1)
+    provider.reinstate(aml.index)
+    h.clock.advance(HOUR + 1)
+    const reinstated = await decide()
+    expect(reinstated.check('aml')?.satisfied).toBe(true)
+    expect(reinstated.check('kyc')?.satisfied).toBe(false)
+  })
+
+  it('fails closed on a list that cannot be fetched past the max age, saying since when the status is unknown', async () => {
+    provider.unreachable = true
+    h.clock.advance(HOUR - 1000)
+    expect((await decide()).allowed).toBe(true)
+    h.clock.advance(2000)
+    const unknown = await decide()
+    expect(unknown.allowed).toBe(false)
+    expect(unknown.check('kyc')?.reason).toBe(
+      `kyc attestation ${kyc.id} of recipient ${CAROL} by trusted issuer acme-kyc (${provider.did}) is not relied on: status of ${kyc.id} unknown since 2026-01-15T12:00:00.000Z: its revocation list is older than 1h`,
+    )
+    const tx = await expectStatus(
+      h.post(
+        '/console/rwa/transfers',
+        transferBody(world.tokenId, 10, { to_jurisdiction: 'US', recipient_did: CAROL }),
+      ),
+      201,
+    )
+    expect(tx.status).toBe('rejected')
+    provider.unreachable = false
+    expect((await decide()).allowed).toBe(true)
+  })
+
+  it('relies on nothing of a suspended or removed issuer', async () => {
+    await expectStatus(
+      h.request('PATCH', '/console/rwa/issuers/acme-kyc', { body: { status: 'suspended' } }),
+      200,
+    )
+    const suspended = await decide()
+    expect(suspended.allowed).toBe(false)
+    expect(suspended.check('kyc')?.reason).toContain('is suspended (issuer_suspended)')
+    await expectStatus(
+      h.request('PATCH', '/console/rwa/issuers/acme-kyc', { body: { status: 'active' } }),
+      200,
+    )
+    expect((await decide()).allowed).toBe(true)
+    await expectStatus(h.request('DELETE', '/console/rwa/issuers/acme-kyc'), 200)
+    expect((await decide()).check('kyc')?.satisfied).toBe(false)
+  })
+
+  it('shares one fetch between instances: the second reads the list the first fetched', async () => {
+    const other = await h.newInstance({ allowHttpIssuers: true })
+    h.clock.advance(HOUR + 1)
+    const before = provider.count('/status/revocation')
+    provider.revoke(kyc.index)
+    expect((await decide('US', other)).allowed).toBe(false)
+    expect(provider.count('/status/revocation')).toBe(before + 1)
+    expect((await decide('US', h)).check('kyc')?.reason).toContain('is revoked')
+    expect(provider.count('/status/revocation')).toBe(before + 1)
+  })
+})
