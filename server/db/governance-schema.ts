@@ -51,6 +51,8 @@ export interface JurisdictionsTable {
    * the jurisdiction's. Null: since `created_at`.
    */
   issuer_since: string | null
+  /** JSON array: requirements met only by trusted issuers' attestations (migration 0024). */
+  external_only: Generated<string>
 }
 
 /**

@@ -60,6 +60,7 @@ const usConfig = {
   frameworks: ['Reg D'],
   credential_types: ['PropertyOwnership', 'RegulatoryAttestation'],
   transfer_requirements: ['kyc', 'aml', 'title_verification'],
+  external_only: [],
 }
 
 export const registerJurisdictionRequestExample: RegisterJurisdictionRequest = {

@@ -105,6 +105,11 @@ const jurisdictionConfigFields = {
   transfer_requirements: uniqueList(requirementNameSchema, 50)
     .default([])
     .describe('Requirements a transfer out of or into the jurisdiction must satisfy, e.g. `kyc`'),
+  external_only: uniqueList(requirementNameSchema, 50)
+    .default([])
+    .describe(
+      "Requirements met only by trusted issuers' attestations (docs/issuers.md), not the organization's own; each one of transfer_requirements",
+    ),
 }
 
 /** POST /console/rwa/jurisdictions (spec 2.1). */
@@ -123,6 +128,7 @@ export const jurisdictionSchema = z.object({
   frameworks: z.array(z.string()),
   credential_types: z.array(z.string()),
   transfer_requirements: z.array(z.string()),
+  external_only: z.array(z.string()).describe("Requirements met only by trusted issuers' attestations"),
   issuer_did: z.string().describe("did:key of the jurisdiction's Ed25519 signing key"),
   created_at: timestampSchema,
   updated_at: timestampSchema,

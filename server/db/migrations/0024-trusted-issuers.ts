@@ -16,6 +16,8 @@ import type { Kysely, Migration } from 'kysely'
  * - `issuer_status_lists`: each status list of an issuer as last fetched for the organization (the
  *   VC-JWT as served, when), and the last failure to fetch it since: what every instance's evaluations
  *   read, so that one fetch serves them all.
+ * - `jurisdictions.external_only`: the requirements (a JSON array) a jurisdiction accepts only from
+ *   trusted issuers' attestations; every jurisdiction had none.
  */
 export const trustedIssuers: Migration = {
   async up(db: Kysely<unknown>) {
@@ -84,6 +86,10 @@ export const trustedIssuers: Migration = {
       .addColumn('failed_at', 'text')
       .addColumn('failure', 'text')
       .addPrimaryKeyConstraint('issuer_status_lists_pk', ['org_id', 'url'])
+      .execute()
+    await db.schema
+      .alterTable('jurisdictions')
+      .addColumn('external_only', 'text', (c) => c.notNull().defaultTo('[]'))
       .execute()
   },
 }

@@ -11,6 +11,7 @@ export function jurisdictionFromRow(row: Selectable<JurisdictionsTable>): Jurisd
     frameworks: JSON.parse(row.frameworks),
     credential_types: JSON.parse(row.credential_types),
     transfer_requirements: JSON.parse(row.transfer_requirements),
+    external_only: JSON.parse(row.external_only),
     issuer_did: row.issuer_did,
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -139,7 +139,7 @@ export async function insertJurisdiction(db: Executor, row: Insertable<Jurisdict
 export type JurisdictionChanges = Pick<
   JurisdictionsTable,
   'name' | 'regulatory_body' | 'frameworks' | 'credential_types' | 'transfer_requirements' | 'updated_at'
->
+> & { external_only: string }
 
 export async function updateJurisdiction(
   db: Executor,

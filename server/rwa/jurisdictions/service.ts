@@ -9,7 +9,7 @@ import type {
 import type { Principal } from '../../auth/principal.js'
 import { isoTimestamp } from '../../clock.js'
 import type { AppContext } from '../../context.js'
-import { ApiError, constraintViolationOf } from '../../errors.js'
+import { ApiError, constraintViolationOf, invalidFields } from '../../errors.js'
 import { listPage } from '../owned.js'
 import { jurisdictionFromRow } from './from-row.js'
 import {
@@ -32,13 +32,28 @@ const mutableFields = ({
   frameworks,
   credential_types,
   transfer_requirements,
+  external_only,
 }: Jurisdiction) => ({
   name,
   regulatory_body,
   frameworks,
   credential_types,
   transfer_requirements,
+  external_only,
 })
+
+/** `external_only` names requirements of the jurisdiction's own list: 400 naming it otherwise. */
+function checkExternalOnly(input: { transfer_requirements: string[]; external_only: string[] }): void {
+  const stray = input.external_only.filter((r) => !input.transfer_requirements.includes(r))
+  if (stray.length > 0) {
+    throw invalidFields('body', [
+      {
+        path: 'external_only',
+        message: `${stray.join(', ')} ${stray.length === 1 ? 'is' : 'are'} not in transfer_requirements`,
+      },
+    ])
+  }
+}
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
@@ -53,6 +68,7 @@ export async function registerJurisdiction(
   input: RegisterJurisdictionRequest,
 ): Promise<Jurisdiction> {
   const orgId = principal.orgId
+  checkExternalOnly(input)
   const now = isoTimestamp(ctx.clock.now())
   const duplicate = () =>
     new ApiError('jurisdiction_exists', `Jurisdiction ${input.jurisdiction_id} is already registered`, {
@@ -75,6 +91,7 @@ export async function registerJurisdiction(
         frameworks: JSON.stringify(input.frameworks),
         credential_types: JSON.stringify(input.credential_types),
         transfer_requirements: JSON.stringify(input.transfer_requirements),
+        external_only: JSON.stringify(input.external_only),
         issuer_did: key.issuer_did,
         private_key: key.private_key,
         created_at: now,
@@ -122,6 +139,7 @@ export async function updateJurisdiction(
   id: string,
   input: UpdateJurisdictionRequest,
 ): Promise<Jurisdiction> {
+  checkExternalOnly(input)
   const updated_at = isoTimestamp(ctx.clock.now())
   return ctx.db.transaction().execute(async (trx) => {
     const row = await jurisdictionOr404(trx, principal.orgId, id)
@@ -131,6 +149,7 @@ export async function updateJurisdiction(
       frameworks: JSON.stringify(input.frameworks),
       credential_types: JSON.stringify(input.credential_types),
       transfer_requirements: JSON.stringify(input.transfer_requirements),
+      external_only: JSON.stringify(input.external_only),
       updated_at,
     }
     await updateJurisdictionRow(trx, principal.orgId, id, changes)

@@ -35,6 +35,8 @@ export const KYC = 'kyc'
 export interface JurisdictionFacts {
   jurisdiction_id: string
   transfer_requirements: readonly string[]
+  /** Requirements met only by trusted issuers' attestations (none when absent). */
+  external_only?: readonly string[]
 }
 
 export interface TransferFacts {
@@ -98,7 +100,8 @@ export function evaluateTransfer(facts: TransferFacts): ComplianceDetails {
       const id = `${jurisdiction.jurisdiction_id}\u0000${requirement}`
       if (seen.has(id)) continue
       seen.add(id)
-      checks.push(requirementCheck(requirementFacts, jurisdiction.jurisdiction_id, requirement))
+      const externalOnly = jurisdiction.external_only?.includes(requirement) ?? false
+      checks.push(requirementCheck(requirementFacts, jurisdiction.jurisdiction_id, requirement, externalOnly))
     }
   }
 

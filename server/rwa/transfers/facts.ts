@@ -33,11 +33,14 @@ export async function jurisdictionsOr404(trx: Executor, orgId: string, ids: stri
   const requirements = new Map(
     [...found].map(([id, j]) => [id, JSON.parse(j.transfer_requirements) as string[]] as const),
   )
+  const externalOnly = new Map(
+    [...found].map(([id, j]) => [id, JSON.parse(j.external_only) as string[]] as const),
+  )
   // jurisdiction_id → issuer_did in id order, as a proof names them (record.ts): an issuer_did never
   // changes, so the proof of a transfer between these needs not read them again.
   const issuers: Record<string, string> = {}
   for (const id of [...found.keys()].sort()) issuers[id] = found.get(id)!.issuer_did
-  return { requirements, issuers }
+  return { requirements, externalOnly, issuers }
 }
 
 /**
@@ -60,7 +63,7 @@ export async function transferFacts(
   const from = input.from_jurisdiction
   const to = input.to_jurisdiction
   const ids = [...new Set([from, to])]
-  const { requirements, issuers } = await jurisdictionsOr404(
+  const { requirements, externalOnly, issuers } = await jurisdictionsOr404(
     trx,
     orgId,
     ids,
@@ -88,8 +91,16 @@ export async function transferFacts(
   const facts: TransferFacts = {
     token,
     credential,
-    from: { jurisdiction_id: from, transfer_requirements: requirements.get(from)! },
-    to: { jurisdiction_id: to, transfer_requirements: requirements.get(to)! },
+    from: {
+      jurisdiction_id: from,
+      transfer_requirements: requirements.get(from)!,
+      external_only: externalOnly.get(from)!,
+    },
+    to: {
+      jurisdiction_id: to,
+      transfer_requirements: requirements.get(to)!,
+      external_only: externalOnly.get(to)!,
+    },
     sender_did: sender,
     recipient_did: recipient,
     amount: input.amount,

@@ -154,10 +154,12 @@ export function requirementCheck(
   facts: RequirementFacts,
   jurisdiction: string,
   requirement: string,
+  externalOnly = false,
 ): ComplianceCheck {
   const aboutCredential = requirement === TITLE_VERIFICATION
   const subject = aboutCredential ? `credential ${facts.credential_id}` : `recipient ${facts.recipient_did}`
-  const candidates = facts.attestations
+  // `external_only`: the organization's own attestations do not count for it here.
+  const candidates = (externalOnly ? [] : facts.attestations)
     .filter((a) => a.type === requirement)
     .filter((a) =>
       aboutCredential ? a.credential_id === facts.credential_id : a.subject_did === facts.recipient_did,
@@ -204,7 +206,9 @@ export function requirementCheck(
   )
   const revoked = candidates.find((a) => recognised.has(a.jurisdiction) && a.revoked_at)
   const unrecognised = candidates.find((a) => !recognised.has(a.jurisdiction))
-  let reason = `no ${requirement} attestation of ${subject} recognised by ${jurisdiction}`
+  let reason = externalOnly
+    ? `no ${requirement} attestation of ${subject} by a trusted issuer of ${jurisdiction} (${jurisdiction} accepts ${requirement} only from trusted issuers)`
+    : `no ${requirement} attestation of ${subject} recognised by ${jurisdiction}`
   if (revoked) {
     reason = `${requirement} attestation ${revoked.attestation_id} of ${subject} was revoked at ${revoked.revoked_at}`
   } else if (expired) {

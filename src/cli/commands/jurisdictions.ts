@@ -13,6 +13,7 @@ export function showJurisdiction(ctx: CliContext, j: Jurisdiction): void {
     ['frameworks', j.frameworks.join(', ')],
     ['credential_types', j.credential_types.join(', ')],
     ['transfer_requirements', j.transfer_requirements.join(', ')],
+    ['external_only', j.external_only.join(', ')],
     ['issuer_did', j.issuer_did],
     ['created_at', j.created_at],
     ['updated_at', j.updated_at],
@@ -49,8 +50,17 @@ export const register: Run<'registerJurisdiction'> = async ({ ctx, send }) => {
 export const update: Run<'updateJurisdiction'> = async ({ ctx, input, send }) => {
   if (!ctx.request?.file) {
     const { data: current } = await ctx.call('getJurisdiction', { params: input.params, query: {}, body: {} })
-    const { name, regulatory_body, frameworks, credential_types, transfer_requirements } = current
-    input.body = { name, regulatory_body, frameworks, credential_types, transfer_requirements, ...input.body }
+    const { name, regulatory_body, frameworks, credential_types, transfer_requirements, external_only } =
+      current
+    input.body = {
+      name,
+      regulatory_body,
+      frameworks,
+      credential_types,
+      transfer_requirements,
+      external_only,
+      ...input.body,
+    }
   }
   const { data, raw } = await send()
   ctx.out.result(raw, () => {

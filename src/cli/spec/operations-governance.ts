@@ -42,6 +42,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"frameworks","in":"body","type":"list","required":false,"description":"Regulatory frameworks","example":"Reg D"},
     {"name":"credential_types","in":"body","type":"list","required":false,"description":"Credential types the jurisdiction accepts (default both PropertyOwnership and RegulatoryAttestation)","default":"PropertyOwnership,RegulatoryAttestation","example":"PropertyOwnership,RegulatoryAttestation"},
     {"name":"transfer_requirements","in":"body","type":"list","required":false,"description":"Requirements a transfer out of or into the jurisdiction must satisfy, e.g. `kyc`","example":"kyc,aml,title_verification"},
+    {"name":"external_only","in":"body","type":"list","required":false,"description":"Requirements met only by trusted issuers' attestations (docs/issuers.md), not the organization's own; each one of transfer_requirements","example":""},
   ] },
   getJurisdiction: { "table":"all","method":"get","summary":"Get jurisdiction details","paged":false, "fields": [
     {"name":"id","in":"path","type":"string","required":true,"description":"Short code of the jurisdiction, e.g. `US`"},
@@ -53,6 +54,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"frameworks","in":"body","type":"list","required":false,"description":"Regulatory frameworks","example":"Reg D,Reg S"},
     {"name":"credential_types","in":"body","type":"list","required":false,"description":"Credential types the jurisdiction accepts (default both PropertyOwnership and RegulatoryAttestation)","default":"PropertyOwnership,RegulatoryAttestation","example":"PropertyOwnership,RegulatoryAttestation"},
     {"name":"transfer_requirements","in":"body","type":"list","required":false,"description":"Requirements a transfer out of or into the jurisdiction must satisfy, e.g. `kyc`","example":"kyc,aml,title_verification"},
+    {"name":"external_only","in":"body","type":"list","required":false,"description":"Requirements met only by trusted issuers' attestations (docs/issuers.md), not the organization's own; each one of transfer_requirements","example":""},
   ] },
   removeJurisdiction: { "table":"all","method":"delete","summary":"Remove a jurisdiction nothing refers to","paged":false, "fields": [
     {"name":"id","in":"path","type":"string","required":true,"description":"Short code of the jurisdiction, e.g. `US`"},

@@ -28,6 +28,7 @@ describe('POST /console/rwa/jurisdictions', () => {
     const j = jurisdictionSchema.parse(res.body)
     expect(j).toEqual({
       ...US,
+      external_only: [],
       issuer_did: expect.stringMatching(DID_KEY),
       created_at: '2026-01-15T12:00:00.000Z',
       updated_at: '2026-01-15T12:00:00.000Z',

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { buildWorld, expectStatus, transferBody, type World } from '../../../support/governance.js'
+import {
+  buildWorld,
+  expectStatus,
+  RECIPIENT,
+  transferBody,
+  US,
+  type World,
+} from '../../../support/governance.js'
 import { type ApiCaller, createHarness, type Harness } from '../../../support/harness.js'
 import { TestIssuer } from '../../../support/test-issuer.js'
 
@@ -7,7 +14,7 @@ import { TestIssuer } from '../../../support/test-issuer.js'
  * Transfers decided on trusted issuers' attestations (docs/issuers.md, "Evaluation"): recognised per
  * jurisdiction and requirement, the issuer's status lists as last fetched at most
  * --issuer-status-max-age old (1 h here), fetched again past it and failing closed when they cannot be,
- * and one fetch shared by every instance.
+ * one fetch shared by every instance, and `external_only` requirements.
  */
 
 const CAROL = 'did:web:lion:carol'
@@ -164,6 +171,33 @@ describe('transfers decided on trusted issuers’ attestations', () => {
     expect((await decide()).allowed).toBe(true)
     await expectStatus(h.request('DELETE', '/console/rwa/issuers/acme-kyc'), 200)
     expect((await decide()).check('kyc')?.satisfied).toBe(false)
+  })
+
+  it('external_only: a requirement a jurisdiction takes only from trusted issuers ignores the organization’s own', async () => {
+    const { jurisdiction_id: _, ...us } = US
+    const bad = await h.request('PUT', '/console/rwa/jurisdictions/US', {
+      body: { ...us, external_only: ['accredited'] },
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.body.errors).toEqual([
+      { path: 'external_only', message: 'accredited is not in transfer_requirements' },
+    ])
+    const updated = await expectStatus(
+      h.request('PUT', '/console/rwa/jurisdictions/US', { body: { ...us, external_only: ['kyc'] } }),
+      200,
+    )
+    expect(updated.external_only).toEqual(['kyc'])
+    expect((await expectStatus(h.get('/console/rwa/jurisdictions/US'), 200)).external_only).toEqual(['kyc'])
+    expect((await decide()).allowed).toBe(true)
+    // Bob holds the organization's own kyc attestation in US (buildWorld): no longer enough there.
+    const query = { from_jurisdiction: 'US', to_jurisdiction: 'US', recipient_did: RECIPIENT, amount: 10 }
+    const bob = await expectStatus(h.get(`/console/rwa/tokens/${world.tokenId}/can-transfer`, { query }), 200)
+    expect(bob.allowed).toBe(false)
+    expect(bob.compliance_details.checks.find((c: any) => c.requirement === 'kyc')).toMatchObject({
+      satisfied: false,
+      reason: `no kyc attestation of recipient ${RECIPIENT} by a trusted issuer of US (US accepts kyc only from trusted issuers)`,
+    })
+    expect(bob.compliance_details.checks.find((c: any) => c.requirement === 'aml').satisfied).toBe(true)
   })
 
   it('shares one fetch between instances: the second reads the list the first fetched', async () => {
