@@ -240,17 +240,19 @@ export async function verifyAuditBundle(
       )
   }
 
-  // Every entry about a credential, attestation or transfer in the checkpoint before the records has
-  // its record in the bundle: one deleted from the database (or the bundle) leaves its entries behind
-  // in the signed log. An entry logged after (while the records were read) may be of one made since:
-  // named below, with the rest of that window.
+  // Every entry about a credential, attestation or transfer has its record in the bundle: one deleted
+  // from the database (or the bundle) leaves its entries behind in the signed log. Those logged while
+  // the export read the lists (between the checkpoints) too: the export reads the records they name
+  // that the lists missed, one by one, after the checkpoint that covers them. Else an older genuine
+  // checkpoint put as the one before would open a window over any records, and excuse their deletion
+  // (docs/verification.md, "The window of an audit bundle").
   const bundled = new Set([
     ...bundle.credentials.map((c) => `credential ${c.credential_id}`),
     ...bundle.attestations.map((a) => `attestation ${a.attestation_id}`),
     ...bundle.transfers.map((t) => `transfer ${t.transfer_id}`),
   ])
   const unbundled = new Set<string>()
-  for (const entry of entries.slice(0, before.size)) {
+  for (const entry of entries) {
     const record = `${entry.target.type} ${entry.target.id}`
     if (!RECORD_TYPES.has(entry.target.type) || bundled.has(record) || unbundled.has(record)) continue
     unbundled.add(record)
@@ -369,7 +371,7 @@ export async function verifyAuditBundle(
     const shows = !RECORD_TYPES.has(entry.target.type)
       ? ''
       : !record
-        ? ': its record is not in the bundle (made after the records were read)'
+        ? ': its record is not in the bundle (deleted)'
         : entry.action.endsWith('.revoked') && record.status !== 'revoked'
           ? ': its record and status bit may not show it yet'
           : ''

@@ -961,7 +961,7 @@ describe('the witness state is keyed by the signed origin', () => {
           log_key: { ...a.log_key, vkey: forged.vkey },
         }
       },
-      /signed organization ledger's log as rwa\.test\/console\/audit\/ledger \(seen on .*\), now as elsewhere\.test\/console\/audit\/ledger, with a key this machine never saw/,
+      /holds organization ledger's log as rwa\.test\/console\/audit\/ledger \(.*\); now it is signed as elsewhere\.test\/console\/audit\/ledger, with a key this machine never saw/,
     ],
   ]
 
