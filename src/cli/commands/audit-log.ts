@@ -32,7 +32,7 @@ import { doesNotHold, trustOf } from './verification.js'
  * - `rwa log verify`: the server's latest checkpoint, signed by the pinned log key and consistent with
  *   the last one this machine saw of that log (the witness state, src/cli/witness.ts); a shorter tree
  *   or an inconsistent root is exit 8, "log rewritten", and a failed verify leaves the state as it was.
- * - `rwa audit export --out DIR`: a self-contained bundle of JSON files.
+ * - `rwa audit export --out DIR`: a self-contained bundle of JSON files (./audit-export.ts).
  * - `rwa audit verify DIR`: all of it checked offline (src/tlog/bundle.ts).
  */
 
