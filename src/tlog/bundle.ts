@@ -372,8 +372,10 @@ export async function verifyAuditBundle(
       ? ''
       : !record
         ? ': its record is not in the bundle (deleted)'
-        : entry.action.endsWith('.revoked') && record.status !== 'revoked'
-          ? ': its record and status bit may not show it yet'
+        : entry.action.endsWith('.revoked')
+          ? record.status === 'revoked'
+            ? ': its status bit may not show it yet'
+            : ': its record does not show it'
           : ''
     return `entry ${String(entry.log_index)} (${entry.action}) on ${target}${shows}`
   })
@@ -416,8 +418,8 @@ const VERIFY_AT_ONCE = 256
  * jurisdiction, its record equal to what was signed; each status list signed by an issuer of the trust bundle
  * within the 24 hours before the export; each VC's bit in the list it names, which must be in the bundle. A
  * revocation shows the same in the record, the bit and the log (its `<kind>.revoked` entry), except
- * one the log recorded at `windowFrom` or after (while the export read the records), which the record
- * or the bit may not show yet: the window's note names it. Adds to `problems` and `notes`.
+ * that the bit of one the log recorded at `windowFrom` or after (while the export read the records) may
+ * not show it yet: the window's note names it. Adds to `problems` and `notes`.
  */
 async function verifyVcs(
   bundle: AuditBundle,
@@ -504,11 +506,13 @@ async function verifyVcs(
 
     const recordRevoked = record.status === 'revoked'
     const revocation = revocations.get(name)
-    // Revoked by the log after the export began reading records: the record or its bit may not show it.
+    // Revoked by the log after the export began reading records: its bit, in a list read before the
+    // revocation, may not show it. Its record does: the export reads it again after the checkpoint
+    // that covers the revocation (docs/verification.md, "The window of an audit bundle").
     const lateRevocation = revocation !== undefined && Number(revocation.log_index) >= windowFrom
     if (recordRevoked && !revocation)
       problem(`the record says revoked, but the log has no ${kind}.revoked entry`)
-    if (!recordRevoked && revocation && !lateRevocation)
+    if (!recordRevoked && revocation)
       problem(`the log revoked it (entry ${String(revocation.log_index)}), but its record says active`)
 
     const position: StatusPosition | { reason: string; absent?: true } = statusEntryOf(vc.claims)
@@ -526,8 +530,8 @@ async function verifyVcs(
         else bitSet = status.status === 'revoked'
       }
       const bit = `bit ${position.index} of its status list ${position.url}`
-      if (bitSet === false && recordRevoked) problem(`revoked, but ${bit} is clear`)
-      if (bitSet === true && !recordRevoked && !lateRevocation) problem(`active, but ${bit} is set`)
+      if (bitSet === false && recordRevoked && !lateRevocation) problem(`revoked, but ${bit} is clear`)
+      if (bitSet === true && !recordRevoked) problem(`active, but ${bit} is set`)
     }
     if (recordRevoked) revoked++
   }

@@ -331,9 +331,18 @@ describe('M1: the window between the checkpoints excuses no deleted record', () 
     expect(res.stdout).not.toContain('every record has its entry')
   })
 
-  it('a genuine export while records are made: the records the lists missed are read after, and it verifies under --accept-window', async () => {
+  it('a genuine export while records are made and revoked: the records the window changed are read after, and it verifies under --accept-window', async () => {
     const pathOf = (path: string) => new URL(path, 'http://x').pathname
     const made: { credentials: string[]; transfers: string[] } = { credentials: [], transfers: [] }
+    // An active credential, revoked while the export reads the records the third time: after the
+    // credentials list read it active.
+    const toRevoke = await api.post(
+      '/console/rwa/credentials',
+      { jurisdiction: 'US', owner_did: OWNER, property_data: { ...PROPERTY, title_deed: 'US-BUSY-REVOKED' } },
+      { key },
+    )
+    expect(toRevoke.status, toRevoke.text).toBe(201)
+    const revokedId = toRevoke.body.credential_id as string
     // A credential made each time the export reads the attestations (after the credentials: the list
     // missed it), a transfer each time it reads a status list (after the transfers).
     const busy = await proxy(async (method, path) => {
@@ -350,6 +359,14 @@ describe('M1: the window between the checkpoints excuses no deleted record', () 
         )
         expect(res.status, res.text).toBe(201)
         made.credentials.push(res.body.credential_id)
+        if (made.credentials.length === 3) {
+          const revoked = await api.post(
+            `/console/rwa/credentials/${revokedId}/revoke`,
+            { reason: 'busy' },
+            { key },
+          )
+          expect(revoked.status, revoked.text).toBe(200)
+        }
       } else if (
         pathOf(path).startsWith('/console/rwa/status/') &&
         made.transfers.length < made.credentials.length
@@ -380,6 +397,11 @@ describe('M1: the window between the checkpoints excuses no deleted record', () 
     expect(outcome).toMatchObject({ valid: true, snapshot: false })
     expect(outcome.window.join('\n')).toContain(`on credential ${made.credentials.at(-1)}`)
     expect(outcome.window.join('\n')).not.toContain('not in the bundle')
+    // The revocation logged meanwhile shows in the record, read again after the checkpoint.
+    expect(outcome.window.join('\n')).toContain(`(credential.revoked) on credential ${revokedId}`)
+    expect(readJson(dir, 'credentials.json').find((c: any) => c.credential_id === revokedId).status).toBe(
+      'revoked',
+    )
   })
 })
 

@@ -91,60 +91,81 @@ function summaryOf(detail: TransferDetail): TransferSummary {
   }
 }
 
+/** A credential or attestation record, as the bundle keeps it. */
+type VcRecord = { status?: string; credential_status?: { statusListCredential?: string } | null }
+
 /**
- * The records that entries logged while the lists were read (between the two checkpoints) name and
- * the lists missed (made meanwhile), read one by one now that the checkpoint after covers their events,
- * with a transfer's proof and the status list a credential names: so every record a log entry names is
- * in the bundle, which `rwa audit verify` requires, window or not (docs/verification.md, "The window
- * of an audit bundle"). One the server no longer has stays missing, for `rwa audit verify` to name.
- * Adds to `read`'s lists; answers how many it read.
+ * The records the entries logged while the lists were read (the window, between the two checkpoints)
+ * name, read one by one now that the checkpoint after covers those entries: each one the lists missed
+ * (made meanwhile), with a transfer's proof; each one a window entry revoked that its record read as
+ * active; then every status list those name, again. So every record a log entry names is in the
+ * bundle, and every revocation in the log shows in its record and bit, which `rwa audit verify`
+ * requires, window or not (docs/verification.md, "The window of an audit bundle"). One the server no
+ * longer has stays missing, for `rwa audit verify` to name. Changes `read`'s lists in place; answers
+ * whether it read anything (then the caller reads the checkpoint again, which must cover these reads).
  */
-async function readLateRecords(
+async function readWindowRecords(
   ctx: CliContext,
   client: Client,
   window: AuditEvent[],
   read: Awaited<ReturnType<typeof readRecords>>,
-): Promise<number> {
+): Promise<boolean> {
   const g = client.governance
-  const listed = new Set([
-    ...read.credentials.map((c) => `credential ${c.credential_id}`),
-    ...read.attestations.map((a) => `attestation ${a.attestation_id}`),
-    ...read.transfers.map((t) => `transfer ${t.transfer_id}`),
-  ])
+  const credentials = new Map(read.credentials.map((c, i) => [c.credential_id, i]))
+  const attestations = new Map(read.attestations.map((a, i) => [a.attestation_id, i]))
+  const transfers = new Set(read.transfers.map((t) => t.transfer_id))
+  const vcs: VcRecord[] = []
   let count = 0
-  const vcs: Array<{ credential_status?: { statusListCredential?: string } | null }> = []
   for (const entry of window) {
     const { type, id } = entry.target
-    const name = `${type} ${id}`
-    if (listed.has(name) || !['credential', 'attestation', 'transfer'].includes(type)) continue
-    listed.add(name)
+    const revoked = entry.action.endsWith('.revoked')
     try {
       if (type === 'credential') {
+        const at = credentials.get(id)
+        if (at !== undefined && (!revoked || read.credentials[at]?.status === 'revoked')) continue
         const credential = (await g.getCredential({ params: { id } })).data
-        read.credentials.push(credential)
+        if (at === undefined) credentials.set(id, read.credentials.push(credential) - 1)
+        else read.credentials[at] = credential
         vcs.push(credential)
       } else if (type === 'attestation') {
+        const at = attestations.get(id)
+        if (at !== undefined && (!revoked || read.attestations[at]?.status === 'revoked')) continue
         const attestation = (await g.getAttestation({ params: { id } })).data
-        read.attestations.push(attestation)
+        if (at === undefined) attestations.set(id, read.attestations.push(attestation) - 1)
+        else read.attestations[at] = attestation
         vcs.push(attestation)
-      } else {
+      } else if (type === 'transfer' && !transfers.has(id)) {
         const detail = (await g.getTransfer({ params: { id } })).data
         read.transfers.push(summaryOf(detail))
         read.proofs.push(detail.proof)
-      }
+        transfers.add(id)
+      } else continue
       count++
     } catch (error) {
       if (!(error instanceof ApiProblemError) || error.status !== 404) throw error
     }
-    ctx.out.progress(`fetched ${plural(count, 'record')} made while the lists were read…`)
+    ctx.out.progress(`read ${plural(count, 'record')} the log changed while the lists were read…`)
   }
-  for (const vc of vcs) {
-    const url = vc.credential_status?.statusListCredential
-    if (url === undefined || url in read.statusLists) continue
+  // Read after the records, as the first time: a record read as revoked has its bit set in them.
+  const lists = new Set(vcs.map((vc) => vc.credential_status?.statusListCredential))
+  for (const url of lists) {
+    if (url === undefined) continue
     const list_id = url.slice(url.lastIndexOf('/') + 1)
     read.statusLists[url] = String((await g.getStatusList({ params: { list_id } })).data)
   }
-  return count
+  return count > 0
+}
+
+/** The log's entries from `entries.length` to `size`, appended to `entries`, 1,000 at a time. */
+async function readEntries(ctx: CliContext, client: Client, entries: AuditEvent[], size: number) {
+  // Window by window, keeping what the server has: an event missing from its database is an entry
+  // missing from the bundle, for `rwa audit verify` to name.
+  for (let start = entries.length; start < size; start += MAX_LOG_ENTRIES) {
+    const end = Math.min(size, start + MAX_LOG_ENTRIES)
+    const page = (await client.audit.listLogEntries({ query: { start, end } })).data
+    entries.push(...page.entries)
+    ctx.out.progress(`fetched ${end} of ${plural(size, 'log entry', 'log entries')}…`)
+  }
 }
 
 type ExportOptions = { out: string }
@@ -171,19 +192,22 @@ export function auditExport(options: ExportOptions, command: Command) {
         )
         read = await readRecords(ctx, client)
       }
-      const { before, credentials, attestations, transfers, proofs, statusLists, checkpoint } = read
+      const { before, credentials, attestations, transfers, proofs, statusLists } = read
+      let checkpoint = read.checkpoint
+      const entries: AuditEvent[] = []
+      await readEntries(ctx, client, entries, checkpoint.tree_size)
+      // The records the window changed, read after the checkpoint that covers it; then the checkpoint
+      // again, which must cover those reads: until it shows the log as it was (SNAPSHOT_TRIES times).
+      for (let tries = 1; ; tries++) {
+        const reread = await readWindowRecords(ctx, client, entries.slice(before.tree_size), read)
+        if (!reread || tries >= SNAPSHOT_TRIES) break
+        const next: LogCheckpoint = (await client.audit.getLogCheckpoint({ query: {} })).data
+        if (next.tree_size === checkpoint.tree_size) break
+        checkpoint = next
+        await readEntries(ctx, client, entries, checkpoint.tree_size)
+      }
       const snapshot = before.tree_size === checkpoint.tree_size
       const trustBundle: TrustBundle = (await g.getTrustBundle()).data
-      const entries: AuditEvent[] = []
-      // Window by window, keeping what the server has: an event missing from its database is an entry
-      // missing from the bundle, for `rwa audit verify` to name.
-      for (let start = 0; start < checkpoint.tree_size; start += MAX_LOG_ENTRIES) {
-        const end = Math.min(checkpoint.tree_size, start + MAX_LOG_ENTRIES)
-        const page = (await client.audit.listLogEntries({ query: { start, end } })).data
-        entries.push(...page.entries)
-        ctx.out.progress(`fetched ${end} of ${plural(checkpoint.tree_size, 'log entry', 'log entries')}…`)
-      }
-      await readLateRecords(ctx, client, entries.slice(before.tree_size), read)
       // Every recovery's proof (docs/governance.md, "The audit bundle"): the log's token.recovered entries
       // name them.
       const recoveries = recoveryProofIds(entries)
@@ -234,7 +258,7 @@ export function auditExport(options: ExportOptions, command: Command) {
       )
       if (!snapshot)
         ctx.out.warn(
-          `not a snapshot: the log grew while the records were read, ${SNAPSHOT_TRIES} times (from ${before.tree_size} to ${plural(checkpoint.tree_size, 'entry', 'entries')} the last); a revocation logged meanwhile may not show in its record or list: export again (rwa audit verify refuses it unless --accept-window)`,
+          `not a snapshot: the log grew while the records were read, ${SNAPSHOT_TRIES} times (from ${before.tree_size} to ${plural(checkpoint.tree_size, 'entry', 'entries')} the last); a revocation logged meanwhile may not show in its status list: export again (rwa audit verify refuses it unless --accept-window)`,
         )
     } finally {
       ctx.out.progressDone()

@@ -285,7 +285,7 @@ export function auditVerify(
     const window = outcome.window ?? []
     if (outcome.snapshot === false && !options.acceptWindow) {
       outcome.problems.push(
-        `not a snapshot: the log grew from ${String(outcome.before?.size)} to ${plural(outcome.checkpoint?.size ?? 0, 'entry', 'entries')} while the export read the records (${plural(window.length, 'entry', 'entries')} logged between its two signed checkpoints: a revocation among them may not show in its record); export again for a snapshot, or pass --accept-window to verify it with each of them named`,
+        `not a snapshot: the log grew from ${String(outcome.before?.size)} to ${plural(outcome.checkpoint?.size ?? 0, 'entry', 'entries')} while the export read the records (${plural(window.length, 'entry', 'entries')} logged between its two signed checkpoints: the status bit of a revocation among them may not show it); export again for a snapshot, or pass --accept-window to verify it with each of them named`,
       )
     }
     const result = {

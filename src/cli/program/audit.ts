@@ -71,7 +71,7 @@ export function declareAudit(program: Command): void {
       )
       .option(
         '--accept-window',
-        'accept a bundle that is not a snapshot (the log grew while it was exported): the entries logged between its two signed checkpoints are named, and a revocation among them not refused',
+        'accept a bundle that is not a snapshot (the log grew while it was exported): the entries logged between its two signed checkpoints are named, and the status bit of a revocation among them not refused (its record must show it)',
       )
       .option(
         '--accept-new-origin',
