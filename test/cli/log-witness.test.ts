@@ -226,6 +226,63 @@ describe('H1: a forged log under a new origin, whatever URL it comes through', (
     }
   })
 
+  it("rwa log verify refuses, unasked, a log of an organization it never verified beside the ones it holds: a forged log under another organization's name", async () => {
+    const stateHome = join(home.dir, 'witness-other-org')
+    const OTHER = 'rwa.test/console/audit/ledger-x'
+    let forge = false
+    const mitm = await proxy(
+      async () => {},
+      (path, body) => {
+        if (!forge || new URL(path, 'http://x').pathname !== '/console/audit/log/checkpoint') return body
+        const answer = JSON.parse(body.toString('utf8'))
+        const { privateKey } = generateKeyPairSync('ed25519')
+        const root = Buffer.from(answer.root_hash, 'base64')
+        const size = answer.tree_size - 1
+        return Buffer.from(
+          JSON.stringify({
+            ...answer,
+            org_id: 'ledger-x',
+            origin: OTHER,
+            tree_size: size,
+            checkpoint: signCheckpoint({ origin: OTHER, size, root }, OTHER, privateKey),
+            log_key: { ...answer.log_key, vkey: verifierKey(OTHER, rawPublicKey(privateKey)) },
+          }),
+        )
+      },
+    )
+    const as = (args: string[] = [], more: Record<string, string> = {}) =>
+      run(['log', 'verify', ...args], { RWA_URL: mitm.url, XDG_STATE_HOME: stateHome, ...more })
+    try {
+      expect((await as()).exitCode).toBe(0)
+      const state = readFileSync(join(stateHome, 'rwa', 'log-checkpoints.json'), 'utf8')
+      forge = true
+      const forged = await as()
+      expect(forged.exitCode, forged.stdout + forged.stderr).toBe(8)
+      expect(forged.stderr).toContain(
+        "the server answers organization ledger-x's log, which this machine never verified; it verifies ledger's",
+      )
+      expect(forged.stderr).toContain('rwa log verify --org-id ledger-x')
+      expect(forged.stdout).not.toContain('first checkpoint seen')
+      // Asked for its own organization's log, the forgery is refused as an answer of another's.
+      const asked = await as(['--org-id', 'ledger'])
+      expect(asked.exitCode, asked.stderr).toBe(8)
+      expect(asked.stderr).toContain("the checkpoint signs the log of organization ledger-x, not ledger's")
+      expect(readFileSync(join(stateHome, 'rwa', 'log-checkpoints.json'), 'utf8')).toBe(state)
+      forge = false
+      // A genuine second organization verified on this machine: named once, then held as the first.
+      const second = await newOrg(server.url, server.adminKey, 'second')
+      const unnamed = await as([], { RWA_API_KEY: second })
+      expect(unnamed.exitCode, unnamed.stderr).toBe(8)
+      expect(unnamed.stderr).toContain('rwa log verify --org-id second')
+      const named = await as(['--org-id', 'second'], { RWA_API_KEY: second })
+      expect(named.exitCode, named.stderr).toBe(0)
+      expect((await as([], { RWA_API_KEY: second })).exitCode).toBe(0)
+      expect((await as()).exitCode).toBe(0)
+    } finally {
+      await mitm.close()
+    }
+  })
+
   it('L1: rwa audit verify refuses, unpinned, a bundle of a held organization signed under a new origin by a fresh key', async () => {
     const stateHome = join(home.dir, 'witness-l1')
     const seen = await run(['log', 'verify'], { XDG_STATE_HOME: stateHome })

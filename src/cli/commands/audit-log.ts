@@ -111,6 +111,21 @@ export const logVerify: Run<'getLogCheckpoint'> = async ({ ctx, input, send }) =
   } else {
     const other = otherOriginSeen(state, origin)
     if (other && !options.acceptNewOrigin) throw newOrigin(org, other, origin, 'rwa log verify')
+    // Nor a log of an organization never verified here, unasked, while this machine verifies others: a
+    // forged log under another organization's name would pass as "first seen", and the rollback of
+    // the log meant go unreported.
+    const held = [
+      ...new Set(
+        Object.values(state.logs)
+          .map((log) => orgOfOrigin(log.origin))
+          .filter((o): o is string => o !== undefined),
+      ),
+    ]
+    if (!other && asked === undefined && held.length > 0 && !held.includes(org))
+      throw doesNotHold(
+        `the server answers organization ${org}'s log, which this machine never verified; it verifies ${held.join(', ')}'s`,
+        `a log forged under another organization's name looks like this: to verify ${org}'s log, name it: rwa log verify --org-id ${org}`,
+      )
     vkey = latest.log_key.vkey
     pinnedBy = other
       ? `the server (a new origin, accepted with --accept-new-origin: pinned from now on)`

@@ -85,7 +85,11 @@ export function declareAudit(program: Command): void {
     operation: 'getLogCheckpoint',
     description:
       'Verify the server\'s latest checkpoint: signed by the pinned log key and consistent with the last one this machine saw of the log it signs (kept under $XDG_STATE_HOME/rwa); exit 8 "log rewritten" otherwise',
-    flags: { org_id: { help: "another organization's log (admin key)" } },
+    flags: {
+      org_id: {
+        help: "the organization whose log to verify: another's (admin key), or one this machine never verified while it verifies others",
+      },
+    },
     options: (c) =>
       c
         .option(
