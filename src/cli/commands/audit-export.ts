@@ -178,9 +178,10 @@ export function auditExport(options: ExportOptions, command: Command) {
       // A signed checkpoint, the records, then another: each record's event committed with it, so the
       // checkpoint read after covers every record exported, and every event in the one read before was
       // committed before any record was read, so the records and lists show it. Both signed, they tell
-      // `rwa audit verify` which revocations the records must show and which may have come while they
-      // were read, and no one can move that line. When both are one size, nothing was written in
-      // between: the bundle is a consistent snapshot. Else it reads again, up to SNAPSHOT_TRIES times.
+      // `rwa audit verify` which entries came while the records were read (the window), and no one can
+      // move that line. When both are one size, nothing was written in between: the bundle is a
+      // consistent snapshot. Else it reads again, up to SNAPSHOT_TRIES times, and then reads the
+      // records the window changed one by one (readWindowRecords).
       let read = await readRecords(ctx, client)
       for (
         let tries = 1;
