@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { normalizedServer } from '../../src/cli/witness.js'
 import { eventLeafHash } from '../../src/tlog/leaf.js'
 import { rootOfLeaves } from '../../src/tlog/merkle.js'
 import {
@@ -139,6 +140,14 @@ afterAll(async () => {
 })
 
 describe('H1: a forged log under a new origin, whatever URL it comes through', () => {
+  it('keeps a server URL in one spelling: host in lower case, no default port, userinfo, query or trailing slash', () => {
+    expect(normalizedServer('HTTPS://alice:secret@Rwa.Example.COM:443/base/?q=1#f')).toBe(
+      'https://rwa.example.com/base',
+    )
+    expect(normalizedServer('http://LOCALHOST:80/')).toBe('http://localhost')
+    expect(normalizedServer('http://127.0.0.1:4600')).toBe('http://127.0.0.1:4600')
+  })
+
   it('rwa log verify refuses a new origin for an organization it holds, through any spelling of the URL or a proxy: exit 8 naming the held origin', async () => {
     const stateHome = join(home.dir, 'witness-h1')
     const statePath = join(stateHome, 'rwa', 'log-checkpoints.json')
