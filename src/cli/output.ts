@@ -52,8 +52,12 @@ export class Styled {
   }
 }
 
-/** A cell of a table; null and undefined show as a dim dash on a terminal and as nothing in TSV. */
-export type Cell = string | number | boolean | null | undefined | Styled
+/**
+ * A cell of a table; null and undefined show as a dim dash on a terminal and as nothing in TSV. A list
+ * of strings is a value of several lines: the line breaks are the CLI's own, so each line is escaped
+ * alone and the breaks reach the terminal as breaks (a string's own newline is data: shown as `\x0a`).
+ */
+export type Cell = string | number | boolean | null | undefined | Styled | readonly string[]
 
 /** How stdout is written: see the comment at the top of this file. */
 export type OutputMode = 'json' | 'quiet' | 'terminal' | 'tsv'
@@ -173,13 +177,15 @@ export function wrapText(text: string, width: number): string[] {
   return out
 }
 
+const isLines = (value: Cell): value is readonly string[] => Array.isArray(value)
+
 /**
  * A value as one TSV field: no tabs, no line breaks. Lines are joined with "; ", and the `- item`
  * lines of a list with ", " after their `name:` line.
  */
 export function tsvField(value: Cell): string {
   if (value === null || value === undefined) return ''
-  const lines = (value instanceof Styled ? value.text : String(value))
+  const lines = (value instanceof Styled ? value.text : isLines(value) ? value.join('\n') : String(value))
     .replace(ANSI, '')
     .replaceAll('\t', ' ')
     .split('\n')
@@ -437,6 +443,7 @@ export class Output {
     if (value === null || value === undefined) return this.style.dim('-').shown()
     if (typeof value === 'boolean') return value ? this.style.yellow('yes').shown() : 'no'
     if (value instanceof Styled) return value.shown()
+    if (isLines(value)) return value.map((line) => escapeControls(line)).join('\n')
     return escapeControls(String(value))
   }
 }

@@ -241,6 +241,21 @@ describe('frozen holders', () => {
     expect(lines.slice(0, 3)).toEqual(['frozen holders', 'holder_did', holder])
     expect(lines).toContain('1 of 1 frozen holder')
     expect(run.output).not.toContain('\t')
+
+    // The history's details, one a line: the line breaks are the CLI's, not escaped as data.
+    const history = await onTerminal(
+      ['tokens', 'history', tokenId],
+      { RWA_URL: shared.server.url, RWA_API_KEY: rwa.key },
+      undefined,
+      160,
+    )
+    expect(history.exitCode, history.output).toBe(0)
+    expect(history.output).not.toContain('\\x0a')
+    const shown = screen(history.output).split('\n')
+    const frozen = shown.findIndex((line) => /\bholder_frozen\b/.test(line))
+    expect(frozen, history.output).toBeGreaterThan(0)
+    expect(shown[frozen]).toMatch(/holder_frozen\s+holder_did: did:web:lion:bob$/)
+    expect(shown[frozen + 1]).toMatch(/^\s+reason: null$/)
   })
 })
 
