@@ -119,6 +119,24 @@ describe('webhook endpoints', () => {
         url,
       ).toEqual(['url'])
     }
+    // Every cloud's metadata service, however written: Azure's wireserver is a public address.
+    for (const url of [
+      'https://168.63.129.16/machine?comp=goalstate',
+      'https://[64:ff9b::a83f:8110]/',
+      'https://[::ffff:0:a83f:8110]/',
+      'https://100.100.100.200/latest/meta-data',
+      'https://[2002:6464:64c8::1]/',
+      'https://192.0.0.192/opc/v2/instance',
+      'https://[64:ff9b::c000:c0]/',
+    ]) {
+      const res = await h.post('/console/webhooks', { url, events: ['*'] }, { key: acme.key })
+      expect([res.status, res.body.reason, res.body.errors?.[0]?.path], url).toEqual([
+        422,
+        'webhook_url_refused',
+        'url',
+      ])
+      expect(res.body.errors[0].message, url).toMatch(/cloud metadata address/)
+    }
     const scheme = await h.post(
       '/console/webhooks',
       { url: 'ftp://example.com/', events: ['*'] },
