@@ -2,7 +2,7 @@ import type { CliContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { confirmDestructive } from '../input.js'
 import type { Run } from '../invoke.js'
-import { type Cell, plural } from '../output.js'
+import { type Cell, plural, yesNo } from '../output.js'
 import { confirmed } from './shapes.js'
 
 /** `rwa keys create`: the one output that shows a raw API key. */
@@ -57,7 +57,12 @@ export const list: Run<'listKeys'> = async ({ ctx, send }) => {
           k.tier,
           k.expires_at ?? 'never',
           k.last_used_at,
-          k.revoked_reason ?? false,
+          // Revoked red, as a revoked credential; replaced by a reroll yellow; in force a plain no.
+          k.revoked_reason === 'revoked'
+            ? ctx.out.style.red(k.revoked_reason)
+            : k.revoked_reason === 'rerolled'
+              ? ctx.out.style.yellow(k.revoked_reason)
+              : yesNo(ctx.out.style, false, 'attention'),
         ]),
       )
       ctx.out.info(plural(data.total, 'key'))
