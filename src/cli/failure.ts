@@ -389,6 +389,7 @@ export function describeFailure(thrown: unknown): Failure {
     return {
       code: EXIT.unexpected,
       message: error.message,
+      hint: "is --url (or RWA_URL) the base URL of an rwa server, of this CLI's version? `rwa config show` shows the one in use; --verbose shows what it answered",
       details: withRequestId(error.requestId, error.body.slice(0, 4000)),
     }
   }
