@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { circlesOf, type Import, importGraph, importsOf } from './import-graph.js'
+import { circlesOf, type Import, importGraph, importsOf, sourceFiles } from './import-graph.js'
 
 /*
  * The import rules of docs/architecture.md, "The layers", checked on every run: no import circle in
@@ -14,103 +14,42 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const GRAPH = importGraph(ROOT, ['server', 'src', 'bin'])
 const LOCAL = GRAPH.filter((i) => i.local)
 
-// layers: begin (rewritten by the relayout script, which moves these paths)
 /**
- * server/'s layers, from the top. A path ending in `/` holds every file under it; the longest path
- * that holds a file decides its layer, so a file can sit in a folder of another layer. What no other
- * path holds is composition (the files at the top of server/).
+ * server/'s layers, from the top, each a folder: composition is the files at the top of server/ (they
+ * wire the rest together), then server/areas/ (the business: governance, billing, approvals, webhooks,
+ * events, audit, the console), server/pipeline/ (what every request and write passes through) and
+ * server/platform/ (databases, Redis, HTTP plumbing, limits, caches, signing, payments).
  */
 const LAYERS: ReadonlyArray<{ layer: string; paths: readonly string[] }> = [
-  {
-    layer: 'composition',
-    paths: [
-      'server/',
-      'server/start.ts',
-      'server/deployment.ts',
-      'server/app.ts',
-      'server/bootstrap.ts',
-      'server/routes.ts',
-      'server/signing/custody.ts',
-    ],
-  },
-  {
-    layer: 'areas',
-    paths: [
-      'server/rwa/',
-      'server/billing/',
-      'server/approvals/',
-      'server/webhooks/',
-      'server/events/',
-      'server/audit/',
-      'server/audit-log/',
-      'server/operations/',
-      'server/signing/routes.ts',
-      'server/signing/rotation.ts',
-    ],
-  },
-  {
-    layer: 'pipeline',
-    paths: [
-      'server/context.ts',
-      'server/handler.ts',
-      'server/auth/',
-      'server/idempotency/',
-      'server/writes/',
-      'server/limits/public-limit.ts',
-      'server/events/outbox.ts',
-      'server/events/objects.ts',
-      'server/events/queries.ts',
-      'server/events/limit-reached.ts',
-      'server/events/scheduled-queries.ts',
-      'server/audit/queries.ts',
-      'server/audit/from-row.ts',
-      'server/audit-log/append.ts',
-    ],
-  },
-  {
-    layer: 'platform',
-    paths: [
-      'server/db/',
-      'server/redis/',
-      'server/http/',
-      'server/limits/',
-      'server/caches/',
-      'server/metrics/',
-      'server/logging/',
-      'server/signing/',
-      'server/payments/',
-      'server/metering/',
-      'server/health/',
-      'server/organizations/',
-      'server/audit-log/queries.ts',
-      'server/audit-log/tiles.ts',
-      'server/audit-log/store.ts',
-      'server/audit-log/sql-store.ts',
-      'server/clock.ts',
-      'server/ids.ts',
-      'server/errors.ts',
-      'server/config.ts',
-      'server/invalidation.ts',
-      'server/url-file.ts',
-    ],
-  },
+  { layer: 'composition', paths: ['server/'] },
+  { layer: 'areas', paths: ['server/areas/'] },
+  { layer: 'pipeline', paths: ['server/pipeline/'] },
+  { layer: 'platform', paths: ['server/platform/'] },
 ]
 
 /** Migrations: each file of the folder imports nothing of the repository outside it. */
-const MIGRATIONS = 'server/db/migrations/'
+const MIGRATIONS = 'server/platform/db/migrations/'
 
 /** The write pipeline: a write's transaction, its audit events and the log, its events. */
 const WRITE_PIPELINE = [
-  'server/writes/',
-  'server/events/outbox.ts',
-  'server/events/objects.ts',
-  'server/audit/',
-  'server/audit-log/',
+  'server/pipeline/writes/',
+  'server/pipeline/events/outbox.ts',
+  'server/pipeline/events/objects.ts',
+  'server/pipeline/audit/',
+  'server/pipeline/audit-log/',
+  'server/platform/audit-log/',
+  'server/areas/audit/',
+  'server/areas/audit-log/',
 ]
 
 /** The aggregates: each registers its records with the pipeline (server/aggregates.ts). */
-const AGGREGATES = ['server/rwa/', 'server/billing/', 'server/approvals/', 'server/webhooks/']
-// layers: end
+const AGGREGATES = [
+  'server/areas/rwa/',
+  'server/areas/billing/',
+  'server/areas/approvals/',
+  'server/areas/webhooks/',
+  'server/areas/console/',
+]
 
 const under = (file: string, path: string) => (path.endsWith('/') ? file.startsWith(path) : file === path)
 
@@ -177,6 +116,12 @@ describe('import boundaries (docs/architecture.md, "The layers")', () => {
       (i) => WRITE_PIPELINE.some((p) => under(i.from, p)) && AGGREGATES.some((p) => under(i.to, p)),
     )
     expect(known.map(where)).toEqual([])
+  })
+
+  it('lays server/ out by layer: nothing but the layer folders and the composition files at its top', () => {
+    const top = new Set(sourceFiles(ROOT, ['server']).map((f) => f.split('/')[1] ?? ''))
+    const folders = [...top].filter((name) => !name.endsWith('.ts')).sort()
+    expect(folders).toEqual(['areas', 'pipeline', 'platform'])
   })
 
   it('imports within server/ point down its layers (composition, areas, pipeline, platform)', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { hidePathBeyondFirst, hideQueryValues, hideUrlSecrets } from '../../../server/webhooks/url-query.js'
+import {
+  hidePathBeyondFirst,
+  hideQueryValues,
+  hideUrlSecrets,
+} from '../../../server/areas/webhooks/url-query.js'
 
 describe('hideQueryValues', () => {
   it.each([
