@@ -378,6 +378,18 @@ describe('colors over escaped data', () => {
     // A record: the status of a transfer and of a credential, colored for real.
     const detail = await onTerminal(['transfers', 'get', approved.transfer_id], env, undefined, 200)
     expect(detail.output).toContain('\x1b[32mapproved\x1b[39m')
+    // A check that held reads yes in the colour of approved, one that failed no in that of rejected
+    // (all_satisfied and each check's satisfied alike); never yes in the yellow of a warning.
+    expect(detail.output).toContain('\x1b[32myes\x1b[39m')
+    expect(detail.output).not.toContain('\x1b[33myes')
+    const refused = await onTerminal(
+      ['transfers', 'get', JSON.parse(rejected).transfer_id],
+      env,
+      undefined,
+      200,
+    )
+    expect(refused.output).toContain('\x1b[31mno\x1b[39m')
+    expect(refused.output).toContain('\x1b[32myes\x1b[39m')
     const credentials = await rwa.json(['credentials', 'list'])
     const credential = await onTerminal(
       ['credentials', 'get', credentials.credentials[0].credential_id],
