@@ -120,7 +120,7 @@ describe('import boundaries (docs/architecture.md, "The layers")', () => {
 
   it('lays server/ out by layer: nothing but the layer folders and the composition files at its top', () => {
     const top = new Set(sourceFiles(ROOT, ['server']).map((f) => f.split('/')[1]))
-    const folders = [...top].filter((name) => !name.endsWith('.ts')).sort()
+    const folders = [...top].filter((name) => name !== undefined && !name.endsWith('.ts')).sort()
     expect(folders).toEqual(['areas', 'pipeline', 'platform'])
   })
 
