@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Context } from 'hono'
+import { setAnswerHeaders } from './answer-headers.js'
 import { matchesEtag } from './etag.js'
 
 /**
@@ -30,13 +31,10 @@ export function prepareJson(value: unknown): PreparedAnswer {
  * must ask again before using them, so a change shows on its next request.
  */
 export function answerPrepared(c: Context, prepared: PreparedAnswer): Response {
+  // On Node's response, as the request id is (server/platform/http/answer-headers.ts): an answer given
+  // more than one header of its own would be built with an undici `Headers`.
+  setAnswerHeaders(c, { ETag: prepared.etag, 'Cache-Control': 'no-cache' })
   const ifNoneMatch = c.req.header('if-none-match')
-  if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, prepared.etag)) {
-    return c.body(null, 304, { ETag: prepared.etag, 'Cache-Control': 'no-cache' })
-  }
-  return c.body(prepared.body, 200, {
-    'Content-Type': prepared.contentType,
-    ETag: prepared.etag,
-    'Cache-Control': 'no-cache',
-  })
+  if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, prepared.etag)) return c.body(null, 304)
+  return c.body(prepared.body, 200, { 'Content-Type': prepared.contentType })
 }
