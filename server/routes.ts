@@ -12,9 +12,8 @@ import { type ApprovableOperationId, approvalHandlers } from './areas/approvals/
 import { requestIfCovered } from './areas/approvals/service.js'
 import { auditHandlers } from './areas/audit/routes.js'
 import { auditLogHandlers } from './areas/audit-log/routes.js'
-import { adminKeyOnly, authenticate, requireAdminKey, requireRole } from './pipeline/auth/authenticate.js'
+import { adminKeyOnly, authenticator, requireAdminKey } from './pipeline/auth/authenticate.js'
 import type { AppEnv } from './pipeline/auth/principal.js'
-import { requireGovernance } from './pipeline/auth/require-governance.js'
 import { keyHandlers } from './areas/billing/keys/routes.js'
 import { pricingHandlers } from './areas/billing/pricing/routes.js'
 import { reportHandlers } from './areas/billing/reports/routes.js'
@@ -92,8 +91,7 @@ const HANDLERS: Handlers<Routes> = {
  * then its roles (a refusal the key can read whatever its plan), then the plan.
  */
 function accessMiddleware(ctx: AppContext): (operation: OperationSpec) => MiddlewareHandler<AppEnv>[] {
-  const auth = authenticate(ctx)
-  const plan = requireGovernance(ctx)
+  const auth = authenticator(ctx)
   // The payment provider's webhook shares the bucket: Stripe answers any non-2xx (a 429 too) by
   // redelivering with backoff for days, so an event throttled in a burst comes late but is never lost;
   // exempt, it would be the one public POST a flood could use to make the server read and HMAC 1 MiB
@@ -101,13 +99,13 @@ function accessMiddleware(ctx: AppContext): (operation: OperationSpec) => Middle
   const publicLimit = publicRateLimit(ctx)
   return (operation) => {
     const what = `${operation.method.toUpperCase()} ${operation.path}`
-    const roles = checksRoles(operation) ? [requireRole(operation)] : []
+    const roles = checksRoles(operation) ? operation : undefined
     const idempotent = takesIdempotencyKey(operation) ? [idempotentRequest(ctx, operation)] : []
     const byAccess: Record<Access, () => MiddlewareHandler<AppEnv>[]> = {
       public: () => (isPubliclyLimited(operation) ? [publicLimit] : []),
-      key: () => [auth, ...roles],
-      admin: () => [auth, requireAdminKey(what)],
-      governance: () => [auth, ...roles, plan],
+      key: () => [auth({ roles })],
+      admin: () => [auth(), requireAdminKey(what)],
+      governance: () => [auth({ roles, governance: true })],
       operator: () => [adminKeyOnly(ctx, what)],
     }
     return [...byAccess[operation.access](), ...idempotent]

@@ -50,7 +50,13 @@ export const billingRoutes = {
     access: 'public',
     tags: billingTags,
     summary: 'Get the pricing tiers (public)',
-    response: jsonResponse(200, pricingResponseSchema, 'Pricing', PRICING),
+    response: jsonResponse(
+      200,
+      pricingResponseSchema,
+      'Pricing; with a strong ETag (`Cache-Control: no-cache`)',
+      PRICING,
+    ),
+    otherResponses: { 304: { description: 'Not modified since the ETag given in If-None-Match' } },
   }),
   createKey: defineOperation({
     operationId: 'createKey',

@@ -126,7 +126,13 @@ export const rwaRoutes = {
     access: 'public',
     tags: rwaTags,
     summary: 'Public keys that verify compliance proofs (public)',
-    response: jsonResponse(200, jwksSchema, 'JWKS', jwksExample),
+    response: jsonResponse(
+      200,
+      jwksSchema,
+      'JWKS; with a strong ETag that changes when the keys do (`Cache-Control: no-cache`)',
+      jwksExample,
+    ),
+    otherResponses: { 304: { description: 'Not modified since the ETag given in If-None-Match' } },
   }),
   getTrustBundle: defineOperation({
     operationId: 'getTrustBundle',

@@ -1,6 +1,7 @@
 import { unlinkSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
+import { PRICING } from '../../src/contract/pricing.js'
 import { Scrape } from '../support/prometheus.js'
 import { type ServerProcess, startServerProcess } from '../support/server-process.js'
 import { TEST_DIALECT } from '../support/backends.js'
@@ -162,6 +163,25 @@ describe('operating the real server process', () => {
     expect(valuesOf(refused!.lines, 'ratelimit-remaining')).toEqual(['0'])
     expect(valuesOf(refused!.lines, 'retry-after')).toHaveLength(1)
     expect(valuesOf(refused!.lines, 'x-request-id')).toHaveLength(1)
+  })
+
+  it('answers the prepared answers with one ETag and one Cache-Control, and a bodiless 304 to If-None-Match', async () => {
+    server = await startServerProcess()
+    for (const path of ['/console/billing/pricing', '/console/rwa/.well-known/jwks.json']) {
+      const first = await rawAnswer(server.url, 'GET', path)
+      expect(first.status, path).toBe(200)
+      const [etag] = valuesOf(first.lines, 'etag')
+      expect(valuesOf(first.lines, 'etag'), path).toHaveLength(1)
+      expect(valuesOf(first.lines, 'cache-control'), path).toEqual(['no-cache'])
+      expect(valuesOf(first.lines, 'content-type'), path).toEqual(['application/json'])
+      expect(valuesOf(first.lines, 'x-request-id'), path).toHaveLength(1)
+      const again = await rawAnswer(server.url, 'GET', path, { 'If-None-Match': etag! })
+      expect([again.status, again.text], path).toEqual([304, ''])
+      expect(valuesOf(again.lines, 'etag'), path).toEqual([etag])
+      expect(valuesOf(again.lines, 'x-request-id'), path).toHaveLength(1)
+    }
+    const pricing = await rawAnswer(server.url, 'GET', '/console/billing/pricing')
+    expect(pricing.text).toBe(JSON.stringify(PRICING))
   })
 
   it('answers 503 on /readyz from SIGTERM on while it drains and still serves, then stops', async () => {

@@ -13,6 +13,7 @@ import { chargeClient } from '../limits/public-limit.js'
 import type { LimitDecision } from '../../platform/limits/rate-limiter.js'
 import { hashApiKey } from './api-keys.js'
 import { checkCsrf, liveSessionOf } from './console-session.js'
+import { checkGovernance } from './require-governance.js'
 import { type AppEnv, isAdminKey, type Principal } from './principal.js'
 import { trialExpiry } from './trial-expiry.js'
 
@@ -27,52 +28,81 @@ export function authenticate(
   /** Where the key comes from: X-API-Key or a console session; signing in reads it from the body. */
   keyOf: (ctx: AppContext, c: Context) => Promise<KnownKey> = keyOfRequest,
 ): MiddlewareHandler<AppEnv> {
+  return authenticator(ctx, keyOf)()
+}
+
+/**
+ * What a route's access asks of the key once it is authenticated, counted and metered: one of the roles
+ * its operation names (`rolesOf`), then a plan with governance. Checked in the same middleware as the key
+ * rather than as middlewares of their own: each async layer costs every request a few µs
+ * (docs/performance.md, "The request path, issue 41"); the refusals are the same, with the RateLimit headers.
+ */
+export interface AccessChecks {
+  roles?: OperationSpec
+  governance?: boolean
+}
+
+/**
+ * `authenticate`'s middleware for each set of access checks, all sharing one state (the trial-expiry
+ * backoff is per process).
+ */
+export function authenticator(
+  ctx: AppContext,
+  keyOf: (ctx: AppContext, c: Context) => Promise<KnownKey> = keyOfRequest,
+): (checks?: AccessChecks) => MiddlewareHandler<AppEnv> {
   const settleEndedTrial = trialExpiry(ctx)
+  return (checks = {}) => {
+    const roles = checks.roles === undefined ? undefined : roleCheck(checks.roles)
+    const governance = checks.governance === true
+    return async function authenticateRequest(c, next) {
+      const key = await keyOf(ctx, c)
 
-  return async function authenticateRequest(c, next) {
-    const key = await keyOf(ctx, c)
-
-    const now = ctx.clock.now()
-    let org = await ctx.authCache.org(key.orgId)
-    if (!org) {
-      await chargeClient(ctx, c)
-      throw new ApiError('key_unknown', 'Unknown API key')
-    }
-    org = await settleEndedTrial(org, now)
-    const entitlement = entitlementOf(org, now)
-
-    const decision = await ctx.limits.take(org.orgId, entitlement.limits, now)
-    if (!decision.allowed) {
-      ctx.metrics.rateLimited(entitlement.limitsTier, decision.window)
-      noteLimitReached(ctx, org.orgId, decision, entitlement.limitsTier)
-      throw rateLimitRefusal(
-        org.orgId,
-        decision,
-        `Rate limit of ${decision.limit} requests per ${decision.window} reached for organization ${org.orgId}; retry in ${decision.retryAfterSeconds} s or move to a higher tier`,
-      )
-    }
-    ctx.meter.record(org.orgId, key.keyId, now)
-    c.set('principal', {
-      keyId: key.keyId,
-      orgId: org.orgId,
-      roles: key.roles,
-      isAdmin: isAdminKey(org.orgId, key.roles),
-      entitlement,
-    })
-    // A write through a console session carries its CSRF token; refused, the request still counted.
-    const session = c.get('consoleSession')
-    if (session !== undefined) {
-      try {
-        checkCsrf(c, session)
-      } catch (error) {
-        setAnswerHeaders(c, rateLimitHeaders(decision))
-        throw error
+      const now = ctx.clock.now()
+      let org = await ctx.authCache.org(key.orgId)
+      if (!org) {
+        await chargeClient(ctx, c)
+        throw new ApiError('key_unknown', 'Unknown API key')
       }
-    }
+      org = await settleEndedTrial(org, now)
+      const entitlement = entitlementOf(org, now)
 
-    await next()
-    // A batch took more requests meanwhile (takeRequests): the headers speak of what is left after it.
-    setAnswerHeaders(c, rateLimitHeaders(c.get('limitDecision') ?? decision))
+      const decision = await ctx.limits.take(org.orgId, entitlement.limits, now)
+      if (!decision.allowed) {
+        ctx.metrics.rateLimited(entitlement.limitsTier, decision.window)
+        noteLimitReached(ctx, org.orgId, decision, entitlement.limitsTier)
+        throw rateLimitRefusal(
+          org.orgId,
+          decision,
+          `Rate limit of ${decision.limit} requests per ${decision.window} reached for organization ${org.orgId}; retry in ${decision.retryAfterSeconds} s or move to a higher tier`,
+        )
+      }
+      ctx.meter.record(org.orgId, key.keyId, now)
+      const principal: Principal = {
+        keyId: key.keyId,
+        orgId: org.orgId,
+        roles: key.roles,
+        isAdmin: isAdminKey(org.orgId, key.roles),
+        entitlement,
+      }
+      c.set('principal', principal)
+      // A write through a console session carries its CSRF token; refused, the request still counted.
+      // Then the key's roles (a refusal the key can read whatever its plan), then the plan.
+      const session = c.get('consoleSession')
+      if (session !== undefined || roles !== undefined || (governance && !entitlement.governance)) {
+        try {
+          if (session !== undefined) checkCsrf(c, session)
+          roles?.(principal)
+          if (governance) await checkGovernance(ctx, principal)
+        } catch (error) {
+          setAnswerHeaders(c, rateLimitHeaders(decision))
+          throw error
+        }
+      }
+
+      await next()
+      // A batch took more requests meanwhile (takeRequests): the headers speak of what is left after it.
+      setAnswerHeaders(c, rateLimitHeaders(c.get('limitDecision') ?? decision))
+    }
   }
 }
 
@@ -238,14 +268,13 @@ function rateLimitHeaders(decision: LimitDecision): Record<string, string> {
 }
 
 /**
- * Admits a key holding one of the roles an operation's declaration names (`rolesOf`), after
- * `authenticate`; the refusal names the roles that would do. The admin key is an owner.
+ * The check that a key holds one of the roles an operation's declaration names (`rolesOf`); the refusal
+ * names the roles that would do. The admin key is an owner.
  */
-export function requireRole(operation: OperationSpec): MiddlewareHandler<AppEnv> {
+function roleCheck(operation: OperationSpec): (principal: Principal) => void {
   const allowed = rolesOf(operation)
   const what = `${operation.method.toUpperCase()} ${operation.path}`
-  return async function requireRoles(c, next) {
-    const { roles } = c.get('principal')
+  return ({ roles }) => {
     if (!roles.some((role) => allowed.includes(role))) {
       throw new ApiError(
         'role_required',
@@ -253,6 +282,5 @@ export function requireRole(operation: OperationSpec): MiddlewareHandler<AppEnv>
         { context: { roles: allowed, key_roles: roles } },
       )
     }
-    await next()
   }
 }

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { ScopedStorage } from '../../platform/scoped-storage.js'
 
 /*
  * What a write carries (docs/architecture.md, "One seam for every write"): who acts, the request that caused
@@ -51,7 +51,7 @@ export interface WriteScope extends WriteOrigin {
   appended: number
 }
 
-const scopes = new AsyncLocalStorage<WriteScope>()
+const scopes = new ScopedStorage<WriteScope>()
 
 /** The write the current asynchronous flow runs in, if any. */
 export const currentWrite = (): WriteScope | undefined => scopes.getStore()

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { ScopedStorage } from '../scoped-storage.js'
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -35,7 +35,7 @@ interface Holder {
   flatFailures: number
 }
 
-const holders = new AsyncLocalStorage<Holder>()
+const holders = new ScopedStorage<Holder>()
 
 /**
  * Runs `fn` so that its first transaction holds its connection for every query of the flow, and the

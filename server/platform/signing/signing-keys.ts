@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js'
 import { isoTimestamp } from '../clock.js'
 import type { Db } from '../db/database.js'
 import type { Executor } from '../db/queries.js'
+import { type PreparedAnswer, prepareJson } from '../http/prepared-answer.js'
 import { signCompactEdDsa } from './compact-jws.js'
 import { didKeyOf, generateSigningKey, importPrivateKey, verificationMethodOf } from './did-key.js'
 import type { MasterKey } from './master-key.js'
@@ -58,6 +59,11 @@ interface ServiceKey {
 export class SigningKeys {
   private readonly issuers = new Map<string, KeyObject>()
   private readonly serviceKeys = new Map<ServicePurpose, Promise<ServiceKey>>()
+  /**
+   * The JWKS as prepared bytes, until the service keys change: forgotten with the cached keys (a
+   * rotation here, or `signing-keys` from another instance) and when a proof finds another key active.
+   */
+  private preparedJwks: Promise<PreparedAnswer> | undefined
 
   constructor(
     private readonly db: Db,
@@ -143,6 +149,8 @@ export class SigningKeys {
       if (active.kid !== service.kid) {
         service = this.openServiceKey(active)
         this.serviceKeys.set('proof', Promise.resolve(service))
+        // A rotation this instance has not heard of yet: its JWKS must name the key it signs with.
+        this.preparedJwks = undefined
       }
     }
     const { kid, key } = service
@@ -183,11 +191,29 @@ export class SigningKeys {
   /** Forgets the cached service keys: a rotation here or on another instance (`signing-keys`). */
   forgetServiceKeys(): void {
     this.serviceKeys.clear()
+    this.preparedJwks = undefined
   }
 
   /** The log key: it signs every organization's checkpoints (docs/governance.md, "The verifiable log"). */
   logKey(): Promise<ServiceKey> {
     return this.service('log')
+  }
+
+  /**
+   * The JWKS's bytes and ETag, read from the database once and kept until the service keys change
+   * (`forgetServiceKeys`, or a proof signed with a key this instance had not cached).
+   */
+  jwksAnswer(): Promise<PreparedAnswer> {
+    let prepared = this.preparedJwks
+    if (prepared === undefined) {
+      prepared = this.jwks().then(prepareJson)
+      this.preparedJwks = prepared
+      // A failed read is not kept: the next request reads again.
+      prepared.catch(() => {
+        if (this.preparedJwks === prepared) this.preparedJwks = undefined
+      })
+    }
+    return prepared
   }
 
   /**

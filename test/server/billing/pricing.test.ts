@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { pricingResponseSchema } from '../../../src/contract/billing.js'
+import { PRICING } from '../../../src/contract/pricing.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 let h: Harness
@@ -48,5 +49,33 @@ describe('GET /console/billing/pricing', () => {
   it('carries no rate-limit headers since it needs no key', async () => {
     const res = await h.get('/console/billing/pricing', { key: null })
     expect(res.headers.get('ratelimit-limit')).toBeNull()
+  })
+
+  it('answers the same bytes as the serialized price list, with a strong ETag; If-None-Match with it is a 304', async () => {
+    const res = await h.get('/console/billing/pricing', { key: null })
+    expect(res.text).toBe(JSON.stringify(PRICING))
+    expect(res.headers.get('content-type')).toBe('application/json')
+    const etag = res.headers.get('etag')
+    expect(etag).toMatch(/^"[\w-]{27}"$/)
+    expect(res.headers.get('cache-control')).toBe('no-cache')
+    // The same bytes, the same ETag, request after request.
+    const again = await h.get('/console/billing/pricing', { key: null })
+    expect([again.text, again.headers.get('etag')]).toEqual([res.text, etag])
+
+    for (const ifNoneMatch of [etag!, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const notModified = await h.get('/console/billing/pricing', {
+        key: null,
+        headers: { 'If-None-Match': ifNoneMatch },
+      })
+      expect(notModified.status).toBe(304)
+      expect(notModified.text).toBe('')
+      expect(notModified.headers.get('etag')).toBe(etag)
+    }
+    const stale = await h.get('/console/billing/pricing', {
+      key: null,
+      headers: { 'If-None-Match': '"not-the-etag"' },
+    })
+    expect(stale.status).toBe(200)
+    expect(stale.text).toBe(res.text)
   })
 })

@@ -119,6 +119,8 @@ describe.each(KEYED.map((operation) => [operation.operationId, operation] as con
           'role_required',
           { roles: allowed, key_roles: [role] },
         ])
+        // Refused once counted against the limits: the RateLimit headers are there.
+        expect(res.headers.get('ratelimit-remaining')).toMatch(/^\d+$/)
       }
       expect(await snapshotOf(h.ctx.db)).toEqual(before)
       for (const role of allowed) {

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Jwks, type Proof, proofSchema, trustBundleSchema } from '../../../src/contract/rwa.js'
 import { verifyProof, verifyProofTrusted } from '../../../src/proof/verify.js'
 import { buildWorld, expectStatus, transferBody } from '../../support/governance.js'
+import { TEST_DIALECT } from '../../support/backends.js'
+import { within } from '../../support/concurrency.js'
 import { createHarness, type Harness, type TestInstance } from '../../support/harness.js'
 
 /*
@@ -117,4 +119,58 @@ describe('POST /console/rwa/signing-keys/rotate', () => {
     expect(await verifyProofTrusted(old, twice)).toMatchObject({ valid: true })
     expect(await verifyProofTrusted(after, twice)).toMatchObject({ valid: true })
   })
+})
+
+describe('GET /console/rwa/.well-known/jwks.json as prepared bytes', () => {
+  const JWKS = '/console/rwa/.well-known/jwks.json'
+
+  it('answers the bytes of the keys as the database holds them, with a strong ETag; a rotation changes both', async () => {
+    const first = await h.get(JWKS, { key: null })
+    expect(first.text).toBe(JSON.stringify(await h.ctx.signingKeys.jwks()))
+    const etag = first.headers.get('etag')!
+    expect(etag).toMatch(/^"[\w-]{27}"$/)
+    const notModified = await h.get(JWKS, { key: null, headers: { 'If-None-Match': etag } })
+    expect([notModified.status, notModified.text, notModified.headers.get('etag')]).toEqual([304, '', etag])
+
+    h.clock.advance(1000)
+    const rotated = await expectStatus(h.post(ROTATE, {}), 201)
+    // The next request, with the old ETag: the new bytes, not a 304.
+    const after = await h.get(JWKS, { key: null, headers: { 'If-None-Match': etag } })
+    expect(after.status).toBe(200)
+    expect(after.headers.get('etag')).not.toBe(etag)
+    expect(after.text).toBe(JSON.stringify(await h.ctx.signingKeys.jwks()))
+    expect(after.body.keys[0].kid).toBe(rotated.kid)
+  })
+
+  it('an instance that signs with a key it had not cached answers a JWKS naming that key', async () => {
+    const other = await h.newInstance()
+    const before = await jwksOf(other)
+    h.clock.advance(1000)
+    const rotated = await expectStatus(h.post(ROTATE, {}), 201)
+    h.clock.advance(1000)
+    const proof = await transferProof(other)
+    expect(proof.kid).toBe(rotated.kid)
+    const after = await jwksOf(other)
+    expect(after.keys.map((k) => k.kid)).toContain(rotated.kid)
+    expect(before.keys.map((k) => k.kid)).not.toContain(rotated.kid)
+  })
+
+  it.runIf(TEST_DIALECT === 'postgres')(
+    'a rotation on one instance changes the JWKS another had cached (the invalidation bus)',
+    async () => {
+      const other = await h.newInstance()
+      const cached = await other.get(JWKS, { key: null })
+      h.clock.advance(1000)
+      const rotated = await expectStatus(h.post(ROTATE, {}), 201)
+      const etag = cached.headers.get('etag')!
+      // B heard nothing yet for a moment at most; then its next request answers the new bytes.
+      await within(1000, async () => {
+        const now = await other.get(JWKS, { key: null, headers: { 'If-None-Match': etag } })
+        return now.status === 200
+      })
+      const now = await other.get(JWKS, { key: null, headers: { 'If-None-Match': etag } })
+      expect(now.body.keys[0].kid).toBe(rotated.kid)
+      expect(now.text).toBe(JSON.stringify(await h.ctx.signingKeys.jwks()))
+    },
+  )
 })

@@ -1,9 +1,10 @@
 import { PRICING } from '../../../../src/contract/pricing.js'
 import type { SomeHandlers } from '../../../pipeline/handler.js'
+import { answerPrepared, prepareJson } from '../../../platform/http/prepared-answer.js'
 
-// The public price list is a constant: serialized once.
-const pricingBody = JSON.stringify(PRICING)
+// The public price list is a constant: its bytes and ETag prepared once per process.
+const pricing = prepareJson(PRICING)
 
 export const pricingHandlers = {
-  getPricing: (_ctx, { c }) => c.body(pricingBody, 200, { 'Content-Type': 'application/json' }),
+  getPricing: (_ctx, { c }) => answerPrepared(c, pricing),
 } satisfies SomeHandlers

@@ -1,7 +1,6 @@
 import type {
   CanTransferQuery,
   CanTransferResponse,
-  Jwks,
   ListTransfersQuery,
   ListTransfersResponse,
   Proof,
@@ -14,6 +13,7 @@ import type { Principal } from '../../../pipeline/auth/principal.js'
 import { isoTimestamp } from '../../../platform/clock.js'
 import type { AppContext } from '../../../pipeline/context.js'
 import { ApiError } from '../../../platform/errors.js'
+import type { PreparedAnswer } from '../../../platform/http/prepared-answer.js'
 import { adjustHolding } from '../holdings/queries.js'
 import { listPage, ownedOr404 } from '../owned.js'
 import { evaluateTransfer } from './evaluate-transfer.js'
@@ -159,7 +159,7 @@ export async function getProof(ctx: AppContext, principal: Principal, id: string
   return withLogIndex(ctx, principal.orgId, proofFromRow(proof, transfer))
 }
 
-/** The public keys that verify proofs. */
-export function jwks(ctx: AppContext): Promise<Jwks> {
-  return ctx.signingKeys.jwks()
+/** The public keys that verify proofs, as prepared bytes with their ETag (until the keys change). */
+export function jwks(ctx: AppContext): Promise<PreparedAnswer> {
+  return ctx.signingKeys.jwksAnswer()
 }
