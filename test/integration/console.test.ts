@@ -61,6 +61,8 @@ const NAVIGATION = CONSOLE_PAGES.map((p) => p.title)
 
 describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
   'the console in Chromium (skipped without it: apt-get install chromium)',
+  // A browser walking the pages: tens of seconds on the 2-core machine beside other test files.
+  { timeout: 120_000 },
   () => {
     let server: ServerProcess
     let browser: Browser

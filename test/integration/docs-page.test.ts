@@ -37,6 +37,8 @@ const isLoopback = (url: string) => ['127.0.0.1', '[::1]', 'localhost'].includes
 
 describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
   'GET /docs in Chromium (skipped without it: apt-get install chromium)',
+  // Swagger UI draws every operation (~20 s alone on the 2-core machine, more beside other test files).
+  { timeout: 120_000 },
   () => {
     let server: ServerProcess
     let browser: Browser
@@ -71,7 +73,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
       const res = await page.goto(`${server.url}/docs`)
       expect(res?.status()).toBe(200)
       expect(res?.headers()['content-security-policy']).toContain("default-src 'none'")
-      await page.waitForSelector('.opblock', { timeout: 20_000 })
+      await page.waitForSelector('.opblock', { timeout: 60_000 })
 
       const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
         paths: Record<string, Record<string, { operationId: string }>>
@@ -143,7 +145,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
         })
         const res = await page.goto(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/rwa/docs`)
         expect(res?.status()).toBe(200)
-        await page.waitForSelector('.opblock', { timeout: 20_000 })
+        await page.waitForSelector('.opblock', { timeout: 60_000 })
         expect(await page.locator('.opblock-summary').count()).toBe(Object.keys(ROUTES).length)
         expect(outside).toEqual([])
         expect(failed).toEqual([])
