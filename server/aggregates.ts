@@ -1,13 +1,13 @@
-import { keyRecords } from './billing/keys/records.js'
-import { subscriptionRecords } from './billing/subscriptions/records.js'
-import type { AggregateRecords } from './context.js'
-import { attestationRecords } from './rwa/attestations/records.js'
-import { credentialRecords } from './rwa/credentials/records.js'
-import { issuerRecords } from './rwa/issuers/records.js'
-import { jurisdictionRecords } from './rwa/jurisdictions/records.js'
-import { tokenRecords } from './rwa/tokens/records.js'
-import { transferRecords } from './rwa/transfers/records.js'
-import { trustRecords } from './rwa/trust/records.js'
+import { keyRecords } from './areas/billing/keys/records.js'
+import { subscriptionRecords } from './areas/billing/subscriptions/records.js'
+import type { AggregateRecords } from './pipeline/context.js'
+import { attestationRecords } from './areas/rwa/attestations/records.js'
+import { credentialRecords } from './areas/rwa/credentials/records.js'
+import { issuerRecords } from './areas/rwa/issuers/records.js'
+import { jurisdictionRecords } from './areas/rwa/jurisdictions/records.js'
+import { tokenRecords } from './areas/rwa/tokens/records.js'
+import { transferRecords } from './areas/rwa/transfers/records.js'
+import { trustRecords } from './areas/rwa/trust/records.js'
 
 /**
  * Every aggregate's records, as the write pipeline knows them (docs/architecture.md, "One seam for every

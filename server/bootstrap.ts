@@ -1,12 +1,12 @@
 import { API_KEY_PATTERN } from '../src/contract/billing.js'
-import { generateApiKey, hashApiKey, keyPrefixOf } from './auth/api-keys.js'
-import { ADMIN_ORG_ID } from './auth/principal.js'
-import { isoTimestamp } from './clock.js'
-import { hasAnyKey, insertApiKey } from './billing/keys/queries.js'
-import { findKeyByHash } from './caches/queries.js'
-import type { AppContext } from './context.js'
-import { ensureOrganization, lockOrganization, upsertSubscription } from './organizations/queries.js'
-import { runWrite } from './writes/run-write.js'
+import { generateApiKey, hashApiKey, keyPrefixOf } from './pipeline/auth/api-keys.js'
+import { ADMIN_ORG_ID } from './pipeline/auth/principal.js'
+import { isoTimestamp } from './platform/clock.js'
+import { hasAnyKey, insertApiKey } from './areas/billing/keys/queries.js'
+import { findKeyByHash } from './platform/caches/queries.js'
+import type { AppContext } from './pipeline/context.js'
+import { ensureOrganization, lockOrganization, upsertSubscription } from './platform/organizations/queries.js'
+import { runWrite } from './pipeline/writes/run-write.js'
 
 type EnsuredAdminKey = { created: boolean; printable: string | null; presetIgnored: boolean }
 

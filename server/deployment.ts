@@ -1,10 +1,10 @@
-import { SHARED_CACHE_TTL_MS } from './caches/auth-cache.js'
-import type { ServerConfig } from './config.js'
-import type { AppContextOptions } from './context.js'
-import { type Db, openDatabase, openPostgres } from './db/database.js'
-import { databaseReadiness } from './health/readiness.js'
-import type { RedisStateListener } from './redis/connection.js'
-import { connectSharedState } from './redis/shared-state.js'
+import { SHARED_CACHE_TTL_MS } from './platform/caches/auth-cache.js'
+import type { ServerConfig } from './platform/config.js'
+import type { AppContextOptions } from './pipeline/context.js'
+import { type Db, openDatabase, openPostgres } from './platform/db/database.js'
+import { databaseReadiness } from './platform/health/readiness.js'
+import type { RedisStateListener } from './platform/redis/connection.js'
+import { connectSharedState } from './platform/redis/shared-state.js'
 
 /**
  * What a server runs on: the embedded SQLite file with its state in memory, or PostgreSQL shared with

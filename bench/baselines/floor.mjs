@@ -18,8 +18,8 @@
 // `per_transaction`) and answers how many, their CPU time (process.cpuUsage) and the wall time.
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import canonicalize from 'canonicalize'
-import { evaluateTransfer } from '../../dist/server/rwa/transfers/evaluate-transfer.js'
-import { rulesFromRow } from '../../dist/server/rwa/tokens/from-row.js'
+import { evaluateTransfer } from '../../dist/server/areas/rwa/transfers/evaluate-transfer.js'
+import { rulesFromRow } from '../../dist/server/areas/rwa/tokens/from-row.js'
 import { STATUS_LIST_MIN_BITS } from '../../dist/src/proof/status-list.js'
 import { eventLeafHash } from '../../dist/src/tlog/leaf.js'
 import { appendToFrontier, rootOfFrontier } from '../../dist/src/tlog/merkle.js'

@@ -2,17 +2,17 @@
 // any of rwa's own work, so that the gap between the bare hello (a) and GET pricing can be split.
 //
 //   (a1) `--observe none`: a Hono app with one route answering the hello of (a), served through
-//        rwa's own Node server (server/http/node-server.ts: @hono/node-server's request listener).
+//        rwa's own Node server (server/platform/http/node-server.ts: @hono/node-server's request listener).
 //   (a2) `--observe all`: the same with rwa's request id, JSON log line (to stderr, as rwa writes it)
-//        and Prometheus metrics middleware (server/operations/observe-requests.ts), as app.ts puts
+//        and Prometheus metrics middleware (server/areas/operations/observe-requests.ts), as app.ts puts
 //        them in front of every route.
 //
 // Both import rwa's compiled modules (dist/), so they measure the code the server runs.
 import { Hono } from 'hono'
-import { createHttpServer } from '../../dist/server/http/node-server.js'
-import { jsonLogger } from '../../dist/server/logging/logger.js'
-import { ServerMetrics } from '../../dist/server/metrics/metrics.js'
-import { observeRequests } from '../../dist/server/operations/observe-requests.js'
+import { createHttpServer } from '../../dist/server/platform/http/node-server.js'
+import { jsonLogger } from '../../dist/server/platform/logging/logger.js'
+import { ServerMetrics } from '../../dist/server/platform/metrics/metrics.js'
+import { observeRequests } from '../../dist/server/areas/operations/observe-requests.js'
 import { argument } from './serve.mjs'
 
 const observe = argument('observe')

@@ -34,7 +34,7 @@ export const LOG_GOALS = Object.freeze({ postShare: 0.15, proofRatio: 1.3 })
  */
 export async function buildLog(root, dbPath, orgId, size) {
   const merkle = await distModule(root, 'src/tlog/merkle.js')
-  const tiles = await distModule(root, 'server/audit-log/tiles.js')
+  const tiles = await distModule(root, 'server/platform/audit-log/tiles.js')
   const sqlite = new Database(dbPath)
   try {
     const insertNode = sqlite.prepare(
@@ -50,7 +50,7 @@ export async function buildLog(root, dbPath, orgId, size) {
         frontier = step.frontier
         for (const n of step.completed) {
           insertNode.run(orgId, n.level, n.index, n.hash)
-          // A level-8 node completes its tile, as an append stores it (server/audit-log/append.ts).
+          // A level-8 node completes its tile, as an append stores it (server/pipeline/audit-log/append.ts).
           if (n.level < tiles.TILE_LEVELS) tileNodes.push({ level: n.level, idx: n.index, hash: n.hash })
           else if (n.level === tiles.TILE_LEVELS) {
             insertTile.run(orgId, n.index, tiles.packTile(n.index, tileNodes))
@@ -88,10 +88,10 @@ const PROOF_WARM_UP = 2000
  * (outside the measured calls). A first unmeasured pass warms both sizes alike.
  */
 export async function inclusionProofCosts({ root, dbPath, sizes, proofs, rounds }) {
-  const { openDatabase } = await distModule(root, 'server/db/database.js')
-  const { createAppContext } = await distModule(root, 'server/context.js')
+  const { openDatabase } = await distModule(root, 'server/platform/db/database.js')
+  const { createAppContext } = await distModule(root, 'server/pipeline/context.js')
   const { AGGREGATES } = await distModule(root, 'server/aggregates.js')
-  const { getLogInclusionProof } = await distModule(root, 'server/audit-log/service.js')
+  const { getLogInclusionProof } = await distModule(root, 'server/areas/audit-log/service.js')
   const merkle = await distModule(root, 'src/tlog/merkle.js')
   const db = await openDatabase(dbPath)
   const ctx = createAppContext({ db, aggregates: AGGREGATES, logger: silentLogger })
@@ -148,8 +148,8 @@ export async function inclusionProofCosts({ root, dbPath, sizes, proofs, rounds 
  * transaction without it. Seconds per POST or event, per round.
  */
 export async function transferPostLogCosts({ root, dbPath, transfers, rounds, core }) {
-  const { appendToAuditLog } = await distModule(root, 'server/audit-log/append.js')
-  const { insertAuditEvents } = await distModule(root, 'server/audit/queries.js')
+  const { appendToAuditLog } = await distModule(root, 'server/pipeline/audit-log/append.js')
+  const { insertAuditEvents } = await distModule(root, 'server/pipeline/audit/queries.js')
   return measureWriteShare({ root, dbPath, transfers, rounds, core }, async ({ db, org }) => {
     // A transfer POST records one change, its decision (transfer.<status>): its latest event stands for it.
     const sample = await db
@@ -207,7 +207,7 @@ export async function runAuditLog({ root, work, core, transfers, rounds, sizes, 
   const postDb = join(work, 'log-post.db')
   const post = await transferPostLogCosts({ root, dbPath: postDb, transfers, rounds, core })
   const proofDb = join(work, 'log-proofs.db')
-  const { openDatabase } = await distModule(root, 'server/db/database.js')
+  const { openDatabase } = await distModule(root, 'server/platform/db/database.js')
   await (await openDatabase(proofDb)).destroy() // creates the schema
   for (const size of sizes) {
     const started = Date.now()

@@ -23,14 +23,19 @@ export const OUTBOX_GOALS = Object.freeze({ postShare: 0.25 })
 
 /** CPU (seconds) per POST and per outbox call, per round. */
 export async function transferPostOutboxCosts({ root, dbPath, transfers, rounds, core }) {
-  const { createAppContext } = await distModule(root, 'server/context.js')
+  const { createAppContext } = await distModule(root, 'server/pipeline/context.js')
   const { AGGREGATES } = await distModule(root, 'server/aggregates.js')
-  const { enqueueEvents } = await distModule(root, 'server/events/outbox.js')
-  const { apiObjectOf } = await distModule(root, 'server/events/objects.js')
-  const { holdingConnection } = await distModule(root, 'server/db/held-connection.js')
-  const { MasterKey } = await distModule(root, 'server/signing/master-key.js')
+  const { enqueueEvents } = await distModule(root, 'server/pipeline/events/outbox.js')
+  const { apiObjectOf } = await distModule(root, 'server/pipeline/events/objects.js')
+  const { holdingConnection } = await distModule(root, 'server/platform/db/held-connection.js')
+  const { MasterKey } = await distModule(root, 'server/platform/signing/master-key.js')
   return measureWriteShare({ root, dbPath, transfers, rounds, core }, async ({ db, org }) => {
-    const ctx = createAppContext({ db, aggregates: AGGREGATES, logger: silentLogger, masterKey: MasterKey.generate() })
+    const ctx = createAppContext({
+      db,
+      aggregates: AGGREGATES,
+      logger: silentLogger,
+      masterKey: MasterKey.generate(),
+    })
     // One endpoint subscribed to transfers, so the outbox also queues a delivery (written here rather
     // than through the API, so that the server's worker attempts nothing during the measurement).
     await db
@@ -54,7 +59,7 @@ export async function transferPostOutboxCosts({ root, dbPath, transfers, rounds,
       .orderBy('transfer_id', 'desc')
       .executeTakeFirstOrThrow()
     // The transfer as GET answers it, which the service records in its change
-    // (server/rwa/transfers/record.ts): the outbox copies it with its log position.
+    // (server/areas/rwa/transfers/record.ts): the outbox copies it with its log position.
     const answered = await holdingConnection(() =>
       apiObjectOf(ctx, db, org.orgId, { type: 'transfer', id: transfer.transfer_id }, undefined),
     )

@@ -106,11 +106,11 @@ export async function runScale({
   log,
   failures,
 }) {
-  const { IdFactory } = await import(pathToFileURL(join(root, 'dist/server/ids.js')).href)
+  const { IdFactory } = await import(pathToFileURL(join(root, 'dist/server/platform/ids.js')).href)
   // A transfer's proof stores no facts (migration 0006): they are rebuilt from the transfer row, the
   // way the server does it, so the seeder signs exactly what the server will show.
   const { transferProofFacts } = await import(
-    pathToFileURL(join(root, 'dist/server/rwa/transfers/from-row.js')).href
+    pathToFileURL(join(root, 'dist/server/areas/rwa/transfers/from-row.js')).href
   )
   const { canonicalFacts } = await import(pathToFileURL(join(root, 'dist/src/proof/verify.js')).href)
   const factsOfTransfer = (row) => canonicalFacts(transferProofFacts(row))

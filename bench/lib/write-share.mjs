@@ -9,7 +9,7 @@ import { cpuSeconds, startServer } from './processes.mjs'
 import { call, seedGovernance, seedOrganization, transferBody } from './seed.mjs'
 import { median } from './stats.mjs'
 
-/** Imports a module of the build (`dist/`), e.g. `distModule(root, 'server/db/database.js')`. */
+/** Imports a module of the build (`dist/`), e.g. `distModule(root, 'server/platform/db/database.js')`. */
 export const distModule = (root, path) => import(pathToFileURL(join(root, 'dist', path)).href)
 
 /** A logger that drops everything, for an AppContext built in the bench process. */
@@ -99,7 +99,7 @@ export async function measureWriteShare({ root, dbPath, transfers, rounds, core 
   } finally {
     await server.stop()
   }
-  const { openDatabase } = await distModule(root, 'server/db/database.js')
+  const { openDatabase } = await distModule(root, 'server/platform/db/database.js')
   const db = await openDatabase(dbPath)
   try {
     return { perPost, ...(await measurePiece({ db, org })) }

@@ -12,7 +12,7 @@ import { orgIdSchema, pageFields, pageQuery, prefixedId, timestampSchema } from 
  * Every event type. The types of changes a write makes are the audit actions of the same
  * name (docs/accountability.md, "What is recorded"); the `*.expiring` and `trial.ending`
  * events come from the server's own job, `limit.reached` from a 429 of the per-minute or
- * per-day limit (server/events/limit-reached.ts).
+ * per-day limit (server/pipeline/events/limit-reached.ts).
  */
 export const EVENT_TYPES = [
   'transfer.approved',

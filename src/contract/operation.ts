@@ -9,7 +9,7 @@ import { ROLES, type Role } from './roles.js'
  * the OpenAPI document and the docs need: operationId, method, path, schemas, examples, who may call it
  * and the refusal reasons its rules give. The server binds one handler to each declaration and derives
  * the access middleware from `access` (server/http/bind.ts); the client is one generic call over the
- * tables (src/client/call.ts); the OpenAPI document is derived from them (server/http/openapi.ts).
+ * tables (src/client/call.ts); the OpenAPI document is derived from them (server/platform/http/openapi.ts).
  * Nothing here imports a server or HTTP library, so the CLI bundles it.
  */
 

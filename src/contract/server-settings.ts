@@ -1,13 +1,13 @@
 /*
  * Every setting of `rwa server start`: its flag (if it has one), its RWA_* variable, its default as
  * shown to people, and what it is for. Plain data without zod, so `rwa server start --help` lists it
- * without loading the server; server/config.ts validates each one and takes its variable names from
+ * without loading the server; server/platform/config.ts validates each one and takes its variable names from
  * here, and a test checks that the two agree (a new setting added there and not here fails it).
  */
 
 /** One setting of the server. */
 export interface ServerSetting {
-  /** The field of the server configuration (server/config.ts). */
+  /** The field of the server configuration (server/platform/config.ts). */
   field: string
   /** `--port <port>`: the flag and its value name; absent for settings given only by variable. */
   flag?: string

@@ -4,7 +4,7 @@
  * control character than tab, LF and CR, or when it is not well-formed Unicode (a lone UTF-16 surrogate).
  * PostgreSQL cannot store NUL in text at all, SQLite stores it and a C string cuts there, and a terminal
  * obeys the others; refused at the edge, no such text is ever stored, signed or shown. The server applies
- * this once to the validated input of every operation (server/http/well-formed.ts).
+ * this once to the validated input of every operation (server/platform/http/well-formed.ts).
  */
 
 /** A surrogate code unit that is not half of a pair (`String.prototype.isWellFormed` is ES2024). */

@@ -117,7 +117,7 @@ describe('operating the real server process', () => {
     },
   )
 
-  // Behind Node these headers go on Node's response itself, not through hono's (server/http/answer-headers.ts):
+  // Behind Node these headers go on Node's response itself, not through hono's (server/platform/http/answer-headers.ts):
   // every kind of answer must still carry each exactly once.
   it('puts X-Request-Id on every answer and the RateLimit headers on every answer after authentication, once each', async () => {
     server = await startServerProcess()

@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, expect, it, vi } from 'vitest'
-import { SEALED_PREFIX } from '../../server/signing/master-key.js'
+import { SEALED_PREFIX } from '../../server/platform/signing/master-key.js'
 import { expectStatus, US } from '../support/governance.js'
 import {
   clientOf,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isoTimestamp, utcDate } from '../../server/clock.js'
+import { isoTimestamp, utcDate } from '../../server/platform/clock.js'
 
 describe('utcDate', () => {
   it('is the date of toISOString() for any sequence of instants, forwards or backwards in time', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadServerConfig } from '../../server/config.js'
+import { loadServerConfig } from '../../server/platform/config.js'
 
 const MASTER_KEY = Buffer.alloc(32, 7).toString('base64url')
 
@@ -166,7 +166,7 @@ describe('loadServerConfig', () => {
 
 describe('SERVER_SETTINGS (what `rwa server start --help` lists)', () => {
   it('has every setting of the configuration, each with its own RWA_* variable', async () => {
-    const { serverConfigSchema } = await import('../../server/config.js')
+    const { serverConfigSchema } = await import('../../server/platform/config.js')
     const { SERVER_SETTINGS } = await import('../../src/contract/server-settings.js')
     expect(SERVER_SETTINGS.map((s) => s.field).sort()).toEqual(Object.keys(serverConfigSchema.shape).sort())
     const envs = SERVER_SETTINGS.map((s) => s.env)

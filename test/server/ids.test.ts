@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../support/clock.js'
-import { IdFactory } from '../../server/ids.js'
+import { IdFactory } from '../../server/platform/ids.js'
 
 describe('IdFactory', () => {
   it('makes prefixed ids that sort in creation order, within and across milliseconds', () => {

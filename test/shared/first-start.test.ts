@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ensureAdminKey } from '../../server/bootstrap.js'
 import { AGGREGATES } from '../../server/aggregates.js'
-import { createAppContext } from '../../server/context.js'
-import { type Db, openPostgres } from '../../server/db/database.js'
-import { systemClock } from '../../server/clock.js'
-import { migrations as allMigrations } from '../../server/db/migrations/index.js'
-import { openKeyCustody } from '../../server/signing/custody.js'
-import { MasterKey } from '../../server/signing/master-key.js'
+import { createAppContext } from '../../server/pipeline/context.js'
+import { type Db, openPostgres } from '../../server/platform/db/database.js'
+import { systemClock } from '../../server/platform/clock.js'
+import { migrations as allMigrations } from '../../server/platform/db/migrations/index.js'
+import { openKeyCustody } from '../../server/custody.js'
+import { MasterKey } from '../../server/platform/signing/master-key.js'
 import { createTestDatabase, type TestDatabase } from '../support/backends.js'
 
 /*

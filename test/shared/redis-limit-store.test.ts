@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Db, openPostgres } from '../../server/db/database.js'
-import { RateLimiter } from '../../server/limits/rate-limiter.js'
-import { connectRedis } from '../../server/redis/connection.js'
-import { RedisLimitStore } from '../../server/redis/limit-store.js'
+import { type Db, openPostgres } from '../../server/platform/db/database.js'
+import { RateLimiter } from '../../server/platform/limits/rate-limiter.js'
+import { connectRedis } from '../../server/platform/redis/connection.js'
+import { RedisLimitStore } from '../../server/platform/redis/limit-store.js'
 import type { Limits } from '../../src/contract/limits.js'
 import {
   createRedisPrefix,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { RedisStateListener } from '../../server/redis/connection.js'
+import type { RedisStateListener } from '../../server/platform/redis/connection.js'
 import { within } from '../support/concurrency.js'
 import { createHarness, type Harness } from '../support/harness.js'
 import { type PrivateRedis, startPrivateRedis } from '../support/redis-server.js'

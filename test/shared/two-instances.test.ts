@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { localInvalidationBus } from '../../server/invalidation.js'
+import { localInvalidationBus } from '../../server/platform/invalidation.js'
 import { statuses, within } from '../support/concurrency.js'
 import {
   buildWorld,

@@ -1,4 +1,4 @@
-import type { Clock } from '../../server/clock.js'
+import type { Clock } from '../../server/platform/clock.js'
 
 /** A clock that only moves when told: for tests of windows, day boundaries and trial expiry. */
 export class ManualClock implements Clock {

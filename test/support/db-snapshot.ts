@@ -1,4 +1,4 @@
-import type { Db } from '../../server/db/database.js'
+import type { Db } from '../../server/platform/db/database.js'
 
 /**
  * Everything the database holds, as one comparable value: every table's rows in a fixed order. What a

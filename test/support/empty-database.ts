@@ -2,8 +2,8 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import { afterEach } from 'vitest'
-import { PG_TYPES } from '../../server/db/database.js'
-import type { Database } from '../../server/db/schema.js'
+import { PG_TYPES } from '../../server/platform/db/database.js'
+import type { Database } from '../../server/platform/db/schema.js'
 import { createTestDatabase, TEST_DIALECT } from './backends.js'
 
 /**

@@ -1,8 +1,8 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type StreamMessage, EventStreamParser } from '../../src/client/event-stream.js'
-import { closeEventStreams } from '../../server/events/stream.js'
-import { createHttpServer } from '../../server/http/node-server.js'
+import { closeEventStreams } from '../../server/areas/events/stream.js'
+import { createHttpServer } from '../../server/platform/http/node-server.js'
 import type { TestInstance } from './harness.js'
 
 /** A harness instance served over real HTTP on loopback, as a server process serves it. */

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely'
 import { afterEach } from 'vitest'
-import type { getLogInclusionProof } from '../../server/audit-log/service.js'
+import type { getLogInclusionProof } from '../../server/areas/audit-log/service.js'
 import { AGGREGATES } from '../../server/aggregates.js'
-import { type AppContext, createAppContext } from '../../server/context.js'
-import type { Database } from '../../server/db/schema.js'
-import { jsonLogger } from '../../server/logging/logger.js'
-import { MasterKey } from '../../server/signing/master-key.js'
+import { type AppContext, createAppContext } from '../../server/pipeline/context.js'
+import type { Database } from '../../server/platform/db/schema.js'
+import { jsonLogger } from '../../server/platform/logging/logger.js'
+import { MasterKey } from '../../server/platform/signing/master-key.js'
 import { appendToFrontier, type Hash } from '../../src/tlog/merkle.js'
 
 /*

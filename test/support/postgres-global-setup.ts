@@ -1,4 +1,4 @@
-import { openPostgres } from '../../server/db/database.js'
+import { openPostgres } from '../../server/platform/db/database.js'
 import {
   createTemplateDatabase,
   databaseNamePrefix,

@@ -1,6 +1,6 @@
 import { EVENT_TYPES, type Event, eventSelectorSchema } from '../../contract/events.js'
-import { postJson } from '../../../server/webhooks/post.js'
-import { newWebhookSecret, webhookHeaders } from '../../../server/webhooks/signature.js'
+import { postJson } from '../../../server/areas/webhooks/post.js'
+import { newWebhookSecret, webhookHeaders } from '../../../server/areas/webhooks/signature.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { list } from '../flags/parse.js'
 import type { Run } from '../invoke.js'
@@ -167,7 +167,7 @@ export const listen: Run<'streamEvents'> = async ({ ctx, input }) => {
   let lost = false
 
   // Where the first stream started: an event before it happened before `rwa listen` was ready (a
-  // resumed stream may send the few seconds before its Last-Event-ID again; server/events/stream.ts).
+  // resumed stream may send the few seconds before its Last-Event-ID again; server/areas/events/stream.ts).
   let start: string | undefined
   const forward = async (event: Event) => {
     position = event.id

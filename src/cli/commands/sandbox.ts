@@ -25,7 +25,7 @@ const ADMIN_KEY_LINE = /admin API key \(shown once\): (\S+)/
 export function sandbox(options: SandboxOptions, command: Command) {
   return withContext(command, async (ctx) => {
     // Loaded only here: `rwa --help` and every other command never load the server or SQLite.
-    const { loadServerConfig } = await import('../../../server/config.js')
+    const { loadServerConfig } = await import('../../../server/platform/config.js')
     const { startServer } = await import('../../../server/start.js')
     const { startFailure } = await import('./server.js')
 
@@ -65,7 +65,9 @@ export function sandbox(options: SandboxOptions, command: Command) {
       throw new ExitError(EXIT.usage, (error as Error).message, 'see `rwa sandbox --help`')
     }
     const urlFile = options.urlFile ?? (process.env.RWA_URL_FILE || undefined)
-    const { prepareUrlFile, removeUrlFile, writeUrlFile } = await import('../../../server/url-file.js')
+    const { prepareUrlFile, removeUrlFile, writeUrlFile } = await import(
+      '../../../server/platform/url-file.js'
+    )
     try {
       if (urlFile !== undefined) prepareUrlFile(urlFile)
     } catch (error) {

@@ -1,11 +1,11 @@
-import { loadServerConfig, type ServerConfig } from '../../../server/config.js'
+import { loadServerConfig, type ServerConfig } from '../../../server/platform/config.js'
 import { SERVER_SETTINGS } from '../../contract/server-settings.js'
-import { DatabaseDirectoryMissingError, DatabaseOpenError } from '../../../server/db/database.js'
-import { UnreachableError } from '../../../server/errors.js'
-import { WrongMasterKeyError } from '../../../server/signing/custody.js'
-import { MasterKeyError } from '../../../server/signing/master-key.js'
+import { DatabaseDirectoryMissingError, DatabaseOpenError } from '../../../server/platform/db/database.js'
+import { UnreachableError } from '../../../server/platform/errors.js'
+import { WrongMasterKeyError } from '../../../server/custody.js'
+import { MasterKeyError } from '../../../server/platform/signing/master-key.js'
 import { runServer } from '../../../server/start.js'
-import { UrlFileError } from '../../../server/url-file.js'
+import { UrlFileError } from '../../../server/platform/url-file.js'
 import { EXIT, ExitError } from '../exit-error.js'
 
 /** The flags of `rwa server start`, by setting field (declared from SERVER_SETTINGS). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { approvalStatusAt } from '../../../server/approvals/rules.js'
+import { approvalStatusAt } from '../../../server/areas/approvals/rules.js'
 
 describe('the status an approval reads', () => {
   const row = {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { StripePaymentProvider } from '../../../server/payments/stripe-provider.js'
+import { StripePaymentProvider } from '../../../server/platform/payments/stripe-provider.js'
 import { ManualClock } from '../../support/clock.js'
 import { buildWorld, expectStatus, US } from '../../support/governance.js'
 import { createHarness, type Harness } from '../../support/harness.js'

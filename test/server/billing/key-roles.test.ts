@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DAY_MS } from '../../../server/clock.js'
+import { DAY_MS } from '../../../server/platform/clock.js'
 import { ROLES, type Role } from '../../../src/contract/roles.js'
 import { snapshotOf } from '../../support/db-snapshot.js'
 import { buildWorld, expectStatus, transferBody } from '../../support/governance.js'

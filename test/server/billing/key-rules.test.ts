@@ -6,7 +6,7 @@ import {
   principalOf,
   principalStanding,
   rolesNotGrantable,
-} from '../../../server/billing/keys/key-rules.js'
+} from '../../../server/areas/billing/keys/key-rules.js'
 
 // Over HTTP only owners create keys today, and an owner may grant every role, so the rule that a key
 // never grants a role it lacks is proved here, where a non-owner creator can be named.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createKeyResponseSchema, listKeysResponseSchema } from '../../../src/contract/billing.js'
-import { DAY_MS } from '../../../server/clock.js'
+import { DAY_MS } from '../../../server/platform/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 let h: Harness

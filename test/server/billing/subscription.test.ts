@@ -4,7 +4,7 @@ import {
   updateSubscriptionResponseSchema,
 } from '../../../src/contract/billing.js'
 import { TIER_LIMITS } from '../../../src/contract/limits.js'
-import { DAY_MS } from '../../../server/clock.js'
+import { DAY_MS } from '../../../server/platform/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 let h: Harness

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { TIER_LIMITS } from '../../../src/contract/limits.js'
-import { DAY_MS } from '../../../server/clock.js'
-import { LocalPaymentProvider } from '../../../server/payments/local-provider.js'
-import type { PaymentProvider, ProviderSubscription } from '../../../server/payments/provider.js'
+import { DAY_MS } from '../../../server/platform/clock.js'
+import { LocalPaymentProvider } from '../../../server/platform/payments/local-provider.js'
+import type { PaymentProvider, ProviderSubscription } from '../../../server/platform/payments/provider.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 let h: Harness

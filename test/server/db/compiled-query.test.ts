@@ -1,9 +1,9 @@
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { compiledInsert, compiledOnce } from '../../../server/db/compiled-query.js'
-import { holdingConnection, holdingDialect } from '../../../server/db/held-connection.js'
-import type { Database } from '../../../server/db/schema.js'
+import { compiledInsert, compiledOnce } from '../../../server/platform/db/compiled-query.js'
+import { holdingConnection, holdingDialect } from '../../../server/platform/db/held-connection.js'
+import type { Database } from '../../../server/platform/db/schema.js'
 
 type Schema = { t: { org_id: string; id: string; status: string; v: number } }
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { insertAuditEvents } from '../../../server/audit/queries.js'
-import { insertRows, MAX_STATEMENT_PARAMETERS } from '../../../server/db/queries.js'
+import { insertAuditEvents } from '../../../server/pipeline/audit/queries.js'
+import { insertRows, MAX_STATEMENT_PARAMETERS } from '../../../server/platform/db/queries.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 /*

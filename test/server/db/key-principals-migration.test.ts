@@ -1,6 +1,6 @@
 import { Migrator } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { migrations } from '../../../server/db/migrations/index.js'
+import { migrations } from '../../../server/platform/db/migrations/index.js'
 import { emptyDatabasePerTest } from '../../support/empty-database.js'
 
 /*

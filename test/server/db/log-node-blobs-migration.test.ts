@@ -1,11 +1,11 @@
 import { Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { insertAuditEvents } from '../../../server/audit/queries.js'
-import { auditEventFromRow } from '../../../server/audit/from-row.js'
-import { appendToAuditLog, type PendingAuditEvent } from '../../../server/audit-log/append.js'
-import { getLogConsistencyProof, getLogInclusionProof } from '../../../server/audit-log/service.js'
-import { dialectOf } from '../../../server/db/dialect.js'
-import { migrations } from '../../../server/db/migrations/index.js'
+import { insertAuditEvents } from '../../../server/pipeline/audit/queries.js'
+import { auditEventFromRow } from '../../../server/pipeline/audit/from-row.js'
+import { appendToAuditLog, type PendingAuditEvent } from '../../../server/pipeline/audit-log/append.js'
+import { getLogConsistencyProof, getLogInclusionProof } from '../../../server/areas/audit-log/service.js'
+import { dialectOf } from '../../../server/platform/db/dialect.js'
+import { migrations } from '../../../server/platform/db/migrations/index.js'
 import { eventLeafHash } from '../../../src/tlog/leaf.js'
 import {
   appendToFrontier,

@@ -1,12 +1,12 @@
 import { Migrator } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { insertAuditEvents } from '../../../server/audit/queries.js'
-import { auditEventFromRow } from '../../../server/audit/from-row.js'
-import { appendToAuditLog, type PendingAuditEvent } from '../../../server/audit-log/append.js'
-import { getLogConsistencyProof, getLogInclusionProof } from '../../../server/audit-log/service.js'
-import { hashInTile, packTile, TILE_HASHES } from '../../../server/audit-log/tiles.js'
-import type { AppContext } from '../../../server/context.js'
-import { migrations } from '../../../server/db/migrations/index.js'
+import { insertAuditEvents } from '../../../server/pipeline/audit/queries.js'
+import { auditEventFromRow } from '../../../server/pipeline/audit/from-row.js'
+import { appendToAuditLog, type PendingAuditEvent } from '../../../server/pipeline/audit-log/append.js'
+import { getLogConsistencyProof, getLogInclusionProof } from '../../../server/areas/audit-log/service.js'
+import { hashInTile, packTile, TILE_HASHES } from '../../../server/platform/audit-log/tiles.js'
+import type { AppContext } from '../../../server/pipeline/context.js'
+import { migrations } from '../../../server/platform/db/migrations/index.js'
 import { eventLeafHash } from '../../../src/tlog/leaf.js'
 import {
   appendToFrontier,
@@ -87,7 +87,7 @@ async function expectProofs(c: AppContext, leaves: Hash[], sizes: number[], indi
 
 const INDICES = [0, 1, 2, 127, 254, 255, 256, 257, 300, 383, 510, 511, 512, 513, 599, 699]
 
-describe('tile rows (server/audit-log/tiles.ts)', () => {
+describe('tile rows (server/platform/audit-log/tiles.ts)', () => {
   it('hold each of their 510 nodes once, where hashInTile finds it', () => {
     const leaves = Array.from({ length: 768 }, (_, i) => hashLeaf(`leaf ${i}`))
     const nodes = treeNodes(leaves)

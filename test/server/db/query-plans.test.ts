@@ -1,16 +1,16 @@
 import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, SqliteDialect } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { migrate } from '../../../server/db/database.js'
-import type { Database } from '../../../server/db/schema.js'
-import { findActiveByTitleDeed } from '../../../server/rwa/credentials/queries.js'
-import { openStatusList } from '../../../server/rwa/status-lists/queries.js'
-import { activeTrustTouching } from '../../../server/rwa/trust/queries.js'
+import { migrate } from '../../../server/platform/db/database.js'
+import type { Database } from '../../../server/platform/db/schema.js'
+import { findActiveByTitleDeed } from '../../../server/areas/rwa/credentials/queries.js'
+import { openStatusList } from '../../../server/areas/rwa/status-lists/queries.js'
+import { activeTrustTouching } from '../../../server/areas/rwa/trust/queries.js'
 import {
   countDeliveriesInFlight,
   dueDeliveriesOf,
   organizationsWithDueDeliveries,
-} from '../../../server/webhooks/queries.js'
+} from '../../../server/areas/webhooks/queries.js'
 
 /** The statements `run` sends to a migrated SQLite database, each with its EXPLAIN QUERY PLAN. */
 async function plansOf(

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../../server/db/database.js'
-import { holdingConnection } from '../../../server/db/held-connection.js'
+import { openDatabase } from '../../../server/platform/db/database.js'
+import { holdingConnection } from '../../../server/platform/db/held-connection.js'
 
 const directories: string[] = []
 afterEach(() => {

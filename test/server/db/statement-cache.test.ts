@@ -1,8 +1,12 @@
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { withStatementCache } from '../../../server/db/database.js'
-import { holdingConnection, holdingDialect, withoutSavepoints } from '../../../server/db/held-connection.js'
+import { withStatementCache } from '../../../server/platform/db/database.js'
+import {
+  holdingConnection,
+  holdingDialect,
+  withoutSavepoints,
+} from '../../../server/platform/db/held-connection.js'
 
 describe('withStatementCache', () => {
   it('prepares each SQL text once and still returns fresh results', async () => {

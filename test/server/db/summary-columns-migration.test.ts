@@ -1,12 +1,12 @@
 import { Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { migrations } from '../../../server/db/migrations/index.js'
+import { migrations } from '../../../server/platform/db/migrations/index.js'
 import {
   transferFromRow,
   transferProofFacts,
   transferSummaryFromRow,
-} from '../../../server/rwa/transfers/from-row.js'
-import { countTransfers, listTransfers } from '../../../server/rwa/transfers/queries.js'
+} from '../../../server/areas/rwa/transfers/from-row.js'
+import { countTransfers, listTransfers } from '../../../server/areas/rwa/transfers/queries.js'
 import type { ComplianceDetails, Transfer, TransferSummary } from '../../../src/contract/rwa.js'
 import { canonicalFacts, type ProofFacts } from '../../../src/proof/verify.js'
 import { TEST_DIALECT } from '../../support/backends.js'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { utcDate } from '../../../server/clock.js'
+import { utcDate } from '../../../server/platform/clock.js'
 import { eventLeafHash } from '../../../src/tlog/leaf.js'
 import { rootOfFrontier, verifyInclusion } from '../../../src/tlog/merkle.js'
 import { verifyCheckpoint } from '../../../src/tlog/note.js'

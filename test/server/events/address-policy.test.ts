@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { classifyAddress, refusalOf } from '../../../server/webhooks/address-policy.js'
-import { nextAttemptAt } from '../../../server/webhooks/backoff.js'
+import { classifyAddress, refusalOf } from '../../../server/areas/webhooks/address-policy.js'
+import { nextAttemptAt } from '../../../server/areas/webhooks/backoff.js'
 
 describe('classifyAddress', () => {
   it.each([

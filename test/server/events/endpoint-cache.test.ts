@@ -3,7 +3,7 @@ import { expectStatus, US } from '../../support/governance.js'
 import { createHarness, type Harness, type TestInstance } from '../../support/harness.js'
 
 /*
- * The outbox's cache of each organization's enabled endpoints (server/caches/webhook-endpoints.ts): a
+ * The outbox's cache of each organization's enabled endpoints (server/platform/caches/webhook-endpoints.ts): a
  * write after an endpoint is made, deleted or enabled again queues deliveries by the endpoints of now,
  * on the instance that changed them and, through the invalidation bus, on the others.
  */

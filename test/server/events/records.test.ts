@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { EVENT_TYPES } from '../../../src/contract/events.js'
 import { AGGREGATES } from '../../../server/aggregates.js'
-import { createAppContext } from '../../../server/context.js'
-import { MasterKey } from '../../../server/signing/master-key.js'
+import { createAppContext } from '../../../server/pipeline/context.js'
+import { MasterKey } from '../../../server/platform/signing/master-key.js'
 import { emptyDatabasePerTest } from '../../support/empty-database.js'
 
 /*

@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest'
-import { DAY_MS } from '../../../server/clock.js'
-import { runScheduledEvents } from '../../../server/events/scheduled.js'
+import { DAY_MS } from '../../../server/platform/clock.js'
+import { runScheduledEvents } from '../../../server/areas/events/scheduled.js'
 import { expectStatus, US } from '../../support/governance.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hideQueryValues } from '../../../server/webhooks/url-query.js'
+import { hideQueryValues } from '../../../server/areas/webhooks/url-query.js'
 
 describe('hideQueryValues', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest'
-import { type WebhookWorker, webhookWorker } from '../../../server/webhooks/worker.js'
+import { type WebhookWorker, webhookWorker } from '../../../server/areas/webhooks/worker.js'
 import { expectStatus, US } from '../../support/governance.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 import { HangingEndpoint, WebhookReceiver } from '../../support/webhook-receiver.js'

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bodyLimit } from '../../../server/http/body-limit.js'
+import { bodyLimit } from '../../../server/platform/http/body-limit.js'
 
 // Over a real socket: the header fast path only applies behind @hono/node-server.
 const LIMIT = 1024

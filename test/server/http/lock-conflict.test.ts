@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
-import { isLockConflict } from '../../../server/errors.js'
-import { errorHandler } from '../../../server/http/error-handler.js'
+import { isLockConflict } from '../../../server/platform/errors.js'
+import { errorHandler } from '../../../server/platform/http/error-handler.js'
 import { problemSchema } from '../../../src/contract/errors.js'
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from '../../support/backends.js'
 

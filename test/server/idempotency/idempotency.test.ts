@@ -7,7 +7,7 @@ import {
   releaseKey,
   storeAnswer,
   takeOverKey,
-} from '../../../server/idempotency/queries.js'
+} from '../../../server/pipeline/idempotency/queries.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 let h: Harness | undefined

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TIER_LIMITS } from '../../../src/contract/limits.js'
-import { entitlementOf } from '../../../server/limits/entitlement.js'
+import { entitlementOf } from '../../../server/platform/limits/entitlement.js'
 
 const NOW = Date.UTC(2026, 0, 15)
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clientBucketKey, TokenBuckets } from '../../../server/limits/public-bucket.js'
+import { clientBucketKey, TokenBuckets } from '../../../server/platform/limits/public-bucket.js'
 
 describe('clientBucketKey', () => {
   it('keeps an IPv4 address, and the IPv4 address of an IPv4-mapped IPv6 one', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TIER_LIMITS } from '../../../src/contract/limits.js'
-import { RateLimiter } from '../../../server/limits/rate-limiter.js'
+import { RateLimiter } from '../../../server/platform/limits/rate-limiter.js'
 
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0)
 const small = { ...TIER_LIMITS.free, requests_per_minute: 3, requests_per_day: 5 }

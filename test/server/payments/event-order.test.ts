@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type AppliedSubscription, reasonToSkip } from '../../../server/payments/event-order.js'
+import { type AppliedSubscription, reasonToSkip } from '../../../server/platform/payments/event-order.js'
 
 const T = Date.UTC(2026, 0, 15, 12, 0, 0)
 const applied = (over: Partial<AppliedSubscription> = {}): AppliedSubscription => ({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { loadServerConfig } from '../../../server/config.js'
-import { openDatabase } from '../../../server/db/database.js'
-import { paymentProviderFromConfig } from '../../../server/payments/from-config.js'
-import { LocalPaymentProvider } from '../../../server/payments/local-provider.js'
-import { StripePaymentProvider } from '../../../server/payments/stripe-provider.js'
+import { loadServerConfig } from '../../../server/platform/config.js'
+import { openDatabase } from '../../../server/platform/db/database.js'
+import { paymentProviderFromConfig } from '../../../server/platform/payments/from-config.js'
+import { LocalPaymentProvider } from '../../../server/platform/payments/local-provider.js'
+import { StripePaymentProvider } from '../../../server/platform/payments/stripe-provider.js'
 import {
   PRICE_ENTERPRISE,
   PRICE_PRO,

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DAY_MS } from '../../../server/clock.js'
+import { DAY_MS } from '../../../server/platform/clock.js'
 import { ManualClock } from '../../support/clock.js'
 import {
   activeSubscriptionCached,
   InMemoryPaymentAnswerCache,
-} from '../../../server/caches/payment-answers.js'
-import { StripePaymentProvider } from '../../../server/payments/stripe-provider.js'
+} from '../../../server/platform/caches/payment-answers.js'
+import { StripePaymentProvider } from '../../../server/platform/payments/stripe-provider.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 import { StripeApiServer } from '../../support/stripe-api-server.js'
 import {

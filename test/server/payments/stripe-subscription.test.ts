@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { tierOfPrice } from '../../../server/payments/price-tiers.js'
-import { stripeSubscriptionSchema } from '../../../server/payments/stripe-objects.js'
-import { storedStatusOf, subscriptionStateOf } from '../../../server/payments/stripe-subscription.js'
+import { tierOfPrice } from '../../../server/platform/payments/price-tiers.js'
+import { stripeSubscriptionSchema } from '../../../server/platform/payments/stripe-objects.js'
+import { storedStatusOf, subscriptionStateOf } from '../../../server/platform/payments/stripe-subscription.js'
 import { PRICE_ENTERPRISE, PRICE_PRO, PRICES, subscriptionObject } from '../../support/stripe-fixtures.js'
 
 const parse = (object: Record<string, any>) => stripeSubscriptionSchema.parse(object)

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../support/clock.js'
-import { StripePaymentProvider } from '../../../server/payments/stripe-provider.js'
+import { StripePaymentProvider } from '../../../server/platform/payments/stripe-provider.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 import { StripeApiServer } from '../../support/stripe-api-server.js'
 import {

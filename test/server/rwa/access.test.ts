@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DAY_MS } from '../../../server/clock.js'
+import { DAY_MS } from '../../../server/platform/clock.js'
 import type { OperationSpec } from '../../../src/contract/operation.js'
 import { ROUTES } from '../../../src/contract/routes.js'
 import { createHarness, type Harness } from '../../support/harness.js'

@@ -2,7 +2,7 @@ import { compactVerify, decodeProtectedHeader, importJWK, jwtVerify } from 'jose
 import { base58btc } from 'multiformats/bases/base58'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { attestationSchema, credentialSchema, tokenDetailSchema } from '../../../src/contract/rwa.js'
-import { DAY_MS, utcDate } from '../../../server/clock.js'
+import { DAY_MS, utcDate } from '../../../server/platform/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 import { expectStatus, OWNER, PROPERTY, RECIPIENT, SG, US } from '../../support/governance.js'
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { flatCosts } from '../../../server/db/migrations/0007-flat-costs.js'
+import { flatCosts } from '../../../server/platform/db/migrations/0007-flat-costs.js'
 import { statuses } from '../../support/concurrency.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 import {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MINUTE_MS } from '../../../server/clock.js'
+import { MINUTE_MS } from '../../../server/platform/clock.js'
 import { buildWorld, expectStatus, OWNER, RECIPIENT } from '../../support/governance.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 

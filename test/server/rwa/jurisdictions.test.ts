@@ -9,7 +9,7 @@ import {
   trustRelationSchema,
 } from '../../../src/contract/rwa.js'
 import { verifyProofTrusted } from '../../../src/proof/verify.js'
-import { MINUTE_MS } from '../../../server/clock.js'
+import { MINUTE_MS } from '../../../server/platform/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 import { buildWorld, expectStatus, OWNER, PROPERTY, SG, transferBody, US } from '../../support/governance.js'
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DAY_MS } from '../../../server/clock.js'
+import { DAY_MS } from '../../../server/platform/clock.js'
 import {
   canTransferResponseSchema,
   freezeStateSchema,

@@ -7,7 +7,7 @@ import {
   transferSchema,
 } from '../../../src/contract/rwa.js'
 import { verifyProof } from '../../../src/proof/verify.js'
-import { DAY_MS } from '../../../server/clock.js'
+import { DAY_MS } from '../../../server/platform/clock.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 import {
   buildWorld,

@@ -1,8 +1,12 @@
 import { createPublicKey } from 'node:crypto'
 import { CompactSign, compactVerify, jwtVerify, SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { attachPayload, detachPayload, signCompactEdDsa } from '../../../server/signing/compact-jws.js'
-import { generateSigningKey, importPrivateKey } from '../../../server/signing/did-key.js'
+import {
+  attachPayload,
+  detachPayload,
+  signCompactEdDsa,
+} from '../../../server/platform/signing/compact-jws.js'
+import { generateSigningKey, importPrivateKey } from '../../../server/platform/signing/did-key.js'
 
 const { privateKey } = generateSigningKey()
 const key = importPrivateKey(Buffer.from(privateKey, 'base64'))

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openKeyCustody, WrongMasterKeyError } from '../../../server/signing/custody.js'
-import { MasterKey, SealOpenError } from '../../../server/signing/master-key.js'
+import { openKeyCustody, WrongMasterKeyError } from '../../../server/custody.js'
+import { MasterKey, SealOpenError } from '../../../server/platform/signing/master-key.js'
 import { SG, US, expectStatus } from '../../support/governance.js'
 import { createHarness, everyStoredRow, type Harness } from '../../support/harness.js'
 

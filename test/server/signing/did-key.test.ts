@@ -1,7 +1,11 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto'
 import { base58btc } from 'multiformats/bases/base58'
 import { describe, expect, it } from 'vitest'
-import { didKeyOf, generateSigningKey, verificationMethodOf } from '../../../server/signing/did-key.js'
+import {
+  didKeyOf,
+  generateSigningKey,
+  verificationMethodOf,
+} from '../../../server/platform/signing/did-key.js'
 
 describe('did:key of an Ed25519 key', () => {
   it('is z + base58btc(0xed 0x01 + the 32-byte public key), starting did:key:z6Mk', () => {

@@ -15,7 +15,7 @@ import {
   US,
   type World,
 } from '../../../support/governance.js'
-import { withValuesAt } from '../../../../server/rwa/batch/plan.js'
+import { withValuesAt } from '../../../../server/areas/rwa/batch/plan.js'
 import { TEST_DIALECT } from '../../../support/backends.js'
 import { createHarness, type Harness } from '../../../support/harness.js'
 

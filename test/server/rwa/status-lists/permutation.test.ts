@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { permute } from '../../../../server/rwa/status-lists/permutation.js'
+import { permute } from '../../../../server/areas/rwa/status-lists/permutation.js'
 import { STATUS_LIST_MIN_BITS } from '../../../../src/proof/status-list.js'
 
 describe('the status list index permutation', () => {

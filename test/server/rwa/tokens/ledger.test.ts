@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { freezeUnits, takeUnits, unfreezeUnits } from '../../../../server/rwa/tokens/ledger.js'
+import { freezeUnits, takeUnits, unfreezeUnits } from '../../../../server/areas/rwa/tokens/ledger.js'
 
 describe('the arithmetic of frozen units', () => {
   it('freezes up to the whole holding (at the holding passes, one more is 409)', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { utcDate } from '../../../../server/clock.js'
+import { utcDate } from '../../../../server/platform/clock.js'
 import { createHarness, type Harness } from '../../../support/harness.js'
 import { expectStatus, OWNER, PROPERTY, US } from '../../../support/governance.js'
 

@@ -8,7 +8,7 @@ import {
   recognisedIssuers,
   trustBetween,
   type TransferFacts,
-} from '../../../../server/rwa/transfers/evaluate-transfer.js'
+} from '../../../../server/areas/rwa/transfers/evaluate-transfer.js'
 
 const NOW = '2026-03-01T00:00:00.000Z'
 const BOB = 'did:web:lion:bob'

@@ -4,7 +4,7 @@ import {
   evaluateTransfer,
   type ExternalAttestationFacts,
   type TransferFacts,
-} from '../../../../server/rwa/transfers/evaluate-transfer.js'
+} from '../../../../server/areas/rwa/transfers/evaluate-transfer.js'
 
 /*
  * The requirement check over trusted issuers' attestations (docs/issuers.md, "Evaluation"), pure: met

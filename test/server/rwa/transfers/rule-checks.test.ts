@@ -5,8 +5,8 @@ import {
   evaluateTransfer,
   type LedgerFacts,
   type TransferFacts,
-} from '../../../../server/rwa/transfers/evaluate-transfer.js'
-import { durationText } from '../../../../server/rwa/transfers/rule-checks.js'
+} from '../../../../server/areas/rwa/transfers/evaluate-transfer.js'
+import { durationText } from '../../../../server/areas/rwa/transfers/rule-checks.js'
 
 const NOW = '2026-03-01T12:00:00.000Z'
 const ALICE = 'did:web:acme:alice'

@@ -1,0 +1,144 @@
+import type { Insertable } from 'kysely'
+import { compiledOnce } from '../../../platform/db/compiled-query.js'
+import type { ListAttestationsQuery } from '../../../../src/contract/rwa.js'
+import { type Executor, ownedRecord, pageOf, whereEqual } from '../../../platform/db/queries.js'
+import type { AttestationsTable } from '../../../platform/db/schema.js'
+import type { ExternalAttestationsTable } from '../../../platform/db/issuers-schema.js'
+
+/** Every query of attestations; each filters by org_id first. */
+
+export const findAttestation = ownedRecord('attestations', 'attestation_id')
+
+export function listAttestations(db: Executor, orgId: string, query: ListAttestationsQuery) {
+  const base = whereEqual(db.selectFrom('attestations').where('org_id', '=', orgId), {
+    jurisdiction: query.jurisdiction,
+    credential_id: query.credential_id,
+    subject_did: query.subject_did,
+    type: query.type,
+  })
+  return pageOf(base, 'attestation_id', query)
+}
+
+export async function insertAttestation(db: Executor, row: Insertable<AttestationsTable>): Promise<void> {
+  await db.insertInto('attestations').values(row).execute()
+}
+
+/** Revokes an active attestation; false when it was not active (another request revoked it first). */
+export async function markAttestationRevoked(
+  db: Executor,
+  attestationId: string,
+  revokedAt: string,
+  reason: string | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('attestations')
+    .set({ status: 'revoked', revoked_at: revokedAt, revocation_reason: reason })
+    .where('attestation_id', '=', attestationId)
+    .where('status', '=', 'active')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/**
+ * The attestations a transfer evaluation may rely on: those of the recipient for `personal`
+ * requirements and the title verifications of the token's credential.
+ */
+export function attestationsForTransfer(
+  db: Executor,
+  orgId: string,
+  recipientDid: string,
+  personal: string[],
+  credentialId: string,
+  titleType: string,
+) {
+  return personal.length === 0
+    ? titleVerificationsQuery(db, orgId, credentialId, titleType)
+    : attestationsForTransferQuery(db, orgId, recipientDid, personal, credentialId, titleType)
+}
+
+const candidateAttestations = (db: Executor) =>
+  db
+    .selectFrom('attestations')
+    .select([
+      'attestation_id',
+      'jurisdiction',
+      'subject_did',
+      'type',
+      'credential_id',
+      'issued_at',
+      'valid_until',
+      'revoked_at',
+    ])
+
+/** Compiled once per number of personal requirements. */
+const attestationsForTransferQuery = compiledOnce(
+  (
+    db: Executor,
+    orgId: string,
+    recipientDid: string,
+    personal: string[],
+    credentialId: string,
+    titleType: string,
+  ) =>
+    candidateAttestations(db).where((eb) => {
+      // org_id inside each branch, so that each is an index seek of its own (attestations_credential_idx,
+      // attestations_subject_idx) rather than a walk over every attestation of the organization.
+      const title = eb.and([
+        eb('org_id', '=', orgId),
+        eb('credential_id', '=', credentialId),
+        eb('type', '=', titleType),
+      ])
+      return eb.or([
+        eb.and([eb('org_id', '=', orgId), eb('subject_did', '=', recipientDid), eb('type', 'in', personal)]),
+        title,
+      ])
+    }),
+)
+
+/** The title verifications alone, when neither jurisdiction requires anything of the recipient. */
+const titleVerificationsQuery = compiledOnce(
+  (db: Executor, orgId: string, credentialId: string, titleType: string) =>
+    candidateAttestations(db)
+      .where('org_id', '=', orgId)
+      .where('credential_id', '=', credentialId)
+      .where('type', '=', titleType),
+)
+
+// ── Attestations of trusted issuers (docs/issuers.md) ──────────────────────
+
+export const findExternalAttestation = ownedRecord('external_attestations', 'attestation_id')
+
+export async function findExternalByDigest(db: Executor, orgId: string, sha256: string) {
+  return db
+    .selectFrom('external_attestations')
+    .select('attestation_id')
+    .where('org_id', '=', orgId)
+    .where('vc_sha256', '=', sha256)
+    .executeTakeFirst()
+}
+
+export async function insertExternalAttestation(
+  db: Executor,
+  row: Insertable<ExternalAttestationsTable>,
+): Promise<void> {
+  await db.insertInto('external_attestations').values(row).execute()
+}
+
+/** A page of an organization's trusted issuers' attestations, filtered as the list is (no jurisdiction, no credential). */
+export function listExternalAttestations(db: Executor, orgId: string, query: ListAttestationsQuery) {
+  const base = whereEqual(db.selectFrom('external_attestations').where('org_id', '=', orgId), {
+    subject_did: query.subject_did,
+    type: query.type,
+  })
+  return pageOf(base, 'attestation_id', query)
+}
+
+/** A subject's attestations of trusted issuers (a transfer evaluation's candidates). */
+export function externalAttestationsOf(db: Executor, orgId: string, subjectDid: string) {
+  return db
+    .selectFrom('external_attestations')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('subject_did', '=', subjectDid)
+    .execute()
+}

@@ -1,0 +1,164 @@
+import type {
+  ComplianceDetails,
+  GovernanceEvent,
+  Proof,
+  ProofTransfer,
+  Transfer,
+  TransferStatus,
+} from '../../../../src/contract/rwa.js'
+import { canonicalFacts, digestOfCanonical, type ProofFacts } from '../../../../src/proof/verify.js'
+import type { AppContext } from '../../../pipeline/context.js'
+import type { Executor } from '../../../platform/db/queries.js'
+import { detachPayload } from '../../../platform/signing/compact-jws.js'
+import { recordTokenEvent } from '../history/history.js'
+import { findJurisdictions } from '../jurisdictions/queries.js'
+import { proofFromRow, transferFromRow } from './from-row.js'
+import { insertProof, insertTransfer } from './queries.js'
+
+/*
+ * Recording what moves (or was refused): a signed proof of the evaluated facts, and the transfer row.
+ * Both run inside the caller's transaction, with the holdings and the token's history.
+ */
+
+/**
+ * Signs the proof's canonical facts with the service key and stores it, each thing once: the JWS
+ * without its payload (the facts), and the facts themselves only when `factsOf` is `'proof'` — a
+ * transfer's proof leaves them to its transfer row, which holds every one of them.
+ */
+export async function storeProof(
+  ctx: AppContext,
+  trx: Executor,
+  orgId: string,
+  facts: Omit<ProofFacts, 'version' | 'org_id' | 'issuers'>,
+  factsOf: 'proof' | 'transfer' = 'proof',
+  /** The issuers of the jurisdictions the facts name, when the caller has just read them. */
+  knownIssuers?: Record<string, string>,
+): Promise<Proof> {
+  const issuers = knownIssuers ?? (await issuersNamedBy(trx, orgId, facts))
+  const proof: ProofFacts = { version: PROOF_VERSION, org_id: orgId, issuers, ...facts }
+  const canonical = canonicalFacts(proof)
+  const { jws, kid } = await ctx.signingKeys.signProof(canonical, trx)
+  const row = {
+    proof_id: proof.proof_id,
+    org_id: orgId,
+    transfer_id: proof.transfer_id ?? null,
+    facts: factsOf === 'proof' ? canonical : null,
+    digest: digestOfCanonical(canonical),
+    jws: detachPayload(jws),
+    kid,
+    // A transfer's proof rebuilds its facts from the transfer row: what the row lacks is kept here.
+    issuers: factsOf === 'transfer' ? JSON.stringify(issuers) : null,
+  }
+  await insertProof(trx, row)
+  // The API record, from the facts at hand rather than rebuilt from the transfer row.
+  return proofFromRow({ ...row, facts: canonical })
+}
+
+/** The version of new proofs: they sign `org_id` and `issuers` (docs/verification.md, "Version-2 proofs"). */
+export const PROOF_VERSION = 2
+
+/**
+ * jurisdiction_id → issuer_did of every jurisdiction a proof names: a transfer's source and target, the
+ * jurisdictions a recovery moved units in.
+ */
+async function issuersNamedBy(
+  trx: Executor,
+  orgId: string,
+  facts: Pick<ProofFacts, 'transfer' | 'recovery'>,
+): Promise<Record<string, string>> {
+  const ids = new Set<string>()
+  if (facts.transfer) ids.add(facts.transfer.from_jurisdiction).add(facts.transfer.to_jurisdiction)
+  for (const h of facts.recovery?.moved ?? []) ids.add(h.jurisdiction)
+  if (ids.size === 0) return {}
+  const rows = await findJurisdictions(trx, orgId, [...ids].sort())
+  const issuers: Record<string, string> = {}
+  for (const row of rows.sort((a, b) => (a.jurisdiction_id < b.jurisdiction_id ? -1 : 1))) {
+    issuers[row.jurisdiction_id] = row.issuer_did
+  }
+  return issuers
+}
+
+/**
+ * Stores a transfer, its signed proof and its event in the token's history (`transfer_id`, `proof_id`,
+ * the parties and amount, then `history.details`, then `actor_key_id`); returns the API record, whose
+ * `log_index` is set once the write appends the transfer's audit event (before its answer is
+ * serialized): absent until then.
+ */
+export async function storeTransfer(
+  ctx: AppContext,
+  trx: Executor,
+  record: {
+    orgId: string
+    transferId: string
+    proofId: string
+    tokenId: string
+    status: TransferStatus
+    transfer: ProofTransfer
+    compliance_details: ComplianceDetails
+    reason: string | null
+    now: string
+    /** jurisdiction_id → issuer_did of the transfer's two jurisdictions, read by its evaluation. */
+    issuers?: Record<string, string>
+  },
+  history: { event: GovernanceEvent['event']; details: Record<string, unknown>; actorKeyId: string },
+): Promise<Transfer> {
+  const proof = await storeProof(
+    ctx,
+    trx,
+    record.orgId,
+    {
+      proof_id: record.proofId,
+      transfer_id: record.transferId,
+      token_id: record.tokenId,
+      decision: record.status,
+      evaluated_at: record.now,
+      transfer: record.transfer,
+      ...(record.reason !== null ? { reason: record.reason } : {}),
+      compliance_details: record.compliance_details,
+    },
+    'transfer',
+    record.issuers,
+  )
+  const { source_requirements, target_requirements, all_satisfied, checks } = record.compliance_details
+  const row = {
+    transfer_id: record.transferId,
+    org_id: record.orgId,
+    token_id: record.tokenId,
+    ...record.transfer,
+    status: record.status,
+    proof_id: record.proofId,
+    created_at: record.now,
+    reason: record.reason,
+    // Apart, so that a list reads the summary without the checks (migration 0008).
+    compliance_summary: JSON.stringify({ source_requirements, target_requirements, all_satisfied }),
+    compliance_checks: JSON.stringify(checks),
+  }
+  const answer: Transfer = transferFromRow(row)
+  ctx.record({
+    orgId: record.orgId,
+    action: `transfer.${record.status}`,
+    target: { type: 'transfer', id: record.transferId },
+    after: { token_id: record.tokenId, ...record.transfer, proof_id: record.proofId },
+    // As GET answers it: the transfer and its proof with its event's log position.
+    answer: (logIndex) => ({
+      ...answer,
+      log_index: logIndex,
+      proof: { ...proof, log_index: logIndex },
+    }),
+    // Its event's position in the organization's log
+    // (docs/governance.md, "The verifiable log"), known once the write appends its events,
+    // before its answer is serialized (server/pipeline/writes/run-write.ts, `appendRecorded`).
+    appended: (logIndex) => {
+      answer.log_index = logIndex
+    },
+  })
+  await insertTransfer(trx, row)
+  await recordTokenEvent(ctx, trx, record.orgId, record.tokenId, history.event, record.now, {
+    transfer_id: record.transferId,
+    proof_id: record.proofId,
+    ...record.transfer,
+    ...history.details,
+    actor_key_id: history.actorKeyId,
+  })
+  return answer
+}

@@ -1,7 +1,0 @@
-import type { SomeHandlers } from '../handler.js'
-import { listAuditEvents } from './service.js'
-
-/** The audit log. */
-export const auditHandlers = {
-  listAuditEvents: (ctx, { principal, query }) => listAuditEvents(ctx, principal, query),
-} satisfies SomeHandlers

@@ -1,0 +1,234 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely'
+
+/*
+ * One connection for a whole write. A write (server/pipeline/writes/run-write.ts) is one transaction opened by
+ * the route layer, and the code it runs was written against the root database: services open their
+ * own `ctx.db.transaction()`, and caches and signing keys read through `ctx.db`. Inside a write, on
+ * SQLite (one connection behind a mutex) any of those would wait forever for the connection the write
+ * holds; on PostgreSQL they would run on another connection, outside the write's transaction.
+ *
+ * So the dialect is wrapped: within `holdingConnection(fn)`, the first transaction begun takes its
+ * connection and holds it until it ends; every query of the same asynchronous flow runs on it, and a
+ * transaction begun inside it is a savepoint (rolled back alone when it fails, as it would have been).
+ * Outside such a flow the driver behaves exactly as kysely's own.
+ */
+
+interface Holder {
+  /** The connection of the flow's outermost transaction, while it is open. */
+  connection: DatabaseConnection | undefined
+  /**
+   * Open transactions of the flow, outermost first: `null` for the real one, a savepoint's name, or
+   * `''` for one begun inside `withoutSavepoints` (part of the enclosing transaction, no savepoint).
+   */
+  open: Array<string | null>
+  /** How many `withoutSavepoints` calls the flow is inside. */
+  flat: number
+  /** How many transactions begun inside `withoutSavepoints` have failed (nothing was rolled back). */
+  flatFailures: number
+}
+
+const holders = new AsyncLocalStorage<Holder>()
+
+/**
+ * Runs `fn` so that its first transaction holds its connection for every query of the flow, and the
+ * transactions begun inside it are savepoints. Nested calls share the outer flow's holder.
+ */
+export function holdingConnection<T>(fn: () => Promise<T>): Promise<T> {
+  if (holders.getStore()) return fn()
+  return holders.run({ connection: undefined, open: [], flat: 0, flatFailures: 0 }, fn)
+}
+
+/**
+ * Runs `fn`, inside a transaction this flow holds, so that the transactions begun in it are no
+ * savepoints but part of the enclosing transaction: what one of them wrote stays when it fails. Only
+ * for work whose every failure fails the enclosing transaction too (an atomic batch: its first failed
+ * operation rolls the whole write back), and only on SQLite, where a failed statement leaves the
+ * transaction usable: on PostgreSQL it aborts the transaction, and a service that reads after a
+ * refused statement (a unique violation's explanation) needs its savepoint rolled back first.
+ *
+ * A savepoint costs SQLite a copy of every page first changed inside it (its sub-journal), so one per
+ * operation of a batch copied the same pages a thousand times, to roll back what the batch's failure
+ * rolls back anyway.
+ *
+ * That rule is checked: if a transaction begun inside fails and `fn` still resolves (a caller caught
+ * the failure and went on), its writes were kept where a savepoint would have undone them, so this
+ * throws instead, and the enclosing write rolls back whole.
+ */
+export async function withoutSavepoints<T>(fn: () => Promise<T>): Promise<T> {
+  const holder = holders.getStore()
+  if (!holder?.connection) throw new Error('withoutSavepoints outside a held transaction')
+  const failuresBefore = holder.flatFailures
+  holder.flat++
+  let result: T
+  try {
+    result = await fn()
+  } finally {
+    holder.flat--
+  }
+  if (holder.flatFailures > failuresBefore) {
+    throw new Error(
+      'a transaction failed inside withoutSavepoints and its caller went on: its writes were kept',
+    )
+  }
+  return result
+}
+
+/**
+ * Runs a query compiled beforehand (server/platform/db/compiled-query.ts) with `db`: on the connection this flow
+ * holds, when it holds one, straight away. Every query of such a flow runs on that connection anyway
+ * (the driver below gives it to each), so this only skips kysely's executor around it (its connection
+ * provider, its mutex chain and its result transform: several promises per statement, each paying
+ * the async context hooks, which made up a tenth of a transfer in a batch). The connection's own
+ * wrapper still reports a failed statement to the database error metric. Outside a held connection
+ * (a read of its own, which must wait for SQLite's one connection) kysely runs it as before.
+ */
+export function executeCompiled<R>(
+  db: { executeQuery<O>(query: CompiledQuery<O>): Promise<QueryResult<O>> },
+  query: CompiledQuery<R>,
+): Promise<QueryResult<R>> {
+  const held = holders.getStore()?.connection
+  return held ? held.executeQuery<R>(query) : db.executeQuery<R>(query)
+}
+
+/**
+ * The dialect, with its driver wrapped as above (for SQLite and PostgreSQL alike). `onQueryError` is
+ * told of every statement that fails (the database error metric) and must not throw.
+ */
+export function holdingDialect(dialect: Dialect, onQueryError?: (error: unknown) => void): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createDriver: () => new HoldingDriver(dialect.createDriver(), onQueryError),
+  }
+}
+
+class HoldingDriver implements Driver {
+  /** The connections whose statements already report their failures. */
+  private readonly reporting = new WeakSet<DatabaseConnection>()
+
+  constructor(
+    private readonly inner: Driver,
+    private readonly onQueryError: ((error: unknown) => void) | undefined,
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init()
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const held = holders.getStore()?.connection
+    return held ?? this.reportingErrors(await this.inner.acquireConnection())
+  }
+
+  /**
+   * The connection, its statements telling `onQueryError` of each failure. Kysely's `log` option did
+   * this, but wraps every statement in an async function that times it and awaits a query logger even
+   * when only errors are logged: two more promises and a clock read per statement, ~3 % of a transfer
+   * POST. This adds one rejection handler; each connection is wrapped once (they are reused).
+   */
+  private reportingErrors(connection: DatabaseConnection): DatabaseConnection {
+    const report = this.onQueryError
+    if (!report || this.reporting.has(connection)) return connection
+    this.reporting.add(connection)
+    const executeQuery = connection.executeQuery.bind(connection)
+    const failed = (error: unknown) => {
+      report(error)
+      return Promise.reject(error)
+    }
+    connection.executeQuery = ((query: CompiledQuery) => {
+      // SQLite's statements fail as they run (a throw), PostgreSQL's later (a rejection): both are
+      // reported, and both answered as a rejection, as kysely's async wrapper did.
+      let result: Promise<QueryResult<unknown>>
+      try {
+        result = executeQuery(query)
+      } catch (error) {
+        return failed(error)
+      }
+      return result.catch(failed)
+    }) as DatabaseConnection['executeQuery']
+    const streamQuery = connection.streamQuery.bind(connection)
+    connection.streamQuery = async function* (query, chunkSize) {
+      try {
+        yield* streamQuery(query, chunkSize)
+      } catch (error) {
+        report(error)
+        throw error
+      }
+    }
+    return connection
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const holder = holders.getStore()
+    if (!holder) return this.inner.beginTransaction(connection, settings)
+    if (holder.connection === undefined) {
+      await this.inner.beginTransaction(connection, settings)
+      holder.connection = connection
+      holder.open.push(null)
+      return
+    }
+    if (holder.flat > 0) return void holder.open.push('')
+    // Named by depth, not by a count of the write's savepoints: the open ones still differ (one per
+    // depth), and the texts stay a handful. A name per savepoint made each `savepoint`/`release` a new
+    // statement to prepare, and a batch of 1,000 operations (a savepoint each) filled the statement
+    // cache (server/platform/db/database.ts) four times over, emptying it of every other statement each time.
+    const name = `rwa_nested_${holder.open.length}`
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${name}`))
+    holder.open.push(name)
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const holder = holders.getStore()
+    if (!holder || holder.connection !== connection) return this.inner.commitTransaction(connection)
+    const name = holder.open.pop()
+    if (name === '') return
+    if (name) return void (await connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`)))
+    holder.connection = undefined
+    await this.inner.commitTransaction(connection)
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const holder = holders.getStore()
+    if (!holder || holder.connection !== connection) return this.inner.rollbackTransaction(connection)
+    const name = holder.open.pop()
+    if (name === '') return void holder.flatFailures++
+    if (name) {
+      await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${name}`))
+      return void (await connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`)))
+    }
+    holder.connection = undefined
+    await this.inner.rollbackTransaction(connection)
+  }
+
+  savepoint: Driver['savepoint'] = (connection, name, compile) =>
+    this.inner.savepoint?.(connection, name, compile) ?? Promise.resolve()
+  rollbackToSavepoint: Driver['rollbackToSavepoint'] = (connection, name, compile) =>
+    this.inner.rollbackToSavepoint?.(connection, name, compile) ?? Promise.resolve()
+  releaseSavepoint: Driver['releaseSavepoint'] = (connection, name, compile) =>
+    this.inner.releaseSavepoint?.(connection, name, compile) ?? Promise.resolve()
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    // A held connection is released once, by the transaction that took it (it is no longer held then).
+    if (holders.getStore()?.connection === connection) return
+    await this.inner.releaseConnection(connection)
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy()
+  }
+}
+
+/**
+ * Runs `fn` outside any held flow: its queries take a connection of their own, as outside a write (a
+ * task started from inside a write that must not be part of it, nor wait for it).
+ */
+export const outsideHeldConnection = <T>(fn: () => T): T => holders.exit(fn)

@@ -1,9 +1,0 @@
-import type { SomeHandlers } from '../../handler.js'
-import { getAttestation, listAttestations, revokeAttestation, submitAttestation } from './service.js'
-
-export const attestationHandlers = {
-  listAttestations: (ctx, { principal, query }) => listAttestations(ctx, principal, query),
-  submitAttestation: (ctx, { principal, body }) => submitAttestation(ctx, principal, body),
-  getAttestation: (ctx, { principal, params }) => getAttestation(ctx, principal, params.id),
-  revokeAttestation: (ctx, { principal, params, body }) => revokeAttestation(ctx, principal, params.id, body),
-} satisfies SomeHandlers
