@@ -243,7 +243,7 @@ const HINTS: Partial<Record<Reason, Hint>> = {
     '`rwa keys list` shows each key and whether it is revoked; `rwa keys create --name NAME` makes a new one',
   last_admin_key: (_p, c) =>
     c.command === 'keys reroll'
-      ? `reroll it with an overlap, so that it still works should the new key be lost: \`rwa keys reroll ${c.args[0] ? word(c.args[0]) : 'KEY_ID'} --overlap 1h\`; or create another admin key first: \`rwa keys create --org-id admin --name NAME\``
+      ? `reroll it with an overlap of at least 5m, so that it still works should the new key be lost: \`rwa keys reroll ${c.args[0] ? word(c.args[0]) : 'KEY_ID'} --overlap 1h\`; or create another admin key first: \`rwa keys create --org-id admin --name NAME\``
       : 'create another admin key first: `rwa keys create --org-id admin --name NAME`',
   key_already_rerolled: (p) =>
     `reroll its replacement instead: \`rwa keys reroll ${text(p, 'replaced_by', 'KEY_ID')}\``,
@@ -397,6 +397,7 @@ export function describeFailure(thrown: unknown): Failure {
     return {
       code: EXIT.unexpected,
       message: error.message,
+      hint: "is --url (or RWA_URL) the base URL of an rwa server, of this CLI's version? `rwa config show` shows the one in use; --verbose shows what it answered",
       details: withRequestId(error.requestId, error.body.slice(0, 4000)),
     }
   }

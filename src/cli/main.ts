@@ -16,9 +16,10 @@ const VERSION = '0.1.0'
 export const EXIT_CODES_HELP = `
 Exit codes (from a refusal's code and reason, never its wording; docs/cli.md):
   0  ok
-  1  unexpected error
+  1  unexpected error, or an answer no rwa server gives (a --url that is another server: a web
+     page, another API, not HTTP, plain http asked for https)
   2  usage or validation error (bad flags, missing input, unknown profile, invalid request, a --url
-     that is not an rwa server's base URL)
+     of an rwa server without that path)
   3  authentication or permission (no/unknown/revoked key, forbidden, plan required)
   4  not found (a record the server does not have)
   5  conflict or limit (already exists, in use, quota or rate limit)

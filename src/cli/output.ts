@@ -46,14 +46,23 @@ export class Styled {
     return this.paint(escapeControls(this.text, keep))
   }
 
+  /** Other text (escaped data) in this one's style. */
+  repaint(text: string): string {
+    return this.paint(text)
+  }
+
   /** Inside a message (`${style.green('✓')} done`): the text escaped but newlines and tabs, then styled. */
   toString(): string {
     return this.shown('\n\t')
   }
 }
 
-/** A cell of a table; null and undefined show as a dim dash on a terminal and as nothing in TSV. */
-export type Cell = string | number | boolean | null | undefined | Styled
+/**
+ * A cell of a table; null and undefined show as a dim dash on a terminal and as nothing in TSV. A list
+ * of strings is a value of several lines: the line breaks are the CLI's own, so each line is escaped
+ * alone and the breaks reach the terminal as breaks (a string's own newline is data: shown as `\x0a`).
+ */
+export type Cell = string | number | boolean | null | undefined | Styled | readonly string[]
 
 /** How stdout is written: see the comment at the top of this file. */
 export type OutputMode = 'json' | 'quiet' | 'terminal' | 'tsv'
@@ -79,6 +88,34 @@ export interface Style {
   green(text: string): Styled
   yellow(text: string): Styled
   red(text: string): Styled
+  /** No style: text as it is (escaped on a terminal like any cell). */
+  plain(text: string): Styled
+}
+
+/**
+ * What a yes or no says, so every table colours it the same way: `good` when yes is the answer hoped
+ * for (a check `satisfied`, `all_satisfied`): yes in the green of `approved`, no in the red of
+ * `rejected`; `attention` when yes is a state to notice (`frozen`, a key revoked, a subscription
+ * cancelled at period end): yes yellow, no plain; `neutral` otherwise (`mutual`): both plain. A bare
+ * boolean cell reads as `attention`.
+ */
+export type YesNoMeaning = 'good' | 'attention' | 'neutral'
+
+/** A yes/no styled for a terminal; piped, it is the boolean it was (`true`, `false`), as the API has it. */
+export class YesNo extends Styled {
+  constructor(
+    readonly value: boolean,
+    styled: Styled,
+  ) {
+    super(styled.text, (text) => styled.repaint(text))
+  }
+}
+
+/** A yes/no in the colours its meaning gives (`YesNoMeaning`). */
+export function yesNo(style: Style, value: boolean, meaning: YesNoMeaning): YesNo {
+  const word = value ? 'yes' : 'no'
+  if (meaning === 'good') return new YesNo(value, value ? style.green(word) : style.red(word))
+  return new YesNo(value, meaning === 'attention' && value ? style.yellow(word) : style.plain(word))
 }
 
 /**
@@ -95,7 +132,14 @@ export function makeStyle(on: boolean): Style {
     const paint = (text: string) => o + text.replace(/\r?\n/g, (eol) => `${c}${eol}${o}`) + c
     return (text) => new Styled(text, paint)
   }
-  return { bold: wrap(1, 22), dim: wrap(2, 22), green: wrap(32, 39), yellow: wrap(33, 39), red: wrap(31, 39) }
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    red: wrap(31, 39),
+    plain: (text) => new Styled(text, plain),
+  }
 }
 
 /** The width to fit: the terminal's columns, else `COLUMNS`, else 80; never below 20. */
@@ -173,13 +217,16 @@ export function wrapText(text: string, width: number): string[] {
   return out
 }
 
+const isLines = (value: Cell): value is readonly string[] => Array.isArray(value)
+
 /**
  * A value as one TSV field: no tabs, no line breaks. Lines are joined with "; ", and the `- item`
  * lines of a list with ", " after their `name:` line.
  */
 export function tsvField(value: Cell): string {
   if (value === null || value === undefined) return ''
-  const lines = (value instanceof Styled ? value.text : String(value))
+  if (value instanceof YesNo) return String(value.value)
+  const lines = (value instanceof Styled ? value.text : isLines(value) ? value.join('\n') : String(value))
     .replace(ANSI, '')
     .replaceAll('\t', ' ')
     .split('\n')
@@ -435,8 +482,9 @@ export class Output {
    */
   private cell(value: Cell): string {
     if (value === null || value === undefined) return this.style.dim('-').shown()
-    if (typeof value === 'boolean') return value ? this.style.yellow('yes').shown() : 'no'
+    if (typeof value === 'boolean') return yesNo(this.style, value, 'attention').shown()
     if (value instanceof Styled) return value.shown()
+    if (isLines(value)) return value.map((line) => escapeControls(line)).join('\n')
     return escapeControls(String(value))
   }
 }

@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { SeenCheckpoint } from '../tlog/bundle.js'
 import { orgOfOrigin } from '../tlog/origin.js'
+import { plural } from '../text/plural.js'
 import { parseStrictJson } from '../text/strict-json.js'
 import { EXIT, ExitError } from './exit-error.js'
 
@@ -63,17 +64,36 @@ export async function writeWitness(state: WitnessState): Promise<void> {
 }
 
 /**
- * The log of the same organization this machine verified through `server` under another origin, if
- * any. A server that now signs its log under a new origin, with a key seen for the first time, could
- * be anyone's log of that name: trusting its key on first use would pass any rollback.
+ * A server URL as the witness keeps it, so that one server is one spelling: WHATWG-parsed (scheme and
+ * host in lower case, the default port dropped), without userinfo, query, fragment or trailing slash.
+ * Only what it shows: the witness never trusts a log for the URL it came through.
  */
-export function otherOriginSeen(
-  state: WitnessState,
-  server: string,
-  origin: string,
-): WitnessEntry | undefined {
+export function normalizedServer(url: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return url
+  }
+  const path = parsed.pathname.replace(/\/+$/, '')
+  return `${parsed.protocol}//${parsed.host}${path}`
+}
+
+/**
+ * The log of the same organization this machine verified under another origin, if any, whatever
+ * server URL it came through. A log that now signs its checkpoints under a new origin, with a key
+ * seen for the first time, could be anyone's log of that name: trusting its key on first use would
+ * pass any rollback (docs/governance.md, "`rwa log verify`"). No spelling of a server's URL (a
+ * trailing slash, `localhost` or `127.0.0.1`, a proxy) tells two servers apart, so none is asked.
+ */
+export function otherOriginSeen(state: WitnessState, origin: string): WitnessEntry | undefined {
   const org = orgOfOrigin(origin)
-  return Object.values(state.logs).find(
-    (seen) => seen.origin !== origin && orgOfOrigin(seen.origin) === org && seen.servers?.includes(server),
-  )
+  if (org === undefined) return undefined
+  return Object.values(state.logs).find((seen) => seen.origin !== origin && orgOfOrigin(seen.origin) === org)
+}
+
+/** How a refusal names the log held under another origin: its origin, when, and through which servers. */
+export function heldLog(held: WitnessEntry): string {
+  const through = held.servers?.length ? ` through ${held.servers.map(normalizedServer).join(', ')}` : ''
+  return `${held.origin} (${plural(held.tree_size, 'entry', 'entries')}, last verified on ${held.seen_at}${through})`
 }

@@ -79,7 +79,7 @@ export async function readEventStream(
     }
     throw new UnexpectedResponseError(
       response.statusCode ?? 0,
-      `GET /console/events/stream answered ${response.statusCode} without an event stream (is ${options.baseUrl} an rwa server?)`,
+      `GET /console/events/stream: ${options.baseUrl} answered ${response.statusCode} without an event stream`,
       text,
       typeof requestId === 'string' ? requestId : undefined,
     )
@@ -103,7 +103,7 @@ export async function readEventStream(
         if (!event.success) {
           throw new UnexpectedResponseError(
             200,
-            'the event stream sent an event this client does not understand; is the server the same version?',
+            'the event stream sent an event this client does not understand',
             message.data,
           )
         }

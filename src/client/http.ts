@@ -104,6 +104,20 @@ const CONNECTION_CODES = new Set([
 // Refused or unresolvable: the request never left, so even a POST may be retried.
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', CONNECT_TIMEOUT])
 
+/**
+ * What an error of the exchange says when the server answered, but not in the protocol asked for:
+ * bytes that are not HTTP (node's parser, `HPE_...`), or no TLS from an https URL (a plain-http
+ * server). A server that is no rwa server, so never a connection error.
+ */
+function foreignProtocol(error: unknown, https: boolean): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code !== 'string') return undefined
+  if (code.startsWith('HPE_')) return 'answered something that is not HTTP'
+  if (https && (code === 'EPROTO' || code.startsWith('ERR_SSL_')))
+    return 'did not answer in TLS: is it http, not https?'
+  return undefined
+}
+
 const networkCode = (error: unknown): string | undefined => {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'string' && CONNECTION_CODES.has(code) ? code : undefined
@@ -167,7 +181,7 @@ export class HttpClient {
       if (!problem.success) {
         throw new UnexpectedResponseError(
           status,
-          `${spec.method} ${spec.path} answered ${status} without problem details (is ${this.baseUrl} an rwa server?)`,
+          `${spec.method} ${spec.path}: ${this.baseUrl} answered ${status} without problem details`,
           text,
           requestId,
         )
@@ -208,7 +222,7 @@ export class HttpClient {
         .join('; ')
       throw new UnexpectedResponseError(
         status,
-        `${spec.method} ${spec.path} answered a body this client does not understand (${where}); is the server the same version?`,
+        `${spec.method} ${spec.path}: ${this.baseUrl} answered a body this client does not understand (${where})`,
         text,
         requestId,
       )
@@ -258,6 +272,11 @@ export class HttpClient {
       try {
         return await this.exchange(spec.method, url, headers, body)
       } catch (error) {
+        const foreign = foreignProtocol(error, this.https)
+        if (foreign) {
+          const why = error instanceof Error ? error.message : String(error)
+          throw new UnexpectedResponseError(0, `${spec.method} ${spec.path}: ${this.baseUrl} ${foreign}`, why)
+        }
         const code = networkCode(error)
         if (!code) throw error
         const retryable = IDEMPOTENT.has(spec.method) || spec.idempotent || NOT_SENT_CODES.has(code)

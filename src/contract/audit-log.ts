@@ -16,7 +16,15 @@ const orgQuery = {
     .optional()
     .describe("The organization whose log to read (admin key); defaults to the caller's own"),
 }
-const position = (what: string) => z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).describe(what)
+// The message names what is expected (the CLI shows it after the flag: `--index: expected ...`).
+const NON_NEGATIVE = 'expected a non-negative integer: log positions and sizes start at 0'
+const position = (what: string) =>
+  z.coerce
+    .number()
+    .int(NON_NEGATIVE)
+    .min(0, NON_NEGATIVE)
+    .max(Number.MAX_SAFE_INTEGER, `expected at most ${Number.MAX_SAFE_INTEGER}`)
+    .describe(what)
 const hashSchema = z
   .string()
   .regex(/^[A-Za-z0-9+/]{43}=$/, 'a base64 SHA-256 hash')

@@ -101,7 +101,7 @@ export const billingRoutes = {
     tags: billingTags,
     summary: 'Revoke a key (permanent; owner)',
     description:
-      "Approvals its principal requested and that are still pending read `cancelled` from then on (one `approval.cancelled` event each, in the revocation's write). A key rerolled already and still in its overlap ends the overlap only: the key that replaced it carries its principal and its requests on.",
+      "Approvals its principal requested and that are still pending read `cancelled` from then on (one `approval.cancelled` event each, in the revocation's write). A key rerolled already and still in its overlap ends the overlap only: the key that replaced it carries its principal and its requests on. The keys it replaced that still work inside their overlap are revoked with it.",
     params: keyIdParamsSchema,
     response: jsonResponse(200, revokeKeyResponseSchema, 'Revoked', revokeKeyResponseExample),
     refusals: ['key_not_found', 'key_already_revoked', 'last_admin_key'],
@@ -116,7 +116,7 @@ export const billingRoutes = {
     tags: billingTags,
     summary: 'Reroll a key: a new raw key with the same name, roles and expiry (owner)',
     description:
-      'Answers the new raw key once. The old key keeps working for `overlap_seconds`, then reads `revoked: true, revoked_reason: "rerolled"`, so a deployment can switch keys without a failed request. The new key is the same principal as the old (four eyes: neither approves the other\'s requests, and the old key\'s pending requests wait on). The last active admin key is rerolled only with an overlap (`last_admin_key` otherwise): a lost answer would leave no admin key.',
+      'Answers the new raw key once. The old key keeps working for `overlap_seconds`, then reads `revoked: true, revoked_reason: "rerolled"`, so a deployment can switch keys without a failed request. The new key is the same principal as the old (four eyes: neither approves the other\'s requests, and the old key\'s pending requests wait on). The last active admin key is rerolled only with an overlap of at least 300 s (`last_admin_key` otherwise): a lost answer would leave no admin key.',
     params: keyIdParamsSchema,
     body: optionalJsonBody(rerollKeyRequestSchema, rerollKeyRequestExample),
     response: jsonResponse(

@@ -154,7 +154,7 @@ export const REASONS = {
   key_already_revoked: { code: 'conflict', when: 'The key is revoked already (revocation is permanent)' },
   last_admin_key: {
     code: 'conflict',
-    when: 'Revoking the last active admin key, or rerolling it with no overlap (a lost answer would leave no admin key)',
+    when: 'Revoking the last active admin key, or rerolling it with an overlap under 300 s (`context.min_overlap_seconds`: a lost answer would leave no admin key)',
   },
   key_already_rerolled: {
     code: 'conflict',

@@ -149,17 +149,21 @@ export const webhookUrlSchema = z
   .max(2048)
   .refine(
     (url) => !hasUserinfo(url),
-    'must not hold a user name or password (user:pass@): it would be shown and kept wherever the URL is; verify the signature instead, or put a token in the query, which only owner keys see',
+    'must not hold a user name or password (user:pass@): it would be shown and kept wherever the URL is; verify the signature instead, or put a token in the query or path, which only owner keys see',
   )
   .describe(
-    'Where events are POSTed: https; http only to a loopback address when the server runs with --allow-http-webhooks. No user name or password; query values are shown to owner keys only (others see `?token=***`)',
+    'Where events are POSTed: https; http only to a loopback address when the server runs with --allow-http-webhooks. No user name or password; shown whole to owner keys only (others see the path past its first segment and the query values as `***`: `/services/***?token=***`)',
   )
 
 export const webhookStatusSchema = z.enum(['enabled', 'disabled'])
 
 export const webhookEndpointSchema = z.object({
   webhook_id: prefixedId('wh'),
-  url: z.string().describe('Where events are POSTed; its query values read `***` to any key but an owner'),
+  url: z
+    .string()
+    .describe(
+      'Where events are POSTed; to any key but an owner the path past its first segment and the query values read `***`',
+    ),
   events: z.array(z.string()).describe('The event types (or `<resource>.*`, `*`) it receives'),
   description: z.string().nullable(),
   status: webhookStatusSchema.describe(

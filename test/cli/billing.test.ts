@@ -1,3 +1,5 @@
+import { createServer as createHttpServer } from 'node:http'
+import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net'
 import { describe, expect, it, vi } from 'vitest'
 import { api, newOrg, useServerAndHome } from '../support/cli.js'
 
@@ -198,6 +200,47 @@ describe('exit codes and failure messages', () => {
     const run = await shared.home.run(['pricing'], { env: { RWA_URL: 'http://127.0.0.1:9' } })
     expect(run.exitCode).toBe(7)
     expect(run.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/)
+  })
+
+  it('1: a --url that is not an rwa server (a web page, another JSON API, not HTTP, https to plain http) says so, with a hint', async () => {
+    const http = createHttpServer((req, res) => {
+      if (req.url?.startsWith('/console/rwa/tokens'))
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not Found</body></html>')
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"world"}')
+    })
+    const ssh = createTcpServer((socket) => {
+      socket.on('data', () => {})
+      socket.on('error', () => {})
+      socket.end('SSH-2.0-OpenSSH_9.6\r\n')
+    })
+    const listen = (server: Server | ReturnType<typeof createHttpServer>) =>
+      new Promise<number>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+      )
+    const [webPort, sshPort] = [await listen(http), await listen(ssh)]
+    const key = { RWA_API_KEY: 'rwa_live_0123456789abcdefghijklmnopqrstuv' }
+    try {
+      const cases: Array<[string[], string, RegExp]> = [
+        [['tokens', 'list'], `http://127.0.0.1:${webPort}`, /answered 404 without problem details/],
+        [['pricing'], `http://127.0.0.1:${webPort}`, /answered a body this client does not understand/],
+        [['tokens', 'list'], `http://127.0.0.1:${sshPort}`, /answered something that is not HTTP/],
+        [['pricing'], `https://127.0.0.1:${webPort}`, /did not answer in TLS: is it http, not https\?/],
+      ]
+      for (const [args, url, error] of cases) {
+        const run = await shared.home.run(args, { env: { ...key, RWA_URL: url } })
+        expect(run.exitCode, `${url} ${run.stderr}`).toBe(1)
+        expect(run.stderr, url).toMatch(error)
+        expect(run.stderr, url).toMatch(
+          /^hint: is --url \(or RWA_URL\) the base URL of an rwa server, of this CLI's version\? `rwa config show` shows the one in use; --verbose shows what it answered$/m,
+        )
+        // Never the usage text, nor a stack.
+        expect(run.stderr, url).not.toMatch(/Usage:|\n\s+at /)
+        expect(run.stdout, url).toBe('')
+      }
+    } finally {
+      http.close()
+      ssh.close()
+    }
   })
 
   it('--verbose adds the reason, the context and the full problem document', async () => {

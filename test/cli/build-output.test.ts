@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 /*
  * `npm install` runs `prepare`, which is `npm run build`: what the build prints, every install prints.
  * The bundling step of the build script is run here as the script says, in a copy of the compiled
- * tree (the real dist/cli is what the other tests run).
+ * tree, with the sources the console page is bundled from (the real dist/ is what the other tests run).
  */
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -24,6 +24,9 @@ describe('npm run build', () => {
     cpSync(join(ROOT, 'dist/src'), join(dir, 'dist/src'), { recursive: true })
     cpSync(join(ROOT, 'dist/server'), join(dir, 'dist/server'), { recursive: true })
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+    // The console page is bundled from the TypeScript sources (and the stylesheet) directly.
+    symlinkSync(join(ROOT, 'src'), join(dir, 'src'))
+    cpSync(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'))
     const run = await execa('sh', ['-c', bundle], {
       cwd: dir,
       // As npm runs it: not under the test runner's NODE_ENV=test, which quiets the rolldown CLI.
@@ -35,5 +38,6 @@ describe('npm run build', () => {
     expect(run.exitCode, run.all).toBe(0)
     expect(run.all).toBe('')
     expect(existsSync(join(dir, 'dist/cli/main.js'))).toBe(true)
+    expect(existsSync(join(dir, 'dist/console/manifest.json'))).toBe(true)
   })
 })

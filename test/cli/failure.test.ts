@@ -246,7 +246,7 @@ describe('hints are keyed by reason and filled from the context', () => {
       'the last admin key rerolled with no overlap: reroll it with one',
       problem('last_admin_key', { context: { key_id: 'key_1' } }),
       { command: 'keys reroll', args: ['key_1'] },
-      'reroll it with an overlap, so that it still works should the new key be lost: `rwa keys reroll key_1 --overlap 1h`; or create another admin key first: `rwa keys create --org-id admin --name NAME`',
+      'reroll it with an overlap of at least 5m, so that it still works should the new key be lost: `rwa keys reroll key_1 --overlap 1h`; or create another admin key first: `rwa keys create --org-id admin --name NAME`',
     ],
     [
       'a cancelled approval: its requester is revoked; get shows it',

@@ -38,6 +38,7 @@ const NOT_FIELDS = new Set([
   '--lines',
   '--trust',
   '--forward-to',
+  '--accept-new-origin',
 ])
 
 let configHome: string

@@ -98,6 +98,34 @@ describe('least privilege from the CLI (real CLI against a real server process)'
     expect(bad.stderr).toMatch(/--overlap must be a duration such as 24h, 30m or 10s/)
   })
 
+  it('a reroll whose answer was lost and is replayed without its key says so, what to do, and exits 5', async () => {
+    const owner = await newOrg(shared.server.url, shared.server.adminKey, 'cli-reroll-lost')
+    const spare = JSON.parse(
+      (await shared.home.run(['keys', 'create', '--name', 'deploy', '--json'], as(owner))).stdout,
+    )
+    const reroll = ['keys', 'reroll', spare.key_id, '--overlap', '10m', '--idempotency-key', 'rr-lost-1']
+    const first = await shared.home.run([...reroll, '--json'], as(owner))
+    expect(first.exitCode, first.stderr).toBe(0)
+    const fresh = JSON.parse(first.stdout)
+
+    // The same command again (the first answer lost on the way): the replay carries api_key null.
+    for (const extra of [[], ['--json'], ['-q']]) {
+      const replay = await shared.home.run([...reroll, ...extra], as(owner))
+      expect(replay.exitCode, `${extra} ${replay.stderr}`).toBe(5)
+      expect(replay.stderr).toContain(
+        `error: the new key ${fresh.key_id} was shown only in the first answer to --idempotency-key rr-lost-1, and cannot be recovered`,
+      )
+      expect(replay.stderr).toContain(
+        `hint: the old key ${spare.key_id} still works until ${fresh.previous_key_revoked_at}: with it, make a new key now`,
+      )
+      expect(replay.stderr).toContain(`rwa keys revoke ${fresh.key_id}`)
+      expect(replay.stdout).not.toContain(fresh.api_key)
+      if (extra[0] === '--json') expect(JSON.parse(replay.stdout)).toMatchObject({ api_key: null })
+    }
+    // What the hint says works: the old key still acts.
+    expect((await shared.home.run(['whoami'], as(spare.api_key))).exitCode).toBe(0)
+  })
+
   it('with the admin key, keys create without --org refuses instead of minting an admin key', async () => {
     const run = await shared.home.run(['keys', 'create', '--name', 'x'], as(shared.server.adminKey))
     expect(run.exitCode).toBe(2)

@@ -4,11 +4,13 @@ import { ExitError } from '../../src/cli/exit-error.js'
 import {
   fitRecord,
   fitTable,
+  makeStyle,
   Output,
   terminalWidth,
   tsvField,
   visibleWidth,
   wrapText,
+  yesNo,
 } from '../../src/cli/output.js'
 
 /** A stream that keeps what is written to it, with the terminal properties a test gives it. */
@@ -316,5 +318,27 @@ describe('styles over escaped data', () => {
     })
     out.info(`${out.style.green('active\x1b[31m')}: list \x1b]0;t\x07`)
     expect(stderr.text()).toBe('\x1b[32mactive\\x1b[31m\x1b[39m: list \\x1b]0;t\\x07\n')
+  })
+})
+
+describe('yes and no', () => {
+  const colored = makeStyle(true)
+  const shown = (value: boolean, meaning: 'good' | 'attention' | 'neutral') =>
+    yesNo(colored, value, meaning).shown()
+
+  it('are coloured by what they mean, the same in every table', () => {
+    // A check: yes in the green of approved, no in the red of rejected.
+    expect([shown(true, 'good'), shown(false, 'good')]).toEqual(['\x1b[32myes\x1b[39m', '\x1b[31mno\x1b[39m'])
+    // A state to notice (frozen, revoked): yes yellow, no plain; a bare boolean cell reads so too.
+    expect([shown(true, 'attention'), shown(false, 'attention')]).toEqual(['\x1b[33myes\x1b[39m', 'no'])
+    expect([shown(true, 'neutral'), shown(false, 'neutral')]).toEqual(['yes', 'no'])
+  })
+
+  it('piped, are the booleans they were, as a bare boolean is', () => {
+    for (const meaning of ['good', 'attention', 'neutral'] as const) {
+      expect(tsvField(yesNo(colored, true, meaning))).toBe(tsvField(true))
+      expect(tsvField(yesNo(colored, false, meaning))).toBe('false')
+    }
+    expect(yesNo(makeStyle(false), false, 'good').shown()).toBe('no')
   })
 })

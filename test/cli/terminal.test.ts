@@ -241,6 +241,21 @@ describe('frozen holders', () => {
     expect(lines.slice(0, 3)).toEqual(['frozen holders', 'holder_did', holder])
     expect(lines).toContain('1 of 1 frozen holder')
     expect(run.output).not.toContain('\t')
+
+    // The history's details, one a line: the line breaks are the CLI's, not escaped as data.
+    const history = await onTerminal(
+      ['tokens', 'history', tokenId],
+      { RWA_URL: shared.server.url, RWA_API_KEY: rwa.key },
+      undefined,
+      160,
+    )
+    expect(history.exitCode, history.output).toBe(0)
+    expect(history.output).not.toContain('\\x0a')
+    const shown = screen(history.output).split('\n')
+    const frozen = shown.findIndex((line) => /\bholder_frozen\b/.test(line))
+    expect(frozen, history.output).toBeGreaterThan(0)
+    expect(shown[frozen]).toMatch(/holder_frozen\s+holder_did: did:web:lion:bob$/)
+    expect(shown[frozen + 1]).toMatch(/^\s+reason: null$/)
   })
 })
 
@@ -363,6 +378,18 @@ describe('colors over escaped data', () => {
     // A record: the status of a transfer and of a credential, colored for real.
     const detail = await onTerminal(['transfers', 'get', approved.transfer_id], env, undefined, 200)
     expect(detail.output).toContain('\x1b[32mapproved\x1b[39m')
+    // A check that held reads yes in the colour of approved, one that failed no in that of rejected
+    // (all_satisfied and each check's satisfied alike); never yes in the yellow of a warning.
+    expect(detail.output).toContain('\x1b[32myes\x1b[39m')
+    expect(detail.output).not.toContain('\x1b[33myes')
+    const refused = await onTerminal(
+      ['transfers', 'get', JSON.parse(rejected).transfer_id],
+      env,
+      undefined,
+      200,
+    )
+    expect(refused.output).toContain('\x1b[31mno\x1b[39m')
+    expect(refused.output).toContain('\x1b[32myes\x1b[39m')
     const credentials = await rwa.json(['credentials', 'list'])
     const credential = await onTerminal(
       ['credentials', 'get', credentials.credentials[0].credential_id],

@@ -100,6 +100,22 @@ describe('invalidations reach the other instance', () => {
     }
   })
 
+  it('a key whose successor is revoked on A is refused by B within a second, as the successor is', async () => {
+    const acme = await a.createOrg('acme')
+    const old = await expectStatus(a.post('/console/billing/keys', { org_id: 'acme', name: 'deploy' }), 201)
+    const fresh = await expectStatus(
+      a.post(`/console/billing/keys/${old.key_id}/reroll`, { overlap_seconds: 3600 }, { key: acme.key }),
+      201,
+    )
+    // B has both keys in its cache, the old one inside its overlap.
+    for (const key of [old.api_key, fresh.api_key])
+      expect((await b.get('/console/billing/keys/self', { key })).status).toBe(200)
+    await expectStatus(a.request('DELETE', `/console/billing/keys/${fresh.key_id}`, { key: acme.key }), 200)
+    for (const key of [fresh.api_key, old.api_key])
+      await within(1000, async () => (await b.get('/console/billing/keys/self', { key })).status === 401)
+    expect((await b.get('/console/billing/keys/self', { key: acme.key })).status).toBe(200)
+  })
+
   it("a tier changed on A shows in B's RateLimit-Limit within a second", async () => {
     const acme = await a.createOrg('acme')
     const before = await b.get('/console/billing/keys', { key: acme.key })

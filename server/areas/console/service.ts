@@ -7,7 +7,7 @@ import {
   newSessionSecret,
 } from '../../pipeline/auth/console-session.js'
 import type { Principal } from '../../pipeline/auth/principal.js'
-import { endSession, insertSession } from '../../pipeline/auth/queries.js'
+import { deleteExpiredSessions, endSession, insertSession } from '../../pipeline/auth/queries.js'
 import { isoTimestamp } from '../../platform/clock.js'
 import type { AppContext } from '../../pipeline/context.js'
 import { ApiError } from '../../platform/errors.js'
@@ -36,6 +36,9 @@ export async function createSession(
     expiresAt: isoTimestamp(expires),
     secret,
   }
+  // Each sign-in sweeps its organization's expired sessions: the table holds at most a few hours of
+  // sign-ins, with no timer of its own.
+  await deleteExpiredSessions(ctx.db, state.orgId, state.createdAt)
   await insertSession(ctx.db, {
     session_id: state.sessionId,
     secret_hash: hashSessionSecret(secret),

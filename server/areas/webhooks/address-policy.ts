@@ -4,7 +4,8 @@ import { isIPv4, isIPv6 } from 'node:net'
  * Which addresses a webhook may be delivered to (docs/webhooks.md, "Webhook endpoints"): public unicast
  * addresses only. A webhook URL is chosen by a customer and fetched by the server, so without this rule
  * it would reach what only the server can reach: its own loopback services, the private network behind
- * it, and the cloud metadata service (169.254.169.254) that hands out credentials. IPv6 addresses that
+ * it, and the cloud metadata services (169.254.169.254 and the others of `METADATA_V4`) that hand out
+ * credentials. IPv6 addresses that
  * carry an IPv4 address (IPv4-mapped, SIIT, NAT64, 6to4, Teredo: `embeddedV4`) are judged by it.
  * Loopback is allowed only when the server runs with --allow-http-webhooks (a developer's machine,
  * `rwa sandbox`).
@@ -34,9 +35,20 @@ const inV4 = (n: number, base: string, bits: number): boolean => {
   return Math.floor(n / size) === Math.floor(b / size)
 }
 
+/**
+ * The cloud metadata services' IPv4 addresses, each of which hands out credentials or configuration to
+ * whatever on the instance asks: 169.254.169.254 (AWS, GCP, Azure IMDS, most others), 168.63.129.16
+ * (Azure's wireserver, a public address), 100.100.100.200 (Alibaba Cloud) and 192.0.0.192 (Oracle Cloud).
+ * Most also fall in a refused range; they are named so a refusal says what they are, and so one that
+ * does not (168.63.129.16) is refused at all.
+ */
+const METADATA_V4 = new Set(
+  ['169.254.169.254', '168.63.129.16', '100.100.100.200', '192.0.0.192'].map((a) => v4(a)!),
+)
+
 /** The class of an IPv4 address given as a 32-bit number. */
 function classifyV4(n: number): AddressClass {
-  if (n === v4('169.254.169.254') || n === v4('100.100.100.200')) return 'metadata'
+  if (METADATA_V4.has(n)) return 'metadata'
   if (inV4(n, '127.0.0.0', 8)) return 'loopback'
   if (inV4(n, '0.0.0.0', 8)) return 'unspecified'
   if (inV4(n, '10.0.0.0', 8) || inV4(n, '172.16.0.0', 12) || inV4(n, '192.168.0.0', 16)) return 'private'

@@ -31,7 +31,7 @@ import {
   setEndpointSecret,
 } from './queries.js'
 import { sealWebhookSecret } from './secret-custody.js'
-import { hideQueryValues } from './url-query.js'
+import { hideUrlSecrets } from './url-query.js'
 import { newWebhookSecret } from './signature.js'
 import { currentWrite } from '../../pipeline/writes/change.js'
 
@@ -42,8 +42,8 @@ import { currentWrite } from '../../pipeline/writes/change.js'
  */
 
 /**
- * The API record of an endpoint (never its secret), as `principal` may see it: the URL's query values
- * hidden from any key but an owner's.
+ * The API record of an endpoint (never its secret), as `principal` may see it: the URL's path beyond
+ * its first segment and its query values hidden from any key but an owner's of its organization.
  */
 export function webhookFromRow(
   row: Selectable<WebhookEndpointsTable>,
@@ -51,7 +51,8 @@ export function webhookFromRow(
 ): WebhookEndpoint {
   return {
     webhook_id: row.webhook_id,
-    url: principal.roles.includes('owner') ? row.url : hideQueryValues(row.url),
+    url:
+      principal.roles.includes('owner') && principal.orgId === row.org_id ? row.url : hideUrlSecrets(row.url),
     events: JSON.parse(row.events),
     description: row.description,
     status: row.status,
@@ -112,8 +113,8 @@ export async function createWebhook(
       orgId: row.org_id,
       action: 'webhook.created',
       target: { type: 'webhook', id: row.webhook_id },
-      // Kept for good and read by every role: the URL's query values hidden.
-      after: { url: hideQueryValues(row.url), events: JSON.parse(row.events), description: row.description },
+      // Kept for good and read by every role: the URL's path beyond its first segment and query values hidden.
+      after: { url: hideUrlSecrets(row.url), events: JSON.parse(row.events), description: row.description },
     })
   })
   // The outbox's list of the organization's enabled endpoints, on every instance.

@@ -29,6 +29,19 @@ export async function insertSession(db: Executor, row: Insertable<ConsoleSession
   await db.insertInto('console_sessions').values(row).execute()
 }
 
+/**
+ * Forgets the organization's sessions that expired before `now` (ended or not): a cookie of one is
+ * refused all the same, as unknown (`session_ended`), and the audit log keeps their sign-in and sign-out.
+ */
+export async function deleteExpiredSessions(db: Executor, orgId: string, now: string): Promise<number> {
+  const result = await db
+    .deleteFrom('console_sessions')
+    .where('org_id', '=', orgId)
+    .where('expires_at', '<', now)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 /** Ends a session that has not ended yet; false when it already had (a second sign-out). */
 export async function endSession(db: Executor, sessionId: string, endedAt: string): Promise<boolean> {
   const result = await db

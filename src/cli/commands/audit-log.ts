@@ -1,26 +1,30 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Command } from 'commander'
-import type { AuditEvent } from '../../contract/audit.js'
-import { type LogCheckpoint, MAX_LOG_ENTRIES } from '../../contract/audit-log.js'
-import type { Proof, TrustBundle } from '../../contract/rwa.js'
+import type { LogCheckpoint } from '../../contract/audit-log.js'
 import {
   type AuditBundle,
   BUNDLE_FILES,
   BUNDLE_FORMAT,
   BUNDLE_FORMAT_1,
-  recoveryProofIds,
   verifyAuditBundle,
 } from '../../tlog/bundle.js'
 import { ProofError, verifyConsistency } from '../../tlog/merkle.js'
 import { NoteError, unverifiedCheckpoint, verifyCheckpoint } from '../../tlog/note.js'
 import { orgOfOrigin } from '../../tlog/origin.js'
 import { DuplicateKeyError, parseStrictJson } from '../../text/strict-json.js'
-import { type CliContext, withContext } from '../context.js'
+import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import type { Run } from '../invoke.js'
 import { plural } from '../output.js'
-import { otherOriginSeen, readWitness, writeWitness } from '../witness.js'
+import {
+  heldLog,
+  normalizedServer,
+  otherOriginSeen,
+  readWitness,
+  type WitnessEntry,
+  writeWitness,
+} from '../witness.js'
 import { doesNotHold, trustOf } from './verification.js'
 
 /*
@@ -28,7 +32,7 @@ import { doesNotHold, trustOf } from './verification.js'
  * - `rwa log verify`: the server's latest checkpoint, signed by the pinned log key and consistent with
  *   the last one this machine saw of that log (the witness state, src/cli/witness.ts); a shorter tree
  *   or an inconsistent root is exit 8, "log rewritten", and a failed verify leaves the state as it was.
- * - `rwa audit export --out DIR`: a self-contained bundle of JSON files.
+ * - `rwa audit export --out DIR`: a self-contained bundle of JSON files (./audit-export.ts).
  * - `rwa audit verify DIR`: all of it checked offline (src/tlog/bundle.ts).
  */
 
@@ -66,8 +70,19 @@ function signedLogOf(latest: LogCheckpoint, asked: string | undefined): { origin
   return { origin, org }
 }
 
+/**
+ * The refusal of a log first seen under `origin` while this machine holds `held`, the same
+ * organization's log under another origin: what a forged log under a new name, signed by a fresh key,
+ * looks like (docs/governance.md, "`rwa log verify`").
+ */
+const newOrigin = (org: string, held: WitnessEntry, origin: string, command: string) =>
+  doesNotHold(
+    `this machine holds organization ${org}'s log as ${heldLog(held)}; now it is signed as ${origin}, with a key this machine never saw`,
+    `a log forged under a new name looks like this: if its operator did move it, pin the new log with a trust bundle obtained apart (${command} --trust trust.json), or accept it knowingly with ${command} --accept-new-origin`,
+  )
+
 export const logVerify: Run<'getLogCheckpoint'> = async ({ ctx, input, send }) => {
-  const options = ctx.command.opts() as { trust?: string }
+  const options = ctx.command.opts() as { trust?: string; acceptNewOrigin?: boolean }
   const client = await ctx.rwa()
   const asked = typeof input.query.org_id === 'string' ? input.query.org_id : undefined
   const latest: LogCheckpoint = (await send()).data
@@ -76,8 +91,8 @@ export const logVerify: Run<'getLogCheckpoint'> = async ({ ctx, input, send }) =
   const seen = state.logs[origin]
 
   // The key to verify against: the one --trust pins, else the one pinned at this log's first verify,
-  // else (first use) the server's, unless this server showed this organization's log under another
-  // origin before: a new origin's key, first seen now, would vouch for anything.
+  // else (first use) the server's, unless this machine holds this organization's log under another
+  // origin (through whatever server): a new origin's key, first seen now, would vouch for anything.
   let vkey: string
   let pinnedBy: string
   if (options.trust !== undefined) {
@@ -94,14 +109,27 @@ export const logVerify: Run<'getLogCheckpoint'> = async ({ ctx, input, send }) =
     vkey = seen.vkey
     pinnedBy = `the key pinned on ${seen.seen_at}`
   } else {
-    const other = otherOriginSeen(state, client.baseUrl, origin)
-    if (other)
+    const other = otherOriginSeen(state, origin)
+    if (other && !options.acceptNewOrigin) throw newOrigin(org, other, origin, 'rwa log verify')
+    // Nor a log of an organization never verified here, unasked, while this machine verifies others: a
+    // forged log under another organization's name would pass as "first seen", and the rollback of
+    // the log meant go unreported.
+    const held = [
+      ...new Set(
+        Object.values(state.logs)
+          .map((log) => orgOfOrigin(log.origin))
+          .filter((o): o is string => o !== undefined),
+      ),
+    ]
+    if (!other && asked === undefined && held.length > 0 && !held.includes(org))
       throw doesNotHold(
-        `${client.baseUrl} signed organization ${org}'s log as ${other.origin} (seen on ${other.seen_at}), now as ${origin}, with a key this machine never saw`,
-        'if its operator moved it to a new public URL, pin the new log with a trust bundle obtained apart: rwa log verify --trust trust.json',
+        `the server answers organization ${org}'s log, which this machine never verified; it verifies ${held.join(', ')}'s`,
+        `a log forged under another organization's name looks like this: to verify ${org}'s log, name it: rwa log verify --org-id ${org}`,
       )
     vkey = latest.log_key.vkey
-    pinnedBy = 'the server (first use: pinned from now on)'
+    pinnedBy = other
+      ? `the server (a new origin, accepted with --accept-new-origin: pinned from now on)`
+      : 'the server (first use: pinned from now on)'
   }
   let checkpoint: ReturnType<typeof verifyCheckpoint>
   try {
@@ -160,7 +188,7 @@ export const logVerify: Run<'getLogCheckpoint'> = async ({ ctx, input, send }) =
     seen_at: new Date().toISOString(),
     vkey,
     checkpoint: latest.checkpoint,
-    servers: [...new Set([...(seen?.servers ?? []), client.baseUrl])],
+    servers: [...new Set([...(seen?.servers ?? []), client.baseUrl].map(normalizedServer))],
   }
   await writeWitness(state)
   const result = {
@@ -177,159 +205,6 @@ export const logVerify: Run<'getLogCheckpoint'> = async ({ ctx, input, send }) =
     )
     ctx.out.line(`root ${root_hash}`)
     ctx.out.line(consistentWith ?? 'first checkpoint seen for this server and organization: kept')
-  })
-}
-
-/** Every item of a paged list; `what` is the noun of one item (`credential`). */
-async function allPages<T>(
-  ctx: CliContext,
-  what: string,
-  page: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>,
-): Promise<T[]> {
-  const items: T[] = []
-  let cursor: string | undefined
-  do {
-    const next = await page(cursor)
-    items.push(...next.items)
-    cursor = next.next ?? undefined
-    ctx.out.progress(`fetched ${plural(items.length, what)}…`)
-  } while (cursor !== undefined)
-  return items
-}
-
-/** How many times `rwa audit export` reads the records while the log grows, for a consistent snapshot. */
-const SNAPSHOT_TRIES = 3
-
-/**
- * A checkpoint, then every record, the transfers' proofs and the status lists the records name, then
- * a checkpoint again: a consistent snapshot when both are one size.
- */
-async function readRecords(ctx: CliContext, client: Awaited<ReturnType<CliContext['rwa']>>) {
-  const g = client.governance
-  const before: LogCheckpoint = (await client.audit.getLogCheckpoint({ query: {} })).data
-  const credentials = await allPages(ctx, 'credential', async (cursor) => {
-    const { data } = await g.listCredentials({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
-    return { items: data.credentials, next: data.next_cursor }
-  })
-  const attestations = await allPages(ctx, 'attestation', async (cursor) => {
-    const { data } = await g.listAttestations({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
-    return { items: data.attestations, next: data.next_cursor }
-  })
-  const transfers = await allPages(ctx, 'transfer', async (cursor) => {
-    const { data } = await g.listTransfers({ query: { limit: 500, ...(cursor ? { cursor } : {}) } })
-    return { items: data.transfers, next: data.next_cursor }
-  })
-  const proofs: Proof[] = []
-  for (const transfer of transfers) {
-    proofs.push((await g.getProof({ params: { id: transfer.proof_id } })).data)
-    ctx.out.progress(`fetched ${proofs.length} of ${plural(transfers.length, 'proof')}…`)
-  }
-  // Read after the records: a record read as revoked has its bit set in them.
-  const statusLists: Record<string, string> = {}
-  for (const c of [...credentials, ...attestations]) {
-    // A trusted issuer's attestation names its issuer's lists, which this server does not serve.
-    if ('source' in c && c.source === 'external') continue
-    const url = c.credential_status?.statusListCredential
-    if (url === undefined || url in statusLists) continue
-    // Through this connection: the URL names the public host, which this machine may not reach.
-    const list_id = url.slice(url.lastIndexOf('/') + 1)
-    statusLists[url] = String((await g.getStatusList({ params: { list_id } })).data)
-  }
-  const checkpoint: LogCheckpoint = (await client.audit.getLogCheckpoint({ query: {} })).data
-  return { before, credentials, attestations, transfers, proofs, statusLists, checkpoint }
-}
-
-type ExportOptions = { out: string }
-
-export function auditExport(options: ExportOptions, command: Command) {
-  return withContext(command, async (ctx) => {
-    const client = await ctx.rwa()
-    const g = client.governance
-    try {
-      // A signed checkpoint, the records, then another: each record's event committed with it, so the
-      // checkpoint read after covers every record exported, and every event in the one read before was
-      // committed before any record was read, so the records and lists show it. Both signed, they tell
-      // `rwa audit verify` which revocations the records must show and which may have come while they
-      // were read, and no one can move that line. When both are one size, nothing was written in
-      // between: the bundle is a consistent snapshot. Else it reads again, up to SNAPSHOT_TRIES times.
-      let read = await readRecords(ctx, client)
-      for (
-        let tries = 1;
-        read.before.tree_size !== read.checkpoint.tree_size && tries < SNAPSHOT_TRIES;
-        tries++
-      ) {
-        ctx.out.progress(
-          `the log grew from ${read.before.tree_size} to ${plural(read.checkpoint.tree_size, 'entry', 'entries')} while the records were read: reading them again…`,
-        )
-        read = await readRecords(ctx, client)
-      }
-      const { before, credentials, attestations, transfers, proofs, statusLists, checkpoint } = read
-      const snapshot = before.tree_size === checkpoint.tree_size
-      const trustBundle: TrustBundle = (await g.getTrustBundle()).data
-      const entries: AuditEvent[] = []
-      // Window by window, keeping what the server has: an event missing from its database is an entry
-      // missing from the bundle, for `rwa audit verify` to name.
-      for (let start = 0; start < checkpoint.tree_size; start += MAX_LOG_ENTRIES) {
-        const end = Math.min(checkpoint.tree_size, start + MAX_LOG_ENTRIES)
-        const page = (await client.audit.listLogEntries({ query: { start, end } })).data
-        entries.push(...page.entries)
-        ctx.out.progress(`fetched ${end} of ${plural(checkpoint.tree_size, 'log entry', 'log entries')}…`)
-      }
-      // Every recovery's proof (docs/governance.md, "The audit bundle"): the log's token.recovered entries
-      // name them.
-      const recoveries = recoveryProofIds(entries)
-      for (const [i, proof_id] of recoveries.entries()) {
-        proofs.push((await g.getProof({ params: { id: proof_id } })).data)
-        ctx.out.progress(`fetched ${i + 1} of ${plural(recoveries.length, 'recovery proof')}…`)
-      }
-      const bundle: AuditBundle = {
-        manifest: {
-          format: BUNDLE_FORMAT,
-          org_id: checkpoint.org_id,
-          server: client.baseUrl,
-          exported_at: new Date().toISOString(),
-        },
-        // The signed notes alone: what travels beside them is the server's word, which verifies nothing.
-        checkpoints: { before: before.checkpoint, after: checkpoint.checkpoint },
-        entries,
-        trustBundle,
-        credentials,
-        attestations,
-        transfers,
-        proofs,
-        statusLists,
-      }
-      await mkdir(options.out, { recursive: true })
-      for (const [name, file] of Object.entries(BUNDLE_FILES)) {
-        await writeFile(
-          join(options.out, file),
-          `${JSON.stringify(bundle[name as keyof AuditBundle], null, 1)}\n`,
-        )
-      }
-      ctx.out.progressDone()
-      const summary = {
-        out: options.out,
-        org_id: checkpoint.org_id,
-        tree_size: checkpoint.tree_size,
-        credentials: credentials.length,
-        attestations: attestations.length,
-        transfers: transfers.length,
-        proofs: proofs.length,
-        status_lists: Object.keys(statusLists).length,
-        snapshot,
-      }
-      ctx.out.result(summary, () =>
-        ctx.out.success(
-          `exported ${plural(checkpoint.tree_size, 'log entry', 'log entries')}, ${plural(credentials.length, 'credential')}, ${plural(attestations.length, 'attestation')}, ${plural(transfers.length, 'transfer')} and ${plural(proofs.length, 'proof')} of ${checkpoint.org_id} to ${options.out}`,
-        ),
-      )
-      if (!snapshot)
-        ctx.out.warn(
-          `not a snapshot: the log grew while the records were read, ${SNAPSHOT_TRIES} times (from ${before.tree_size} to ${plural(checkpoint.tree_size, 'entry', 'entries')} the last); a revocation logged meanwhile may not show in its record or list: export again (rwa audit verify refuses it unless --accept-window)`,
-        )
-    } finally {
-      ctx.out.progressDone()
-    }
   })
 }
 
@@ -379,7 +254,7 @@ async function readBundle(dir: string): Promise<ReadBundle> {
 
 export function auditVerify(
   dir: string,
-  options: { trust?: string; acceptWindow?: boolean },
+  options: { trust?: string; acceptWindow?: boolean; acceptNewOrigin?: boolean },
   command: Command,
 ) {
   return withContext(command, async (ctx) => {
@@ -402,6 +277,20 @@ export function auditVerify(
     } finally {
       ctx.out.progressDone()
     }
+    // A log this machine holds under another origin, now a bundle under a new one, verified by the
+    // bundle's own key: a forged log under a new name looks like this (as `rwa log verify` refuses it).
+    const origin = outcome.checkpoint?.origin
+    const held = origin !== undefined && !witness.logs[origin] ? otherOriginSeen(witness, origin) : undefined
+    if (held && origin !== undefined && !pinned) {
+      if (options.acceptNewOrigin)
+        outcome.notes.push(
+          `a new origin, accepted with --accept-new-origin: this machine holds the organization's log as ${heldLog(held)}`,
+        )
+      else
+        outcome.problems.push(
+          `this machine holds organization ${String(outcome.orgId)}'s log as ${heldLog(held)}; the bundle's checkpoints sign it as ${origin}, with the bundle's own key: a log forged under a new name looks like this; pass --trust with a trust bundle obtained apart, or --accept-new-origin to accept it knowingly`,
+        )
+    }
     if (earlier)
       outcome.notes.push(
         `exported by an earlier rwa (${BUNDLE_FORMAT_1}): one signed checkpoint, so verified as a snapshot at it; export again for two`,
@@ -411,7 +300,7 @@ export function auditVerify(
     const window = outcome.window ?? []
     if (outcome.snapshot === false && !options.acceptWindow) {
       outcome.problems.push(
-        `not a snapshot: the log grew from ${String(outcome.before?.size)} to ${plural(outcome.checkpoint?.size ?? 0, 'entry', 'entries')} while the export read the records (${plural(window.length, 'entry', 'entries')} logged between its two signed checkpoints: a revocation among them may not show in its record); export again for a snapshot, or pass --accept-window to verify it with each of them named`,
+        `not a snapshot: the log grew from ${String(outcome.before?.size)} to ${plural(outcome.checkpoint?.size ?? 0, 'entry', 'entries')} while the export read the records (${plural(window.length, 'entry', 'entries')} logged between its two signed checkpoints: the status bit of a revocation among them may not show it); export again for a snapshot, or pass --accept-window to verify it with each of them named`,
       )
     }
     const result = {

@@ -1,7 +1,8 @@
 import type { CliContext } from '../context.js'
+import { EXIT, ExitError } from '../exit-error.js'
 import { confirmDestructive } from '../input.js'
 import type { Run } from '../invoke.js'
-import { type Cell, plural } from '../output.js'
+import { type Cell, plural, yesNo } from '../output.js'
 import { confirmed } from './shapes.js'
 
 /** `rwa keys create`: the one output that shows a raw API key. */
@@ -56,7 +57,12 @@ export const list: Run<'listKeys'> = async ({ ctx, send }) => {
           k.tier,
           k.expires_at ?? 'never',
           k.last_used_at,
-          k.revoked_reason ?? false,
+          // Revoked red, as a revoked credential; replaced by a reroll yellow; in force a plain no.
+          k.revoked_reason === 'revoked'
+            ? ctx.out.style.red(k.revoked_reason)
+            : k.revoked_reason === 'rerolled'
+              ? ctx.out.style.yellow(k.revoked_reason)
+              : yesNo(ctx.out.style, false, 'attention'),
         ]),
       )
       ctx.out.info(plural(data.total, 'key'))
@@ -86,7 +92,7 @@ export const reroll: Run<'rerollKey'> = async ({ ctx, input, send }) => {
     )
   }
   const { data, raw } = await send()
-  printNewKey(ctx, raw, data, [
+  const fields: Array<[string, Cell]> = [
     ['api_key', data.api_key],
     ['key_id', data.key_id],
     ['org_id', data.org_id],
@@ -95,7 +101,39 @@ export const reroll: Run<'rerollKey'> = async ({ ctx, input, send }) => {
     ['expires_at', data.expires_at ?? 'never'],
     ['replaces', data.previous_key_id],
     ['old key stops at', data.previous_key_revoked_at],
-  ])
+  ]
+  if (data.api_key === null) {
+    ctx.out.result(raw, () => ctx.out.record(fields), [])
+    throw lostReroll(ctx, data)
+  }
+  printNewKey(ctx, raw, data, fields)
+}
+
+/**
+ * A reroll replayed without its key (the same --idempotency-key after a lost answer): the new key
+ * cannot be had again, so the command fails (exit 5, a conflict), saying what is left to do: the old
+ * key works until its overlap ends, long enough to make a new key and revoke the lost one (which ends
+ * the old one with it: docs/keys.md, "Revocation").
+ */
+function lostReroll(
+  ctx: CliContext,
+  data: {
+    key_id: string
+    org_id: string
+    name: string
+    roles: readonly string[]
+    previous_key_id: string
+    previous_key_revoked_at: string
+  },
+): ExitError {
+  const message = `the new key ${data.key_id} was shown only in the first answer to --idempotency-key ${ctx.options.idempotencyKey ?? ''}, and cannot be recovered`
+  const create = `\`rwa keys create --org-id ${data.org_id} --name ${JSON.stringify(data.name)}${data.roles.map((r) => ` --roles ${r}`).join('')}\``
+  const revokeLost = `\`rwa keys revoke ${data.key_id}\``
+  const hint =
+    Date.parse(data.previous_key_revoked_at) > Date.now()
+      ? `the old key ${data.previous_key_id} still works until ${data.previous_key_revoked_at}: with it, make a new key now (${create}), switch to that, then revoke the lost one (${revokeLost}, which ends the old key too)`
+      : `the old key ${data.previous_key_id} stopped at ${data.previous_key_revoked_at}: with another owner key, make a new key (${create}) and revoke the lost one (${revokeLost})`
+  return new ExitError(EXIT.conflict, message, hint)
 }
 
 /** `rwa whoami`: the key in use, as the server sees it. */

@@ -39,7 +39,8 @@ export const logInclusion: Run<'getLogInclusionProof'> = async ({ ctx, input, se
       ['tree_size', data.tree_size],
       ['leaf_hash', data.leaf_hash],
       ['root_hash', data.root_hash],
-      ['proof', data.proof.join('\n')],
+      // One hash a line, as --json lists them.
+      ['proof', data.proof],
     ])
     ctx.out.success(
       `log position ${data.index} is in the tree of ${data.tree_size} entries: its proof leads to root ${data.root_hash}${checkpoint ? ", the latest checkpoint's" : ''} (rwa log verify checks that checkpoint's signature)`,

@@ -193,13 +193,16 @@ export function showHistory(ctx: CliContext, events: TokenDetail['governance_his
     events.map((e) => [
       e.at,
       e.event,
-      // One line per detail keeps the table narrow; --json has the structure.
-      Object.entries(e.details)
-        .map(
-          ([k, v]) =>
-            `${k}: ${Array.isArray(v) ? v.map((item) => `\n  - ${typeof item === 'object' ? JSON.stringify(item) : String(item)}`).join('') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`,
-        )
-        .join('\n'),
+      // One line per detail keeps the table narrow (lines, so the breaks are the CLI's and the text
+      // escaped line by line); --json has the structure.
+      Object.entries(e.details).flatMap(([k, v]) =>
+        Array.isArray(v)
+          ? [
+              `${k}:`,
+              ...v.map((item) => `  - ${typeof item === 'object' ? JSON.stringify(item) : String(item)}`),
+            ]
+          : [`${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`],
+      ),
     ]),
     { title: 'governance history' },
   )

@@ -2,7 +2,7 @@ import type { ComplianceDetails, Transfer } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import type { Run } from '../invoke.js'
-import type { Styled } from '../output.js'
+import { type Styled, yesNo } from '../output.js'
 import { listing } from '../paging.js'
 import { showing } from './shapes.js'
 
@@ -18,7 +18,13 @@ export const statusWord = (ctx: CliContext, status: string): Styled =>
 export function showChecks(ctx: CliContext, details: ComplianceDetails): void {
   ctx.out.table(
     ['requirement', 'jurisdiction', 'satisfied', 'evidence', 'reason'],
-    details.checks.map((c) => [c.requirement, c.jurisdiction, c.satisfied, c.evidence, c.reason]),
+    details.checks.map((c) => [
+      c.requirement,
+      c.jurisdiction,
+      yesNo(ctx.out.style, c.satisfied, 'good'),
+      c.evidence,
+      c.reason,
+    ]),
     { title: 'compliance checks' },
   )
 }
@@ -40,7 +46,7 @@ export function showTransfer(ctx: CliContext, t: Transfer, proof?: { digest: str
           ['proof_kid', proof.kid],
         ] as Array<[string, string]>)
       : []),
-    ['all_satisfied', t.compliance_details.all_satisfied],
+    ['all_satisfied', yesNo(ctx.out.style, t.compliance_details.all_satisfied, 'good')],
     ...(t.reason !== null ? ([['reason', t.reason]] as Array<[string, string]>) : []),
     ['created_at', t.created_at],
     ...(t.log_index !== undefined ? ([['log_index', t.log_index]] as Array<[string, number]>) : []),

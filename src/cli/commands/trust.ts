@@ -1,6 +1,7 @@
 import type { TrustRelation } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import type { Run } from '../invoke.js'
+import { yesNo } from '../output.js'
 import { listing } from '../paging.js'
 import { confirmed } from './shapes.js'
 
@@ -11,7 +12,7 @@ function showTrust(ctx: CliContext, t: TrustRelation): void {
   ctx.out.record([
     ['trust_id', t.trust_id],
     ['relation', arrow(t)],
-    ['mutual', t.mutual],
+    ['mutual', yesNo(ctx.out.style, t.mutual, 'neutral')],
     ['status', t.status],
     ['created_at', t.created_at],
     ['revoked_at', t.revoked_at],

@@ -49,7 +49,7 @@ export function declareAudit(program: Command): void {
       )
       .requiredOption('--out <dir>', 'the directory to write the bundle to (created if missing)'),
     ['rwa audit export --out audit-2026-11'],
-  ).action(async (o, c) => (await loadLog()).auditExport(o, c))
+  ).action(async (o, c) => (await import('../commands/audit-export.js')).auditExport(o, c))
   covers(exported, {
     listLogEntries: {
       org_id: "none: an export is of the key's own organization",
@@ -71,7 +71,11 @@ export function declareAudit(program: Command): void {
       )
       .option(
         '--accept-window',
-        'accept a bundle that is not a snapshot (the log grew while it was exported): the entries logged between its two signed checkpoints are named, and a revocation among them not refused',
+        'accept a bundle that is not a snapshot (the log grew while it was exported): the entries logged between its two signed checkpoints are named, and the status bit of a revocation among them not refused (its record must show it)',
+      )
+      .option(
+        '--accept-new-origin',
+        "accept, unpinned, a log this machine holds under another origin (the organization's log moved to a new public URL); prefer --trust",
       ),
     ['rwa audit verify audit-2026-11 --trust trust.json'],
   ).action(async (d, o, c) => (await loadLog()).auditVerify(d, o, c))
@@ -81,12 +85,21 @@ export function declareAudit(program: Command): void {
     operation: 'getLogCheckpoint',
     description:
       'Verify the server\'s latest checkpoint: signed by the pinned log key and consistent with the last one this machine saw of the log it signs (kept under $XDG_STATE_HOME/rwa); exit 8 "log rewritten" otherwise',
-    flags: { org_id: { help: "another organization's log (admin key)" } },
+    flags: {
+      org_id: {
+        help: "the organization whose log to verify: another's (admin key), or one this machine never verified while it verifies others",
+      },
+    },
     options: (c) =>
-      c.option(
-        '--trust <file>',
-        "a trust bundle whose log key to pin (default: the key seen at this log's first verify)",
-      ),
+      c
+        .option(
+          '--trust <file>',
+          "a trust bundle whose log key to pin (default: the key seen at this log's first verify)",
+        )
+        .option(
+          '--accept-new-origin',
+          'pin, on first use, a log of an organization this machine holds under another origin (its log moved to a new public URL); prefer --trust',
+        ),
     examples: ['rwa log verify', 'rwa log verify --trust trust.json'],
     run: async () => (await loadLog()).logVerify,
   })

@@ -21,7 +21,7 @@ export const EVENTS_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"id","in":"path","type":"string","required":true},
   ] },
   createWebhook: { "table":"all","method":"post","summary":"Add a webhook endpoint (owner); its signing secret is shown once","paged":false,"body":"required", "fields": [
-    {"name":"url","in":"body","type":"string","required":true,"description":"Where events are POSTed: https; http only to a loopback address when the server runs with --allow-http-webhooks. No user name or password; query values are shown to owner keys only (others see `?token=***`)","example":"https://hooks.example.com/rwa"},
+    {"name":"url","in":"body","type":"string","required":true,"description":"Where events are POSTed: https; http only to a loopback address when the server runs with --allow-http-webhooks. No user name or password; shown whole to owner keys only (others see the path past its first segment and the query values as `***`: `/services/***?token=***`)","example":"https://hooks.example.com/rwa"},
     {"name":"events","in":"body","type":"list","required":true,"example":"transfer.*,attestation.expiring"},
     {"name":"description","in":"body","type":"string","required":false,"example":"Back office"},
   ] },

@@ -496,20 +496,32 @@ describe('four eyes compare principals, not key ids', () => {
   })
 
   it('a request made by a key whose principal was revoked meanwhile cannot run: the attempt cancels it', async () => {
-    // A rerolled with an overlap, then its new key revoked: A still works until the overlap ends.
+    // A rerolled with an overlap, then its new key revoked: A stops with it (docs/keys.md, "Revocation"),
+    // so it asks nothing more.
     const a1 = await reroll(agentA, 3600)
     await revoke(a1)
-    const { approval_id } = await expectStatus(h.post(forcedPath(), forced(10), { key: agentA.key }), 202)
+    const refused = await h.post(forcedPath(), forced(10), { key: agentA.key })
+    expect([refused.status, refused.body.reason]).toEqual([401, 'key_revoked'])
+    // A request that raced the revocation (authenticated just before it committed, written just after,
+    // so the revocation's own cancellation missed it) is caught when someone tries to approve it.
+    const b1 = await reroll(agentB, 3600)
+    const c = await keyWith(['agent'])
+    const { approval_id } = await expectStatus(h.post(forcedPath(), forced(10), { key: agentB.key }), 202)
+    await (h.ctx.db as any)
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date(h.clock.now()).toISOString() })
+      .where('key_id', 'in', [agentB.id, b1.id])
+      .execute()
     const before = await holdings()
-    const res = await h.post(`${APPROVALS}/${approval_id}/approve`, undefined, { key: agentB.key })
+    const res = await h.post(`${APPROVALS}/${approval_id}/approve`, undefined, { key: c.key })
     expect([res.status, res.body.reason]).toEqual([409, 'approval_requester_revoked'])
     expect(await holdings()).toEqual(before)
     expect(await expectStatus(h.get(`${APPROVALS}/${approval_id}`, { key: owner }), 200)).toMatchObject({
       status: 'cancelled',
-      decided_by: agentB.id,
+      decided_by: c.id,
     })
     const cancelled = (await auditActions()).filter((e) => e.action === 'approval.cancelled')
-    expect(cancelled.map((e) => [e.target.id, e.actor.key_id])).toEqual([[approval_id, agentB.id]])
+    expect(cancelled.map((e) => [e.target.id, e.actor.key_id])).toEqual([[approval_id, c.id]])
   })
 
   it('a request whose requester key expired since reads cancelled and cannot run; one outliving its 72 h reads expired', async () => {

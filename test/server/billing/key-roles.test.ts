@@ -288,6 +288,67 @@ describe('reroll', () => {
   })
 })
 
+it('revoking the current key of a reroll chain revokes the keys before it still inside their overlap', async () => {
+  const acme = await h.createOrg('acme')
+  const a = await keyWith('acme', ['agent'])
+  const reroll = (keyId: string) =>
+    expectStatus(
+      h.post(`/console/billing/keys/${keyId}/reroll`, { overlap_seconds: 3600 }, { key: acme.key }),
+      201,
+    )
+  const a1 = await reroll(a.key_id)
+  const a2 = await reroll(a1.key_id)
+  // Another chain, and a key past its overlap, are left as they are.
+  const b = await keyWith('acme', ['agent'])
+  const b1 = await reroll(b.key_id)
+  for (const key of [a.api_key, a1.api_key, a2.api_key, b.api_key, b1.api_key])
+    expect((await h.get('/console/billing/keys/self', { key })).status).toBe(200)
+
+  // Revoking A'' (a stolen key is rerolled, then revoked) must not leave A and A' working for an hour.
+  await expectStatus(h.request('DELETE', `/console/billing/keys/${a2.key_id}`, { key: acme.key }), 200)
+  for (const [key, id] of [
+    [a.api_key, a.key_id],
+    [a1.api_key, a1.key_id],
+    [a2.api_key, a2.key_id],
+  ]) {
+    const res = await h.get('/console/billing/keys/self', { key })
+    expect([res.status, res.body.reason, res.body.context], id).toEqual([
+      401,
+      'key_revoked',
+      { key_id: id, revoked_reason: 'revoked' },
+    ])
+  }
+  for (const key of [b.api_key, b1.api_key])
+    expect((await h.get('/console/billing/keys/self', { key })).status).toBe(200)
+  const listed = (await h.get('/console/billing/keys', { query: { org_id: 'acme' } })).body.keys
+  const state = (id: string) => listed.find((k: { key_id: string }) => k.key_id === id).revoked_reason
+  expect([a.key_id, a1.key_id, a2.key_id, b.key_id, b1.key_id].map(state)).toEqual([
+    'revoked',
+    'revoked',
+    'revoked',
+    null,
+    null,
+  ])
+  // The audit log says each one was revoked, and why.
+  const audit = (await h.get('/console/audit', { query: { org_id: 'acme', action: 'key.revoked' } })).body
+    .events
+  expect(audit.map((e: any) => [e.target.id, e.changes?.after?.revoked_with ?? null])).toEqual(
+    expect.arrayContaining([
+      [a2.key_id, null],
+      [a1.key_id, a2.key_id],
+      [a.key_id, a2.key_id],
+    ]),
+  )
+
+  // A key whose overlap has ended reads rerolled still: only keys that still work are revoked.
+  const c = await keyWith('acme', ['agent'])
+  const c1 = await reroll(c.key_id)
+  h.clock.advance(HOUR_MS)
+  await expectStatus(h.request('DELETE', `/console/billing/keys/${c1.key_id}`, { key: acme.key }), 200)
+  const after = (await h.get('/console/billing/keys', { query: { org_id: 'acme' } })).body.keys
+  expect(after.find((k: { key_id: string }) => k.key_id === c.key_id).revoked_reason).toBe('rerolled')
+})
+
 describe('GET /console/billing/keys/self', () => {
   it('answers the calling key: organization, roles, plan, limits and expiry', async () => {
     await h.createOrg('acme', { trial: true })

@@ -233,14 +233,14 @@ describe('DELETE /console/billing/keys/{key_id}', () => {
       expect([res.status, res.body.reason, res.body.context], JSON.stringify(body)).toEqual([
         409,
         'last_admin_key',
-        { key_id: adminKeyId },
+        { key_id: adminKeyId, min_overlap_seconds: 300 },
       ])
     }
     expect((await h.get('/console/billing/keys/self')).status).toBe(200)
     expect((await h.get('/console/billing/keys')).body.total).toBe(1)
 
     // With an overlap it may: the old key still works should the answer be lost.
-    const rerolled = await reroll(adminKeyId, { overlap_seconds: 60 })
+    const rerolled = await reroll(adminKeyId, { overlap_seconds: 300 })
     expect(rerolled.status, rerolled.text).toBe(201)
     // The key it replaced stops when its overlap ends, so it does not count as another admin key: the
     // new key is now the last one, for a reroll with no overlap and for a revocation alike.
@@ -262,6 +262,70 @@ describe('DELETE /console/billing/keys/{key_id}', () => {
     )
     expect(second.status).toBe(201)
     expect((await reroll(newest, { overlap_seconds: 0 }, second.body.api_key)).status).toBe(201)
+  })
+
+  it('counts no admin key that will soon be gone: one expiring within 5 minutes, or one alive only inside a reroll overlap', async () => {
+    const adminKeyId = (await h.get('/console/billing/keys')).body.keys[0].key_id
+    const inSeconds = (s: number) => new Date(h.clock.now() + s * 1000).toISOString()
+    const revoke = () => h.request('DELETE', `/console/billing/keys/${adminKeyId}`)
+    const reroll = (body: unknown) => h.post(`/console/billing/keys/${adminKeyId}/reroll`, body)
+
+    // An admin key that expires in 10 s is no admin key to count on: revoking or rerolling with no
+    // overlap would leave the operator with nothing 10 s later.
+    await h.post('/console/billing/keys', { org_id: 'admin', name: 'soon', expires_at: inSeconds(10) })
+    for (const res of [await revoke(), await reroll({ overlap_seconds: 0 })]) {
+      expect([res.status, res.body.reason]).toEqual([409, 'last_admin_key'])
+    }
+    // Nor one alive only inside the overlap of a reroll, even after its successor was revoked.
+    const b = await h.post('/console/billing/keys', { org_id: 'admin', name: 'b' })
+    const bNext = await h.post(`/console/billing/keys/${b.body.key_id}/reroll`, { overlap_seconds: 3600 })
+    expect(bNext.status, bNext.text).toBe(201)
+    expect((await h.request('DELETE', `/console/billing/keys/${bNext.body.key_id}`)).status).toBe(200)
+    for (const res of [await revoke(), await reroll({ overlap_seconds: 0 })]) {
+      expect([res.status, res.body.reason]).toEqual([409, 'last_admin_key'])
+    }
+    // One that outlasts the next 5 minutes counts.
+    const later = await h.post('/console/billing/keys', {
+      org_id: 'admin',
+      name: 'later',
+      expires_at: inSeconds(3600),
+    })
+    expect((await h.get('/console/billing/keys/self', { key: later.body.api_key })).status).toBe(200)
+    expect((await revoke()).status).toBe(200)
+  })
+
+  it('rerolls the last admin key only with an overlap of at least 300 s: a 1 s overlap is as good as none', async () => {
+    const adminKeyId = (await h.get('/console/billing/keys')).body.keys[0].key_id
+    const reroll = (overlap: number, headers?: Record<string, string>) =>
+      h.post(`/console/billing/keys/${adminKeyId}/reroll`, { overlap_seconds: overlap }, { headers })
+    for (const overlap of [1, 60, 299]) {
+      const res = await reroll(overlap)
+      expect([res.status, res.body.reason, res.body.context], String(overlap)).toEqual([
+        409,
+        'last_admin_key',
+        { key_id: adminKeyId, min_overlap_seconds: 300 },
+      ])
+      expect(res.body.detail).toMatch(/at least 300 s/)
+    }
+    expect((await h.get('/console/billing/keys')).body.total).toBe(1)
+
+    // With 300 s, a lost answer is survivable: the retry replays no key, but the old key still works
+    // for 5 minutes, long enough to make another admin key with it.
+    const headers = { 'Idempotency-Key': 'reroll-admin-1' }
+    const first = await reroll(300, headers)
+    expect(first.status, first.text).toBe(201)
+    const replay = await reroll(300, headers)
+    expect([replay.status, replay.body.api_key, replay.headers.get('idempotent-replayed')]).toEqual([
+      201,
+      null,
+      'true',
+    ])
+    h.clock.advance(299_000)
+    const rescue = await h.post('/console/billing/keys', { org_id: 'admin', name: 'rescue' })
+    expect(rescue.status, rescue.text).toBe(201)
+    h.clock.advance(1_000)
+    expect((await h.get('/console/billing/keys/self')).body.reason).toBe('key_revoked')
+    expect((await h.get('/console/billing/keys/self', { key: rescue.body.api_key })).status).toBe(200)
   })
 
   it('rerolls the last key of a member organization with no overlap, as before', async () => {

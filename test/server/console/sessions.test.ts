@@ -235,6 +235,24 @@ describe('a session ends', () => {
     expect(expired.body.detail).toMatch(/expired at/)
   })
 
+  it('is forgotten at the next sign-in of its organization once expired, and stays refused', async () => {
+    const acme = await h.createOrg('acme', { trial: true })
+    const other = await h.createOrg('other', { trial: true })
+    const old = await signIn(h, acme.key)
+    const others = await signIn(h, other.key)
+    const rows = async () =>
+      (await h.ctx.db.selectFrom('console_sessions').select(['session_id']).execute()).map(
+        (r) => r.session_id,
+      )
+    h.clock.advance(8 * 3_600_000 + 1)
+    const fresh = await signIn(h, acme.key)
+    // The expired session of acme is gone; another organization's is left to its own sign-ins.
+    expect((await rows()).sort()).toEqual([fresh.body.session_id, others.body.session_id].sort())
+    const refused = await viaSession(h, old, 'GET', '/console/billing/keys/self')
+    expect([refused.status, refused.body.reason]).toEqual([401, 'session_ended'])
+    expect((await viaSession(h, fresh, 'GET', '/console/billing/keys/self')).status).toBe(200)
+  })
+
   it('when its key is revoked (401 key_revoked)', async () => {
     const acme = await h.createOrg('acme', { trial: true })
     const second = await expectStatus(

@@ -99,6 +99,45 @@ describe('IPv6 addresses that carry an IPv4 address are judged by it', () => {
   })
 })
 
+describe('every cloud metadata address is refused as one, in each IPv6 form that carries it', () => {
+  // 169.254.169.254 (AWS, GCP, Azure IMDS...), 168.63.129.16 (Azure wireserver), 100.100.100.200
+  // (Alibaba Cloud), 192.0.0.192 (Oracle Cloud).
+  const METADATA: Array<[string, string, string]> = [
+    // [address, its two low groups, the Teredo client form (inverted)]
+    ['169.254.169.254', 'a9fe:a9fe', '5601:5601'],
+    ['168.63.129.16', 'a83f:8110', '57c0:7eef'],
+    ['100.100.100.200', '6464:64c8', '9b9b:9b37'],
+    ['192.0.0.192', 'c000:c0', '3fff:ff3f'],
+  ]
+  it.each(METADATA)('%s', (address, groups, teredo) => {
+    const [hi, lo] = groups.split(':')
+    const forms = [
+      address,
+      `::ffff:${address}`,
+      `::ffff:${groups}`,
+      `::ffff:0:${groups}`,
+      `64:ff9b::${groups}`,
+      `64:ff9b::${address}`,
+      `2002:${hi}:${lo}::1`,
+      `2001:0:4136:e378::${teredo}`,
+    ]
+    for (const form of forms) {
+      expect(classifyAddress(form), form).toBe('metadata')
+      expect(refusalOf(form, true), form).toMatch(/^a cloud metadata address/)
+    }
+    expect(refusalOf(`64:ff9b::${groups}`, false)).toBe(
+      `a cloud metadata address (it carries the IPv4 address ${address})`,
+    )
+  })
+
+  it('their neighbours are judged as before', () => {
+    expect(classifyAddress('168.63.129.15')).toBe('public')
+    expect(classifyAddress('168.63.129.17')).toBe('public')
+    expect(classifyAddress('192.0.0.191')).toBe('private')
+    expect(classifyAddress('100.100.100.201')).toBe('private')
+  })
+})
+
 describe('nextAttemptAt', () => {
   it('waits 5 s, 30 s, 2 min, 10 min, 1 h, 6 h, then 12 h, for 3 days from the delivery', () => {
     const t0 = 0

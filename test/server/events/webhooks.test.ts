@@ -123,6 +123,24 @@ describe('webhook endpoints', () => {
         url,
       ).toEqual(['url'])
     }
+    // Every cloud's metadata service, however written: Azure's wireserver is a public address.
+    for (const url of [
+      'https://168.63.129.16/machine?comp=goalstate',
+      'https://[64:ff9b::a83f:8110]/',
+      'https://[::ffff:0:a83f:8110]/',
+      'https://100.100.100.200/latest/meta-data',
+      'https://[2002:6464:64c8::1]/',
+      'https://192.0.0.192/opc/v2/instance',
+      'https://[64:ff9b::c000:c0]/',
+    ]) {
+      const res = await h.post('/console/webhooks', { url, events: ['*'] }, { key: acme.key })
+      expect([res.status, res.body.reason, res.body.errors?.[0]?.path], url).toEqual([
+        422,
+        'webhook_url_refused',
+        'url',
+      ])
+      expect(res.body.errors[0].message, url).toMatch(/cloud metadata address/)
+    }
     const scheme = await h.post(
       '/console/webhooks',
       { url: 'ftp://example.com/', events: ['*'] },
@@ -215,6 +233,56 @@ describe("an endpoint URL's secrets", () => {
     const events = await expectStatus(h.get('/console/events', { key: acme.key }), 200)
     expect(JSON.stringify(events)).not.toContain('s3cr3t')
   })
+})
+
+it('a secret in the path (Slack style) is shown to owner keys only, and never enters the audit log or events', async () => {
+  const { h, receiver, acme, worker } = await setUp()
+  // receiver.url is http://127.0.0.1:PORT/hooks: the secret follows, as Slack's do.
+  const url = `${receiver.url}/T000/B000/XXXXpathsecret?token=s3cr3t-t0ken`
+  const hidden = `${receiver.url}/***?token=***`
+  const made = await createEndpoint(h, acme.key, url)
+  expect(made.url).toBe(url)
+  expect(
+    (await expectStatus(h.get(`/console/webhooks/${made.webhook_id}`, { key: acme.key }), 200)).url,
+  ).toBe(url)
+  for (const role of ['transfers', 'auditor', 'issuer', 'agent']) {
+    const other = await expectStatus(
+      h.post('/console/billing/keys', { name: role, roles: [role] }, { key: acme.key }),
+      201,
+    )
+    const got = await expectStatus(h.get(`/console/webhooks/${made.webhook_id}`, { key: other.api_key }), 200)
+    expect(got.url, role).toBe(hidden)
+    const listed = await expectStatus(h.get('/console/webhooks', { key: other.api_key }), 200)
+    expect(
+      listed.webhooks.map((w: any) => w.url),
+      role,
+    ).toEqual([hidden])
+  }
+  // Rotating the secret answers the endpoint to its owner, whole.
+  const rotated = await expectStatus(
+    h.post(`/console/webhooks/${made.webhook_id}/rotate-secret`, {}, { key: acme.key }),
+    200,
+  )
+  expect(rotated.url).toBe(url)
+
+  // The audit log and the events hold it hidden, for everyone.
+  const audit = await expectStatus(
+    h.get('/console/audit', { key: acme.key, query: { target_id: made.webhook_id } }),
+    200,
+  )
+  expect(audit.events.find((e: any) => e.action === 'webhook.created').changes.after.url).toBe(hidden)
+  const stored = await (h.ctx.db as any).selectFrom('audit_events').selectAll().execute()
+  expect(JSON.stringify(stored)).not.toContain('pathsecret')
+  const storedEvents = await (h.ctx.db as any).selectFrom('events').selectAll().execute()
+  expect(JSON.stringify(storedEvents)).not.toContain('pathsecret')
+  expect(JSON.stringify(await expectStatus(h.get('/console/events', { key: acme.key }), 200))).not.toContain(
+    'pathsecret',
+  )
+
+  // Deliveries still go to the whole URL.
+  await expectStatus(h.post('/console/rwa/jurisdictions', US, { key: acme.key }), 201)
+  await worker.runOnce()
+  expect(receiver.received.map((r) => r.path)).toContain('/hooks/T000/B000/XXXXpathsecret?token=s3cr3t-t0ken')
 })
 
 describe('the endpoints of an organization', () => {

@@ -52,9 +52,18 @@ export function principalStanding(
 }
 
 /**
- * Whether a key is one the operator can count on keeping: an unexpired owner key of the operator
- * organization, not revoked and not rerolled (a rerolled key stops at the end of its overlap). Revoking
- * the last of them, or rerolling it with no overlap, would leave the operator without an admin key.
+ * The shortest overlap the operator's last admin key may be rerolled with, and how long another admin
+ * key must still work to count as one (docs/keys.md, "The last admin key"): 5 minutes, time enough
+ * for a client whose answer was lost to retry, find the replay carries no key, and make another admin
+ * key with the old one. A 1 s overlap is as good as none.
+ */
+export const LAST_ADMIN_MIN_OVERLAP_SECONDS = 300
+
+/**
+ * Whether a key is one the operator can count on keeping for `horizonMs` from `now`: an owner key of
+ * the operator organization, not revoked, not rerolled (a rerolled key stops at the end of its
+ * overlap, and is alive only inside it), and not expiring within the horizon. Revoking the last of
+ * them, or rerolling it with too short an overlap, would leave the operator without an admin key.
  */
 export function isLastingAdminKey(
   key: {
@@ -65,11 +74,57 @@ export function isLastingAdminKey(
     expires_at: string | null
   },
   now: number,
+  horizonMs = 0,
 ): boolean {
   return (
     isAdminKey(key.org_id, key.roles) &&
     key.revoked_at === null &&
     key.retires_at === null &&
-    !expiredAt(key.expires_at, now)
+    !expiredAt(key.expires_at, now + horizonMs)
   )
+}
+
+/**
+ * What taking `key` away leaves the operator (docs/keys.md, "The last admin key"): `ok` when it is no
+ * lasting admin key, or another principal's admin key lasts past both the overlap and 5 minutes;
+ * else `refused` for a revocation (`overlapSeconds` null) or a reroll whose overlap is under 5 minutes.
+ * `others` are the operator organization's keys; the key's own chain never counts for it.
+ */
+export function lastAdminVerdict(
+  key: Parameters<typeof isLastingAdminKey>[0] & { key_id: string; principal_id: string | null },
+  others: ReadonlyArray<
+    Parameters<typeof isLastingAdminKey>[0] & { key_id: string; principal_id: string | null }
+  >,
+  now: number,
+  overlapSeconds: number | null,
+): 'ok' | 'refused' {
+  if (!isLastingAdminKey(key, now)) return 'ok'
+  const horizonMs = Math.max(overlapSeconds ?? 0, LAST_ADMIN_MIN_OVERLAP_SECONDS) * 1000
+  const principal = principalOf(key)
+  const another = others.some((k) => principalOf(k) !== principal && isLastingAdminKey(k, now, horizonMs))
+  if (another) return 'ok'
+  return overlapSeconds !== null && overlapSeconds >= LAST_ADMIN_MIN_OVERLAP_SECONDS ? 'ok' : 'refused'
+}
+
+/**
+ * The keys before `keyId` in its reroll chain (`chain`: every key of its principal) that still work at
+ * `now`, inside their overlap: revoking a key revokes them with it, or a stolen key rerolled and then
+ * revoked would leave the keys it replaced working until their overlaps end.
+ */
+export function predecessorsInOverlap<
+  K extends {
+    key_id: string
+    replaced_by: string | null
+    revoked_at: string | null
+    retires_at: string | null
+  },
+>(chain: readonly K[], keyId: string, now: number): K[] {
+  const before = new Map(chain.filter((k) => k.replaced_by !== null).map((k) => [k.replaced_by!, k]))
+  const found: K[] = []
+  const seen = new Set<string>([keyId])
+  for (let k = before.get(keyId); k !== undefined && !seen.has(k.key_id); k = before.get(k.key_id)) {
+    seen.add(k.key_id)
+    if (!keyStateAt(k, now).revoked) found.push(k)
+  }
+  return found
 }

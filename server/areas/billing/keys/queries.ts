@@ -27,9 +27,18 @@ export async function hasAnyKey(db: Executor, orgId: string): Promise<boolean> {
 export function unrevokedKeys(db: Executor, orgId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['key_id', 'org_id', 'roles', 'revoked_at', 'retires_at', 'expires_at'])
+    .select(['key_id', 'org_id', 'roles', 'revoked_at', 'retires_at', 'expires_at', 'principal_id'])
     .where('org_id', '=', orgId)
     .where('revoked_at', 'is', null)
+    .execute()
+}
+
+/** Every key of a principal's reroll chain (`principalOf`), with what links and ends them. */
+export function chainKeys(db: Executor, principalId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['key_id', 'replaced_by', 'revoked_at', 'retires_at'])
+    .where((eb) => eb.or([eb('principal_id', '=', principalId), eb('key_id', '=', principalId)]))
     .execute()
 }
 

@@ -15,6 +15,7 @@ import { generateApiKey, hashApiKey, keyPrefixOf } from '../../../pipeline/auth/
 import {
   ADMIN_ORG_ID,
   assertOrgAccess,
+  isAdminKey,
   orgActedOn,
   type Principal,
 } from '../../../pipeline/auth/principal.js'
@@ -34,8 +35,17 @@ import { organizationOr404, trialEndsAtOf } from '../subscriptions/service.js'
 import { cancelPendingOfPrincipal } from '../../approvals/queries.js'
 import { cancellationReason, cancelledEvent } from '../../approvals/rules.js'
 import type { Executor } from '../../../platform/db/queries.js'
-import { expiredAt, isLastingAdminKey, keyStateAt, principalOf, rolesNotGrantable } from './key-rules.js'
 import {
+  expiredAt,
+  keyStateAt,
+  LAST_ADMIN_MIN_OVERLAP_SECONDS,
+  lastAdminVerdict,
+  predecessorsInOverlap,
+  principalOf,
+  rolesNotGrantable,
+} from './key-rules.js'
+import {
+  chainKeys,
   findKeyRow,
   unrevokedKeys,
   insertApiKey,
@@ -195,7 +205,10 @@ export function keyRecordOf(
  * principal's current one (not rerolled into another), the principal is done: the approvals it asked
  * for that are still pending are cancelled in the same write, one `approval.cancelled` event each, so
  * the list and the audit log say so from this moment (docs/accountability.md, "Four eyes"). A rerolled
- * key revoked during its overlap only ends the overlap: its successor carries the principal on.
+ * key revoked during its overlap only ends the overlap: its successor carries the principal on. Either
+ * way the keys it replaced that still work inside their overlap are revoked with it (a `key.revoked`
+ * each, `revoked_with` naming it): a stolen key rerolled and then revoked leaves none of its secrets
+ * working.
  */
 export async function revokeKey(
   ctx: AppContext,
@@ -207,7 +220,9 @@ export async function revokeKey(
     new ApiError('key_already_revoked', `API key ${keyId} is already revoked; revocation is permanent`, {
       context: { key_id: keyId },
     })
+  const revokedWith: string[] = []
   await ctx.db.transaction().execute(async (trx) => {
+    revokedWith.length = 0
     const found = await findKeyRow(trx, keyId)
     if (!found || (!principal.isAdmin && found.org_id !== principal.orgId)) {
       throw new ApiError('key_not_found', `No API key with id ${keyId}`, { context: { key_id: keyId } })
@@ -222,10 +237,22 @@ export async function revokeKey(
       trx,
       row,
       now,
-      'This is the last active admin key; create another admin key before revoking it',
+      null,
+      `This is the last active admin key; create another admin key (one that works for at least ${LAST_ADMIN_MIN_OVERLAP_SECONDS} s more) before revoking it`,
     )
     if (!(await markKeyRevoked(trx, keyId, isoTimestamp(now)))) throw alreadyRevoked()
     ctx.record({ orgId: row.org_id, action: 'key.revoked', target: { type: 'key', id: keyId } })
+    // The keys it replaced that still work inside their overlap go with it.
+    for (const before of predecessorsInOverlap(await chainKeys(trx, principalOf(row)), keyId, now)) {
+      if (!(await markKeyRevoked(trx, before.key_id, isoTimestamp(now)))) continue
+      revokedWith.push(before.key_id)
+      ctx.record({
+        orgId: row.org_id,
+        action: 'key.revoked',
+        target: { type: 'key', id: before.key_id },
+        after: { revoked_with: keyId },
+      })
+    }
     if (row.replaced_by === null) {
       const cancelled = await cancelPendingOfPrincipal(trx, row.org_id, principalOf(row), {
         decided_by: principal.keyId,
@@ -242,28 +269,32 @@ export async function revokeKey(
       }
     }
   })
-  ctx.invalidate({ kind: 'key-revoked', keyId })
+  for (const id of [keyId, ...revokedWith]) ctx.invalidate({ kind: 'key-revoked', keyId: id })
   return { status: 'revoked', key_id: keyId }
 }
 
 /**
- * Refuses (409 `last_admin_key`) to take away the operator's last lasting admin key (`isLastingAdminKey`):
- * revoking it, or rerolling it with no overlap (the new key is in the answer alone; lost, and a retry
- * replays `api_key: null`, nobody could act as admin again). Call it under the organization's lock.
+ * Refuses (409 `last_admin_key`) to take away the operator's last lasting admin key (`lastAdminVerdict`):
+ * revoking it (`overlapSeconds` null), or rerolling it with an overlap under 5 minutes (the new key is in
+ * the answer alone; lost, and a retry replays `api_key: null`, nobody could act as admin again unless
+ * the old key still works for long enough to make another). Call it under the organization's lock.
  */
 async function assertNotLastAdminKey(
   trx: Executor,
   row: Selectable<ApiKeysTable>,
   now: number,
+  overlapSeconds: number | null,
   detail: string,
 ): Promise<void> {
-  const lasting = (key: Parameters<typeof isLastingAdminKey>[0]) => isLastingAdminKey(key, now)
-  if (!lasting({ ...row, roles: rolesOfRow(row.roles) })) return
-  // Its auditor or expired keys must not count, nor a rerolled one (it stops when its overlap ends).
-  const others = (await unrevokedKeys(trx, ADMIN_ORG_ID)).filter(
-    (k) => k.key_id !== row.key_id && lasting({ ...k, roles: rolesOfRow(k.roles) }),
-  )
-  if (others.length === 0) throw new ApiError('last_admin_key', detail, { context: { key_id: row.key_id } })
+  const withRoles = <K extends { roles: string }>(k: K) => ({ ...k, roles: rolesOfRow(k.roles) })
+  if (!isAdminKey(row.org_id, rolesOfRow(row.roles))) return
+  const others = (await unrevokedKeys(trx, ADMIN_ORG_ID))
+    .filter((k) => k.key_id !== row.key_id)
+    .map(withRoles)
+  if (lastAdminVerdict(withRoles(row), others, now, overlapSeconds) === 'ok') return
+  throw new ApiError('last_admin_key', detail, {
+    context: { key_id: row.key_id, min_overlap_seconds: LAST_ADMIN_MIN_OVERLAP_SECONDS },
+  })
 }
 
 /**
@@ -310,14 +341,13 @@ export async function rerollKey(
         { context: { key_id: keyId, expired_at: row.expires_at } },
       )
     }
-    if (!input.overlap_seconds) {
-      await assertNotLastAdminKey(
-        trx,
-        row,
-        now,
-        'This is the last active admin key: reroll it with an overlap (overlap_seconds), so that it keeps working should the answer with the new key be lost, or create another admin key first',
-      )
-    }
+    await assertNotLastAdminKey(
+      trx,
+      row,
+      now,
+      input.overlap_seconds ?? 0,
+      `This is the last active admin key: reroll it with an overlap of at least ${LAST_ADMIN_MIN_OVERLAP_SECONDS} s (overlap_seconds), so that it keeps working long enough to make another admin key should the answer with the new key be lost, or create another admin key first`,
+    )
     await insertApiKey(trx, {
       key_id: newKeyId,
       org_id: row.org_id,
