@@ -19,6 +19,7 @@ export const BATCH_OPERATIONS = {
   'jurisdictions.update': { operationId: 'updateJurisdiction', idField: 'jurisdiction_id' },
   'trust.establish': { operationId: 'establishTrust' },
   'trust.revoke': { operationId: 'revokeTrust' },
+  'issuers.register': { operationId: 'registerIssuer' },
   'credentials.issue': { operationId: 'issueCredential' },
   'attestations.submit': { operationId: 'submitAttestation' },
   'attestations.revoke': { operationId: 'revokeAttestation', idField: 'attestation_id' },

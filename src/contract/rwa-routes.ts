@@ -719,6 +719,7 @@ export const rwaRoutes = {
       'jurisdiction.updated',
       'trust.established',
       'trust.revoked',
+      'issuer.registered',
       'credential.issued',
       'attestation.submitted',
       'attestation.revoked',

@@ -138,7 +138,8 @@ async function readWindowRecords(
         const attestation = (await g.getAttestation({ params: { id } })).data
         if (at === undefined) attestations.set(id, read.attestations.push(attestation) - 1)
         else read.attestations[at] = attestation
-        vcs.push(attestation)
+        // A trusted issuer's attestation names its issuer's lists, which this server does not serve.
+        if (attestation.source !== 'external') vcs.push(attestation)
       } else if (type === 'transfer' && !transfers.has(id)) {
         const detail = (await g.getTransfer({ params: { id } })).data
         read.transfers.push(summaryOf(detail))

@@ -98,7 +98,7 @@ export async function forcedTransfer(
       )
     }
     const compliance_details = evaluateKyc(
-      await kycFacts(trx, orgId, token.credential_id, input.to_did, [input.to_jurisdiction], now),
+      await kycFacts(trx, orgId, token.credential_id, input.to_did, [input.to_jurisdiction], now, ctx),
     )
     assertKyc(compliance_details, 'The recipient', input.to_did)
 
@@ -169,7 +169,7 @@ export async function recover(
     }
     const jurisdictions = lost.map((h) => h.jurisdiction)
     const compliance_details = evaluateKyc(
-      await kycFacts(trx, orgId, token.credential_id, input.new_did, jurisdictions, now),
+      await kycFacts(trx, orgId, token.credential_id, input.new_did, jurisdictions, now, ctx),
     )
     assertKyc(compliance_details, 'The new identity', input.new_did)
 

@@ -121,6 +121,8 @@ export interface KycFacts {
   jurisdictions: readonly string[]
   trust: readonly TrustFacts[]
   attestations: readonly AttestationFacts[]
+  /** Trusted issuers' attestations of the subject (none when absent). */
+  external?: readonly ExternalAttestationFacts[]
   now: string
 }
 

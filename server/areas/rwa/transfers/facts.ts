@@ -142,6 +142,7 @@ export async function kycFacts(
   subjectDid: string,
   jurisdictions: string[],
   now: string,
+  ctx?: AppContext,
 ): Promise<KycFacts> {
   const trust = await activeTrustTouching(trx, orgId, jurisdictions)
   const attestations = await attestationsForTransfer(
@@ -158,6 +159,7 @@ export async function kycFacts(
     jurisdictions,
     trust: trust.map((t) => ({ ...t, mutual: Number(t.mutual) === 1 })),
     attestations,
+    external: ctx ? await externalFacts(ctx, trx, orgId, subjectDid, [KYC], now) : [],
     now,
   }
 }

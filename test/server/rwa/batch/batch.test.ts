@@ -99,6 +99,19 @@ const FAILING: Record<BatchOperationName, () => [Op, string]> = {
     { op: 'trust.revoke', body: { from_jurisdiction: 'SG', to_jurisdiction: 'US' } },
     'trust_not_found',
   ],
+  'issuers.register': () => [
+    {
+      op: 'issuers.register',
+      body: {
+        issuer_id: 'acme-kyc',
+        name: 'Acme KYC',
+        did: 'did:key:z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp',
+        requirements: { kyc: ['KYCCredential'] },
+        jurisdictions: ['XX'],
+      },
+    },
+    'jurisdiction_not_found',
+  ],
   'credentials.issue': () => [
     {
       op: 'credentials.issue',

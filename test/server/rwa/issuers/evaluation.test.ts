@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   buildWorld,
   expectStatus,
+  OWNER,
   RECIPIENT,
   transferBody,
   US,
@@ -198,6 +199,29 @@ describe('transfers decided on trusted issuers’ attestations', () => {
       reason: `no kyc attestation of recipient ${RECIPIENT} by a trusted issuer of US (US accepts kyc only from trusted issuers)`,
     })
     expect(bob.compliance_details.checks.find((c: any) => c.requirement === 'aml').satisfied).toBe(true)
+  })
+
+  it('counts them for the identity check of a forced transfer', async () => {
+    const body = {
+      from_did: OWNER,
+      from_jurisdiction: 'US',
+      to_did: CAROL,
+      to_jurisdiction: 'US',
+      amount: 5,
+      reason: 'court order',
+    }
+    const forced = await expectStatus(
+      h.post(`/console/rwa/tokens/${world.tokenId}/forced-transfer`, body),
+      201,
+    )
+    expect(forced.status).toBe('forced')
+    await expectStatus(
+      h.request('PATCH', '/console/rwa/issuers/acme-kyc', { body: { status: 'suspended' } }),
+      200,
+    )
+    const refused = await h.post(`/console/rwa/tokens/${world.tokenId}/forced-transfer`, body)
+    expect(refused.status).toBe(422)
+    expect(refused.body.reason).toBe('recipient_not_kyc')
   })
 
   it('shares one fetch between instances: the second reads the list the first fetched', async () => {

@@ -208,6 +208,61 @@ describe('POST /console/rwa/attestations { vc_jwt }', () => {
     await expectStatus(h.post(ATTESTATIONS, { vc_jwt: before.vc_jwt }), 201)
   })
 
+  it('is batched: an issuer registered and its credential submitted in one atomic batch', async () => {
+    const other = await TestIssuer.start({ now: () => new Date(h.clock.now()) })
+    try {
+      const { vc_jwt } = await other.issue({ subject: BOB, types: ['AMLCredential'] })
+      const batch = await expectStatus(
+        h.post('/console/rwa/batch', {
+          operations: [
+            {
+              op: 'issuers.register',
+              ref: 'aml',
+              body: {
+                issuer_id: 'lion-aml',
+                name: 'Lion AML',
+                did: other.did,
+                requirements: { aml: ['AMLCredential'] },
+                jurisdictions: ['US'],
+              },
+            },
+            { op: 'attestations.submit', body: { vc_jwt } },
+          ],
+        }),
+        200,
+      )
+      expect(batch.results.map((r: any) => r.status)).toEqual([201, 201])
+      expect(batch.results[1].body).toMatchObject({ source: 'external', issuer_id: 'lion-aml', type: 'aml' })
+      // All or nothing: a refused credential leaves no issuer behind.
+      const refused = await h.post('/console/rwa/batch', {
+        operations: [
+          {
+            op: 'issuers.register',
+            body: {
+              issuer_id: 'lion-2',
+              name: 'L',
+              did: other.did,
+              requirements: { kyc: ['KYCCredential'] },
+              jurisdictions: ['US'],
+            },
+          },
+          {
+            op: 'attestations.submit',
+            body: { vc_jwt: (await other.issue({ subject: BOB, types: ['Other'] })).vc_jwt },
+          },
+        ],
+      })
+      expect(refused.status).toBe(422)
+      expect(refused.body.operation_problem).toMatchObject({
+        reason: 'credential_refused',
+        context: { reason: 'issuer_not_trusted_for_type' },
+      })
+      expect((await h.get('/console/rwa/issuers/lion-2')).status).toBe(404)
+    } finally {
+      await other.stop()
+    }
+  })
+
   it('refuses a second submission of the same credential, its revocation here, and malformed bodies by field', async () => {
     const { vc_jwt } = await issue()
     const made = await expectStatus(h.post(ATTESTATIONS, { vc_jwt }), 201)
