@@ -94,10 +94,7 @@ function summaryOf(detail: TransferDetail): TransferSummary {
 }
 
 /** A credential or attestation record, as the bundle keeps it. */
-type VcRecord =
-  | { status?: string; source?: 'self'; credential_status?: { statusListCredential?: string } | null }
-  // A trusted issuer's attestation: its status entry is the issuer's, as signed.
-  | { status?: string; source: 'external'; credential_status?: unknown }
+type VcRecord = { status?: string; credential_status?: { statusListCredential?: string } | null }
 
 /**
  * The records the entries logged while the lists were read (the window, between the two checkpoints)
@@ -153,9 +150,7 @@ async function readWindowRecords(
     ctx.out.progress(`read ${plural(count, 'record')} the log changed while the lists were read…`)
   }
   // Read after the records, as the first time: a record read as revoked has its bit set in them.
-  // A trusted issuer's attestation names its issuer's lists, which this server does not serve.
-  const own = vcs.flatMap((vc) => (vc.source === 'external' ? [] : [vc]))
-  const lists = new Set(own.map((vc) => vc.credential_status?.statusListCredential))
+  const lists = new Set(vcs.map((vc) => vc.credential_status?.statusListCredential))
   for (const url of lists) {
     if (url === undefined) continue
     const list_id = url.slice(url.lastIndexOf('/') + 1)
