@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js'
 import { holdingConnection } from '../../platform/db/held-connection.js'
 import type { Executor } from '../../platform/db/queries.js'
 import { enqueueEvents } from '../events/outbox.js'
+import { withOutsideWork } from './outside-work.js'
 import {
   type Actor,
   type Change,
@@ -27,6 +28,12 @@ import {
  */
 export async function runWrite<T>(ctx: AppContext, origin: WriteOrigin, work: () => Promise<T>): Promise<T> {
   if (currentWrite()) return work()
+  // A write that needs something fetched from outside first is rolled back, the fetch done with no
+  // transaction open, and the write run again (./outside-work.ts).
+  return withOutsideWork(() => runWriteOnce(ctx, origin, work))
+}
+
+async function runWriteOnce<T>(ctx: AppContext, origin: WriteOrigin, work: () => Promise<T>): Promise<T> {
   const scope: WriteScope = { ...origin, changes: [], afterCommit: [], appended: 0 }
   const result = await inWriteScope(scope, () =>
     holdingConnection(() =>

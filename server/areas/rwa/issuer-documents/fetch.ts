@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { isIP, type LookupFunction } from 'node:net'
 import { classifyAddress, refusalOf } from '../../webhooks/address-policy.js'
+import { currentRound, MAX_OUTSIDE_ROUNDS, OutsideWorkNeeded } from '../../../pipeline/writes/outside-work.js'
 
 /*
  * What the server fetches for trusted issuers (docs/issuers.md, "Resolution"): a did:web document and
@@ -94,6 +95,29 @@ export async function fetchForIssuer(
   policy: IssuerFetchPolicy,
   accept: string,
 ): Promise<string> {
+  const round = currentRound()
+  if (!round) return fetchNow(raw, policy, accept)
+  // Inside a flow that holds a transaction: never fetch here (see server/pipeline/writes/outside-work.ts).
+  const key = `issuer-fetch ${policy.allowHttp ? 'http' : 'https'} ${accept} ${raw}`
+  const done = round.outside.get(key) as { text: string } | { failed: string } | undefined
+  if (done) {
+    if ('failed' in done) throw new FetchFailed(done.failed)
+    return done.text
+  }
+  if (round.round >= MAX_OUTSIDE_ROUNDS) {
+    throw new FetchFailed(`${raw} not fetched: one request may fetch at most ${MAX_OUTSIDE_ROUNDS} documents`)
+  }
+  throw new OutsideWorkNeeded(raw, async () => {
+    try {
+      round.outside.set(key, { text: await fetchNow(raw, policy, accept) })
+    } catch (error) {
+      if (!(error instanceof FetchFailed)) throw error
+      round.outside.set(key, { failed: error.message })
+    }
+  })
+}
+
+async function fetchNow(raw: string, policy: IssuerFetchPolicy, accept: string): Promise<string> {
   let url: URL
   try {
     url = new URL(raw)

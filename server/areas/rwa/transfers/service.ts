@@ -21,6 +21,7 @@ import { transferFacts } from './facts.js'
 import { proofFromRow, transferFromRow, transferSummaryFromRow } from './from-row.js'
 import { findProof, findTransfer, listTransfers as listTransferRows } from './queries.js'
 import { storeTransfer } from './record.js'
+import { withOutsideWork } from '../../../pipeline/writes/outside-work.js'
 
 /**
  * Requests a transfer: more than the sender holds in the source is 409 and records nothing; otherwise
@@ -100,10 +101,15 @@ export async function canTransfer(
   query: CanTransferQuery,
 ): Promise<CanTransferResponse> {
   const now = isoTimestamp(ctx.clock.now())
-  // A transaction so the facts are one consistent snapshot; it writes nothing.
-  const { facts } = await ctx.db
-    .transaction()
-    .execute((trx) => transferFacts(trx, principal.orgId, { ...query, token_id: tokenId }, now, false, ctx))
+  // A transaction so the facts are one consistent snapshot; it writes nothing but a trusted issuer's
+  // status list fetched for it, fetched with the transaction closed (withOutsideWork).
+  const { facts } = await withOutsideWork(() =>
+    ctx.db
+      .transaction()
+      .execute((trx) =>
+        transferFacts(trx, principal.orgId, { ...query, token_id: tokenId }, now, false, ctx),
+      ),
+  )
   const compliance_details = evaluateTransfer(facts)
   return { allowed: compliance_details.all_satisfied, compliance_details }
 }

@@ -54,6 +54,36 @@ const auditActions = async (action: string) =>
   (await expectStatus(h.get('/console/audit', { query: { action } }), 200)).events as any[]
 
 describe('POST /console/rwa/issuers', () => {
+  it('resolves with no transaction open: a slow issuer holds no other organization’s write', async () => {
+    const other = await h.createOrg('other', { trial: true })
+    let reached!: () => void
+    const asked = new Promise<void>((resolve) => {
+      reached = resolve
+    })
+    let release!: () => void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const host = await serve(async (_req, res) => {
+      reached()
+      await held
+      res.writeHead(404).end()
+    })
+    let slowAnswered = false
+    const slow = h.post(ISSUERS, body({ did: `did:web:${host}` })).then((res) => {
+      slowAnswered = true
+      return res
+    })
+    await asked
+    // The registration waits on its issuer's server; another organization writes meanwhile (over SQLite
+    // through the one connection the registration's transaction would hold for up to 10 s).
+    await expectStatus(h.post('/console/rwa/jurisdictions', US, { key: other.key }), 201)
+    expect(slowAnswered).toBe(false)
+    release()
+    const refused = await slow
+    expect([refused.status, refused.body.reason]).toEqual([422, 'issuer_unresolvable'])
+  })
+
   it('registers a did:web issuer, its Ed25519 key read from its document as a JWK', async () => {
     const issuer = await expectStatus(h.post(ISSUERS, body({ valid_until: '2027-01-01T00:00:00.000Z' })), 201)
     expect(issuerSchema.parse(issuer)).toEqual({
