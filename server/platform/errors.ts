@@ -106,6 +106,7 @@ export type RecordKind =
   | 'credential'
   | 'attestation'
   | 'issuer'
+  | 'identity'
   | 'token'
   | 'transfer'
   | 'proof'

@@ -134,6 +134,7 @@ export const REASONS = {
     when: "No attestation of that id in the caller's organization",
   },
   issuer_not_found: { code: 'not_found', when: "No trusted issuer of that id in the caller's organization" },
+  identity_not_found: { code: 'not_found', when: "No identity of that id in the caller's organization" },
   token_not_found: { code: 'not_found', when: "No token of that id in the caller's organization" },
   transfer_not_found: { code: 'not_found', when: "No transfer of that id in the caller's organization" },
   proof_not_found: { code: 'not_found', when: "No proof of that id in the caller's organization" },

@@ -46,6 +46,7 @@ import type {
   IssuersTable,
   IssuerStatusListsTable,
 } from './issuers-schema.js'
+import type { IdentitiesTable, IdentityDidsTable } from './identities-schema.js'
 
 /**
  * The tables, as kysely sees them. Timestamps are ISO 8601 strings in UTC and dates `YYYY-MM-DD`,
@@ -94,6 +95,8 @@ export interface Database {
   issuer_keys: IssuerKeysTable
   external_attestations: ExternalAttestationsTable
   issuer_status_lists: IssuerStatusListsTable
+  identities: IdentitiesTable
+  identity_dids: IdentityDidsTable
 }
 
 export interface OrganizationsTable {

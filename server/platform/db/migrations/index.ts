@@ -21,6 +21,7 @@ import { keyPrincipals } from './0021-key-principals.js'
 import { removedJurisdictions } from './0022-removed-jurisdictions.js'
 import { consoleSessions } from './0023-console-sessions.js'
 import { trustedIssuers } from './0024-trusted-issuers.js'
+import { identities } from './0026-identities.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0022-removed-jurisdictions': removedJurisdictions,
   '0023-console-sessions': consoleSessions,
   '0024-trusted-issuers': trustedIssuers,
+  '0026-identities': identities,
 }
