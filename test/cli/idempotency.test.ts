@@ -20,14 +20,22 @@ describe('rwa --idempotency-key', () => {
     const created = JSON.parse(first.stdout)
     expect(created.api_key).toMatch(/^rwa_live_/)
 
+    // The replay carries no key: the step fails (exit 5) instead of going on without one, the answer
+    // still printed, and says what is left to do.
     const again = await run([...create, '--json'])
-    expect(again.exitCode, again.stderr).toBe(0)
+    expect(again.exitCode, again.stderr).toBe(5)
     expect(JSON.parse(again.stdout)).toEqual({ ...created, api_key: null })
+    expect(again.stderr).toContain(
+      `error: the new key ${created.key_id} was shown only in the first answer to --idempotency-key ci-run-7, and cannot be recovered`,
+    )
+    expect(again.stderr).toContain(`hint: revoke the lost key (\`rwa keys revoke ${created.key_id}\`)`)
 
-    // On a terminal-less run without --json, the replay says why no key is shown.
-    const text = await run(create)
-    expect(text.exitCode).toBe(0)
-    expect(text.stderr).toContain('replays an earlier request')
+    for (const extra of [[], ['-q']]) {
+      const text = await run([...create, ...extra])
+      expect(text.exitCode, `${extra} ${text.stderr}`).toBe(5)
+      expect(text.stdout).not.toContain('rwa_live_')
+      expect(text.stderr).toContain('cannot be recovered')
+    }
 
     const keys = (await api(shared.server.url, '/console/billing/keys', key)) as { total: number }
     expect(keys.total).toBe(2)
@@ -39,7 +47,7 @@ describe('rwa --idempotency-key', () => {
 })
 
 describe('a command whose first run is still in flight', () => {
-  it('waits for it (409 idempotency_key_in_progress) with the same key and prints its answer, exit 0', async () => {
+  it('waits for it (409 idempotency_key_in_progress) with the same key and prints its answer', async () => {
     // A server whose first answer to the key is "still running", as the real one answers a second run
     // of a CI step while the first runs; then the first run's answer, replayed.
     const keys: string[] = []
@@ -76,9 +84,12 @@ describe('a command whose first run is still in flight', () => {
           env: { RWA_URL: url, RWA_API_KEY: `rwa_live_${'a'.repeat(43)}` },
         },
       )
-      expect(result.exitCode, result.stderr).toBe(0)
+      // It waited and printed the first run's answer; that answer's key went to the first run, so this
+      // one fails as any replay without its key does.
       expect(result.stderr).toContain('still running; waiting for its answer')
       expect(JSON.parse(result.stdout).key_id).toBe(createKeyResponseExample.key_id)
+      expect(result.exitCode, result.stderr).toBe(5)
+      expect(result.stderr).toContain('cannot be recovered')
       expect(keys).toEqual(['ci-run-8', 'ci-run-8'])
     } finally {
       home.cleanup()

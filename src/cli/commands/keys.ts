@@ -8,7 +8,7 @@ import { confirmed } from './shapes.js'
 /** `rwa keys create`: the one output that shows a raw API key. */
 export const create: Run<'createKey'> = async ({ ctx, send }) => {
   const { data, raw } = await send()
-  printNewKey(ctx, raw, data, [
+  const fields: Array<[string, Cell]> = [
     ['api_key', data.api_key],
     ['key_id', data.key_id],
     ['org_id', data.org_id],
@@ -18,26 +18,44 @@ export const create: Run<'createKey'> = async ({ ctx, send }) => {
     ['expires_at', data.expires_at ?? 'never'],
     ['created_at', data.created_at],
     ['trial_ends_at', data.trial_ends_at],
-  ])
+  ]
+  if (data.api_key === null) {
+    ctx.out.result(raw, () => ctx.out.record(fields), [])
+    throw lostCreate(ctx, data)
+  }
+  printNewKey(ctx, raw, data.api_key, data.warning, fields)
 }
 
 /**
- * A new raw key (create, reroll), printed once whatever the mode (with -q it is the one line on stdout),
- * and said plainly when a replay of the same --idempotency-key carries none.
+ * A create replayed without its key (the same --idempotency-key after a lost answer, or while another
+ * run of the same step had it): the key exists but cannot be shown again, so the command fails (exit 5,
+ * a conflict) rather than let a pipeline go on without a key, and says what is left to do.
+ */
+function lostCreate(
+  ctx: CliContext,
+  data: { key_id: string; org_id: string; name: string; roles: readonly string[] },
+): ExitError {
+  const message = `the new key ${data.key_id} was shown only in the first answer to --idempotency-key ${ctx.options.idempotencyKey ?? ''}, and cannot be recovered`
+  const create = `\`rwa keys create --org-id ${data.org_id} --name ${JSON.stringify(data.name)}${data.roles.map((r) => ` --roles ${r}`).join('')}\``
+  return new ExitError(
+    EXIT.conflict,
+    message,
+    `revoke the lost key (\`rwa keys revoke ${data.key_id}\`) and make another with a new --idempotency-key (${create})`,
+  )
+}
+
+/**
+ * A new raw key (create, reroll), printed once whatever the mode (with -q it is the one line on stdout).
  */
 function printNewKey(
   ctx: CliContext,
   raw: unknown,
-  data: { api_key: string | null; warning: string },
+  apiKey: string,
+  warning: string,
   fields: Array<[string, Cell]>,
 ) {
-  ctx.out.result(raw, () => ctx.out.record(fields), data.api_key === null ? [] : [data.api_key])
-  if (ctx.out.json) return
-  if (data.api_key === null) {
-    ctx.out.warn(
-      'this answer replays an earlier request with the same --idempotency-key: the raw key was shown only in the first answer',
-    )
-  } else ctx.out.warn(data.warning)
+  ctx.out.result(raw, () => ctx.out.record(fields), [apiKey])
+  if (!ctx.out.json) ctx.out.warn(warning)
 }
 
 /** `rwa keys list`: masked keys of an organization. */
@@ -106,7 +124,7 @@ export const reroll: Run<'rerollKey'> = async ({ ctx, input, send }) => {
     ctx.out.result(raw, () => ctx.out.record(fields), [])
     throw lostReroll(ctx, data)
   }
-  printNewKey(ctx, raw, data, fields)
+  printNewKey(ctx, raw, data.api_key, data.warning, fields)
 }
 
 /**
