@@ -236,7 +236,32 @@ describe('rwa dev issuer', () => {
   })
 
   it('suspends and reinstates: a transfer is refused while suspended and approved again after', async () => {
-    const { id } = await issueAndSubmit(FRANK)
+    // Issued straight into the server through a pipe, as a shell runs it: the reader may find the
+    // pipe empty (and non-blocking) before the issuer wrote, and waits for it.
+    const piped = await execa(
+      'sh',
+      [
+        '-c',
+        `"$NODE" "$RWA" dev issuer issue --subject ${FRANK} --dir "$DIR" | "$NODE" "$RWA" attestations submit --vc - --json`,
+      ],
+      {
+        extendEnv: false,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: home.dir,
+          XDG_CONFIG_HOME: home.configHome,
+          NODE: process.execPath,
+          RWA: RWA_BIN,
+          DIR: dir,
+          RWA_URL: server.url,
+          RWA_API_KEY: rwa.key,
+        },
+        reject: false,
+      },
+    )
+    expect(piped.exitCode, piped.stderr).toBe(0)
+    expect(JSON.parse(piped.stdout)).toMatchObject({ source: 'external', subject_did: FRANK })
+    const id = /issued (vc-\d+)/.exec(piped.stderr)![1]!
     expect((await transferTo(FRANK)).exitCode).toBe(0)
 
     const suspended = await dev(['suspend', id])
