@@ -134,6 +134,11 @@ export function sandbox(options: SandboxOptions, command: Command) {
         )
         const seeded = await seedDemo(rwa)
         devIssuer = await startDemoIssuer(issuerDir)
+        if (devIssuer.movedFrom) {
+          ctx.out.warn(
+            `the demo's KYC provider listens on another port than before: its DID is now ${devIssuer.issuer.did} (was ${devIssuer.movedFrom}), which the demo's issuer demo-kyc does not name`,
+          )
+        }
         ctx.out.info(`and a KYC provider on this machine (rwa dev issuer): ${devIssuer.issuer.did}…`)
         demo = { ...seeded, issuer: await seedDemoIssuer(rwa, devIssuer, issuerDir, seeded.token_id) }
       } catch (error) {
