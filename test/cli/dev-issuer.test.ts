@@ -309,6 +309,19 @@ describe('rwa dev issuer', () => {
     expect((await transferTo('did:web:acme:gina')).exitCode).toBe(0)
   })
 
+  it('issues from several processes at once without losing one (its state is changed under a lock)', async () => {
+    const before = JSON.parse((await dev(['show', '--json'])).stdout).credentials.length
+    const runs = await Promise.all(
+      ['h1', 'h2', 'h3', 'h4'].map((name) => dev(['issue', '--subject', `did:web:acme:${name}`, '--json'])),
+    )
+    for (const run of runs) expect(run.exitCode, run.stderr).toBe(0)
+    const issued = runs.map((run) => JSON.parse(run.stdout))
+    expect(new Set(issued.map((i) => i.id)).size).toBe(4)
+    expect(new Set(issued.map((i) => i.index)).size).toBe(4)
+    const shown = JSON.parse((await dev(['show', '--json'])).stdout)
+    expect(shown.credentials).toHaveLength(before + 4)
+  })
+
   it('stops on SIGTERM, saying in its directory that it no longer runs', async () => {
     issuer.child.kill('SIGTERM')
     expect((await issuer.child).exitCode).toBe(0)
