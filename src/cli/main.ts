@@ -4,6 +4,7 @@ import { declareApprovals } from './program/approvals.js'
 import { declareAudit } from './program/audit.js'
 import { declareEvents } from './program/events.js'
 import { declareBilling } from './program/billing.js'
+import { declareDev } from './program/dev.js'
 import { declareGovernance } from './program/governance.js'
 import { declareIssuers } from './program/issuers.js'
 import { formatHelp } from './program/help.js'
@@ -78,6 +79,7 @@ export function buildProgram(): Command {
   declareAudit(program)
   declareEvents(program)
   declareLocal(program, VERSION)
+  declareDev(program)
   return program
 }
 

@@ -99,6 +99,15 @@ describe('argv -> command and options', () => {
     [['apply', '-f', 'm.yaml', '--dry-run'], 'apply', [], { file: 'm.yaml', dryRun: true }],
     [['sandbox', '--demo'], 'sandbox', [], { demo: true }],
     [['sandbox', '--port', '0', '--db', 'x.db'], 'sandbox', [], { port: '0', db: 'x.db' }],
+    // `rwa dev issuer` alone is `rwa dev issuer start`, its flags included.
+    [['dev', 'issuer', '--port', '0', '--dir', 'd'], 'dev issuer start', [], { port: '0', dir: 'd' }],
+    [
+      ['dev', 'issuer', 'issue', '--subject', 'did:web:a:b', '--type', 'A', '--type', 'B'],
+      'dev issuer issue',
+      [],
+      { subject: 'did:web:a:b', type: ['A', 'B'] },
+    ],
+    [['dev', 'issuer', 'revoke', 'vc-1'], 'dev issuer revoke', ['vc-1'], {}],
     [
       ['config', 'set', 'prod', '--url', 'https://x', '--api-key-stdin', '--use'],
       'config set',

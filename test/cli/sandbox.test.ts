@@ -10,7 +10,10 @@ afterAll(() => home.cleanup())
 
 describe('rwa sandbox --demo', () => {
   it('serves a seeded example, prints how to use it, and deletes its temporary database on SIGTERM', async () => {
-    const { child, info } = await startSandbox(home, ['--demo', '--port', '0'])
+    // A status list kept 1 s (not the sandbox's 15 s), to see the provider's revocation at once.
+    const { child, info } = await startSandbox(home, ['--demo', '--port', '0'], {
+      RWA_ISSUER_STATUS_MAX_AGE: '1s',
+    })
     try {
       expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(info.admin_key).toMatch(/^rwa_live_/)
@@ -29,15 +32,48 @@ describe('rwa sandbox --demo', () => {
         'US',
       ])
       const transfers = JSON.parse((await home.run(['transfers', 'list', '--json'], { env })).stdout)
-      expect(transfers.transfers.map((t: any) => t.status).sort()).toEqual(['approved', 'rejected'])
-      const approved = transfers.transfers.find((t: any) => t.status === 'approved')
-      expect(approved.transfer_id).toBe(info.demo.approved_transfer_id)
+      expect(transfers.transfers.map((t: any) => t.status).sort()).toEqual([
+        'approved',
+        'approved',
+        'rejected',
+      ])
+      const approved = transfers.transfers.find((t: any) => t.transfer_id === info.demo.approved_transfer_id)
+      expect(approved.status).toBe('approved')
       expect((await home.run(['proofs', 'verify', approved.proof_id], { env })).exitCode).toBe(0)
+
+      // The demo's KYC provider (rwa dev issuer): trusted, its credential to erin carried a transfer.
+      const provider = info.demo.issuer
+      expect(provider).toMatchObject({
+        issuer_id: 'demo-kyc',
+        did: expect.stringMatching(/^did:web:127\.0\.0\.1%3A\d+$/),
+        seeded: true,
+        credential_id: 'vc-1',
+        transfer_status: 'approved',
+      })
+      expect(provider.kyc_reason).toContain(`trusted issuer demo-kyc (${provider.did})`)
+      expect(((await (await fetch(provider.document_url)).json()) as any).id).toBe(provider.did)
+      const issuers = JSON.parse((await home.run(['issuers', 'list', '--json'], { env })).stdout)
+      expect(issuers.issuers.map((i: any) => [i.issuer_id, i.did])).toEqual([['demo-kyc', provider.did]])
+
+      // What the sandbox says to try next: revoke at the provider (its directory from the export
+      // line), and the next transfer to erin is refused once the list is older than the max age.
+      const issuerEnv = { ...env, RWA_DEV_ISSUER_DIR: provider.dir }
+      const revoked = await home.run(['dev', 'issuer', 'revoke', 'vc-1'], { env: issuerEnv })
+      expect(revoked.exitCode, revoked.stderr).toBe(0)
+      await new Promise((resolve) => setTimeout(resolve, 1_300))
+      const request = ['transfers', 'request', '--token-id', info.demo.token_id, '--from', 'US', '--to', 'SG']
+      const refused = await home.run([...request, '--recipient-did', 'did:web:acme:erin', '--amount', '10'], {
+        env,
+      })
+      expect(refused.exitCode).toBe(6)
+      expect(refused.stderr).toContain(`${provider.attestation_id} is revoked`)
 
       child.kill('SIGTERM')
       const result = await child
       expect(result.exitCode).toBe(0)
       expect(existsSync(info.db)).toBe(false)
+      expect(existsSync(provider.dir)).toBe(false)
+      await expect(fetch(provider.document_url)).rejects.toThrow()
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL')
     }

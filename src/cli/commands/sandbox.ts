@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Command } from 'commander'
 import { withContext } from '../context.js'
+import type { DemoIssuerSeed } from '../demo-issuer.js'
 import { EXIT, ExitError } from '../exit-error.js'
+import type { CliContext } from '../context.js'
 
 interface SandboxOptions {
   demo?: boolean
@@ -14,6 +16,9 @@ interface SandboxOptions {
   urlFile?: string
   masterKeyFile?: string
 }
+
+/** How old a provider's status list may be in a sandbox (unless RWA_ISSUER_STATUS_MAX_AGE says). */
+export const SANDBOX_STATUS_MAX_AGE = '15s'
 
 const ADMIN_KEY_LINE = /admin API key \(shown once\): (\S+)/
 
@@ -57,6 +62,9 @@ export function sandbox(options: SandboxOptions, command: Command) {
           masterKeyFile: options.masterKeyFile,
           allowHttpWebhooks: 'true',
           allowHttpIssuers: 'true',
+          // A provider's revocation shows in the decisions within seconds, not the hour a server waits
+          // by default: long enough to watch a credential go from accepted to refused (the demo's).
+          issuerStatusMaxAge: env.RWA_ISSUER_STATUS_MAX_AGE ? undefined : SANDBOX_STATUS_MAX_AGE,
         },
         rest,
       )
@@ -75,6 +83,10 @@ export function sandbox(options: SandboxOptions, command: Command) {
       throw startFailure(error, config, 'rwa sandbox')
     }
 
+    // The demo's KYC provider (`rwa dev issuer`), in a directory beside the database: kept with a
+    // given --db (its DID and keys must outlive the sandbox, as the issuer registered there does).
+    const issuerDir = tempDir ? join(tempDir, 'dev-issuer') : `${db}.dev-issuer`
+    let devIssuer: import('../../dev-issuer/store.js').ServedIssuer | undefined
     let adminKey: string | undefined
     const server = await startServer(config, (line) => {
       const match = ADMIN_KEY_LINE.exec(line)
@@ -91,6 +103,7 @@ export function sandbox(options: SandboxOptions, command: Command) {
         ctx.out.info(`${signal} received, stopping the sandbox`)
         server
           .close()
+          .finally(() => devIssuer?.close())
           .finally(() => {
             if (urlFile !== undefined) removeUrlFile(urlFile)
             removeTemp()
@@ -101,7 +114,7 @@ export function sandbox(options: SandboxOptions, command: Command) {
       process.once('SIGTERM', () => stop('SIGTERM'))
     })
 
-    let demo: import('../demo.js').DemoSeed | undefined
+    let demo: (import('../demo.js').DemoSeed & { issuer: DemoIssuerSeed | null }) | undefined
     if (options.demo) {
       if (!adminKey) {
         await server.close()
@@ -113,22 +126,37 @@ export function sandbox(options: SandboxOptions, command: Command) {
       }
       const { createClient } = await import('../../client/index.js')
       const { seedDemo } = await import('../demo.js')
+      const { seedDemoIssuer, startDemoIssuer } = await import('../demo-issuer.js')
       const rwa = createClient({ baseUrl: server.url, apiKey: adminKey })
       try {
         ctx.out.info(
           'seeding the demo: jurisdictions US, SG, CH, trust, credentials, attestations, a token, two transfers…',
         )
-        demo = await seedDemo(rwa)
+        const seeded = await seedDemo(rwa)
+        devIssuer = await startDemoIssuer(issuerDir)
+        if (devIssuer.movedFrom) {
+          ctx.out.warn(
+            `the demo's KYC provider listens on another port than before: its DID is now ${devIssuer.issuer.did} (was ${devIssuer.movedFrom}), which the demo's issuer demo-kyc does not name`,
+          )
+        }
+        ctx.out.info(`and a KYC provider on this machine (rwa dev issuer): ${devIssuer.issuer.did}…`)
+        demo = { ...seeded, issuer: await seedDemoIssuer(rwa, devIssuer, issuerDir, seeded.token_id) }
       } catch (error) {
         // A sandbox that failed to seed would otherwise keep running with half a demo.
-        await server.close().finally(removeTemp)
+        await server
+          .close()
+          .finally(() => devIssuer?.close())
+          .finally(removeTemp)
         throw error
       } finally {
         await rwa.close()
       }
     }
 
-    const exportLine = `export RWA_URL=${server.url}${adminKey ? ` RWA_API_KEY=${adminKey}` : ''}`
+    // The demo's issuer directory goes in the export line: `rwa dev issuer revoke vc-1` then finds it.
+    const exportLine = `export RWA_URL=${server.url}${adminKey ? ` RWA_API_KEY=${adminKey}` : ''}${
+      demo?.issuer ? ` RWA_DEV_ISSUER_DIR=${issuerDir}` : ''
+    }`
     ctx.out.result(
       {
         url: server.url,
@@ -149,12 +177,40 @@ export function sandbox(options: SandboxOptions, command: Command) {
             `demo: token ${demo.token_id}; transfer ${demo.approved_transfer_id} approved, ${demo.rejected_transfer_id} rejected`,
           )
         } else if (demo) ctx.out.line(`demo: already seeded (token ${demo.token_id})`)
+        if (demo?.issuer) demoIssuerLines(ctx, demo.issuer)
         ctx.out.line('press Ctrl-C to stop; use it from another shell:\n')
         ctx.out.line(`  ${exportLine}`)
         ctx.out.line('  rwa transfers list\n')
+        if (demo?.issuer) demoIssuerNext(ctx, demo.issuer, demo.token_id, config.issuerStatusMaxAge)
       },
     )
     if (urlFile !== undefined) writeUrlFile(urlFile, server.url)
     await stopped
   })
+}
+
+/** What the demo's provider did: the issuer, and the transfer approved on its credential. */
+function demoIssuerLines(ctx: CliContext, seed: DemoIssuerSeed): void {
+  ctx.out.line(
+    `KYC provider: ${seed.did} (rwa dev issuer; trusted issuer ${seed.issuer_id}, kyc in US and SG)`,
+  )
+  if (seed.seeded) {
+    ctx.out.line(
+      `  issued ${seed.credential_id} to did:web:acme:erin, submitted as ${seed.attestation_id}; transfer ${seed.transfer_id} ${seed.transfer_status}`,
+    )
+    if (seed.kyc_reason) ctx.out.line(`  kyc: ${seed.kyc_reason}`)
+  }
+}
+
+/** The commands to try next with the provider: revoke at it, and see the next transfer refused. */
+function demoIssuerNext(ctx: CliContext, seed: DemoIssuerSeed, token: string, maxAge: string): void {
+  const transfer = `rwa transfers request --token-id ${token} --from US --to SG --recipient-did did:web:acme:erin --amount 10`
+  ctx.out.line('  then, with the KYC provider:\n')
+  ctx.out.line('  rwa dev issuer show')
+  ctx.out.line(`  rwa dev issuer revoke ${seed.credential_id ?? 'vc-1'}`)
+  const unit = { s: 1, m: 60, h: 3600, d: 86_400 }[maxAge.slice(-1)] ?? 1
+  ctx.out.line(
+    `  sleep ${Number.parseInt(maxAge, 10) * unit}    # the sandbox's --issuer-status-max-age (${maxAge})`,
+  )
+  ctx.out.line(`  ${transfer}    # rejected: kyc revoked\n`)
 }

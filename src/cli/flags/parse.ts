@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, readSync } from 'node:fs'
 import { EXIT, ExitError } from '../exit-error.js'
 
 /*
@@ -134,11 +134,39 @@ export function jsonValue(value: string | string[], flag: string): unknown {
   }
 }
 
+/**
+ * All of stdin, read synchronously to its end. A pipe whose writer has not written yet can be in
+ * non-blocking mode (`rwa dev issuer issue ... | rwa attestations submit --vc -`): a read then fails
+ * with EAGAIN instead of waiting, so it waits here (10 ms at a time) and reads again.
+ */
+function readStdinSync(): string {
+  const chunks: Buffer[] = []
+  const buffer = Buffer.alloc(64 * 1024)
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  for (;;) {
+    let n: number
+    try {
+      n = readSync(0, buffer, 0, buffer.length, null)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'EAGAIN') {
+        Atomics.wait(pause, 0, 0, 10)
+        continue
+      }
+      if (code === 'EOF') break
+      throw error
+    }
+    if (n === 0) break
+    chunks.push(Buffer.from(buffer.subarray(0, n)))
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
 /** The text of a file (`-`: stdin), trimmed: `--vc credential.jwt`. */
 export function fileText(value: string | string[], flag: string): string {
   const path = text(value)
   try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8').trim()
+    return (path === '-' ? readStdinSync() : readFileSync(path, 'utf8')).trim()
   } catch (error) {
     throw new ExitError(
       EXIT.usage,
