@@ -248,7 +248,8 @@ const jurisdiction = db.prepare(
 function getJurisdiction(req, res, started, requestId, id) {
   const route = '/console/rwa/jurisdictions/{id}'
   const auth = authenticated(req, res, requestId)
-  if (auth === undefined || auth.refused) return observed(req, route, res.statusCode, started, requestId, auth?.key)
+  if (auth === undefined || auth.refused)
+    return observed(req, route, res.statusCode, started, requestId, auth?.key)
   const { key, limitHeaders } = auth
   if (!JURISDICTION_ID.test(id) || id.toLowerCase() === 'trust') {
     problem(res, 400, 'validation_failed', 'id: expected a short code', requestId, limitHeaders)
@@ -291,7 +292,8 @@ const laterPage = db.prepare(
 function listTransfers(req, res, started, requestId, query) {
   const route = '/console/rwa/transfers'
   const auth = authenticated(req, res, requestId)
-  if (auth === undefined || auth.refused) return observed(req, route, res.statusCode, started, requestId, auth?.key)
+  if (auth === undefined || auth.refused)
+    return observed(req, route, res.statusCode, started, requestId, auth?.key)
   const { key, limitHeaders } = auth
   // The query as the contract's strict schema reads it; the filters are not part of this floor.
   let limit = 50
@@ -348,9 +350,20 @@ listen(
     const url = req.url
     const at = url.indexOf('?')
     const path = at === -1 ? url : url.slice(0, at)
-    if (req.method === 'GET' && path === '/console/billing/pricing') return pricing(req, res, started, requestId)
-    if (req.method === 'GET' && path.startsWith(JURISDICTIONS) && path.indexOf('/', JURISDICTIONS.length) === -1) {
-      return getJurisdiction(req, res, started, requestId, decodeURIComponent(path.slice(JURISDICTIONS.length)))
+    if (req.method === 'GET' && path === '/console/billing/pricing')
+      return pricing(req, res, started, requestId)
+    if (
+      req.method === 'GET' &&
+      path.startsWith(JURISDICTIONS) &&
+      path.indexOf('/', JURISDICTIONS.length) === -1
+    ) {
+      return getJurisdiction(
+        req,
+        res,
+        started,
+        requestId,
+        decodeURIComponent(path.slice(JURISDICTIONS.length)),
+      )
     }
     if (req.method === 'GET' && path === '/console/rwa/transfers') {
       return listTransfers(req, res, started, requestId, at === -1 ? '' : url.slice(at + 1))

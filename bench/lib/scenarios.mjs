@@ -266,8 +266,18 @@ SCENARIOS.push(...FLOOR_SCENARIOS)
  */
 const READ_FLOORS = [
   ['pricing', 'pricing-floor', '(a3) floor of GET pricing: observation, prepared bytes, no framework', 0.6],
-  ['jurisdiction', 'read-floor', '(b1) floor of the authenticated read: observation, key, limits, meter, one select', 0.5],
-  ['transfers-list', 'list-floor', '(d1) floor of the list page of 50: the same, the total and the page', 0.8],
+  [
+    'jurisdiction',
+    'read-floor',
+    '(b1) floor of the authenticated read: observation, key, limits, meter, one select',
+    0.5,
+  ],
+  [
+    'transfers-list',
+    'list-floor',
+    '(d1) floor of the list page of 50: the same, the total and the page',
+    0.8,
+  ],
 ]
 for (const [of, id, title, target] of READ_FLOORS) {
   const scenario = SCENARIOS.find((s) => s.id === of)
