@@ -109,28 +109,9 @@ export class ServerMetrics {
 
   /** One answered request: `route` is the route template (`/console/rwa/tokens/{id}`), never the path. */
   requestAnswered(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`
-    let children = this.requestChildren.get(key)
-    if (children === undefined) {
-      children = {
-        count: this.httpRequests.labels(method, route, String(status)),
-        duration: this.httpDuration.labels(method, route),
-      }
-      this.requestChildren.set(key, children)
-    }
-    children.count.inc()
-    children.duration.observe(seconds)
+    this.httpRequests.inc({ method, route, status: String(status) })
+    this.httpDuration.observe({ method, route }, seconds)
   }
-
-  /**
-   * The counter's and histogram's series of each method, route template and status, bound once: prom-client
-   * hashes the labels of every `inc(labels)` and `observe(labels, …)` (docs/performance.md, "The request
-   * path, issue 41"). Bounded as the labels are: routes are templates, never paths.
-   */
-  private readonly requestChildren = new Map<
-    string,
-    { count: { inc(): void }; duration: { observe(value: number): void } }
-  >()
 
   /** A request refused with 429 by the `window` limit of `tier`. */
   rateLimited(tier: string, window: 'minute' | 'day'): void {
