@@ -13,7 +13,7 @@
 //                                           counters, 51 summaries newest first, their JSON
 //
 // The observation is what every request of the contract gets: a request id, the request counter and
-// latency histogram (prom-client, children bound once per route and status), and one JSON access-log
+// latency histogram (prom-client, labelled by method, route template and status), and one JSON access-log
 // line written asynchronously (rwa's own pino logger, to stderr as the server writes it). The limiter,
 // the bucket and the meter are rwa's own in-memory classes (dist/), as the server runs them on SQLite;
 // the meter is never flushed (its one write a second would be the rwa server's database's: it is left
