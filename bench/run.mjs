@@ -194,6 +194,13 @@ async function main() {
       ...THROUGHPUT_ARGS,
     ])
     if (!servers.rwa.adminKey) throw new Error('the rwa server printed no admin key')
+    if (needed.has('read-floor')) {
+      // The floors of the reads read the rwa server's own file, bucket as its throughput servers run.
+      await start('read-floor', [
+        join(ROOT, 'bench/baselines/read-floor.mjs'),
+        ...['--db', join(work, 'rwa.db'), '--public-rate', 'off'],
+      ])
+    }
     if (needed.has('rwa-pg') || needed.has('rwa-pg2')) {
       deployment = await startPostgresDeployment(servers, pinning, profileArgs)
       if (deployment.skipped) {

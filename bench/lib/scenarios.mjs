@@ -259,6 +259,49 @@ function onPostgres(id, instances) {
 // Issue 26: the floors of a transfer and a credential, the batches, and the single POSTs against them.
 SCENARIOS.push(...FLOOR_SCENARIOS)
 
+/**
+ * Issue 41: the floors of the reads (bench/baselines/read-floor.mjs, on the rwa server's own database),
+ * each measured right after the rwa scenario it is the floor of, with the same requests; and that
+ * scenario's rounds again against it (a derived row: the goal is read against the floor).
+ */
+const READ_FLOORS = [
+  ['pricing', 'pricing-floor', '(a3) floor of GET pricing: observation, prepared bytes, no framework', 0.6],
+  [
+    'jurisdiction',
+    'read-floor',
+    '(b1) floor of the authenticated read: observation, key, limits, meter, one select',
+    0.5,
+  ],
+  [
+    'transfers-list',
+    'list-floor',
+    '(d1) floor of the list page of 50: the same, the total and the page',
+    0.8,
+  ],
+]
+for (const [of, id, title, target] of READ_FLOORS) {
+  const scenario = SCENARIOS.find((s) => s.id === of)
+  const floor = {
+    id,
+    title,
+    server: 'read-floor',
+    auth: scenario.auth,
+    governance: scenario.governance,
+    request: (state) => scenario.request(state),
+  }
+  const against = {
+    id: `${of}-at-floor`,
+    title: `${scenario.title} against its floor`,
+    server: 'rwa',
+    auth: scenario.auth,
+    governance: scenario.governance,
+    derivedFrom: of,
+    baseline: id,
+    target,
+  }
+  SCENARIOS.splice(SCENARIOS.indexOf(scenario) + 1, 0, floor, against)
+}
+
 SCENARIOS.push(
   onPostgres('jurisdiction', 1),
   onPostgres('jurisdiction', 2),

@@ -12,6 +12,10 @@ import { runWrite } from '../writes/run-write.js'
 
 const TRIAL_CHECK_RETRY_MS = 60_000
 
+/** Whether `org`'s trial has ended and the payment provider was not asked yet (`trialExpiry` settles it). */
+export const trialEndedUnchecked = (org: KnownOrg, now: number): boolean =>
+  !org.trialChecked && org.trialEndsAt !== null && now >= org.trialEndsAt
+
 /**
  * The spec's trial expiry: once an organization's trial has ended, the payment provider is asked, once,
  * whether an active subscription keeps its tier; otherwise it is on `free`. A provider outage never
@@ -21,7 +25,7 @@ const TRIAL_CHECK_RETRY_MS = 60_000
 export function trialExpiry(ctx: AppContext): (org: KnownOrg, now: number) => Promise<KnownOrg> {
   const retryAt = new Map<string, number>()
   return async function settleEndedTrial(org, now) {
-    if (org.trialChecked || org.trialEndsAt === null || now < org.trialEndsAt) return org
+    if (!trialEndedUnchecked(org, now)) return org
     if ((retryAt.get(org.orgId) ?? 0) > now) return org
     try {
       const active = await activeSubscriptionCached(ctx.payments, ctx.paymentAnswers, org.orgId)

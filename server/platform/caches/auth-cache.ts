@@ -35,6 +35,13 @@ export interface KnownOrg extends PlanState {
 export interface AuthCache {
   keyByHash(hash: string): Promise<KnownKey | undefined>
   org(orgId: string): Promise<KnownOrg | undefined>
+  /**
+   * What `keyByHash` and `org` would answer from memory, without a promise: undefined when the entry is
+   * not cached (or too old), and the caller then asks them (docs/performance.md, "The request path,
+   * issue 41").
+   */
+  cachedKey(hash: string): KnownKey | undefined
+  cachedOrg(orgId: string): KnownOrg | undefined
   /** Drops the cached state of an organization after its trial or subscription changed. */
   forgetOrg(orgId: string): void
   markRevoked(keyId: string): void
@@ -75,6 +82,16 @@ export class InMemoryAuthCache implements AuthCache {
     private readonly db: Db,
     private readonly options: { clock?: Clock; ttlMs?: number } = {},
   ) {}
+
+  cachedKey(hash: string): KnownKey | undefined {
+    const cached = this.keysByHash.get(hash)
+    return cached && this.fresh(cached) ? cached.value : undefined
+  }
+
+  cachedOrg(orgId: string): KnownOrg | undefined {
+    const cached = this.orgs.get(orgId)
+    return cached && this.fresh(cached) ? cached.value : undefined
+  }
 
   async keyByHash(hash: string): Promise<KnownKey | undefined> {
     const cached = this.keysByHash.get(hash)

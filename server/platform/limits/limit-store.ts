@@ -14,6 +14,11 @@ import { type LimitDecision, RateLimiter } from './rate-limiter.js'
 export interface LimitStore {
   take(orgId: string, limits: Limits, now: number, count?: number): Promise<LimitDecision>
   /**
+   * `take` of one request answered without a promise when the store can (in memory, its day already
+   * seeded); undefined otherwise, and nothing taken: the caller then calls `take`.
+   */
+  takeNow?(orgId: string, limits: Limits, now: number): LimitDecision | undefined
+  /**
    * Takes one token from the bucket of `client` (an address, or an IPv6 /64) on the unauthenticated
    * routes, atomically with respect to every request of that client the store sees.
    */
@@ -41,6 +46,11 @@ export class InMemoryLimitStore implements LimitStore {
       }
     }
     return this.limiter.take(orgId, limits, now, count)
+  }
+
+  takeNow(orgId: string, limits: Limits, now: number): LimitDecision | undefined {
+    if (this.limiter.needsDaySeed(orgId, utcDate(now))) return undefined
+    return this.limiter.take(orgId, limits, now)
   }
 
   async takePublic(client: string, rate: PublicRate, now: number): Promise<BucketDecision> {
