@@ -18,7 +18,7 @@ import { systemClock } from './platform/clock.js'
 import { openKeyCustody, resolveMasterKey } from './custody.js'
 import { webhookWorker } from './areas/webhooks/worker.js'
 import { scheduleEvents } from './areas/events/scheduled.js'
-import { scheduleStatusListRefresh } from './areas/rwa/issuer-documents/refresh.js'
+import { scheduleIssuerRefresh } from './areas/rwa/issuer-documents/refresh.js'
 import { closeEventStreams } from './areas/events/stream.js'
 
 export interface RunningServer {
@@ -163,7 +163,7 @@ export async function startServer(
   ctx.meter.start()
   const webhooks = webhookWorker(ctx, { poll: true })
   const scheduled = scheduleEvents(ctx)
-  const statusLists = scheduleStatusListRefresh(ctx)
+  const statusLists = scheduleIssuerRefresh(ctx)
   const app = createApp(ctx)
   serveRequest = (request, env) => app.fetch(request, env)
   gate = ctx.publicGate

@@ -2,6 +2,7 @@ import { statusEntriesOf, verifyExternalStatusList } from '../../../../src/proof
 import { isoTimestamp } from '../../../platform/clock.js'
 import type { AppContext } from '../../../pipeline/context.js'
 import { claimJobLease } from '../../../pipeline/events/scheduled-queries.js'
+import { refreshIssuerDocuments } from '../issuers/background.js'
 import { trustedIssuersOf } from '../issuers/queries.js'
 import { FetchFailed, fetchForIssuer } from './fetch.js'
 import { attestationRelyingOn, dueStatusLists, saveFailedFetch, saveFetchedList } from './queries.js'
@@ -106,24 +107,28 @@ async function fetchVerified(
 }
 
 /**
- * Runs the job in this process (whichever instance holds the lease does the work), at a pace set by
- * the max age; `stop()` clears the timer and waits for a run under way to end (after its current
- * fetch, 10 s at most).
+ * Runs the jobs of trusted issuers in this process (whichever instance holds a job's lease does its
+ * work), at a pace set by the max age: the status lists due, then the DID documents due
+ * (server/areas/rwa/issuers/background.ts). `stop()` clears the timer and waits for a run under way to
+ * end (after its current fetch, 10 s at most).
  */
-export function scheduleStatusListRefresh(ctx: AppContext): { stop(): Promise<void> } {
+export function scheduleIssuerRefresh(ctx: AppContext): { stop(): Promise<void> } {
   const holder = ctx.ids.next('inst')
   const { everyMs } = refreshTimings(ctx.issuerStatusMaxAgeMs)
+  const attempted = new Map<string, number>()
   let stopped = false
   let running: Promise<void> | undefined
   let timer: NodeJS.Timeout | undefined
+  const stopping = () => stopped
+  const once = async () => {
+    await refreshStatusLists(ctx, holder, stopping)
+    if (!stopped) await refreshIssuerDocuments(ctx, holder, { stopping, attempted })
+  }
   const run = () => {
     timer = undefined
     if (stopped) return
-    running = refreshStatusLists(ctx, holder, () => stopped)
-      .then(
-        () => {},
-        (error) => ctx.logError('issuer status lists refresh failed', error),
-      )
+    running = once()
+      .catch((error) => ctx.logError('trusted issuers refresh failed', error))
       .finally(() => {
         running = undefined
         if (!stopped) timer = setTimeout(run, everyMs).unref()

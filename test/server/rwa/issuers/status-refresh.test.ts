@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   refreshStatusLists,
   refreshTimings,
-  scheduleStatusListRefresh,
+  scheduleIssuerRefresh,
 } from '../../../../server/areas/rwa/issuer-documents/refresh.js'
 import { claimJobLease } from '../../../../server/pipeline/events/scheduled-queries.js'
 import { within } from '../../../support/concurrency.js'
@@ -202,7 +202,7 @@ describe('status lists refreshed in the background', () => {
   it('runs by itself in the server, and stops: no run after stop()', async () => {
     const before = fetches()
     h.clock.advance(HALF + 1000)
-    const job = scheduleStatusListRefresh(h.ctx)
+    const job = scheduleIssuerRefresh(h.ctx)
     try {
       // The first run comes a second after the start.
       await within(5000, async () => fetches() === before + 2)
