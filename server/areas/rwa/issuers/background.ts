@@ -88,7 +88,7 @@ async function resolveAndApply(
       ctx.db.transaction().execute(async (trx) => {
         const row = await findIssuer(trx, issuer.org_id, issuer.issuer_id, 'update')
         // Suspended, removed or changed since it was found due: left alone.
-        if (!row || row.status !== 'active' || row.did !== issuer.did) return
+        if (row?.status !== 'active' || row.did !== issuer.did) return
         await applyResolution(ctx, trx, row, resolved)
       }),
     )
