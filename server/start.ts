@@ -18,6 +18,7 @@ import { systemClock } from './platform/clock.js'
 import { openKeyCustody, resolveMasterKey } from './custody.js'
 import { webhookWorker } from './areas/webhooks/worker.js'
 import { scheduleEvents } from './areas/events/scheduled.js'
+import { scheduleIssuerRefresh } from './areas/rwa/issuer-documents/refresh.js'
 import { closeEventStreams } from './areas/events/stream.js'
 
 export interface RunningServer {
@@ -162,6 +163,7 @@ export async function startServer(
   ctx.meter.start()
   const webhooks = webhookWorker(ctx, { poll: true })
   const scheduled = scheduleEvents(ctx)
+  const statusLists = scheduleIssuerRefresh(ctx)
   const app = createApp(ctx)
   serveRequest = (request, env) => app.fetch(request, env)
   gate = ctx.publicGate
@@ -171,6 +173,7 @@ export async function startServer(
     } catch (error) {
       await new Promise((resolve) => server.close(resolve))
       await metricsServer?.close()
+      await statusLists.stop()
       await ctx.meter.stop()
       await opened.close()
       throw error
@@ -201,6 +204,7 @@ export async function startServer(
         await metricsServer?.close()
         await webhooks.stop()
         scheduled.stop()
+        await statusLists.stop()
         await ctx.meter.stop()
         await opened.close()
         // Last: whoever waits for the file to go knows the server has let go of everything.

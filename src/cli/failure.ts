@@ -253,8 +253,10 @@ const HINTS: Partial<Record<Reason, Hint>> = {
     return `\`rwa issuers get ${id}\` shows it (a removed issuer keeps its id: register the provider under another)`
   },
   issuer_removed: () => 'a removed issuer stays removed: register the provider again under another id',
-  issuer_unresolvable: () =>
-    "check the DID: a did:web's document is fetched over https from a public address (a provider on this machine needs the server started with --allow-http-issuers)",
+  issuer_unresolvable: (p) =>
+    text(p, 'did', '').startsWith('did:key:')
+      ? 'use an Ed25519 did:key (did:key:z6Mk…), or register the provider by a did:web whose document lists an Ed25519 key (a JsonWebKey with an OKP Ed25519 publicKeyJwk, or a Multikey z6Mk…)'
+      : "check the DID: a did:web's document is fetched over https from a public address (a provider on this machine needs the server started with --allow-http-issuers)",
   jurisdiction_exists: (p) => {
     const id = text(p, 'jurisdiction_id', 'ID')
     return `\`rwa jurisdictions get ${id}\` shows it; \`rwa jurisdictions update ${id}\` changes it`

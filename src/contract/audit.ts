@@ -23,9 +23,9 @@ export const auditActionSchema = z
 export const auditActorSchema = z.union([
   z.object({ key_id: z.string(), roles: z.array(z.string()) }).describe('An API key and its roles'),
   z
-    .object({ system: z.enum(['payment_provider', 'trial_expiry', 'bootstrap']) })
+    .object({ system: z.enum(['payment_provider', 'trial_expiry', 'bootstrap', 'issuer_refresh']) })
     .describe(
-      "The server, for the payment provider or one of its own jobs (`bootstrap`: the first start's admin key)",
+      "The server, for the payment provider or one of its own jobs (`bootstrap`: the first start's admin key; `issuer_refresh`: a trusted issuer's keys as its DID document now lists them)",
     ),
 ])
 

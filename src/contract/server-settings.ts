@@ -195,7 +195,7 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
     env: 'RWA_ISSUER_STATUS_MAX_AGE',
     default: '1h',
     description:
-      "how old a trusted issuer's status list may be when a transfer relies on its credential; an older one is fetched again, and one that cannot be fails the check",
+      "how old a trusted issuer's status list may be when a transfer relies on its credential; lists are fetched again in the background at half this age, an older one when a transfer needs it, and one that cannot be fails the check",
   },
 ]
 

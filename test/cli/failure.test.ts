@@ -346,6 +346,26 @@ describe('hints are keyed by reason and filled from the context', () => {
       { command: 'subscription set' },
       "`rwa keys create --org-id 'acme corp' --name NAME` (admin key) makes its first key, which creates it",
     ],
+    [
+      'a did:key of another key type: an Ed25519 did:key, or a did:web listing an Ed25519 key',
+      problem('issuer_unresolvable', {
+        context: {
+          did: 'did:key:zDnaerDaTF5BXEavCrfRZEk316dpbLsfPDZ3WJ5hRTPFU2169',
+          reason:
+            'did:key:zDnaerDaTF5BXEavCrfRZEk316dpbLsfPDZ3WJ5hRTPFU2169 is not an Ed25519 key (multicodec 0xed01)',
+        },
+      }),
+      { command: 'issuers add' },
+      'use an Ed25519 did:key (did:key:z6Mk…), or register the provider by a did:web whose document lists an Ed25519 key (a JsonWebKey with an OKP Ed25519 publicKeyJwk, or a Multikey z6Mk…)',
+    ],
+    [
+      'a did:web that cannot be fetched: https from a public address, or --allow-http-issuers on this machine',
+      problem('issuer_unresolvable', {
+        context: { did: 'did:web:10.1.2.3', reason: '10.1.2.3 is a private address' },
+      }),
+      { command: 'issuers add' },
+      /^check the DID: a did:web's document is fetched over https from a public address .*--allow-http-issuers/,
+    ],
   ]
   it.each(cases)('%s', (_, refusal, ctx, hint) => {
     const failure = failing(refusal, ctx)

@@ -9,7 +9,7 @@ import { ScopedStorage } from '../../platform/scoped-storage.js'
 /** Who made a change: an API key with its roles, or the server itself on behalf of a system. */
 export type Actor =
   | { key_id: string; roles: string[] }
-  | { system: 'payment_provider' | 'trial_expiry' | 'bootstrap' }
+  | { system: 'payment_provider' | 'trial_expiry' | 'bootstrap' | 'issuer_refresh' }
 
 /** A record a write changed, as the audit log names it. Never a raw key, secret or private key in it. */
 export interface Change {

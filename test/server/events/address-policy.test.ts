@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { classifyAddress, refusalOf } from '../../../server/areas/webhooks/address-policy.js'
+import { classifyAddress, refusalOf } from '../../../server/platform/net/address-policy.js'
 import { nextAttemptAt } from '../../../server/areas/webhooks/backoff.js'
 
 describe('classifyAddress', () => {

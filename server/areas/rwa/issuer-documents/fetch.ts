@@ -1,14 +1,19 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { isIP, type LookupFunction } from 'node:net'
-import { classifyAddress, refusalOf } from '../../webhooks/address-policy.js'
+import { isIP } from 'node:net'
+import {
+  type AddressPolicy,
+  checkAddresses,
+  checkedLookup,
+  checkScheme,
+  hostOf,
+} from '../../../platform/net/checked-lookup.js'
 import { currentRound, MAX_OUTSIDE_ROUNDS, OutsideWorkNeeded } from '../../../pipeline/writes/outside-work.js'
 
 /*
  * What the server fetches for trusted issuers (docs/issuers.md, "Resolution"): a did:web document and
  * the status lists its credentials name. Both are chosen by someone outside, so they follow the address
- * policy of webhooks (server/areas/webhooks/address-policy.ts): https to public addresses only; http, and
+ * policy of webhooks (server/platform/net/checked-lookup.ts): https to public addresses only; http, and
  * loopback addresses, only when the server runs with --allow-http-issuers, and http to loopback alone.
  * The request connects only to addresses that were checked (its own DNS lookup checks what it
  * resolves), follows no redirect, gives up after 10 s and reads at most 2 MiB.
@@ -25,66 +30,12 @@ export interface IssuerFetchPolicy {
 /** Why a fetch gave nothing: a sentence for `context.reason`. */
 export class FetchFailed extends Error {}
 
-const resolveAll = (host: string): Promise<LookupAddress[]> =>
-  new Promise((resolve, reject) =>
-    dnsLookup(host, { all: true, verbatim: true }, (error, addresses) =>
-      error ? reject(error) : resolve(addresses),
-    ),
-  )
+const refuse = (message: string) => new FetchFailed(message)
 
-const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '')
-
-/** Checks every address the host has: each allowed, and http reaching loopback alone. */
-function checkAddresses(url: URL, addresses: readonly string[], policy: IssuerFetchPolicy): void {
-  if (addresses.length === 0) throw new FetchFailed(`${url.hostname} resolves to no address`)
-  for (const address of addresses) {
-    const host = hostOf(url)
-    const where = host === address ? address : `${host} resolves to ${address}, which`
-    if (classifyAddress(address) === 'loopback' && !policy.allowHttp) {
-      throw new FetchFailed(
-        `${where} is a loopback address (allowed only when the server runs with --allow-http-issuers)`,
-      )
-    }
-    const refusal = refusalOf(address, policy.allowHttp)
-    if (refusal) throw new FetchFailed(`${where} is ${refusal.replace(/ \(allowed only.*\)$/, '')}`)
-    if (url.protocol === 'http:' && classifyAddress(address) !== 'loopback') {
-      throw new FetchFailed(`http is allowed only to a loopback address; ${url.hostname} is not: use https`)
-    }
-  }
-}
-
-function checkScheme(url: URL, policy: IssuerFetchPolicy): void {
-  if (url.protocol === 'https:') return
-  if (url.protocol === 'http:' && policy.allowHttp) return
-  throw new FetchFailed(
-    url.protocol === 'http:'
-      ? `${url.href} is http, allowed only to a loopback address when the server runs with --allow-http-issuers; use https`
-      : `${url.protocol} is not https`,
-  )
-}
-
-function checkedLookup(url: URL, policy: IssuerFetchPolicy): LookupFunction {
-  return (hostname, options, callback) => {
-    resolveAll(hostname).then(
-      (addresses) => {
-        try {
-          checkAddresses(
-            url,
-            addresses.map((a) => a.address),
-            policy,
-          )
-        } catch (error) {
-          return callback(error as Error, '', 0)
-        }
-        const wanted = addresses.filter((a) => !options.family || a.family === options.family)
-        if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, wanted)
-        const first = wanted[0] ?? addresses[0]!
-        callback(null, first.address, first.family)
-      },
-      () => callback(new FetchFailed(`${hostname} does not resolve`), '', 0),
-    )
-  }
-}
+const rules = (policy: IssuerFetchPolicy): AddressPolicy => ({
+  allowHttp: policy.allowHttp,
+  flag: '--allow-http-issuers',
+})
 
 /**
  * GETs `raw` under the policy and returns its body as text; throws `FetchFailed` saying why not (a
@@ -124,10 +75,10 @@ async function fetchNow(raw: string, policy: IssuerFetchPolicy, accept: string):
   } catch {
     throw new FetchFailed(`${raw} is not a URL`)
   }
-  checkScheme(url, policy)
+  checkScheme(url, rules(policy), refuse)
   if (url.username || url.password) throw new FetchFailed(`${url.host}: a URL with a user name is refused`)
   const host = hostOf(url)
-  if (isIP(host)) checkAddresses(url, [host], policy)
+  if (isIP(host)) checkAddresses(url, [host], rules(policy), refuse)
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise<string>((resolve, reject) => {
     let settled = false
@@ -143,7 +94,7 @@ async function fetchNow(raw: string, policy: IssuerFetchPolicy, accept: string):
       {
         method: 'GET',
         headers: { accept, 'user-agent': 'rwa-issuers/1' },
-        lookup: checkedLookup(url, policy),
+        lookup: checkedLookup(url, rules(policy), refuse),
         agent: false,
       },
       (res: IncomingMessage) => {

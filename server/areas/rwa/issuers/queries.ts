@@ -134,3 +134,21 @@ export async function trustedIssuersOf(db: Executor, orgId: string): Promise<Tru
     })),
   }))
 }
+
+/**
+ * Active did:web issuers of every organization, still trusted at `now`, last resolved at or before
+ * `resolvedBefore`: those whose document the background fetches again. Oldest resolution first.
+ */
+export function issuersDueForResolution(db: Executor, now: string, resolvedBefore: string, limit: number) {
+  return db
+    .selectFrom('issuers')
+    .select(['org_id', 'issuer_id', 'did'])
+    .where('status', '=', 'active')
+    .where('did', 'like', 'did:web:%')
+    .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>', now)]))
+    .where('resolved_at', '<=', resolvedBefore)
+    .orderBy('resolved_at')
+    .orderBy('seq')
+    .limit(limit)
+    .execute()
+}

@@ -88,11 +88,18 @@ export function keysOfDocument(did: string, text: string): ResolvedKey[] {
   return keys
 }
 
+/**
+ * What works instead of a did:key the server cannot take: only an Ed25519 did:key names a key it verifies
+ * with; a provider whose key is of another type publishes a did:web document that lists an Ed25519 key.
+ */
+const DID_KEY_HINT =
+  "an issuer's did:key must be an Ed25519 key (did:key:z6Mk…); a provider whose keys are of another type is registered by a did:web whose document lists an Ed25519 key"
+
 /** Resolves a DID to its Ed25519 keys now; throws `Unresolvable` saying why not. */
 export async function resolveIssuerDid(did: string, policy: IssuerFetchPolicy): Promise<ResolvedKey[]> {
   if (did.startsWith('did:key:')) {
     const resolved = publicKeyOfDidKey(did)
-    if ('error' in resolved) throw new Unresolvable(resolved.error)
+    if ('error' in resolved) throw new Unresolvable(`${resolved.error}: ${DID_KEY_HINT}`)
     return [{ kid: verificationMethodOf(did), jwk: resolved.jwk }]
   }
   if (!did.startsWith('did:web:')) throw new Unresolvable(`${did} is neither a did:key nor a did:web`)

@@ -271,38 +271,49 @@ async function applyKeyChanges(
 }
 
 /**
- * Resolves the issuer's DID again now: keys new to it are added, keys gone from it retired, keys back
- * in it no longer retired (`issuer.keys_changed` when any of that happened).
+ * Applies a resolution of the issuer's DID to its stored keys: keys new to it are added, keys gone from
+ * it retired, keys back in it no longer retired (`issuer.keys_changed` when any of that happened); a key
+ * id that now names another key is refused (422 `issuer_unresolvable`), the keys left as they were.
  */
+export async function applyResolution(
+  ctx: AppContext,
+  trx: Executor,
+  row: { org_id: string; issuer_id: string; did: string },
+  resolved: ResolvedKey[],
+): Promise<void> {
+  const { org_id: orgId, issuer_id: id } = row
+  const known = (await keysOf(trx, orgId, id)).map((k) => ({ ...k, jwk: JSON.parse(k.jwk) }))
+  let changes: KeyChanges
+  try {
+    changes = reconcileKeys(known, resolved)
+  } catch (error) {
+    if (error instanceof Unresolvable) throw unresolvable(row.did, error.message)
+    throw error
+  }
+  const now = isoTimestamp(ctx.clock.now())
+  await applyKeyChanges(trx, orgId, id, changes, now)
+  await updateIssuerRow(trx, orgId, id, { resolved_at: now })
+  if (!changesNothing(changes)) {
+    ctx.record({
+      orgId,
+      action: 'issuer.keys_changed',
+      target: { type: 'issuer', id },
+      after: {
+        added: changes.added.map((k) => k.kid),
+        retired: changes.retired,
+        restored: changes.restored,
+      },
+    })
+  }
+}
+
+/** Resolves the issuer's DID again now and applies it (`applyResolution`). */
 export async function refreshIssuer(ctx: AppContext, principal: Principal, id: string): Promise<Issuer> {
   const orgId = principal.orgId
   return ctx.db.transaction().execute(async (trx) => {
     const row = await issuerOr404(trx, orgId, id, 'update')
     if (row.status === 'removed') throw removedRefusal(id)
-    const resolved = await resolveOr422(ctx, row.did)
-    const known = (await keysOf(trx, orgId, id)).map((k) => ({ ...k, jwk: JSON.parse(k.jwk) }))
-    let changes: KeyChanges
-    try {
-      changes = reconcileKeys(known, resolved)
-    } catch (error) {
-      if (error instanceof Unresolvable) throw unresolvable(row.did, error.message)
-      throw error
-    }
-    const now = isoTimestamp(ctx.clock.now())
-    await applyKeyChanges(trx, orgId, id, changes, now)
-    await updateIssuerRow(trx, orgId, id, { resolved_at: now })
-    if (!changesNothing(changes)) {
-      ctx.record({
-        orgId,
-        action: 'issuer.keys_changed',
-        target: { type: 'issuer', id },
-        after: {
-          added: changes.added.map((k) => k.kid),
-          retired: changes.retired,
-          restored: changes.restored,
-        },
-      })
-    }
+    await applyResolution(ctx, trx, row, await resolveOr422(ctx, row.did))
     return readIssuer(trx, orgId, id)
   })
 }

@@ -136,6 +136,19 @@ describe('POST /console/rwa/issuers', () => {
     ])
   })
 
+  it('refuses a did:key of another key type, saying what works instead', async () => {
+    // A P-256 did:key (multicodec 0x1200), as the did:key method's own examples write it.
+    const did = 'did:key:zDnaerDaTF5BXEavCrfRZEk316dpbLsfPDZ3WJ5hRTPFU2169'
+    const refused = await h.post(ISSUERS, body({ issuer_id: 'p256', did }))
+    expect(refused.status).toBe(422)
+    expect(refused.body.reason).toBe('issuer_unresolvable')
+    expect(refused.body.context).toEqual({
+      did,
+      reason: `${did} is not an Ed25519 key (multicodec 0xed01): an issuer's did:key must be an Ed25519 key (did:key:z6Mk…); a provider whose keys are of another type is registered by a did:web whose document lists an Ed25519 key`,
+    })
+    expect(refused.body.context.reason).not.toMatch(/https|allow-http/)
+  })
+
   it('is 422 issuer_unresolvable, saying why, when the document cannot be had', async () => {
     provider.unreachable = true
     const down = await h.post(ISSUERS, body())
