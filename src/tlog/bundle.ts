@@ -550,7 +550,7 @@ async function verifyVcs(
 
   if (problems.length === 0) {
     notes.push(
-      `${plural(bundle.credentials.length, 'credential')} and ${plural(bundle.attestations.length - external.length, 'attestation')} of the organization: each VC-JWT signed by its jurisdiction's issuer in the trust bundle, each record equal to what was signed`,
+      `${plural(bundle.credentials.length, 'credential')} and ${plural(bundle.attestations.length - external.length, 'attestation')}: each VC-JWT signed by its jurisdiction's issuer in the trust bundle, each record equal to what was signed`,
     )
     notes.push(
       `${plural(lists.size, 'status list')} signed by ${lists.size === 1 ? 'its issuer' : 'their issuers'}; ${revoked} revoked, ${revoked === 1 ? 'its bit' : 'their bits'} set and ${revoked === 1 ? 'its' : 'their'} revocation in the log; every other bit named clear`,
