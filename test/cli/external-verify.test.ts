@@ -266,5 +266,10 @@ describe('rwa audit verify of a bundle holding a trusted issuer’s attestation'
     const proof = await rwa.run(['proofs', 'verify', file('proof.json'), '--trust', file('trust.json')])
     expect(proof.exitCode, proof.stderr).toBe(0)
     expect(proof.stdout).toContain("met by trusted issuers' attestations")
+    expect(proof.stdout).toContain('digests checked for form')
+    // By id: the attestation it relied on is fetched too, and its digest compared.
+    const byId = await rwa.run(['proofs', 'verify', proofs[0].proof_id])
+    expect(byId.exitCode, byId.stderr).toBe(0)
+    expect(byId.stdout).toContain('each VC-JWT at hand with that digest')
   })
 })
