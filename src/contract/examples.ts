@@ -480,6 +480,24 @@ export const trustBundleExample: TrustBundle = {
     { jurisdiction_id: 'SG', issuer_did: SG_DID, valid_from: AT, valid_until: null },
     { jurisdiction_id: 'US', issuer_did: US_DID, valid_from: AT, valid_until: null },
   ],
+  external_issuers: [
+    {
+      issuer_id: 'acme-kyc',
+      did: 'did:web:kyc.example.com',
+      keys: [
+        {
+          kid: 'did:web:kyc.example.com#key-1',
+          jwk: { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' },
+          first_seen_at: AT,
+          retired_at: null,
+        },
+      ],
+      requirements: { kyc: ['KYCCredential'] },
+      jurisdictions: ['US'],
+      status: 'active',
+      valid_until: null,
+    },
+  ],
 }
 
 /** A one-item page of a governance list whose next page starts after `cursor`. */

@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { pageFields, pageQuery, timestampSchema } from './common.js'
+import { issuerKeySchema, issuerStatusSchema } from './issuer-keys.js'
 import { jurisdictionIdSchema, requirementNameSchema } from './rwa.js'
+
+export { type IssuerKey, issuerKeySchema, issuerStatusSchema } from './issuer-keys.js'
 
 /*
  * Trusted issuers (docs/issuers.md): the outside providers (KYC, AML, investor checks) whose credentials
@@ -62,8 +65,6 @@ export const registerIssuerRequestSchema = z.strictObject({
   valid_until: timestampSchema.optional().describe('When the organization stops trusting the issuer'),
 })
 
-export const issuerStatusSchema = z.enum(['active', 'suspended', 'removed'])
-
 /** PATCH /console/rwa/issuers/{id}: the fields given are replaced. */
 export const updateIssuerRequestSchema = z
   .strictObject({
@@ -77,17 +78,6 @@ export const updateIssuerRequestSchema = z
       .describe('`suspended`: its credentials are refused and its attestations meet nothing until `active`'),
   })
   .refine((body) => Object.keys(body).length > 0, 'expected at least one field to change')
-
-export const issuerKeySchema = z.object({
-  kid: z.string().describe('`<did>#<fragment>`'),
-  jwk: z
-    .object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string() })
-    .describe('The Ed25519 public key'),
-  first_seen_at: timestampSchema,
-  retired_at: timestampSchema
-    .nullable()
-    .describe('When the key left the DID document: it still verifies what was signed before'),
-})
 
 export const issuerSchema = z.object({
   issuer_id: z.string(),
@@ -117,7 +107,6 @@ export const listIssuersResponseSchema = z.object({ issuers: z.array(issuerSchem
 export type RegisterIssuerRequest = z.infer<typeof registerIssuerRequestSchema>
 export type UpdateIssuerRequest = z.infer<typeof updateIssuerRequestSchema>
 export type Issuer = z.infer<typeof issuerSchema>
-export type IssuerKey = z.infer<typeof issuerKeySchema>
 export type ListIssuersQuery = z.infer<typeof listIssuersQuerySchema>
 export type ListIssuersResponse = z.infer<typeof listIssuersResponseSchema>
 

@@ -2,6 +2,7 @@ import { logIndexField } from './audit.js'
 import { logKeySchema } from './audit-log.js'
 import { z } from 'zod'
 import { pageFields, pageQuery, prefixedId, timestampSchema } from './common.js'
+import { issuerKeySchema, issuerStatusSchema } from './issuer-keys.js'
 
 /*
  * Governance (/console/rwa/): jurisdictions, trust, credentials, attestations, tokens, transfers and
@@ -686,6 +687,19 @@ export const complianceCheckSchema = z.object({
       'What the check relied on: an attestation, credential, token or trust id; a rule or frozen amount as `name=value`',
     ),
   reason: z.string(),
+  issuer_did: z
+    .string()
+    .optional()
+    .describe(
+      "Only on a check met by a trusted issuer's attestation (the evidence): the issuer's DID, signed in the proof",
+    ),
+  vc_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'expected the lower-case hex SHA-256 of the VC-JWT')
+    .optional()
+    .describe(
+      "Only on a check met by a trusted issuer's attestation: the hex SHA-256 of its VC-JWT as submitted, signed in the proof",
+    ),
 })
 
 /** The spec's three fields of an evaluation (what a transfer list item carries). */
@@ -862,6 +876,23 @@ export const trustBundleIssuerSchema = z.object({
 })
 
 /**
+ * A trusted issuer of a trust bundle (docs/issuers.md, "In the trust bundle"): its DID, every key it ever
+ * had (as the issuers API gives them), what it is trusted for and where. Removed issuers stay listed
+ * (`status: removed`), so the attestations they signed before keep verifying.
+ */
+export const trustBundleExternalIssuerSchema = z.object({
+  issuer_id: z.string(),
+  did: z.string(),
+  keys: z.array(issuerKeySchema).describe('Every Ed25519 key the DID ever had, retired ones included'),
+  requirements: z
+    .record(z.string(), z.array(z.string()))
+    .describe('Requirement → the VC types of the issuer that meet it'),
+  jurisdictions: z.array(z.string()).describe('The jurisdictions that recognise its credentials'),
+  status: issuerStatusSchema,
+  valid_until: timestampSchema.nullable().describe('When the organization stops trusting it; null: no end'),
+})
+
+/**
  * GET /console/rwa/trust-bundle: what an auditor needs to verify the organization's credentials,
  * attestations and proofs offline (`rwa trust-bundle > trust.json`, then `--trust trust.json`).
  */
@@ -874,6 +905,12 @@ export const trustBundleSchema = z.object({
     .optional()
     .describe(
       "The key that signs the checkpoints of the organization's verifiable log; absent from bundles saved before the log existed",
+    ),
+  external_issuers: z
+    .array(trustBundleExternalIssuerSchema)
+    .optional()
+    .describe(
+      "The organization's trusted issuers (outside providers), removed ones included, by issuer_id; absent from bundles saved before they existed",
     ),
 })
 
@@ -924,6 +961,7 @@ export type Jwks = z.infer<typeof jwksSchema>
 export type RotateSigningKeyRequest = z.infer<typeof rotateSigningKeyRequestSchema>
 export type RotatedSigningKey = z.infer<typeof rotatedSigningKeySchema>
 export type TrustBundle = z.infer<typeof trustBundleSchema>
+export type TrustBundleExternalIssuer = z.infer<typeof trustBundleExternalIssuerSchema>
 export type RevokeAttestationRequest = z.infer<typeof revokeAttestationRequestSchema>
 export type CredentialStatusEntry = z.infer<typeof credentialStatusEntrySchema>
 export type TokenRules = z.infer<typeof tokenRulesSchema>

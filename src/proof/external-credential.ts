@@ -106,12 +106,19 @@ export function statusEntriesOf(status: unknown): ExternalStatusEntry[] | string
 /**
  * Verifies a VC-JWT of an outside issuer, at `now`, against the registered issuers: the first refusal,
  * or what it is. Its status lists are not consulted here (`checkExternalStatus`).
+ *
+ * With `asRecorded` (an audit of records as they were kept: `rwa audit verify`), what was signed is
+ * checked, not whether it may be relied on now: an issuer suspended or removed since still vouches for
+ * what it signed, its `valid_until` is judged at the credential's signing (`validFrom`, else `iat`),
+ * and the credential's own validity window is not.
  */
 export async function verifyExternalCredential(
   vcJwt: string,
   issuers: readonly TrustedIssuer[],
   now: Date,
+  options: { asRecorded?: boolean } = {},
 ): Promise<ExternalVerification> {
+  const asRecorded = options.asRecorded === true
   let header: ReturnType<typeof decodeProtectedHeader>
   let unverified: Record<string, unknown>
   try {
@@ -125,12 +132,12 @@ export async function verifyExternalCredential(
   if (header.alg !== 'EdDSA') return refuse('signature_invalid', `alg ${String(header.alg)} (EdDSA expected)`)
   const iss = unverified.iss
   if (typeof iss !== 'string') return refuse('credential_malformed', 'the VC-JWT has no iss')
-  const issuer = issuers.find((i) => i.did === iss && i.status !== 'removed')
+  const issuer = issuers.find((i) => i.did === iss && (asRecorded || i.status !== 'removed'))
   if (!issuer) return refuse('issuer_not_trusted', `${iss} is not a trusted issuer of the organization`)
-  if (issuer.status === 'suspended') {
+  if (issuer.status === 'suspended' && !asRecorded) {
     return refuse('issuer_suspended', `issuer ${issuer.issuer_id} (${iss}) is suspended`)
   }
-  if (issuer.valid_until !== null && Date.parse(issuer.valid_until) <= now.getTime()) {
+  if (!asRecorded && issuer.valid_until !== null && Date.parse(issuer.valid_until) <= now.getTime()) {
     return refuse('issuer_not_trusted', `issuer ${issuer.issuer_id} was trusted until ${issuer.valid_until}`)
   }
   const kid = typeof header.kid === 'string' ? header.kid : ''
@@ -155,6 +162,16 @@ export async function verifyExternalCredential(
   if (key.retired_at !== null && (signedAt === undefined || signedAt >= Date.parse(key.retired_at))) {
     return refuse('signature_invalid', `${kid} was retired at ${key.retired_at}, before this credential`)
   }
+  if (
+    asRecorded &&
+    issuer.valid_until !== null &&
+    (signedAt === undefined || signedAt >= Date.parse(issuer.valid_until))
+  ) {
+    return refuse(
+      'issuer_not_trusted',
+      `issuer ${issuer.issuer_id} was trusted until ${issuer.valid_until}, before this credential`,
+    )
+  }
   const subject = (claims.credentialSubject as { id?: unknown } | undefined)?.id
   if (typeof subject !== 'string' || !subject.startsWith('did:')) {
     return refuse('credential_malformed', 'credentialSubject.id is not a DID')
@@ -173,11 +190,11 @@ export async function verifyExternalCredential(
     )
   }
   const validFrom = timeOf(claims.validFrom, claims.nbf)
-  if (validFrom !== undefined && validFrom > now.getTime()) {
+  if (!asRecorded && validFrom !== undefined && validFrom > now.getTime()) {
     return refuse('credential_not_yet_valid', `valid only from ${new Date(validFrom).toISOString()}`)
   }
   const validUntil = timeOf(claims.validUntil, claims.exp)
-  if (validUntil !== undefined && validUntil <= now.getTime()) {
+  if (!asRecorded && validUntil !== undefined && validUntil <= now.getTime()) {
     return refuse('credential_expired', `expired at ${new Date(validUntil).toISOString()}`)
   }
   const entries = statusEntriesOf(claims.credentialStatus)

@@ -10,6 +10,7 @@ import {
   transferDetailSchema,
   transferSummarySchema,
 } from '../contract/rwa.js'
+import { externalRelianceProblems } from './external-attestation.js'
 import { jurisdictionsNamedBy, PROOF_JWS_TYPE, type ProofFacts, proofFacts } from './facts.js'
 import { duplicateKeyInJws } from './strict-jws.js'
 import { issuerOf, trustedProofKey } from './trust.js'
@@ -113,11 +114,14 @@ export type TrustedProofVerification =
  * bundle's proof keys when it signed (`evaluated_at`), the digest and signature must hold (`verifyProof`),
  * and a version-2 proof must have been made for the bundle's organization, its `issuers` naming exactly the
  * jurisdictions of its facts, each with the bundle's issuer of that jurisdiction. A version-1 proof
- * (made before proofs named their organization) signs neither: it holds with a note saying so.
+ * (made before proofs named their organization) signs neither: it holds with a note saying so. A check
+ * met by a trusted issuer's attestation names its issuer's DID and VC digest, which must hold against
+ * the bundle (and, given `attestations` by id, be that attestation's): `externalRelianceProblems`.
  */
 export async function verifyProofTrusted(
   proof: Proof,
   bundle: TrustBundle,
+  options: { attestations?: ReadonlyMap<string, Record<string, unknown>> } = {},
 ): Promise<TrustedProofVerification> {
   const trusted = trustedProofKey(bundle, proof.kid, proof.evaluated_at)
   if ('reason' in trusted)
@@ -158,7 +162,31 @@ export async function verifyProofTrusted(
     }
   }
   notes.push(`made for organization ${bundle.org_id}, by the issuers of ${named.join(', ')}`)
+  const reliance = externalReliance(proof, bundle, options.attestations)
+  if ('reason' in reliance) return { valid: false, reason: reliance.reason }
+  if (reliance.note) notes.push(reliance.note)
   return { valid: true, kid: signature.kid, notes }
+}
+
+/**
+ * The checks a proof met with trusted issuers' attestations (`externalRelianceProblems`): the first
+ * problem, or a note on what held.
+ */
+function externalReliance(
+  proof: Proof,
+  bundle: TrustBundle,
+  attestations: ReadonlyMap<string, Record<string, unknown>> | undefined,
+): { reason: string } | { note?: string } {
+  const [problem] = externalRelianceProblems(proof, bundle, attestations)
+  if (problem) return { reason: `the proof's reliance on a trusted issuer does not hold: ${problem}` }
+  const relied = proof.compliance_details.checks.filter((c) => c.vc_sha256 !== undefined).length
+  if (relied === 0) return {}
+  const checked = attestations
+    ? 'each VC-JWT at hand with that digest'
+    : 'their VC-JWTs not at hand, digests checked for form'
+  return {
+    note: `${relied === 1 ? '1 check' : `${relied} checks`} met by trusted issuers' attestations, each naming an issuer of the trust bundle trusted for it there and a VC digest (${checked})`,
+  }
 }
 
 /** The fields of a saved transfer (`rwa transfers get ID --json`): a transfer detail has exactly these. */

@@ -5,13 +5,21 @@ import type { CliContext } from '../context.js'
 import { withContext } from '../context.js'
 import type { Run } from '../invoke.js'
 import { checkRevocation } from '../../proof/status-list.js'
+import { isExternalVc, verifyExternalAttestation } from '../../proof/external-attestation.js'
 import { verifyCredential } from '../../proof/verify-credential.js'
 import { boundedFetchText } from '../bounded-fetch.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { parseJsonInput, readInputFile } from '../input.js'
 import { listing } from '../paging.js'
 import { confirmed, showing } from './shapes.js'
-import { doesNotHold, maxStatusAgeOf, statusOf, trustOf, type VerifyOptions } from './verification.js'
+import {
+  doesNotHold,
+  externalStatusOf,
+  maxStatusAgeOf,
+  statusOf,
+  trustOf,
+  type VerifyOptions,
+} from './verification.js'
 
 /** A credential as `rwa credentials get` prints it. */
 export function showCredential(ctx: CliContext, c: Credential): void {
@@ -119,6 +127,10 @@ export function verify(source: string, options: VerifyOptions, command: Command)
   return withContext(command, async (ctx) => {
     const input = await vcOf(source, ctx, options)
     const trust = await trustOf(ctx, options)
+    const saved = input.record as Record<string, unknown> | undefined
+    if (saved ? saved.source === 'external' : isExternalVc(input.vcJwt, trust.bundle)) {
+      return verifyExternal(ctx, input, trust, options)
+    }
     const signature = await verifyCredential(input.vcJwt, { record: input.record, trust: trust.bundle })
     let result: { valid: true; notes: string[] } | { valid: false; reason: string } = signature
     if (signature.valid) {
@@ -167,6 +179,69 @@ export function verify(source: string, options: VerifyOptions, command: Command)
       )
     }
   })
+}
+
+/**
+ * `rwa credentials verify` of a trusted issuer's attestation (docs/issuers.md, "In the trust bundle"): its
+ * VC-JWT signed by a key of its issuer in the trust bundle's `external_issuers`, `iss` that issuer's DID,
+ * of a VC type it is trusted for, the issuer active and the credential within its validity now, the record
+ * around it equal to what was signed, and neither revoked nor suspended per its issuer's lists (fetched
+ * now, fail-closed; `--offline` skips them). Exits 8 when it does not hold.
+ */
+async function verifyExternal(
+  ctx: CliContext,
+  input: { vcJwt: string; record?: unknown; byId: boolean },
+  trust: Awaited<ReturnType<typeof trustOf>>,
+  options: VerifyOptions,
+): Promise<void> {
+  const record = (input.record ?? {}) as Record<string, unknown>
+  const checked = await verifyExternalAttestation(input.vcJwt, { record: input.record, trust: trust.bundle })
+  const label = typeof record.attestation_id === 'string' ? record.attestation_id : 'the credential'
+  let result: { valid: true; notes: string[] } | { valid: false; reason: string } = checked
+  if (checked.valid) {
+    const status = await externalStatusOf(checked.verified, options, label)
+    result = status.holds
+      ? { valid: true, notes: [...checked.notes, status.note] }
+      : { valid: false, reason: status.reason }
+  }
+  const verified = checked.verified
+  const claims = verified?.claims
+  const report = {
+    id: typeof record.attestation_id === 'string' ? record.attestation_id : (claims?.jti ?? null),
+    type: verified?.vcTypes ?? null,
+    issuer_id: verified?.issuer.issuer_id ?? null,
+    issuer_did: verified?.issuer.did ?? null,
+    subject_did: verified?.subject ?? null,
+    valid_from: verified?.validFrom ?? null,
+    valid_until: verified?.validUntil ?? null,
+    status: typeof record.status === 'string' ? record.status : null,
+    trust_from: trust.from,
+    status_checked: !options.offline,
+    valid: result.valid,
+    ...(result.valid ? { notes: result.notes } : { reason: result.reason }),
+  }
+  ctx.out.result(report, () => {
+    if (!verified || !result.valid) return
+    ctx.out.record([
+      ['id', report.id as string | null],
+      ['type', verified.vcTypes.filter((t) => t !== 'VerifiableCredential').join(', ')],
+      ['issuer', `${verified.issuer.issuer_id} (${verified.issuer.did})`],
+      ['subject_did', verified.subject],
+      ['valid_from', verified.validFrom],
+      ['valid_until', verified.validUntil],
+    ])
+    ctx.out.line(
+      `${ctx.out.style.green('✓ credential holds')}: signed by a key of its trusted issuer, trusted by ${trust.from}, within its validity\n  ${result.notes.join('\n  ')}`,
+    )
+  })
+  if (!result.valid) {
+    throw doesNotHold(
+      `${String(report.id ?? 'the credential')} does NOT hold: ${result.reason}`,
+      input.byId
+        ? undefined
+        : 'an id (`rwa credentials verify att_...`) fetches the record as the server holds it now',
+    )
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
+import { ApiProblemError } from '../../client/errors.js'
 import type { Proof } from '../../contract/rwa.js'
 import { proofInputOf, transferMismatch, verifyProofTrusted } from '../../proof/verify.js'
 import type { CliContext } from '../context.js'
@@ -65,6 +66,30 @@ async function proofFromInput(
   return input
 }
 
+/**
+ * The trusted issuers' attestations a proof's checks name by `vc_sha256` (docs/issuers.md, "In a
+ * proof"), fetched from the server by id: each check's digest is then compared with its VC-JWT. One the
+ * server does not have is left out, and named by the verification as not at hand.
+ */
+async function reliedOn(ctx: CliContext, proof: Proof): Promise<Map<string, Record<string, unknown>>> {
+  const ids = new Set(
+    proof.compliance_details.checks
+      .filter((c) => c.vc_sha256 !== undefined && c.evidence !== null)
+      .map((c) => c.evidence as string),
+  )
+  const found = new Map<string, Record<string, unknown>>()
+  if (ids.size === 0) return found
+  const gov = (await ctx.rwa()).governance
+  for (const id of ids) {
+    try {
+      found.set(id, (await gov.getAttestation({ params: { id } })).raw as Record<string, unknown>)
+    } catch (error) {
+      if (!(error instanceof ApiProblemError) || error.status !== 404) throw error
+    }
+  }
+  return found
+}
+
 /** `rwa proofs jwks`: the service's public key set, as JSON, to save for offline verification. */
 export const jwks: Run<'getProofKeys'> = async ({ ctx, send }) => {
   const { data, raw } = await send()
@@ -96,7 +121,9 @@ export function verify(source: string, options: VerifyOptions, command: Command)
     if ('error' in input) throw doesNotHold(`proof ${source} does not hold: ${input.error}`)
     const { proof, transfer } = input
     const trust = await trustOf(ctx, options)
-    let result = await verifyProofTrusted(proof, trust.bundle)
+    // A proof fetched by id: the attestations its checks relied on are fetched too, to compare digests.
+    const attestations = byId ? await reliedOn(ctx, proof) : undefined
+    let result = await verifyProofTrusted(proof, trust.bundle, attestations ? { attestations } : {})
     if (result.valid && transfer) {
       const mismatch = transferMismatch(transfer, proof)
       result = mismatch

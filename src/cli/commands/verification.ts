@@ -1,4 +1,5 @@
 import { type TrustBundle, trustBundleSchema } from '../../contract/rwa.js'
+import { checkExternalStatus, type VerifiedExternal } from '../../proof/external-credential.js'
 import { checkRevocation, DEFAULT_MAX_STATUS_AGE_MS, formatAge } from '../../proof/status-list.js'
 import { boundedFetchText } from '../bounded-fetch.js'
 import type { CliContext } from '../context.js'
@@ -83,5 +84,36 @@ export async function statusOf(vcJwt: string, options: VerifyOptions): Promise<S
   return {
     holds: true,
     note: `not revoked per its status list (bit ${status.statusListIndex}, list signed by the issuer at ${status.validFrom}, within ${formatAge(maxAgeMs)})`,
+  }
+}
+
+/**
+ * The status of a trusted issuer's credential by its issuer's lists (revocation and suspension),
+ * fetched now (bounded) and verified by the issuer's keys of the trust bundle, fail-closed: a bit set,
+ * or a list that cannot be fetched or verified, does not hold. `--offline` skips it, and says so.
+ */
+export async function externalStatusOf(
+  verified: VerifiedExternal,
+  options: VerifyOptions,
+  label: string,
+): Promise<StatusOutcome> {
+  if (options.offline) return { holds: true, note: 'status not checked (--offline)' }
+  if (verified.entries.length === 0) return { holds: true, note: 'it names no status list' }
+  const status = await checkExternalStatus(
+    verified,
+    async (url) => {
+      try {
+        return { listJwt: (await boundedFetchText(url)).trim(), fetchedAt: new Date().toISOString() }
+      } catch (error) {
+        return { error: `${url}: ${(error as Error).message}` }
+      }
+    },
+    { now: new Date(), maxAgeMs: maxStatusAgeOf(options), label },
+  )
+  if (!status.ok) return { holds: false, reason: `${status.detail} (${status.reason})` }
+  const purposes = verified.entries.map((e) => e.statusPurpose).join(' and ')
+  return {
+    holds: true,
+    note: `neither revoked nor suspended per its issuer's ${purposes} lists, fetched now`,
   }
 }

@@ -73,6 +73,8 @@ describe('GET /console/rwa/trust-bundle', () => {
         kid: expect.any(String),
         vkey: expect.stringMatching(/^[^+\s]+\/console\/audit\/admin\+[0-9a-f]{8}\+A[A-Za-z0-9+/]{43}$/),
       },
+      // No trusted issuer registered (test/server/rwa/issuers/trust-bundle.test.ts lists them).
+      external_issuers: [],
     })
     expect(bundle.proof_keys.keys).toHaveLength(1)
     expect(jwks.keys.map((k: { kid: string }) => k.kid)).toContain(bundle.log_key?.kid)

@@ -113,6 +113,22 @@ export async function setKeysRetired(
  * status, requirements, end of trust and keys kept for life. Removed ones included, so that a credential
  * of one is refused as such.
  */
+/** Every issuer of an organization, removed ones included, by issuer_id, with its keys (oldest first). */
+export async function allIssuersWithKeys(db: Executor, orgId: string) {
+  const rows = await db
+    .selectFrom('issuers')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('issuer_id')
+    .execute()
+  const keys = await keysOfIssuers(
+    db,
+    orgId,
+    rows.map((r) => r.issuer_id),
+  )
+  return rows.map((row) => ({ row, keys: keys.get(row.issuer_id) ?? [] }))
+}
+
 export async function trustedIssuersOf(db: Executor, orgId: string): Promise<TrustedIssuer[]> {
   const rows = await db.selectFrom('issuers').selectAll().where('org_id', '=', orgId).orderBy('seq').execute()
   const keys = await keysOfIssuers(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { checkExternalStatus, verifyExternalCredential } from '../../../../src/proof/external-credential.js'
 import type { AppContext } from '../../../pipeline/context.js'
 import type { Executor } from '../../../platform/db/queries.js'
@@ -36,6 +37,7 @@ export async function externalFacts(
       issuer_id: row.issuer_id,
       issuer_did: row.issuer_did,
       subject_did: row.subject_did,
+      vc_sha256: createHash('sha256').update(row.vc_jwt, 'utf8').digest('hex'),
       jurisdictions: issuer?.jurisdictions ?? [],
     }
     const verified = await verifyExternalCredential(row.vc_jwt, issuers, at)

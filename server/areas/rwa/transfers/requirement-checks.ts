@@ -45,6 +45,8 @@ export interface ExternalAttestationFacts {
   issuer_id: string
   issuer_did: string
   subject_did: string
+  /** The hex SHA-256 of its VC-JWT as submitted: a check it meets signs it, with the issuer's DID. */
+  vc_sha256: string
   /** The requirements its issuer is trusted for by its VC types now (its recorded type when it does not verify). */
   requirements: readonly string[]
   /** The jurisdictions its issuer is trusted in. */
@@ -188,6 +190,9 @@ export function requirementCheck(
       satisfied: true,
       evidence: outsideMet.attestation_id,
       reason: `${requirement} of ${subject} attested by trusted issuer ${outsideMet.issuer_id} (${outsideMet.issuer_did}) in ${outsideMet.attestation_id}`,
+      // Signed in the proof: whose credential, and exactly which (docs/issuers.md, "In a proof").
+      issuer_did: outsideMet.issuer_did,
+      vc_sha256: outsideMet.vc_sha256,
     }
   }
   if (met) {

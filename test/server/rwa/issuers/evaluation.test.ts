@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { trustBundleSchema } from '../../../../src/contract/rwa.js'
+import { verifyProofTrusted } from '../../../../src/proof/verify.js'
 import {
   buildWorld,
   expectStatus,
@@ -23,8 +26,8 @@ const HOUR = 3_600_000
 let h: Harness
 let provider: TestIssuer
 let world: World
-let kyc: { id: string; index: number }
-let aml: { id: string; index: number }
+let kyc: { id: string; index: number; vcJwt: string }
+let aml: { id: string; index: number; vcJwt: string }
 
 beforeEach(async () => {
   h = await createHarness({ allowHttpIssuers: true })
@@ -49,7 +52,7 @@ beforeEach(async () => {
       validUntil: new Date(h.clock.now() + 365 * 24 * HOUR),
     })
     const made = await expectStatus(h.post('/console/rwa/attestations', { vc_jwt: issued.vc_jwt }), 201)
-    return { id: made.attestation_id as string, index: issued.index }
+    return { id: made.attestation_id as string, index: issued.index, vcJwt: issued.vc_jwt }
   }
   kyc = await submit('KYCCredential')
   aml = await submit('AMLCredential')
@@ -74,7 +77,7 @@ async function decide(to = 'US', caller: ApiCaller = h) {
 }
 
 describe('transfers decided on trusted issuers’ attestations', () => {
-  it('approves on them where the issuer is trusted, naming the attestation, the issuer and its DID', async () => {
+  it('approves on them where the issuer is trusted, its proof signing the issuer DID and the VC digest', async () => {
     const tx = await expectStatus(
       h.post(
         '/console/rwa/transfers',
@@ -91,7 +94,21 @@ describe('transfers decided on trusted issuers’ attestations', () => {
       satisfied: true,
       evidence: kyc.id,
       reason: `kyc of recipient ${CAROL} attested by trusted issuer acme-kyc (${provider.did}) in ${kyc.id}`,
+      issuer_did: provider.did,
+      vc_sha256: createHash('sha256').update(kyc.vcJwt).digest('hex'),
     })
+    // Signed: the proof's facts carry them, and the proof verifies against the trust bundle.
+    const signed = detail.proof.compliance_details.checks.filter((c: any) => c.vc_sha256 !== undefined)
+    expect(signed.map((c: any) => [c.requirement, c.issuer_did, c.vc_sha256])).toEqual([
+      ['kyc', provider.did, createHash('sha256').update(kyc.vcJwt).digest('hex')],
+      ['aml', provider.did, createHash('sha256').update(aml.vcJwt).digest('hex')],
+    ])
+    const bundle = trustBundleSchema.parse(await expectStatus(h.get('/console/rwa/trust-bundle'), 200))
+    expect(await verifyProofTrusted(detail.proof, bundle)).toMatchObject({ valid: true })
+    // The signed digest is the proof's: an edited one, or an issuer DID the bundle lacks, does not hold.
+    const edited = structuredClone(detail.proof)
+    edited.compliance_details.checks.find((c: any) => c.requirement === 'kyc').vc_sha256 = 'cd'.repeat(32)
+    expect(await verifyProofTrusted(edited, bundle)).toMatchObject({ valid: false })
   })
 
   it('does not count them in a jurisdiction the issuer is not trusted in', async () => {

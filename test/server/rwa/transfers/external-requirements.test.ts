@@ -14,12 +14,14 @@ import {
 
 const BOB = 'did:web:lion:bob'
 const DID = 'did:web:kyc.acme.example'
+const SHA = 'ab'.repeat(32)
 
 const ext = (id: string, extra: Partial<ExternalAttestationFacts> = {}): ExternalAttestationFacts => ({
   attestation_id: id,
   issuer_id: 'acme-kyc',
   issuer_did: DID,
   subject_did: BOB,
+  vc_sha256: SHA,
   requirements: ['kyc'],
   jurisdictions: ['US'],
   problem: null,
@@ -60,7 +62,7 @@ const check = (f: TransferFacts, jurisdiction: string) =>
   evaluateTransfer(f).checks.find((c) => c.requirement === 'kyc' && c.jurisdiction === jurisdiction)!
 
 describe('requirements met by trusted issuers', () => {
-  it('meets a requirement where the issuer is trusted, naming the attestation, the issuer and its DID', () => {
+  it('meets a requirement where the issuer is trusted, naming the attestation, the issuer, its DID and the VC digest', () => {
     const f = facts({ external: [ext('att_0001')] })
     expect(check(f, 'US')).toEqual({
       requirement: 'kyc',
@@ -68,6 +70,8 @@ describe('requirements met by trusted issuers', () => {
       satisfied: true,
       evidence: 'att_0001',
       reason: `kyc of recipient ${BOB} attested by trusted issuer acme-kyc (${DID}) in att_0001`,
+      issuer_did: DID,
+      vc_sha256: SHA,
     })
     expect(check(f, 'SG')).toMatchObject({
       satisfied: false,
