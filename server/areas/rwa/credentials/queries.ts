@@ -120,3 +120,22 @@ export async function insertDid(db: Executor, orgId: string, did: string, at: st
 const insertDidRow = compiledOnce((db: Executor, orgId: string, did: string, at: string) =>
   db.insertInto('rwa_dids').values({ org_id: orgId, did, created_at: at }),
 )
+
+/**
+ * Suspends (`suspension` given) or reinstates (null) an unrevoked credential; false when another
+ * request changed it first (revoked it, or suspended or reinstated it).
+ */
+export async function markCredentialSuspension(
+  db: Executor,
+  credentialId: string,
+  suspension: { at: string; reason: string | null } | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('credentials')
+    .set({ suspended_at: suspension?.at ?? null, suspension_reason: suspension?.reason ?? null })
+    .where('credential_id', '=', credentialId)
+    .where('status', '=', 'active')
+    .where('suspended_at', suspension ? 'is' : 'is not', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
