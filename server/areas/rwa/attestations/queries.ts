@@ -68,6 +68,7 @@ const candidateAttestations = (db: Executor) =>
       'issued_at',
       'valid_until',
       'revoked_at',
+      'suspended_at',
     ])
 
 /** Compiled once per number of personal requirements. */
