@@ -21,11 +21,14 @@ export const credentialOr404 = (db: Executor, orgId: string, id: string, lock?: 
   ownedOr404(findCredential(db, orgId, id, lock), 'credential', id)
 
 export function listCredentials(db: Executor, orgId: string, query: ListCredentialsQuery) {
-  const base = whereEqual(db.selectFrom('credentials').where('org_id', '=', orgId), {
+  let base = whereEqual(db.selectFrom('credentials').where('org_id', '=', orgId), {
     jurisdiction: query.jurisdiction,
     owner_did: query.owner_did,
-    status: query.status,
+    // A suspended credential is stored `active` with its suspended_at set (migration 0025).
+    status: query.status === 'suspended' ? 'active' : query.status,
   })
+  if (query.status === 'active') base = base.where('suspended_at', 'is', null)
+  if (query.status === 'suspended') base = base.where('suspended_at', 'is not', null)
   return pageOf(base, 'credential_id', query)
 }
 
