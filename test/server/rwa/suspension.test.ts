@@ -165,6 +165,49 @@ describe('POST /console/rwa/credentials/{id}/suspend and /reinstate', () => {
   })
 })
 
+describe('a revocation list from before suspension lists (migration 0025)', () => {
+  it('gets its sibling when an entry is next taken, and a credential issued before is suspended in it', async () => {
+    const old = await expectStatus(h.get(credentialPath()), 200)
+    const [revocation, suspension] = old.credential_status
+    const oldListId = new URL(revocation.statusListCredential).pathname.split('/').pop()!
+    // As the migration leaves a list: no sibling.
+    await h.ctx.db.deleteFrom('status_lists').where('purpose', '=', 'suspension').execute()
+    await h.ctx.db.updateTable('status_lists').set({ suspension_list_id: null }).execute()
+    expect((await h.get(new URL(suspension.statusListCredential).pathname, { key: null })).status).toBe(404)
+
+    const suspended = await expectStatus(h.post(`${credentialPath()}/suspend`), 200)
+    expect(suspended.status).toBe('suspended')
+    const sibling = await h.ctx.db
+      .selectFrom('status_lists')
+      .select('suspension_list_id')
+      .where('list_id', '=', oldListId)
+      .executeTakeFirstOrThrow()
+    expect(sibling.suspension_list_id).toMatch(/^sl_/)
+    // A credential issued now names that sibling, at its own index; the older one's bit is set there.
+    const next = await expectStatus(
+      h.post('/console/rwa/credentials', {
+        jurisdiction: 'US',
+        owner_did: old.owner_did,
+        property_data: { ...old.property_data, title_deed: 'NEW-1' },
+      }),
+      201,
+    )
+    expect(next.credential_status[1].statusListCredential).toBe(
+      `${PUBLIC_URL}/console/rwa/status/${sibling.suspension_list_id}`,
+    )
+    const list = await listOf(next.credential_status[1].statusListCredential)
+    expect(list.purpose).toBe('suspension')
+    expect(list.bits.get(Number(revocation.statusListIndex))).toBe(true)
+    expect(list.bits.get(Number(next.credential_status[1].statusListIndex))).toBe(false)
+    await expectStatus(h.post(`${credentialPath()}/reinstate`), 200)
+    expect(
+      (await listOf(next.credential_status[1].statusListCredential)).bits.get(
+        Number(revocation.statusListIndex),
+      ),
+    ).toBe(false)
+  })
+})
+
 describe('POST /console/rwa/attestations/{id}/suspend and /reinstate', () => {
   it('suspends the organization’s own attestation: it meets nothing until reinstated', async () => {
     const before = await expectStatus(h.get(attestationPath()), 200)
