@@ -74,7 +74,7 @@ export const revoke = confirmed(
   (data) => [data.credential_id],
 )
 
-/** `rwa credentials suspend ID [--reason]`: until reinstated; its transfers fail credential_valid meanwhile. */
+/** `rwa credentials suspend ID [--reason]`: until reinstated; its transfers fail credential_valid. */
 export const suspend = confirmed(
   'suspendCredential',
   ({ params }) => ({
@@ -202,7 +202,8 @@ export function verify(source: string, options: VerifyOptions, command: Command)
 
 /**
  * `rwa credentials status <cred_... | att_... | file | -> [--trust FILE]`: whether a credential (or
- * attestation) is revoked or suspended (when it carries a suspension entry), checked as any verifier would through its public status list (fail-closed,
+ * attestation) is revoked or suspended (when it carries a suspension entry), checked as any verifier
+ * would through its public status lists (fail-closed,
  * bounded fetch, `--max-status-age`). The credential's own signature is verified first, by the trust
  * bundle's issuer of its jurisdiction (`--trust FILE`, else the server's bundle): an unsigned or
  * untrusted one names whatever URL its forger likes, so nothing it names is fetched. Exits 8 when it

@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'preact/hooks'
-import type { Problem } from '../api.js'
 import { get } from '../api.js'
 import { href, Link } from '../router.js'
 import { useCan } from '../session.js'
 import { Fields, Id, Json, Page, Pending, ProblemAlert, problemOf, Section, Table, Time } from '../ui.js'
-import { toBase64 } from '../verify/bytes.js'
+import type { Problem } from '../api.js'
 import {
   eventLeafHash,
   inclusionHolds,
   type VerifiedCheckpoint,
   verifyCheckpointInPage,
 } from '../verify/checkpoint.js'
+import { toBase64 } from '../verify/bytes.js'
 import type { PageProps } from './index.js'
 
 interface CheckpointAnswer {

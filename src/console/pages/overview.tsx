@@ -1,4 +1,4 @@
-import { href, Link } from '../router.js'
+import { Link, href } from '../router.js'
 import { useCan, useSession } from '../session.js'
 import { IdLink, Page, Pending, Section, Status, Table, Time, useGet } from '../ui.js'
 

@@ -3,11 +3,11 @@ import { ActionButton } from '../actions.js'
 import type { Answer } from '../api.js'
 import { href } from '../router.js'
 import {
-  Details,
   Fields,
   Filters,
   Id,
   IdLink,
+  Details,
   listQuery,
   Notice,
   Page,

@@ -41,9 +41,7 @@ export async function identitiesOfDids(
   const rows = await db
     .selectFrom('identity_dids')
     .innerJoin('identities', (j) =>
-      j
-        .onRef('identities.org_id', '=', 'identity_dids.org_id')
-        .onRef('identities.identity_id', '=', 'identity_dids.identity_id'),
+      j.onRef('identities.org_id', '=', 'identity_dids.org_id').onRef('identities.identity_id', '=', 'identity_dids.identity_id'),
     )
     .selectAll('identities')
     .select('identity_dids.did as did')
