@@ -23,6 +23,8 @@ export const BATCH_OPERATIONS = {
   'credentials.issue': { operationId: 'issueCredential' },
   'attestations.submit': { operationId: 'submitAttestation' },
   'attestations.revoke': { operationId: 'revokeAttestation', idField: 'attestation_id' },
+  'attestations.suspend': { operationId: 'suspendAttestation', idField: 'attestation_id' },
+  'attestations.reinstate': { operationId: 'reinstateAttestation', idField: 'attestation_id' },
   'tokens.create': { operationId: 'tokenize' },
   'tokens.rules': { operationId: 'setTokenRules', idField: 'token_id' },
   'tokens.pause': { operationId: 'pauseToken', idField: 'token_id' },

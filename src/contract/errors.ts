@@ -177,7 +177,12 @@ export const REASONS = {
     when: 'Trust between the two jurisdictions is already active (`context.trust_id`)',
   },
   credential_already_revoked: { code: 'conflict', when: 'The credential is revoked already' },
-  credential_revoked: { code: 'conflict', when: 'Tokenizing a revoked credential' },
+  credential_revoked: {
+    code: 'conflict',
+    when: 'Tokenizing, suspending or reinstating a revoked credential (revocation is final)',
+  },
+  credential_already_suspended: { code: 'conflict', when: 'Suspending a credential suspended already' },
+  credential_not_suspended: { code: 'conflict', when: 'Reinstating a credential that is not suspended' },
   credential_expired: { code: 'conflict', when: 'Tokenizing a credential past its `valid_until`' },
   credential_already_tokenized: {
     code: 'conflict',
@@ -212,13 +217,19 @@ export const REASONS = {
     when: 'Issuing a credential for a title deed an active credential of the jurisdiction already has (compared trimmed, case-insensitive; `context.credential_id` names it)',
   },
   attestation_already_revoked: { code: 'conflict', when: 'The attestation is revoked already' },
+  attestation_revoked: {
+    code: 'conflict',
+    when: 'Suspending or reinstating a revoked attestation (revocation is final)',
+  },
+  attestation_already_suspended: { code: 'conflict', when: 'Suspending an attestation suspended already' },
+  attestation_not_suspended: { code: 'conflict', when: 'Reinstating an attestation that is not suspended' },
   attestation_exists: {
     code: 'conflict',
     when: "A trusted issuer's VC-JWT submitted already (`context.attestation_id` names its attestation)",
   },
   attestation_external: {
     code: 'conflict',
-    when: "Revoking a trusted issuer's attestation: its issuer revokes it, in its own status list",
+    when: "Revoking, suspending or reinstating a trusted issuer's attestation: its issuer revokes or suspends it, in its own status lists",
   },
   approval_not_pending: {
     code: 'conflict',

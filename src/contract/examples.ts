@@ -107,14 +107,29 @@ export const revokeTrustResponseExample: RevokeTrustResponse = {
 const STATUS_LIST_US = 'https://rwa.example.com/console/rwa/status/sl_01M8420DE8N3M2BQ5Y9K7XW1TQ'
 const STATUS_LIST_SG = 'https://rwa.example.com/console/rwa/status/sl_01M8420DEAZ4R6W2H8P3N5QV0J'
 
-/** A credentialStatus entry: bit `index` of a jurisdiction's status list. */
-const statusEntry = (list: string, index: number): CredentialStatusEntry => ({
+const SUSPENSION_LIST_US = 'https://rwa.example.com/console/rwa/status/sl_01M8420DE9K4T7Q2W6R1Y3ZB5N'
+const SUSPENSION_LIST_SG = 'https://rwa.example.com/console/rwa/status/sl_01M8420DEBH2V5N8C4J6M0XR7P'
+
+const entryOf = (
+  list: string,
+  index: number,
+  purpose: CredentialStatusEntry['statusPurpose'],
+): CredentialStatusEntry => ({
   id: `${list}#${index}`,
   type: 'BitstringStatusListEntry',
-  statusPurpose: 'revocation',
+  statusPurpose: purpose,
   statusListIndex: String(index),
   statusListCredential: list,
 })
+
+/**
+ * A credentialStatus: bit `index` of a jurisdiction's revocation list, and the same bit of its
+ * suspension list.
+ */
+const statusEntry = (list: string, suspensionList: string, index: number): CredentialStatusEntry[] => [
+  entryOf(list, index, 'revocation'),
+  entryOf(suspensionList, index, 'suspension'),
+]
 
 export const issueCredentialRequestExample = {
   jurisdiction: 'US',
@@ -138,7 +153,7 @@ export const credentialExample: Credential = {
   revoked_at: null,
   revocation_reason: null,
   vc_jwt: VC_JWT,
-  credential_status: statusEntry(STATUS_LIST_US, 48_213),
+  credential_status: statusEntry(STATUS_LIST_US, SUSPENSION_LIST_US, 48_213),
 }
 
 export const revokeCredentialRequestExample = { reason: 'Title transferred outside the platform' }
@@ -149,6 +164,10 @@ export const revokedCredentialExample: Credential = {
   revoked_at: LATER,
   revocation_reason: revokeCredentialRequestExample.reason,
 }
+
+export const suspendRequestExample = { reason: 'Ownership disputed in court; under review' }
+
+export const suspendedCredentialExample: Credential = { ...credentialExample, status: 'suspended' }
 
 export const submitAttestationRequestExample: SubmitAttestationRequest = {
   jurisdiction: 'SG',
@@ -172,7 +191,7 @@ export const attestationExample: Attestation = {
   issued_at: AT,
   valid_until: '2027-11-22T00:00:00.000Z',
   vc_jwt: VC_JWT,
-  credential_status: statusEntry(STATUS_LIST_SG, 90_127),
+  credential_status: statusEntry(STATUS_LIST_SG, SUSPENSION_LIST_SG, 90_127),
   status: 'active',
   revoked_at: null,
   revocation_reason: null,
@@ -186,6 +205,8 @@ export const revokedAttestationExample: Attestation = {
   revoked_at: LATER,
   revocation_reason: revokeAttestationRequestExample.reason,
 }
+
+export const suspendedAttestationExample: Attestation = { ...attestationExample, status: 'suspended' }
 
 export const tokenizeRequestExample = { credential_id: CREDENTIAL_ID, total_supply: 1000, symbol: 'ATX' }
 

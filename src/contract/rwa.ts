@@ -212,20 +212,31 @@ export const revokeTrustResponseSchema = z.object({
 // ── Revocation status (W3C Bitstring Status List) ───────────────────────────
 
 /**
- * The `credentialStatus` of a VC the service signs: its entry in the issuing jurisdiction's public
- * status list (W3C Bitstring Status List v1.0). The bit at `statusListIndex` of the list credential at
- * `statusListCredential` is 1 once the credential is revoked.
+ * An entry of the `credentialStatus` of a VC the service signs: its place in one of the issuing
+ * jurisdiction's public status lists (W3C Bitstring Status List v1.0). The bit at `statusListIndex` of
+ * the list credential at `statusListCredential` is 1 once the credential is revoked (purpose
+ * `revocation`), or while it is suspended (purpose `suspension`).
  */
 export const credentialStatusEntrySchema = z.object({
   id: z.string().describe('`<statusListCredential>#<statusListIndex>`'),
   type: z.literal('BitstringStatusListEntry'),
-  statusPurpose: z.literal('revocation'),
+  statusPurpose: z.enum(['revocation', 'suspension']),
   statusListIndex: z
     .string()
     .regex(/^(0|[1-9][0-9]*)$/)
     .describe('Position of the bit, a decimal string'),
   statusListCredential: z.string().describe('URL of the status list credential (served without a key)'),
 })
+
+/**
+ * The `credentialStatus` as signed: one revocation entry (what was issued before suspension lists), or
+ * a revocation entry then a suspension entry at the same index of the sibling list (docs/governance.md,
+ * "Suspension").
+ */
+export const signedCredentialStatusSchema = z.union([
+  credentialStatusEntrySchema,
+  z.array(credentialStatusEntrySchema).min(1).max(2),
+])
 
 // ── Credentials ─────────────────────────────────────────────────────────────
 
@@ -251,7 +262,8 @@ export const issueCredentialRequestSchema = z.strictObject({
   valid_until: timestampSchema.optional().describe('End of validity; none means valid until revoked'),
 })
 
-export const credentialStatusSchema = z.enum(['active', 'revoked'])
+/** A record's status: `suspended` while suspended (until reinstated), `revoked` for good. */
+export const credentialStatusSchema = z.enum(['active', 'suspended', 'revoked'])
 
 export const credentialSchema = z.object({
   credential_id: credentialIdSchema,
@@ -271,14 +283,21 @@ export const credentialSchema = z.object({
   revoked_at: timestampSchema.nullable(),
   revocation_reason: z.string().nullable(),
   vc_jwt: z.string().describe('W3C VC 2.0 as a JOSE JWT (typ vc+jwt, EdDSA) signed by the issuer_did key'),
-  credential_status: credentialStatusEntrySchema
+  credential_status: signedCredentialStatusSchema
     .nullable()
-    .describe('The `credentialStatus` inside vc_jwt; null for a credential issued before status lists'),
+    .describe(
+      'The `credentialStatus` inside vc_jwt (a revocation entry, then a suspension entry since suspension lists); null for a credential issued before status lists',
+    ),
 })
 
 /** POST /console/rwa/credentials/{id}/revoke; the body is optional. */
 export const revokeCredentialRequestSchema = z.strictObject({
   reason: text(500).optional().describe('Why the credential is revoked'),
+})
+
+/** POST /console/rwa/credentials/{id}/suspend and /attestations/{id}/suspend; the body is optional. */
+export const suspendRequestSchema = z.strictObject({
+  reason: text(500).optional().describe('Why it is suspended, e.g. under investigation'),
 })
 
 export const listCredentialsQuerySchema = z.strictObject({
@@ -347,10 +366,14 @@ export const attestationSchema = z.object({
   issued_at: timestampSchema,
   valid_until: timestampSchema.nullable(),
   vc_jwt: z.string(),
-  credential_status: credentialStatusEntrySchema
+  credential_status: signedCredentialStatusSchema
     .nullable()
-    .describe('The `credentialStatus` inside vc_jwt; null for an attestation issued before status lists'),
-  status: credentialStatusSchema.describe('`revoked` once revoked: no evaluation relies on it any more'),
+    .describe(
+      'The `credentialStatus` inside vc_jwt (a revocation entry, then a suspension entry since suspension lists); null for an attestation issued before status lists',
+    ),
+  status: credentialStatusSchema.describe(
+    '`suspended` while suspended (no evaluation relies on it until reinstated); `revoked` once revoked: no evaluation relies on it any more',
+  ),
   revoked_at: timestampSchema.nullable(),
   revocation_reason: z.string().nullable(),
 })
@@ -964,6 +987,8 @@ export type TrustBundle = z.infer<typeof trustBundleSchema>
 export type TrustBundleExternalIssuer = z.infer<typeof trustBundleExternalIssuerSchema>
 export type RevokeAttestationRequest = z.infer<typeof revokeAttestationRequestSchema>
 export type CredentialStatusEntry = z.infer<typeof credentialStatusEntrySchema>
+export type SignedCredentialStatus = z.infer<typeof signedCredentialStatusSchema>
+export type SuspendRequest = z.infer<typeof suspendRequestSchema>
 export type TokenRules = z.infer<typeof tokenRulesSchema>
 export type SetTokenRulesRequest = z.infer<typeof setTokenRulesRequestSchema>
 export type TokenHistoryQuery = z.infer<typeof tokenHistoryQuerySchema>

@@ -66,7 +66,8 @@ export interface StatusEntry {
 /** What `checkRevocation` found. */
 export type RevocationCheck =
   | {
-      status: 'active' | 'revoked'
+      /** `suspended`: its suspension bit is set (not valid until reinstated); `revoked` wins over it. */
+      status: 'active' | 'revoked' | 'suspended'
       statusListCredential: string
       statusListIndex: number
       /** The list's `validFrom`: when it was signed. */
@@ -87,6 +88,8 @@ export interface RevocationOptions {
   now?: Date
   /** The oldest list accepted, by its `validFrom` (default 24 hours). */
   maxAgeMs?: number
+  /** The purpose the list must have (`verifyStatusList`; default `revocation`). */
+  purpose?: 'revocation' | 'suspension'
 }
 
 /**
@@ -101,14 +104,16 @@ export interface RevocationOptions {
  * - its `validFrom` (the signing time) is no older than `maxAgeMs` and not in the future, and its
  *   `validUntil`, if any, has not passed (an old genuine list cannot be replayed);
  * - it is a `revocation` BitstringStatusListCredential whose `encodedList` decodes (at most 16 MiB
- *   gunzipped) to at least 131,072 entries, the index among them.
+ *   gunzipped) to at least 131,072 entries, the index among them;
+ * - and when the VC carries a `suspension` entry too (docs/governance.md, "Suspension"), the same of
+ *   that list, a `suspension` one: a set bit there is `suspended` (not valid while set).
  * Anything else is `unknown` with the reason: the caller fails closed on it. The credential's own
  * signature is not checked here: verify it first (`verifyCredential`, with a trust bundle), since an
  * unsigned VC names whatever URL its forger likes, and this fetches it.
  *
  * @example
  * const result = await checkRevocation(credential.vc_jwt, async (url) => (await fetch(url)).text())
- * // { status: 'revoked', ... } | { status: 'active', ... } | { status: 'unknown', reason }
+ * // { status: 'revoked' | 'suspended' | 'active', ... } | { status: 'unknown', reason }
  */
 export async function checkRevocation(
   vcJwt: string,
@@ -131,7 +136,67 @@ export async function checkRevocation(
   }
   const list = await verifyStatusList(listJwt, entry.url, options)
   if ('reason' in list) return { status: 'unknown', reason: list.reason }
-  return statusInList(vc, entry, list)
+  const revocation = statusInList(vc, entry, list)
+  if (revocation.status !== 'active') return revocation
+  // Its suspension entry, when it carries one (docs/governance.md, "Suspension"): the same checks of
+  // its list, a `suspension` list; a set bit is `suspended`, a list that does not verify is unknown.
+  const suspension = suspensionEntryOf(vc)
+  if (suspension === undefined) return revocation
+  if ('reason' in suspension) return { status: 'unknown', reason: suspension.reason }
+  let suspensionJwt: string
+  try {
+    suspensionJwt = (await fetchList(suspension.url)).trim()
+  } catch (error) {
+    return { status: 'unknown', reason: `cannot fetch ${suspension.url}: ${(error as Error).message}` }
+  }
+  const suspensionList = await verifyStatusList(suspensionJwt, suspension.url, {
+    ...options,
+    purpose: 'suspension',
+  })
+  if ('reason' in suspensionList) return { status: 'unknown', reason: suspensionList.reason }
+  const bit = statusInList(vc, suspension, suspensionList)
+  if (bit.status === 'unknown') return bit
+  return bit.status === 'revoked' ? { ...bit, status: 'suspended' } : revocation
+}
+
+/** The entries of a `credentialStatus` as signed: one entry or a list of them (none when absent). */
+export function statusEntriesOf(credentialStatus: unknown): StatusEntry[] {
+  if (credentialStatus === undefined || credentialStatus === null) return []
+  return (Array.isArray(credentialStatus) ? credentialStatus : [credentialStatus]) as StatusEntry[]
+}
+
+/** The position an entry names, or why it names none this verifier reads. */
+function positionOf(
+  entry: StatusEntry,
+  purpose: 'revocation' | 'suspension',
+): StatusPosition | { reason: string } {
+  if (
+    !entry ||
+    typeof entry !== 'object' ||
+    entry.type !== 'BitstringStatusListEntry' ||
+    entry.statusPurpose !== purpose
+  ) {
+    return { reason: `unsupported credentialStatus ${entry?.type}/${entry?.statusPurpose}` }
+  }
+  if (typeof entry.statusListIndex !== 'string' || !/^(0|[1-9][0-9]{0,9})$/.test(entry.statusListIndex)) {
+    return { reason: `statusListIndex ${JSON.stringify(entry.statusListIndex)} is not a decimal string` }
+  }
+  const url = entry.statusListCredential
+  if (typeof url !== 'string') return { reason: 'statusListCredential is not a URL' }
+  return { url, index: Number(entry.statusListIndex) }
+}
+
+/**
+ * The position of a VC's suspension bit (its `credentialStatus` entry of purpose `suspension`), or
+ * undefined when it carries none (issued before suspension lists), or why it cannot be read.
+ */
+export function suspensionEntryOf(
+  vc: Record<string, unknown>,
+): StatusPosition | { reason: string } | undefined {
+  const entry = statusEntriesOf(vc.credentialStatus).find(
+    (e) => e && typeof e === 'object' && e.statusPurpose === 'suspension',
+  )
+  return entry === undefined ? undefined : positionOf(entry, 'suspension')
 }
 
 /** Where a VC's revocation bit is: its status list's URL and the index in it. */
@@ -147,18 +212,20 @@ export interface StatusPosition {
 export function statusEntryOf(
   vc: Record<string, unknown>,
 ): StatusPosition | { reason: string; absent?: true } {
-  const entry = vc.credentialStatus as StatusEntry | undefined
-  if (!entry || typeof entry !== 'object')
+  const entries = statusEntriesOf(vc.credentialStatus)
+  if (entries.length === 0 || typeof entries[0] !== 'object')
     return { reason: 'the credential carries no credentialStatus (issued before status lists)', absent: true }
-  if (entry.type !== 'BitstringStatusListEntry' || entry.statusPurpose !== 'revocation') {
-    return { reason: `unsupported credentialStatus ${entry.type}/${entry.statusPurpose}` }
+  // One entry (issued before suspension lists) or a list: its revocation entry, and nothing unknown.
+  const unknown = entries.find(
+    (e) =>
+      !e || typeof e !== 'object' || (e.statusPurpose !== 'revocation' && e.statusPurpose !== 'suspension'),
+  )
+  if (unknown) return { reason: `unsupported credentialStatus ${unknown?.type}/${unknown?.statusPurpose}` }
+  const revocation = entries.filter((e) => e.statusPurpose === 'revocation')
+  if (revocation.length !== 1 || entries.length > 2) {
+    return { reason: `the credentialStatus has ${revocation.length} revocation entries (one expected)` }
   }
-  if (typeof entry.statusListIndex !== 'string' || !/^(0|[1-9][0-9]{0,9})$/.test(entry.statusListIndex)) {
-    return { reason: `statusListIndex ${JSON.stringify(entry.statusListIndex)} is not a decimal string` }
-  }
-  const url = entry.statusListCredential
-  if (typeof url !== 'string') return { reason: 'statusListCredential is not a URL' }
-  return { url, index: Number(entry.statusListIndex) }
+  return positionOf(revocation[0]!, 'revocation')
 }
 
 /** A status list credential that verified (`verifyStatusList`): who signed it, when, and its bits. */
@@ -175,8 +242,9 @@ export interface VerifiedStatusList {
  * Verifies the status list credential `listJwt` served at `url`, by itself (what `checkRevocation`
  * requires of a list, except that its issuer be the credential's: `statusInList` checks that): an
  * EdDSA `vc+jwt` signed by the did:key of its `iss`, that `iss` its `issuer`, its `id` the URL, signed
- * no longer than `maxAgeMs` before `now` and not after, not expired, a `revocation`
- * BitstringStatusListCredential of at least 131,072 entries. Or why not.
+ * no longer than `maxAgeMs` before `now` and not after, not expired, a BitstringStatusListCredential
+ * of the purpose asked (`revocation` unless `options.purpose` says otherwise) of at least 131,072
+ * entries. Or why not.
  */
 export async function verifyStatusList(
   listJwt: string,
@@ -185,6 +253,7 @@ export async function verifyStatusList(
 ): Promise<VerifiedStatusList | { reason: string }> {
   const now = (options.now ?? new Date()).getTime()
   const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_STATUS_AGE_MS
+  const purpose = options.purpose ?? 'revocation'
   let list: Record<string, unknown>
   try {
     const duplicate = duplicateKeyInJws(listJwt)
@@ -228,9 +297,9 @@ export async function verifyStatusList(
   if (
     !Array.isArray(types) ||
     !types.includes('BitstringStatusListCredential') ||
-    subject?.statusPurpose !== 'revocation'
+    subject?.statusPurpose !== purpose
   ) {
-    return { reason: 'not a revocation BitstringStatusListCredential' }
+    return { reason: `not a ${purpose} BitstringStatusListCredential` }
   }
   let bits: Uint8Array
   try {

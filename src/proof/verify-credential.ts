@@ -183,6 +183,13 @@ export async function verifyCredential(
         claims,
       }
     }
+    if (record.status === 'suspended' && !options.asRecorded) {
+      return {
+        valid: false,
+        reason: 'the signature holds, but the record says it is suspended (not valid until reinstated)',
+        claims,
+      }
+    }
     notes.push('the record equals the signed facts, field by field')
   }
   return { valid: true, claims, kind, notes }
@@ -276,13 +283,13 @@ function recordMismatch(input: unknown, vcJwt: string, kind: VcKind, claims: VcC
     }
   }
   const status = record.status ?? 'active'
-  if (status !== 'active' && status !== 'revoked')
+  if (status !== 'active' && status !== 'suspended' && status !== 'revoked')
     return `the record's status ${JSON.stringify(status)} is not a status`
   if (
-    status === 'active' &&
+    status !== 'revoked' &&
     ((record.revoked_at ?? null) !== null || (record.revocation_reason ?? null) !== null)
   ) {
-    return 'the record says active but carries a revocation'
+    return `the record says ${String(status)} but carries a revocation`
   }
   return undefined
 }

@@ -149,7 +149,7 @@ beforeAll(async () => {
   )
   expect(revoked.status, revoked.text).toBe(201)
   revokedId = revoked.body.credential_id
-  const listPath = new URL(revoked.body.credential_status.statusListCredential).pathname
+  const listPath = new URL(revoked.body.credential_status[0].statusListCredential).pathname
   sgListBeforeRevocation = (await api.get(listPath)).text
   checkpointBeforeRevocation = (await api.get('/console/audit/log/checkpoint', { key })).body.checkpoint
   const revocation = await api.post(
@@ -574,9 +574,9 @@ describe('rwa audit export and rwa audit verify', () => {
 
   it('a status list not signed by its issuer, one that disagrees with a record, or one missing is exit 8', async () => {
     const active = activeCredential()
-    const usList = active.credential_status.statusListCredential as string
+    const usList = active.credential_status[0].statusListCredential as string
     const sgList = readJson(bundle, 'credentials.json').find((c: any) => c.credential_id === revokedId)
-      .credential_status.statusListCredential as string
+      .credential_status[0].statusListCredential as string
     const quoted = (url: string) => url.replace(/[.?/]/g, (c) => `\\${c}`)
     // The US list signed again by a key of one's own: every bit clear, as a list can be made to say.
     await expectRefused(
@@ -776,7 +776,7 @@ describe('rwa audit export while the log is written', () => {
       before: checkpointBeforeRevocation,
     })
     const lists = readJson(dir, 'status-lists.json')
-    const sgList: string = hidden.credential_status.statusListCredential
+    const sgList: string = hidden.credential_status[0].statusListCredential
     writeJson(dir, 'status-lists.json', { ...lists, [sgList]: sgListBeforeRevocation })
     // A genuine export reads the record of a revocation logged meanwhile again, after the checkpoint
     // that covers it: the window excuses no record that does not show its revocation.

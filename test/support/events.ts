@@ -16,7 +16,8 @@ export const RECORD_PATHS: Record<string, (id: string) => string> = {
  * Makes, with `key` (an owner of a pro organization), one change of every event type a write can
  * cause: the world of buildWorld (jurisdictions, trust, a credential, attestations, a token), an
  * approved, a rejected and a forced transfer, pause and unpause, freeze and unfreeze, new rules, a
- * recovery, an update and a removal of a jurisdiction, a revoked attestation, credential and trust, a
+ * recovery, an update and a removal of a jurisdiction, an attestation and a credential suspended,
+ * reinstated and revoked, trust revoked, a
  * key created, rerolled and revoked, (with the admin key) the subscription updated, and a trusted
  * issuer registered, updated, suspended, its keys changed and removed (the harness allows http issuers).
  */
@@ -83,6 +84,13 @@ export async function exerciseEveryChange(h: ApiCaller, orgId: string, key: stri
     201,
   )
   await expectStatus(h.request('DELETE', '/console/rwa/jurisdictions/XX', { key }), 200)
+  for (const path of [
+    `/console/rwa/attestations/${world.attestations.aml}`,
+    `/console/rwa/credentials/${world.credentialId}`,
+  ]) {
+    await expectStatus(h.post(`${path}/suspend`, { reason: 'under review' }, opts), 200)
+    await expectStatus(h.post(`${path}/reinstate`, {}, opts), 200)
+  }
   await expectStatus(
     h.post(`/console/rwa/attestations/${world.attestations.aml}/revoke`, { reason: 'stale' }, opts),
     200,

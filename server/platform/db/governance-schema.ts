@@ -101,6 +101,9 @@ export interface CredentialsTable {
    * the active credentials of a jurisdiction. Null for an older duplicate the migration left active.
    */
   title_deed_key: string | null
+  /** Set while suspended (migration 0025); `status` stays `active` meanwhile. */
+  suspended_at: Generated<string | null>
+  suspension_reason: Generated<string | null>
 }
 
 /** Every owner DID an organization has introduced with a credential: what `max_dids` caps. */
@@ -129,6 +132,9 @@ export interface AttestationsTable {
   status: Generated<string>
   revoked_at: string | null
   revocation_reason: string | null
+  /** Set while suspended (migration 0025); `status` stays `active` meanwhile. */
+  suspended_at: Generated<string | null>
+  suspension_reason: Generated<string | null>
 }
 
 export interface TokensTable {
@@ -178,6 +184,10 @@ export interface StatusListsTable {
   version: number
   created_at: string
   updated_at: string
+  /** `revocation` or `suspension` (migration 0025). */
+  purpose: Generated<string>
+  /** A revocation list's sibling suspension list (same capacity, same indexes); null until made. */
+  suspension_list_id: Generated<string | null>
 }
 
 /** The set bits of a status list: one row per revoked entry. */
@@ -185,6 +195,13 @@ export interface StatusListRevocationsTable {
   list_id: string
   status_index: number
   revoked_at: string
+}
+
+/** The set bits of a suspension list: one row per suspended entry, deleted on reinstatement. */
+export interface StatusListSuspensionsTable {
+  list_id: string
+  status_index: number
+  suspended_at: string
 }
 
 export interface TokenEventsTable {

@@ -13,6 +13,7 @@ import type {
   HolderFreezesTable,
   StatusListsTable,
   StatusListRevocationsTable,
+  StatusListSuspensionsTable,
   TokenEventsTable,
   TransfersTable,
   ProofsTable,
@@ -74,6 +75,7 @@ export interface Database {
   holder_freezes: HolderFreezesTable
   status_lists: StatusListsTable
   status_list_revocations: StatusListRevocationsTable
+  status_list_suspensions: StatusListSuspensionsTable
   transfer_counts: TransferCountsTable
   token_event_counts: TokenEventCountsTable
   transfer_daily_volumes: TransferDailyVolumesTable

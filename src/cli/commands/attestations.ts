@@ -64,6 +64,30 @@ export const submit: Run<'submitAttestation'> = async ({ ctx, send }) => {
   }, [data.attestation_id])
 }
 
+/** `rwa attestations suspend ID [--reason]`: until reinstated; it meets no requirement meanwhile. */
+export const suspend = confirmed(
+  'suspendAttestation',
+  ({ params }) => ({
+    action: `suspend attestation ${params.id}`,
+    warning: 'No transfer relies on it until it is reinstated.',
+  }),
+  (ctx, data) => {
+    showAttestation(ctx, data)
+    ctx.out.success(`suspended attestation ${data.attestation_id}`)
+  },
+  (data) => [data.attestation_id],
+)
+
+/** `rwa attestations reinstate ID`: a suspended attestation counts again. */
+export const reinstate = showing(
+  'reinstateAttestation',
+  (ctx, data) => {
+    showAttestation(ctx, data)
+    ctx.out.success(`reinstated attestation ${data.attestation_id}`)
+  },
+  (a) => [a.attestation_id],
+)
+
 /** `rwa attestations revoke ID [--reason]`: for good; transfers stop relying on it. */
 export const revoke = confirmed(
   'revokeAttestation',

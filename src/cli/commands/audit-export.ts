@@ -6,6 +6,7 @@ import type { AuditEvent } from '../../contract/audit.js'
 import { type LogCheckpoint, MAX_LOG_ENTRIES } from '../../contract/audit-log.js'
 import type { Proof, TransferDetail, TransferSummary, TrustBundle } from '../../contract/rwa.js'
 import { type AuditBundle, BUNDLE_FILES, BUNDLE_FORMAT, recoveryProofIds } from '../../tlog/bundle.js'
+import { statusEntriesOf } from '../../proof/status-list.js'
 import { type CliContext, withContext } from '../context.js'
 import { plural } from '../output.js'
 
@@ -65,7 +66,7 @@ async function readRecords(ctx: CliContext, client: Client) {
   for (const c of [...credentials, ...attestations]) {
     // A trusted issuer's attestation names its issuer's lists, which this server does not serve.
     if ('source' in c && c.source === 'external') continue
-    const url = c.credential_status?.statusListCredential
+    const url = revocationListOf(c)
     if (url === undefined || url in statusLists) continue
     // Through this connection: the URL names the public host, which this machine may not reach.
     const list_id = url.slice(url.lastIndexOf('/') + 1)
@@ -94,7 +95,16 @@ function summaryOf(detail: TransferDetail): TransferSummary {
 }
 
 /** A credential or attestation record, as the bundle keeps it. */
-type VcRecord = { status?: string; credential_status?: { statusListCredential?: string } | null }
+type VcRecord = { status?: string; credential_status?: unknown }
+
+/**
+ * The revocation list a record's `credentialStatus` names (its one entry, or its `revocation` entry
+ * beside a `suspension` one): what `rwa audit verify` checks. Suspension lists are not kept in a bundle.
+ */
+function revocationListOf(record: VcRecord): string | undefined {
+  const entry = statusEntriesOf(record.credential_status).find((e) => e?.statusPurpose === 'revocation')
+  return typeof entry?.statusListCredential === 'string' ? entry.statusListCredential : undefined
+}
 
 /**
  * The records the entries logged while the lists were read (the window, between the two checkpoints)
@@ -150,7 +160,7 @@ async function readWindowRecords(
     ctx.out.progress(`read ${plural(count, 'record')} the log changed while the lists were read…`)
   }
   // Read after the records, as the first time: a record read as revoked has its bit set in them.
-  const lists = new Set(vcs.map((vc) => vc.credential_status?.statusListCredential))
+  const lists = new Set(vcs.map(revocationListOf))
   for (const url of lists) {
     if (url === undefined) continue
     const list_id = url.slice(url.lastIndexOf('/') + 1)

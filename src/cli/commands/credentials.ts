@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
 import type { Credential } from '../../contract/rwa.js'
-import type { CliContext } from '../context.js'
-import { withContext } from '../context.js'
-import type { Run } from '../invoke.js'
 import { checkRevocation } from '../../proof/status-list.js'
 import { isExternalVc, verifyExternalAttestation } from '../../proof/external-attestation.js'
 import { verifyCredential } from '../../proof/verify-credential.js'
 import { boundedFetchText } from '../bounded-fetch.js'
+import type { CliContext } from '../context.js'
+import { withContext } from '../context.js'
 import { EXIT, ExitError } from '../exit-error.js'
 import { parseJsonInput, readInputFile } from '../input.js'
+import type { Run } from '../invoke.js'
+import type { Styled } from '../output.js'
 import { listing } from '../paging.js'
 import { confirmed, showing } from './shapes.js'
 import {
@@ -21,12 +22,18 @@ import {
   type VerifyOptions,
 } from './verification.js'
 
+/** A record's status, coloured: green while active, yellow while suspended, red once revoked. */
+export function statusWord(ctx: CliContext, status: string): Styled {
+  if (status === 'active') return ctx.out.style.green(status)
+  return status === 'suspended' ? ctx.out.style.yellow(status) : ctx.out.style.red(status)
+}
+
 /** A credential as `rwa credentials get` prints it. */
 export function showCredential(ctx: CliContext, c: Credential): void {
   ctx.out.record([
     ['credential_id', c.credential_id],
     ['type', c.type],
-    ['status', c.status === 'active' ? ctx.out.style.green(c.status) : ctx.out.style.red(c.status)],
+    ['status', statusWord(ctx, c.status)],
     ['jurisdiction', c.jurisdiction],
     ['owner_did', c.owner_did],
     ['address', c.property_data.address],
@@ -73,6 +80,30 @@ export const revoke = confirmed(
   }),
   (ctx, data) => ctx.out.success(`revoked credential ${data.credential_id}`),
   (data) => [data.credential_id],
+)
+
+/** `rwa credentials suspend ID [--reason]`: until reinstated; its transfers fail credential_valid. */
+export const suspend = confirmed(
+  'suspendCredential',
+  ({ params }) => ({
+    action: `suspend credential ${params.id}`,
+    warning: 'Tokens backed by it cannot be transferred until it is reinstated.',
+  }),
+  (ctx, data) => {
+    showCredential(ctx, data)
+    ctx.out.success(`suspended credential ${data.credential_id}`)
+  },
+  (data) => [data.credential_id],
+)
+
+/** `rwa credentials reinstate ID`: a suspended credential is valid again. */
+export const reinstate = showing(
+  'reinstateCredential',
+  (ctx, data) => {
+    showCredential(ctx, data)
+    ctx.out.success(`reinstated credential ${data.credential_id}`)
+  },
+  (c) => [c.credential_id],
 )
 
 /** A VC to verify from a file or stdin: a record carrying `vc_jwt`, or the compact VC-JWT itself. */
@@ -246,11 +277,12 @@ async function verifyExternal(
 
 /**
  * `rwa credentials status <cred_... | att_... | file | -> [--trust FILE]`: whether a credential (or
- * attestation) is revoked, checked as any verifier would through its public status list (fail-closed,
+ * attestation) is revoked or suspended (when it carries a suspension entry), checked as any verifier
+ * would through its public status lists (fail-closed,
  * bounded fetch, `--max-status-age`). The credential's own signature is verified first, by the trust
  * bundle's issuer of its jurisdiction (`--trust FILE`, else the server's bundle): an unsigned or
  * untrusted one names whatever URL its forger likes, so nothing it names is fetched. Exits 8 when it
- * does not verify, is revoked, or its status cannot be verified.
+ * does not verify, is revoked or suspended, or its status cannot be verified.
  */
 export function status(source: string, options: VerifyOptions, command: Command) {
   return withContext(command, async (ctx) => {
@@ -270,13 +302,19 @@ export function status(source: string, options: VerifyOptions, command: Command)
     const result = await checkRevocation(input.vcJwt, (url) => boundedFetchText(url), { maxAgeMs })
     ctx.out.result(result, () => {
       if (result.status === 'unknown') return
-      const word = result.status === 'active' ? ctx.out.style.green('active') : ctx.out.style.red('revoked')
+      const word = statusWord(ctx, result.status)
       ctx.out.line(
         `${word}: bit ${result.statusListIndex} of ${result.statusListCredential} (list signed by the issuer at ${result.validFrom})`,
       )
     })
     if (result.status === 'revoked') {
       throw doesNotHold('the credential is revoked', 'its issuer set its bit in the public status list')
+    }
+    if (result.status === 'suspended') {
+      throw doesNotHold(
+        'the credential is suspended: not valid until its issuer reinstates it',
+        'its issuer set its bit in the public suspension list',
+      )
     }
     if (result.status === 'unknown') throw doesNotHold(`status not verified: ${result.reason}`)
   })

@@ -142,13 +142,30 @@ export function declareGovernance(program: Command): void {
       examples: ['rwa credentials revoke cred_01JD... --reason "title disputed" --yes'],
       run: async () => (await credentials()).revoke,
     }),
+    suspend: command({
+      operation: 'suspendCredential',
+      description:
+        'Suspend a credential until reinstated: its suspension bit is set, and its transfers fail credential_valid meanwhile',
+      args: credential,
+      examples: ['rwa credentials suspend cred_01JD... --reason "title disputed" --yes'],
+      run: async () => (await credentials()).suspend,
+    }),
+    reinstate: command({
+      operation: 'reinstateCredential',
+      description: 'Reinstate a suspended credential: its suspension bit is cleared',
+      args: credential,
+      examples: ['rwa credentials reinstate cred_01JD...'],
+      run: async () => (await credentials()).reinstate,
+    }),
   })
   verifyCommands(cred)
   importCommand(cred, 'credentials', 'jurisdiction,owner_did,address,type,value_usd,title_deed[,valid_until]')
 
   const attestations = () => import('../commands/attestations.js')
   const attestation = { id: '<attestation_id>' }
-  const att = program.command('attestations').description('Submit, read and revoke regulatory attestations')
+  const att = program
+    .command('attestations')
+    .description('Submit, read, suspend, reinstate and revoke regulatory attestations')
   importCommand(
     att,
     'attestations',
@@ -200,6 +217,21 @@ export function declareGovernance(program: Command): void {
       args: attestation,
       examples: ['rwa attestations revoke att_01JD... --reason "found to be false" --yes'],
       run: async () => (await attestations()).revoke,
+    }),
+    suspend: command({
+      operation: 'suspendAttestation',
+      description:
+        "Suspend the organization's own attestation until reinstated: its suspension bit is set, and it meets no requirement meanwhile",
+      args: attestation,
+      examples: ['rwa attestations suspend att_01JD... --reason "under review" --yes'],
+      run: async () => (await attestations()).suspend,
+    }),
+    reinstate: command({
+      operation: 'reinstateAttestation',
+      description: "Reinstate the organization's own suspended attestation: its suspension bit is cleared",
+      args: attestation,
+      examples: ['rwa attestations reinstate att_01JD...'],
+      run: async () => (await attestations()).reinstate,
     }),
   })
 }

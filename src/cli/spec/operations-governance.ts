@@ -64,7 +64,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"cursor","in":"query","type":"string","required":false,"description":"The previous page's `next_cursor`"},
     {"name":"jurisdiction","in":"query","type":"string","required":false,"description":"Short code of the jurisdiction, e.g. `US`","example":"US"},
     {"name":"owner_did","in":"query","type":"string","required":false,"example":"did:web:acme:alice"},
-    {"name":"status","in":"query","type":"string","required":false,"enum":["active","revoked"],"example":"suspended"},
+    {"name":"status","in":"query","type":"string","required":false,"enum":["active","suspended","revoked"],"example":"suspended"},
   ] },
   issueCredential: { "table":"all","method":"post","summary":"Issue a property credential (a VC-JWT signed by the jurisdiction)","paged":false,"body":"required", "fields": [
     {"name":"jurisdiction","in":"body","type":"string","required":true,"description":"jurisdiction_id of the issuing jurisdiction","example":"US"},
@@ -81,6 +81,13 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
   revokeCredential: { "table":"all","method":"post","summary":"Revoke a credential (permanent; freezes its token)","paged":false,"body":"optional", "fields": [
     {"name":"id","in":"path","type":"string","required":true},
     {"name":"reason","in":"body","type":"string","required":false,"description":"Why the credential is revoked","example":"Title transferred outside the platform"},
+  ] },
+  suspendCredential: { "table":"all","method":"post","summary":"Suspend a credential until reinstated (sets its suspension bit; it fails credential_valid meanwhile)","paged":false,"body":"optional", "fields": [
+    {"name":"id","in":"path","type":"string","required":true},
+    {"name":"reason","in":"body","type":"string","required":false,"description":"Why it is suspended, e.g. under investigation","example":"Ownership disputed in court; under review"},
+  ] },
+  reinstateCredential: { "table":"all","method":"post","summary":"Reinstate a suspended credential (clears its suspension bit)","paged":false, "fields": [
+    {"name":"id","in":"path","type":"string","required":true},
   ] },
   listAttestations: { "table":"all","method":"get","summary":"List attestations; filter by jurisdiction, credential_id, subject_did, type","paged":true, "fields": [
     {"name":"limit","in":"query","type":"integer","required":false,"min":1,"max":500,"default":"50","example":"50"},
@@ -106,6 +113,13 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
   revokeAttestation: { "table":"all","method":"post","summary":"Revoke an attestation (permanent; sets its status-list bit, evaluations stop relying on it)","paged":false,"body":"optional", "fields": [
     {"name":"id","in":"path","type":"string","required":true},
     {"name":"reason","in":"body","type":"string","required":false,"description":"Why the attestation is revoked, e.g. found to be false","example":"The KYC check was found to be forged"},
+  ] },
+  suspendAttestation: { "table":"all","method":"post","summary":"Suspend the organization's own attestation until reinstated (sets its suspension bit; it meets nothing meanwhile)","paged":false,"body":"optional", "fields": [
+    {"name":"id","in":"path","type":"string","required":true},
+    {"name":"reason","in":"body","type":"string","required":false,"description":"Why it is suspended, e.g. under investigation","example":"Ownership disputed in court; under review"},
+  ] },
+  reinstateAttestation: { "table":"all","method":"post","summary":"Reinstate the organization's own suspended attestation (clears its suspension bit)","paged":false, "fields": [
+    {"name":"id","in":"path","type":"string","required":true},
   ] },
   tokenize: { "table":"all","method":"post","summary":"Tokenize a credentialed asset","paged":false,"body":"required", "fields": [
     {"name":"credential_id","in":"body","type":"string","required":true,"example":"cred_01M8420DESXZV8X28W2ZQWTKA9"},

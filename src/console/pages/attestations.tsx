@@ -19,6 +19,7 @@ import {
   useGet,
 } from '../ui.js'
 import type { PageProps } from './index.js'
+import { SuspensionAction } from './suspension.js'
 
 interface Attestation {
   attestation_id: string
@@ -99,31 +100,43 @@ function AttestationDetail(props: { id: string }) {
   const path = `/console/rwa/attestations/${encodeURIComponent(props.id)}`
   const record = useGet<Attestation>(path)
   const [revoked, setRevoked] = useState(false)
+  const [changed, setChanged] = useState<string>()
   const a = record.state === 'done' ? record.data : undefined
   return (
     <Page title={`Attestation ${props.id}`}>
       <Pending loaded={record} />
-      {revoked ? <Notice>Attestation revoked.</Notice> : null}
+      {revoked ? <Notice>Attestation revoked.</Notice> : changed ? <Notice>{changed}</Notice> : null}
       {a ? (
         <>
           <Section
             title="Record"
             actions={
-              a.status === 'active' && a.source !== 'external' ? (
-                <ActionButton
-                  label="Revoke attestation"
-                  operation={{ method: 'post', path: '/console/rwa/attestations/{id}/revoke' }}
-                  request={(v) => ({ path: `${path}/revoke`, body: v.reason ? { reason: v.reason } : {} })}
-                  title={`Revoke attestation ${props.id}`}
-                  description="Revocation is final: a transfer that relied on it fails that check afterwards."
-                  fields={[{ name: 'reason', label: 'Reason' }]}
-                  submitLabel="Revoke now"
-                  danger
-                  onDone={() => {
-                    setRevoked(true)
-                    record.reload()
-                  }}
-                />
+              a.status !== 'revoked' && a.source !== 'external' ? (
+                <>
+                  <SuspensionAction
+                    kind="attestation"
+                    id={props.id}
+                    status={a.status}
+                    onDone={(message) => {
+                      setChanged(message)
+                      record.reload()
+                    }}
+                  />
+                  <ActionButton
+                    label="Revoke attestation"
+                    operation={{ method: 'post', path: '/console/rwa/attestations/{id}/revoke' }}
+                    request={(v) => ({ path: `${path}/revoke`, body: v.reason ? { reason: v.reason } : {} })}
+                    title={`Revoke attestation ${props.id}`}
+                    description="Revocation is final: a transfer that relied on it fails that check afterwards."
+                    fields={[{ name: 'reason', label: 'Reason' }]}
+                    submitLabel="Revoke now"
+                    danger
+                    onDone={() => {
+                      setRevoked(true)
+                      record.reload()
+                    }}
+                  />
+                </>
               ) : null
             }
           >

@@ -21,6 +21,7 @@ import {
 } from '../ui.js'
 import { ApprovalNotice, isPendingApproval } from './approvals.js'
 import type { PageProps } from './index.js'
+import { SuspensionAction } from './suspension.js'
 
 interface Credential {
   credential_id: string
@@ -55,7 +56,7 @@ function CredentialList() {
         label="Filter credentials"
         fields={[
           { name: 'jurisdiction', label: 'Jurisdiction', placeholder: 'US' },
-          { name: 'status', label: 'Status', options: ['active', 'revoked'] },
+          { name: 'status', label: 'Status', options: ['active', 'suspended', 'revoked'] },
           { name: 'owner_did', label: 'Owner DID', placeholder: 'did:web:…' },
         ]}
       />
@@ -93,6 +94,7 @@ function CredentialDetail(props: { id: string }) {
   const path = `/console/rwa/credentials/${encodeURIComponent(props.id)}`
   const record = useGet<Credential>(path)
   const [done, setDone] = useState<Answer<unknown>>()
+  const [changed, setChanged] = useState<string>()
   return (
     <Page title={`Credential ${props.id}`}>
       <Pending loaded={record} />
@@ -103,26 +105,38 @@ function CredentialDetail(props: { id: string }) {
           <Notice>Credential revoked.</Notice>
         )
       ) : null}
+      {changed && !done ? <Notice>{changed}</Notice> : null}
       {record.state === 'done' ? (
         <>
           <Section
             title="Record"
             actions={
-              record.data.status === 'active' ? (
-                <ActionButton
-                  label="Revoke credential"
-                  operation={{ method: 'post', path: '/console/rwa/credentials/{id}/revoke' }}
-                  request={(v) => ({ path: `${path}/revoke`, body: v.reason ? { reason: v.reason } : {} })}
-                  title={`Revoke credential ${props.id}`}
-                  description="Revocation is final: its status-list bit is set, and its token can no longer be transferred."
-                  fields={[{ name: 'reason', label: 'Reason' }]}
-                  submitLabel="Revoke now"
-                  danger
-                  onDone={(answer) => {
-                    setDone(answer)
-                    record.reload()
-                  }}
-                />
+              record.data.status !== 'revoked' ? (
+                <>
+                  <SuspensionAction
+                    kind="credential"
+                    id={props.id}
+                    status={record.data.status}
+                    onDone={(message) => {
+                      setChanged(message)
+                      record.reload()
+                    }}
+                  />
+                  <ActionButton
+                    label="Revoke credential"
+                    operation={{ method: 'post', path: '/console/rwa/credentials/{id}/revoke' }}
+                    request={(v) => ({ path: `${path}/revoke`, body: v.reason ? { reason: v.reason } : {} })}
+                    title={`Revoke credential ${props.id}`}
+                    description="Revocation is final: its status-list bit is set, and its token can no longer be transferred."
+                    fields={[{ name: 'reason', label: 'Reason' }]}
+                    submitLabel="Revoke now"
+                    danger
+                    onDone={(answer) => {
+                      setDone(answer)
+                      record.reload()
+                    }}
+                  />
+                </>
               ) : null
             }
           >

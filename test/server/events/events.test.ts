@@ -74,7 +74,10 @@ describe('events', () => {
     const credentialId = credential.credential_id
     expect(objectOf('credential.issued', credentialId)).toEqual(credential)
     expect(credential).toEqual(await expectStatus(h.get(RECORD_PATHS.credential!(credentialId), key), 200))
-    expect(credential.credential_status).toMatchObject({ type: 'BitstringStatusListEntry' })
+    expect(credential.credential_status).toMatchObject([
+      { statusPurpose: 'revocation' },
+      { statusPurpose: 'suspension' },
+    ])
     expect(objectOf('attestation.submitted', attestation.attestation_id)).toEqual(attestation)
     expect(attestation).toEqual(
       await expectStatus(h.get(RECORD_PATHS.attestation!(attestation.attestation_id), key), 200),

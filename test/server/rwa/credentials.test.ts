@@ -48,13 +48,22 @@ describe('POST /console/rwa/credentials', () => {
       revoked_at: null,
       revocation_reason: null,
       vc_jwt: expect.any(String),
-      credential_status: {
-        id: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_[0-9A-Z]{26}#\d+$/),
-        type: 'BitstringStatusListEntry',
-        statusPurpose: 'revocation',
-        statusListIndex: expect.stringMatching(/^(0|[1-9]\d*)$/),
-        statusListCredential: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_/),
-      },
+      credential_status: [
+        {
+          id: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_[0-9A-Z]{26}#\d+$/),
+          type: 'BitstringStatusListEntry',
+          statusPurpose: 'revocation',
+          statusListIndex: expect.stringMatching(/^(0|[1-9]\d*)$/),
+          statusListCredential: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_/),
+        },
+        {
+          id: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_[0-9A-Z]{26}#\d+$/),
+          type: 'BitstringStatusListEntry',
+          statusPurpose: 'suspension',
+          statusListIndex: expect.stringMatching(/^(0|[1-9]\d*)$/),
+          statusListCredential: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_/),
+        },
+      ],
     })
     expect(await expectStatus(h.get(`/console/rwa/credentials/${c.credential_id}`), 200)).toEqual(c)
   })
@@ -293,13 +302,22 @@ describe('attestations', () => {
       issued_at: '2026-01-15T12:00:00.000Z',
       valid_until: '2027-01-01T00:00:00.000Z',
       vc_jwt: expect.any(String),
-      credential_status: {
-        id: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_[0-9A-Z]{26}#\d+$/),
-        type: 'BitstringStatusListEntry',
-        statusPurpose: 'revocation',
-        statusListIndex: expect.stringMatching(/^(0|[1-9]\d*)$/),
-        statusListCredential: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_/),
-      },
+      credential_status: [
+        {
+          id: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_[0-9A-Z]{26}#\d+$/),
+          type: 'BitstringStatusListEntry',
+          statusPurpose: 'revocation',
+          statusListIndex: expect.stringMatching(/^(0|[1-9]\d*)$/),
+          statusListCredential: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_/),
+        },
+        {
+          id: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_[0-9A-Z]{26}#\d+$/),
+          type: 'BitstringStatusListEntry',
+          statusPurpose: 'suspension',
+          statusListIndex: expect.stringMatching(/^(0|[1-9]\d*)$/),
+          statusListCredential: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4600\/console\/rwa\/status\/sl_/),
+        },
+      ],
       status: 'active',
       revoked_at: null,
       revocation_reason: null,

@@ -29,6 +29,8 @@ describe('GET /openapi.json (governance)', () => {
         'POST /console/rwa/credentials',
         'GET /console/rwa/credentials/{id}',
         'POST /console/rwa/credentials/{id}/revoke',
+        'POST /console/rwa/credentials/{id}/suspend',
+        'POST /console/rwa/credentials/{id}/reinstate',
         'GET /console/rwa/attestations',
         'POST /console/rwa/attestations',
         'GET /console/rwa/attestations/{id}',
@@ -56,6 +58,8 @@ describe('GET /openapi.json (governance)', () => {
         // Verification (docs/verification.md).
         'GET /console/rwa/trust-bundle',
         'POST /console/rwa/attestations/{id}/revoke',
+        'POST /console/rwa/attestations/{id}/suspend',
+        'POST /console/rwa/attestations/{id}/reinstate',
         // Batches (docs/batches.md).
         'POST /console/rwa/batch',
         // Key custody (README.md, "Signing keys at rest").

@@ -51,18 +51,32 @@ async function bitsOf(url: string): Promise<Bitstring> {
 describe('credentialStatus in every new credential and attestation', () => {
   it('is a BitstringStatusListEntry with a decimal index in the issuing jurisdiction’s list', async () => {
     const c = await issue()
-    const vc = decodeJwt(c.vc_jwt) as { credentialStatus: Record<string, string> }
+    const vc = decodeJwt(c.vc_jwt) as { credentialStatus: Record<string, string>[] }
     expect(vc.credentialStatus).toEqual(c.credential_status)
-    const { statusListCredential, statusListIndex } = vc.credentialStatus
-    expect(vc.credentialStatus).toEqual({
-      id: `${statusListCredential}#${statusListIndex}`,
-      type: 'BitstringStatusListEntry',
-      statusPurpose: 'revocation',
-      statusListIndex: expect.stringMatching(/^(0|[1-9]\d*)$/),
-      statusListCredential: expect.stringMatching(
-        /^http:\/\/rwa\.test\/console\/rwa\/status\/sl_[0-9A-Z]{26}$/,
-      ),
-    })
+    const { statusListCredential, statusListIndex } = vc.credentialStatus[0]!
+    const suspensionList = vc.credentialStatus[1]!.statusListCredential
+    // A revocation entry, then a suspension entry at the same index of another list.
+    expect(vc.credentialStatus).toEqual([
+      {
+        id: `${statusListCredential}#${statusListIndex}`,
+        type: 'BitstringStatusListEntry',
+        statusPurpose: 'revocation',
+        statusListIndex: expect.stringMatching(/^(0|[1-9]\d*)$/),
+        statusListCredential: expect.stringMatching(
+          /^http:\/\/rwa\.test\/console\/rwa\/status\/sl_[0-9A-Z]{26}$/,
+        ),
+      },
+      {
+        id: `${suspensionList}#${statusListIndex}`,
+        type: 'BitstringStatusListEntry',
+        statusPurpose: 'suspension',
+        statusListIndex,
+        statusListCredential: expect.stringMatching(
+          /^http:\/\/rwa\.test\/console\/rwa\/status\/sl_[0-9A-Z]{26}$/,
+        ),
+      },
+    ])
+    expect(suspensionList).not.toBe(statusListCredential)
     expect(Number(statusListIndex)).toBeLessThan(STATUS_LIST_MIN_BITS)
 
     // A second credential and an attestation of US share the list at other indexes; SG has its own list.
@@ -77,10 +91,13 @@ describe('credentialStatus in every new credential and attestation', () => {
       201,
     )
     const sg = await issue('SG', 'SG-1')
-    const entries = [c, c2, a].map((r) => r.credential_status)
+    const entries = [c, c2, a].map((r) => r.credential_status[0])
     expect(new Set(entries.map((e) => e.statusListCredential)).size).toBe(1)
+    expect(new Set([c, c2, a].map((r) => r.credential_status[1].statusListCredential))).toEqual(
+      new Set([suspensionList]),
+    )
     expect(new Set(entries.map((e) => e.statusListIndex)).size).toBe(3)
-    expect(sg.credential_status.statusListCredential).not.toBe(statusListCredential)
+    expect(sg.credential_status[0].statusListCredential).not.toBe(statusListCredential)
     expect(decodeJwt(a.vc_jwt).credentialStatus).toEqual(a.credential_status)
   })
 
@@ -91,7 +108,7 @@ describe('credentialStatus in every new credential and attestation', () => {
       .set((eb) => ({ used: eb.ref('capacity') }))
       .execute()
     const next = await issue('US', 'SF-2')
-    expect(next.credential_status.statusListCredential).not.toBe(first.credential_status.statusListCredential)
+    expect(next.credential_status[0].statusListCredential).not.toBe(first.credential_status[0].statusListCredential)
   })
 })
 
@@ -99,7 +116,7 @@ describe('GET /console/rwa/status/{list_id}', () => {
   it('serves a signed status list credential without a key; revocation sets exactly its bit on the next fetch', async () => {
     const c = await issue()
     const other = await issue('US', 'SF-2')
-    const { statusListCredential: url, statusListIndex } = c.credential_status
+    const { statusListCredential: url, statusListIndex } = c.credential_status[0]
     const index = Number(statusListIndex)
 
     const res = await fetchList(url)
@@ -135,7 +152,7 @@ describe('GET /console/rwa/status/{list_id}', () => {
     expect(changed.headers.get('etag')).not.toBe(etag)
     const after = await bitsOf(url)
     expect(after.get(index)).toBe(true)
-    expect(after.get(Number(other.credential_status.statusListIndex))).toBe(false)
+    expect(after.get(Number(other.credential_status[0].statusListIndex))).toBe(false)
 
     // The same bytes read by hand: GZIP, base64url, bit 0 the left-most bit of the first byte.
     const raw = decodeStatusList(
@@ -158,7 +175,7 @@ describe('GET /console/rwa/status/{list_id}', () => {
 describe('a status list is signed once per change and per 12 hours (docs/verification.md, "Status lists")', () => {
   it('serves the same signed bytes until it changes; validFrom is the change or the last 00:00/12:00 UTC, never older than 12 h', async () => {
     const c = await issue()
-    const url = c.credential_status.statusListCredential
+    const url = c.credential_status[0].statusListCredential
     const issuedAt = h.clock.now()
     const first = await fetchList(url)
     const again = await fetchList(url)
@@ -181,12 +198,12 @@ describe('a status list is signed once per change and per 12 hours (docs/verific
     await expectStatus(h.post(`/console/rwa/credentials/${c.credential_id}/revoke`, { reason: 'fraud' }), 200)
     const revoked = await fetchList(url)
     expect(decodeJwt(revoked.text).validFrom).toBe(new Date(h.clock.now()).toISOString())
-    expect((await bitsOf(url)).get(Number(c.credential_status.statusListIndex))).toBe(true)
+    expect((await bitsOf(url)).get(Number(c.credential_status[0].statusListIndex))).toBe(true)
   })
 
   it('two instances serve the same bytes and ETag for the same list', async () => {
     const c = await issue()
-    const url = c.credential_status.statusListCredential
+    const url = c.credential_status[0].statusListCredential
     const other = await h.newInstance()
     const mine = await fetchList(url)
     const theirs = await other.get(new URL(url).pathname, { key: null })
@@ -202,8 +219,8 @@ describe('verifying with the library any verifier can use', () => {
     const now = { now: new Date(h.clock.now()) }
     expect(await checkRevocation(c.vc_jwt, fetchVia, now)).toEqual({
       status: 'active',
-      statusListCredential: c.credential_status.statusListCredential,
-      statusListIndex: Number(c.credential_status.statusListIndex),
+      statusListCredential: c.credential_status[0].statusListCredential,
+      statusListIndex: Number(c.credential_status[0].statusListIndex),
       validFrom: new Date(h.clock.now()).toISOString(),
     })
     await expectStatus(h.post(`/console/rwa/credentials/${c.credential_id}/revoke`), 200)
@@ -212,7 +229,7 @@ describe('verifying with the library any verifier can use', () => {
     const tampered = async (url: string) => `${(await listText(url)).slice(0, -4)}AAAA`
     expect(await checkRevocation(c.vc_jwt, tampered, now)).toMatchObject({ status: 'unknown' })
     // A genuine list older than the age accepted is stale: an old list cannot be replayed.
-    const old = await listText(c.credential_status.statusListCredential)
+    const old = await listText(c.credential_status[0].statusListCredential)
     h.clock.advance(25 * 3_600_000)
     expect(await checkRevocation(c.vc_jwt, async () => old, { now: new Date(h.clock.now()) })).toMatchObject({
       status: 'unknown',
@@ -229,7 +246,7 @@ describe('verifying with the library any verifier can use', () => {
     expect(verified.payload.credentialStatus).toEqual(c.credential_status)
     expect(verified.signer.controller).toBe(c.issuer_did)
     // So does the status list credential itself.
-    const list = await verifyVcJwt(await listText(c.credential_status.statusListCredential), resolver, {
+    const list = await verifyVcJwt(await listText(c.credential_status[0].statusListCredential), resolver, {
       policies: { format: false },
     })
     expect(list.issuer).toBe(c.issuer_did)

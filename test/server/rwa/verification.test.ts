@@ -160,7 +160,7 @@ describe('POST /console/rwa/attestations/{id}/revoke', () => {
     const id = w.attestations.kyc!
     const before = await expectStatus(h.get(`/console/rwa/attestations/${id}`), 200)
     expect(before).toMatchObject({ status: 'active', revoked_at: null, revocation_reason: null })
-    const { statusListCredential: url, statusListIndex } = before.credential_status
+    const { statusListCredential: url, statusListIndex } = before.credential_status[0]
     expect(await bitOf(url, Number(statusListIndex))).toBe(false)
 
     h.clock.advance(60_000)

@@ -1,8 +1,12 @@
 import type { Selectable } from 'kysely'
-import type { Attestation, CredentialStatusEntry, ExternalAttestation } from '../../../../src/contract/rwa.js'
+import type {
+  Attestation,
+  SignedCredentialStatus,
+  ExternalAttestation,
+} from '../../../../src/contract/rwa.js'
 import type { ExternalAttestationsTable } from '../../../platform/db/issuers-schema.js'
 import type { AttestationsTable } from '../../../platform/db/schema.js'
-import { credentialStatusOf } from '../status-lists/service.js'
+import { credentialStatusOf, statusOfRow } from '../status-lists/service.js'
 
 /** The API record of a stored attestation. */
 export function attestationFromRow(row: Selectable<AttestationsTable>): Attestation {
@@ -12,7 +16,7 @@ export function attestationFromRow(row: Selectable<AttestationsTable>): Attestat
 /** The same, its `credentialStatus` given (the issuance has it at hand) rather than decoded from its VC-JWT. */
 export function attestationFromRowWithStatus(
   row: Selectable<AttestationsTable>,
-  credentialStatus: CredentialStatusEntry | null,
+  credentialStatus: SignedCredentialStatus | null,
 ): Attestation {
   return {
     attestation_id: row.attestation_id,
@@ -28,7 +32,7 @@ export function attestationFromRowWithStatus(
     valid_until: row.valid_until,
     vc_jwt: row.vc_jwt,
     credential_status: credentialStatus,
-    status: row.status as Attestation['status'],
+    status: statusOfRow(row),
     revoked_at: row.revoked_at,
     revocation_reason: row.revocation_reason,
   }

@@ -68,6 +68,7 @@ const candidateAttestations = (db: Executor) =>
       'issued_at',
       'valid_until',
       'revoked_at',
+      'suspended_at',
     ])
 
 /** Compiled once per number of personal requirements. */
@@ -141,4 +142,23 @@ export function externalAttestationsOf(db: Executor, orgId: string, subjectDid: 
     .where('org_id', '=', orgId)
     .where('subject_did', '=', subjectDid)
     .execute()
+}
+
+/**
+ * Suspends (`suspension` given) or reinstates (null) an unrevoked attestation; false when another
+ * request changed it first (revoked it, or suspended or reinstated it).
+ */
+export async function markAttestationSuspension(
+  db: Executor,
+  attestationId: string,
+  suspension: { at: string; reason: string | null } | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('attestations')
+    .set({ suspended_at: suspension?.at ?? null, suspension_reason: suspension?.reason ?? null })
+    .where('attestation_id', '=', attestationId)
+    .where('status', '=', 'active')
+    .where('suspended_at', suspension ? 'is' : 'is not', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
 }

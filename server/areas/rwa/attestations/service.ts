@@ -105,6 +105,8 @@ async function submitSelfAttestation(
       status: 'active',
       revoked_at: null,
       revocation_reason: null,
+      suspended_at: null,
+      suspension_reason: null,
     }
     await insertAttestation(trx, row)
     // As a credential's: the record from the row at hand and the status entry just assigned.

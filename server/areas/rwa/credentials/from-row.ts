@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
-import type { Credential, CredentialStatusEntry, PropertyData } from '../../../../src/contract/rwa.js'
+import type { Credential, SignedCredentialStatus, PropertyData } from '../../../../src/contract/rwa.js'
 import type { CredentialsTable } from '../../../platform/db/schema.js'
-import { credentialStatusOf } from '../status-lists/service.js'
+import { credentialStatusOf, statusOfRow } from '../status-lists/service.js'
 
 /** The API record of a stored credential. */
 export function credentialFromRow(row: Selectable<CredentialsTable>): Credential {
@@ -11,7 +11,7 @@ export function credentialFromRow(row: Selectable<CredentialsTable>): Credential
 /** The same, its `credentialStatus` given (the issuance has it at hand) rather than decoded from its VC-JWT. */
 export function credentialFromRowWithStatus(
   row: Selectable<CredentialsTable>,
-  credentialStatus: CredentialStatusEntry | null,
+  credentialStatus: SignedCredentialStatus | null,
 ): Credential {
   return {
     credential_id: row.credential_id,
@@ -19,7 +19,7 @@ export function credentialFromRowWithStatus(
     jurisdiction: row.jurisdiction,
     owner_did: row.owner_did,
     property_data: JSON.parse(row.property_data) as PropertyData,
-    status: row.status as Credential['status'],
+    status: statusOfRow(row),
     issuer_did: row.issuer_did,
     issued_at: row.issued_at,
     valid_until: row.valid_until,

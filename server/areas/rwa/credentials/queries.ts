@@ -21,11 +21,14 @@ export const credentialOr404 = (db: Executor, orgId: string, id: string, lock?: 
   ownedOr404(findCredential(db, orgId, id, lock), 'credential', id)
 
 export function listCredentials(db: Executor, orgId: string, query: ListCredentialsQuery) {
-  const base = whereEqual(db.selectFrom('credentials').where('org_id', '=', orgId), {
+  let base = whereEqual(db.selectFrom('credentials').where('org_id', '=', orgId), {
     jurisdiction: query.jurisdiction,
     owner_did: query.owner_did,
-    status: query.status,
+    // A suspended credential is stored `active` with its suspended_at set (migration 0025).
+    status: query.status === 'suspended' ? 'active' : query.status,
   })
+  if (query.status === 'active') base = base.where('suspended_at', 'is', null)
+  if (query.status === 'suspended') base = base.where('suspended_at', 'is not', null)
   return pageOf(base, 'credential_id', query)
 }
 
@@ -120,3 +123,22 @@ export async function insertDid(db: Executor, orgId: string, did: string, at: st
 const insertDidRow = compiledOnce((db: Executor, orgId: string, did: string, at: string) =>
   db.insertInto('rwa_dids').values({ org_id: orgId, did, created_at: at }),
 )
+
+/**
+ * Suspends (`suspension` given) or reinstates (null) an unrevoked credential; false when another
+ * request changed it first (revoked it, or suspended or reinstated it).
+ */
+export async function markCredentialSuspension(
+  db: Executor,
+  credentialId: string,
+  suspension: { at: string; reason: string | null } | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('credentials')
+    .set({ suspended_at: suspension?.at ?? null, suspension_reason: suspension?.reason ?? null })
+    .where('credential_id', '=', credentialId)
+    .where('status', '=', 'active')
+    .where('suspended_at', suspension ? 'is' : 'is not', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}

@@ -129,6 +129,8 @@ export async function issueCredential(
         valid_until: times.validUntil,
         revoked_at: null,
         revocation_reason: null,
+        suspended_at: null,
+        suspension_reason: null,
         vc_jwt,
         status_list_id: status.listId,
         status_list_index: status.index,

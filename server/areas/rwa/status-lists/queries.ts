@@ -1,6 +1,6 @@
 import { type Insertable, sql } from 'kysely'
 import { compiledOnce } from '../../../platform/db/compiled-query.js'
-import type { Executor } from '../../../platform/db/queries.js'
+import { type Executor, withLock } from '../../../platform/db/queries.js'
 import type { StatusListsTable } from '../../../platform/db/schema.js'
 
 /** Every query of status lists and their set bits. */
@@ -10,7 +10,7 @@ export function findStatusList(db: Executor, listId: string) {
   return db.selectFrom('status_lists').selectAll().where('list_id', '=', listId).executeTakeFirst()
 }
 
-/** The newest list of a jurisdiction that still has room, if any. */
+/** The newest revocation list of a jurisdiction that still has room, if any. */
 export async function openStatusList(db: Executor, orgId: string, jurisdictionId: string) {
   const [row] = await openList(db, orgId, jurisdictionId)
   return row
@@ -27,6 +27,7 @@ const openList = compiledOnce((db: Executor, orgId: string, jurisdictionId: stri
     .selectAll()
     .where('org_id', '=', orgId)
     .where('jurisdiction_id', '=', jurisdictionId)
+    .where('purpose', '=', sql.lit('revocation'))
     .whereRef('used', '<', 'capacity')
     .orderBy('list_id', 'desc')
     .limit(sql.lit(1)),
@@ -37,12 +38,19 @@ export async function insertStatusList(db: Executor, row: Insertable<StatusLists
 }
 
 /**
- * Takes the next entry of a list: its ordinal (0-based), or undefined when the list is full. One
+ * Takes the next entry of a list: its ordinal (0-based) and the list's sibling suspension list, or
+ * undefined when the list is full. One
  * atomic update, so concurrent issuers never get the same entry.
  */
-export async function takeStatusEntry(db: Executor, listId: string): Promise<number | undefined> {
+export async function takeStatusEntry(
+  db: Executor,
+  listId: string,
+): Promise<{ ordinal: number; suspensionListId: string | null } | undefined> {
   const [row] = await takeEntry(db, listId)
-  return row === undefined ? undefined : Number(row.used) - 1
+  // The row as updated (and locked by this transaction): its sibling, if another issuer made it first.
+  return row === undefined
+    ? undefined
+    : { ordinal: Number(row.used) - 1, suspensionListId: row.suspension_list_id }
 }
 
 const takeEntry = compiledOnce((db: Executor, listId: string) =>
@@ -51,7 +59,7 @@ const takeEntry = compiledOnce((db: Executor, listId: string) =>
     .set((eb) => ({ used: eb('used', '+', 1) }))
     .where('list_id', '=', listId)
     .whereRef('used', '<', 'capacity')
-    .returning('used'),
+    .returning(['used', 'suspension_list_id']),
 )
 
 /** Sets a bit (records the revoked entry) and moves the list to its next version. */
@@ -76,6 +84,75 @@ export async function setStatusListBit(
 export async function revokedIndexes(db: Executor, listId: string): Promise<number[]> {
   const rows = await db
     .selectFrom('status_list_revocations')
+    .select('status_index')
+    .where('list_id', '=', listId)
+    .execute()
+  return rows.map((r) => Number(r.status_index))
+}
+
+/** A list by its id, its row locked until the transaction ends (no lock on SQLite: writes are serial). */
+export function lockStatusList(db: Executor, listId: string) {
+  return withLock(
+    db,
+    db.selectFrom('status_lists').selectAll().where('list_id', '=', listId),
+    'update',
+  ).executeTakeFirst()
+}
+
+/** Records a revocation list's sibling suspension list. */
+export async function linkSuspensionList(
+  db: Executor,
+  listId: string,
+  suspensionListId: string,
+): Promise<void> {
+  await db
+    .updateTable('status_lists')
+    .set({ suspension_list_id: suspensionListId })
+    .where('list_id', '=', listId)
+    .execute()
+}
+
+/** Sets a suspension bit and moves the list to its next version. */
+export async function setSuspensionBit(
+  db: Executor,
+  listId: string,
+  index: number,
+  at: string,
+): Promise<void> {
+  await db
+    .insertInto('status_list_suspensions')
+    .values({ list_id: listId, status_index: index, suspended_at: at })
+    .execute()
+  await bumpVersion(db, listId, at)
+}
+
+/** Clears a suspension bit and moves the list to its next version. */
+export async function clearSuspensionBit(
+  db: Executor,
+  listId: string,
+  index: number,
+  at: string,
+): Promise<void> {
+  await db
+    .deleteFrom('status_list_suspensions')
+    .where('list_id', '=', listId)
+    .where('status_index', '=', index)
+    .execute()
+  await bumpVersion(db, listId, at)
+}
+
+async function bumpVersion(db: Executor, listId: string, at: string): Promise<void> {
+  await db
+    .updateTable('status_lists')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
+    .where('list_id', '=', listId)
+    .execute()
+}
+
+/** The indexes whose suspension bit is set. */
+export async function suspendedIndexes(db: Executor, listId: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('status_list_suspensions')
     .select('status_index')
     .where('list_id', '=', listId)
     .execute()

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { decodeJwt } from 'jose'
-import type { CredentialStatusEntry } from '../../../../src/contract/rwa.js'
+import type { CredentialStatusEntry, SignedCredentialStatus } from '../../../../src/contract/rwa.js'
 import {
   emptyBitstring,
   encodeStatusList,
@@ -16,11 +16,16 @@ import { RWA_BASE } from '../../../../src/contract/rwa-routes.js'
 import { matchesEtag } from '../../../platform/http/etag.js'
 import { permute } from './permutation.js'
 import {
+  clearSuspensionBit,
   findStatusList,
   insertStatusList,
+  linkSuspensionList,
+  lockStatusList,
   openStatusList,
   revokedIndexes,
   setStatusListBit,
+  setSuspensionBit,
+  suspendedIndexes,
   takeStatusEntry,
 } from './queries.js'
 
@@ -28,7 +33,8 @@ import {
  * Revocation any verifier can check (docs/governance.md, "Revocation any verifier can check"): every
  * credential and attestation a jurisdiction signs gets an entry in that jurisdiction's W3C Bitstring Status
  * List; revoking sets the entry's bit in the same transaction; the list is served, signed by the
- * jurisdiction, without a key.
+ * jurisdiction, without a key. Each revocation list has a sibling suspension list (docs/governance.md,
+ * "Suspension"): an entry has the same index in both, and a suspension bit is cleared on reinstatement.
  */
 
 /** Where a list is served. */
@@ -39,12 +45,62 @@ export const statusListUrl = (ctx: AppContext, listId: string): string =>
 export interface AssignedEntry {
   listId: string
   index: number
-  credentialStatus: CredentialStatusEntry
+  /** A revocation entry, then a suspension entry at the same index of the sibling list. */
+  credentialStatus: [CredentialStatusEntry, CredentialStatusEntry]
+}
+
+const entryOf = (
+  ctx: AppContext,
+  listId: string,
+  index: number,
+  purpose: CredentialStatusEntry['statusPurpose'],
+): CredentialStatusEntry => {
+  const url = statusListUrl(ctx, listId)
+  return {
+    id: `${url}#${index}`,
+    type: 'BitstringStatusListEntry',
+    statusPurpose: purpose,
+    statusListIndex: String(index),
+    statusListCredential: url,
+  }
+}
+
+type ListRow = { list_id: string; org_id: string; jurisdiction_id: string; capacity: number }
+
+/**
+ * The sibling suspension list of a revocation list, made now when it has none (a list from before
+ * suspension lists). Runs with the revocation list's row locked (by the update that took an entry, or
+ * by the caller's), so two transactions never make two siblings.
+ */
+async function suspensionListOf(
+  ctx: AppContext,
+  trx: Executor,
+  list: ListRow,
+  known: string | null,
+  now: string,
+): Promise<string> {
+  if (known !== null) return known
+  const listId = ctx.ids.next('sl')
+  await insertStatusList(trx, {
+    list_id: listId,
+    org_id: list.org_id,
+    jurisdiction_id: list.jurisdiction_id,
+    capacity: Number(list.capacity),
+    used: 0,
+    perm_key: randomBytes(32).toString('base64'),
+    version: 0,
+    created_at: now,
+    updated_at: now,
+    purpose: 'suspension',
+  })
+  await linkSuspensionList(trx, list.list_id, listId)
+  return listId
 }
 
 /**
  * Assigns the next entry of the jurisdiction's open status list (a new list when none has room), at
- * the list's pseudo-random index for that ordinal. Runs in the issuing transaction.
+ * the list's pseudo-random index for that ordinal, and the same index of its suspension list. Runs in
+ * the issuing transaction.
  */
 export async function assignStatusEntry(
   ctx: AppContext,
@@ -66,26 +122,46 @@ export async function assignStatusEntry(
         version: 0,
         created_at: now,
         updated_at: now,
+        purpose: 'revocation',
+        suspension_list_id: null,
       }
       await insertStatusList(trx, list)
     }
-    const ordinal = await takeStatusEntry(trx, list.list_id)
+    const taken = await takeStatusEntry(trx, list.list_id)
     // Another issuer took the last entry in between: try the next list.
-    if (ordinal === undefined) continue
-    const index = permute(list.perm_key, ordinal, Number(list.capacity))
-    const url = statusListUrl(ctx, list.list_id)
+    if (taken === undefined) continue
+    const index = permute(list.perm_key, taken.ordinal, Number(list.capacity))
+    const suspensionListId = await suspensionListOf(ctx, trx, list, taken.suspensionListId, now)
     return {
       listId: list.list_id,
       index,
-      credentialStatus: {
-        id: `${url}#${index}`,
-        type: 'BitstringStatusListEntry',
-        statusPurpose: 'revocation',
-        statusListIndex: String(index),
-        statusListCredential: url,
-      },
+      credentialStatus: [
+        entryOf(ctx, list.list_id, index, 'revocation'),
+        entryOf(ctx, suspensionListId, index, 'suspension'),
+      ],
     }
   }
+}
+
+/**
+ * Sets (`suspended`) or clears the suspension bit of the entry at `index` of revocation list `listId`,
+ * in its sibling suspension list (made now for a list from before suspension lists: a verifier that
+ * knows the list reads the bit, though the VC names only its revocation entry). Takes the revocation
+ * list's row lock first.
+ */
+export async function setSuspension(
+  ctx: AppContext,
+  trx: Executor,
+  listId: string,
+  index: number,
+  suspended: boolean,
+  now: string,
+): Promise<void> {
+  const list = await lockStatusList(trx, listId)
+  if (!list) throw new Error(`status list ${listId} is missing`)
+  const suspensionListId = await suspensionListOf(ctx, trx, list, list.suspension_list_id, now)
+  if (suspended) await setSuspensionBit(trx, suspensionListId, index, now)
+  else await clearSuspensionBit(trx, suspensionListId, index, now)
 }
 
 /** Sets the entry's bit: the credential is revoked for every verifier from the next fetch of the list. */
@@ -93,9 +169,21 @@ export function revokeStatusEntry(trx: Executor, listId: string, index: number, 
   return setStatusListBit(trx, listId, index, now)
 }
 
+/**
+ * A record's status as the API reads it: `revoked` for good, `suspended` while suspended (its stored
+ * status stays `active` then: see migration 0025), else `active`.
+ */
+export function statusOfRow(row: {
+  status: string
+  suspended_at?: string | null
+}): 'active' | 'suspended' | 'revoked' {
+  if (row.status === 'revoked') return 'revoked'
+  return row.suspended_at ? 'suspended' : 'active'
+}
+
 /** The `credentialStatus` inside a signed VC, or null for one issued before status lists. */
-export function credentialStatusOf(vcJwt: string): CredentialStatusEntry | null {
-  const status = decodeJwt(vcJwt).credentialStatus as CredentialStatusEntry | undefined
+export function credentialStatusOf(vcJwt: string): SignedCredentialStatus | null {
+  const status = decodeJwt(vcJwt).credentialStatus as SignedCredentialStatus | undefined
   return status ?? null
 }
 
@@ -171,7 +259,9 @@ async function signStatusList(ctx: AppContext, list: StatusListRow, signedAt: st
   const jurisdiction = await findJurisdiction(ctx.db, list.org_id, list.jurisdiction_id)
   if (!jurisdiction) throw new Error(`status list ${listId} has no jurisdiction ${list.jurisdiction_id}`)
   const bits = emptyBitstring(Number(list.capacity))
-  for (const index of await revokedIndexes(ctx.db, listId)) setStatusBit(bits, index)
+  const purpose = list.purpose === 'suspension' ? 'suspension' : 'revocation'
+  const set = purpose === 'suspension' ? suspendedIndexes : revokedIndexes
+  for (const index of await set(ctx.db, listId)) setStatusBit(bits, index)
   const url = statusListUrl(ctx, listId)
   return ctx.signingKeys.signCredential(jurisdiction, {
     id: url,
@@ -184,7 +274,7 @@ async function signStatusList(ctx: AppContext, list: StatusListRow, signedAt: st
     credentialSubject: {
       id: `${url}#list`,
       type: 'BitstringStatusList',
-      statusPurpose: 'revocation',
+      statusPurpose: purpose,
       encodedList: encodeStatusList(bits),
     },
   })

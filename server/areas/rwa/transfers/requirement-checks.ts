@@ -26,6 +26,8 @@ export interface AttestationFacts {
   valid_until: string | null
   /** When it was revoked (migration 0009); a revoked attestation meets no requirement. */
   revoked_at?: string | null
+  /** Since when it is suspended (migration 0025); it meets no requirement until reinstated. */
+  suspended_at?: string | null
 }
 
 export interface CredentialFacts {
@@ -34,6 +36,9 @@ export interface CredentialFacts {
   valid_until: string | null
   revoked_at: string | null
   revocation_reason: string | null
+  /** Since when it is suspended (migration 0025), and why; it fails the check until reinstated. */
+  suspended_at?: string | null
+  suspension_reason?: string | null
 }
 
 /**
@@ -112,7 +117,7 @@ export function trustCheck(relations: readonly TrustFacts[], from: string, to: s
   }
 }
 
-/** `credential_valid`: the token's credential is neither revoked nor past its valid_until. */
+/** `credential_valid`: the token's credential is neither revoked, nor suspended, nor past its valid_until. */
 export function credentialCheck(
   credential: CredentialFacts,
   jurisdiction: string,
@@ -125,6 +130,14 @@ export function credentialCheck(
       ...base,
       satisfied: false,
       reason: `credential ${credential.credential_id} was revoked at ${credential.revoked_at}${why}`,
+    }
+  }
+  if (credential.suspended_at) {
+    const why = credential.suspension_reason ? ` (${credential.suspension_reason})` : ''
+    return {
+      ...base,
+      satisfied: false,
+      reason: `credential ${credential.credential_id} is suspended since ${credential.suspended_at}${why}: not valid until reinstated`,
     }
   }
   if (credential.valid_until !== null && !before(now, credential.valid_until)) {
@@ -148,7 +161,7 @@ export function recognisedIssuers(jurisdiction: string, relations: readonly Trus
 }
 
 /**
- * Requirement `requirement` of `jurisdiction`: met by an unexpired, unrevoked attestation of that type whose subject
+ * Requirement `requirement` of `jurisdiction`: met by an unexpired, unrevoked, unsuspended attestation of that type whose subject
  * is the recipient (for `title_verification`: the token's credential), issued by the jurisdiction itself
  * or by one it recognises through trust. The evidence is the newest that qualifies.
  */
@@ -171,6 +184,7 @@ export function requirementCheck(
   const recognised = recognisedIssuers(jurisdiction, facts.trust)
   const valid = (a: AttestationFacts) =>
     !a.revoked_at &&
+    !a.suspended_at &&
     !before(facts.now, a.issued_at) &&
     (a.valid_until === null || before(facts.now, a.valid_until))
 
@@ -210,12 +224,15 @@ export function requirementCheck(
     (a) => recognised.has(a.jurisdiction) && a.valid_until !== null && !before(facts.now, a.valid_until),
   )
   const revoked = candidates.find((a) => recognised.has(a.jurisdiction) && a.revoked_at)
+  const suspended = candidates.find((a) => recognised.has(a.jurisdiction) && a.suspended_at)
   const unrecognised = candidates.find((a) => !recognised.has(a.jurisdiction))
   let reason = externalOnly
     ? `no ${requirement} attestation of ${subject} by a trusted issuer of ${jurisdiction} (${jurisdiction} accepts ${requirement} only from trusted issuers)`
     : `no ${requirement} attestation of ${subject} recognised by ${jurisdiction}`
   if (revoked) {
     reason = `${requirement} attestation ${revoked.attestation_id} of ${subject} was revoked at ${revoked.revoked_at}`
+  } else if (suspended) {
+    reason = `${requirement} attestation ${suspended.attestation_id} of ${subject} is suspended since ${suspended.suspended_at}: not relied on until reinstated`
   } else if (expired) {
     reason = `${requirement} attestation ${expired.attestation_id} of ${subject} expired at ${expired.valid_until}`
   } else if (unrecognised) {

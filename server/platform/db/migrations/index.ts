@@ -21,6 +21,7 @@ import { keyPrincipals } from './0021-key-principals.js'
 import { removedJurisdictions } from './0022-removed-jurisdictions.js'
 import { consoleSessions } from './0023-console-sessions.js'
 import { trustedIssuers } from './0024-trusted-issuers.js'
+import { suspension } from './0025-suspension.js'
 import { identities } from './0026-identities.js'
 
 /**
@@ -50,5 +51,6 @@ export const migrations: Record<string, Migration> = {
   '0022-removed-jurisdictions': removedJurisdictions,
   '0023-console-sessions': consoleSessions,
   '0024-trusted-issuers': trustedIssuers,
+  '0025-suspension': suspension,
   '0026-identities': identities,
 }

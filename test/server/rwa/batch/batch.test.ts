@@ -130,6 +130,14 @@ const FAILING: Record<BatchOperationName, () => [Op, string]> = {
     { op: 'attestations.revoke', body: { attestation_id: 'att_01M8420DESXZV8X28W2ZQWTKA9' } },
     'attestation_not_found',
   ],
+  'attestations.suspend': () => [
+    { op: 'attestations.suspend', body: { attestation_id: 'att_01M8420DESXZV8X28W2ZQWTKA9' } },
+    'attestation_not_found',
+  ],
+  'attestations.reinstate': () => [
+    { op: 'attestations.reinstate', body: { attestation_id: 'att_01M8420DESXZV8X28W2ZQWTKA9' } },
+    'attestation_not_found',
+  ],
   'tokens.create': () => [
     { op: 'tokens.create', body: { credential_id: w.credentialId, total_supply: 10 } },
     'credential_already_tokenized',
