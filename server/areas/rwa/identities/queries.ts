@@ -160,3 +160,19 @@ export async function updateIdentity(
     .where('identity_id', '=', identityId)
     .execute()
 }
+
+/** Puts `newDid` in the place of `lostDid` in its identity (a recovery); the primary key refuses a DID taken. */
+export async function replaceIdentityDid(
+  db: Executor,
+  orgId: string,
+  lostDid: string,
+  newDid: string,
+  addedAt: string,
+): Promise<void> {
+  await db
+    .updateTable('identity_dids')
+    .set({ did: newDid, added_at: addedAt })
+    .where('org_id', '=', orgId)
+    .where('did', '=', lostDid)
+    .execute()
+}

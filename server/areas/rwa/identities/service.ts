@@ -12,6 +12,7 @@ import { isoTimestamp } from '../../../platform/clock.js'
 import type { Executor } from '../../../platform/db/queries.js'
 import { ApiError, constraintViolationOf, invalidFields } from '../../../platform/errors.js'
 import { identityFromRow } from './from-row.js'
+import { didInUse } from './refusals.js'
 import { didsChange, firstClaimedElsewhere } from './membership.js'
 import {
   deleteIdentityDids,
@@ -34,15 +35,6 @@ import {
 
 const identityExists = (id: string) =>
   new ApiError('identity_exists', `Identity ${id} exists already`, { context: { identity_id: id } })
-
-const didInUse = (did: string, identityId: string | null) =>
-  new ApiError(
-    'did_in_use',
-    identityId === null
-      ? `${did} is in another identity already`
-      : `${did} is in identity ${identityId} already`,
-    { context: { did, identity_id: identityId } },
-  )
 
 /** Raised inside a transaction when the primary key refused a DID: mapped to 409 once rolled back. */
 class DidClaimed extends Error {}
