@@ -720,6 +720,8 @@ export const rwaRoutes = {
       'trust.established',
       'trust.revoked',
       'issuer.registered',
+      'identity.created',
+      'identity.updated',
       'credential.issued',
       'attestation.submitted',
       'attestation.revoked',

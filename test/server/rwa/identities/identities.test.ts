@@ -145,3 +145,188 @@ describe('GET /console/rwa/identities', () => {
     expect(res.body).toMatchObject({ reason: 'identity_not_found' })
   })
 })
+
+describe('PATCH /console/rwa/identities/{id} and POST .../dids', () => {
+  it('changes the country and category (null clears it), audited with before and after', async () => {
+    const created = await expectStatus(h.post(IDENTITIES, alice), 201)
+    const path = `${IDENTITIES}/${created.identity_id}`
+    h.clock.advance(1000)
+    const updated = await expectStatus(h.request('PATCH', path, { body: { country: 'SG' } }), 200)
+    expect(updated).toMatchObject({ country: 'SG', category: 'accredited', dids: alice.dids })
+    expect(updated.updated_at > created.updated_at).toBe(true)
+    const cleared = await expectStatus(h.request('PATCH', path, { body: { category: null } }), 200)
+    expect(cleared.category).toBeNull()
+    expect(await expectStatus(h.get(path), 200)).toEqual(cleared)
+    for (const [body, field] of [
+      [{}, ''],
+      [{ country: 'sg' }, 'country'],
+      [{ category: 'whale' }, 'category'],
+      [{ dids: ['did:web:a:b'] }, ''],
+    ] as const) {
+      const res = await h.request('PATCH', path, { body })
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      if (field) expect(res.body.errors[0].path).toBe(field)
+    }
+    expect((await h.request('PATCH', `${IDENTITIES}/nobody`, { body: { country: 'FR' } })).status).toBe(404)
+    const audit = await expectStatus(h.get('/console/audit', { query: { action: 'identity.updated' } }), 200)
+    expect(audit.events.map((e: any) => e.changes)).toEqual([
+      { before: { country: 'SG', category: 'accredited' }, after: { country: 'SG', category: null } },
+      { before: { country: 'US', category: 'accredited' }, after: { country: 'SG', category: 'accredited' } },
+    ])
+  })
+
+  it('adds and removes DIDs; a removed DID is free for another identity; refusals name the field', async () => {
+    const a = await expectStatus(h.post(IDENTITIES, alice), 201)
+    const b = await expectStatus(
+      h.post(IDENTITIES, { identity_id: 'bob', dids: ['did:web:acme:bob'], country: 'SG' }),
+      201,
+    )
+    const dids = (id: string) => `${IDENTITIES}/${id}/dids`
+    const changed = await expectStatus(
+      h.post(dids(a.identity_id), {
+        add: ['did:web:acme:alice-new', 'did:web:acme:alice'],
+        remove: ['did:web:acme:alice-cold'],
+      }),
+      200,
+    )
+    expect(changed.dids).toEqual(['did:web:acme:alice', 'did:web:acme:alice-new'])
+    // The removed DID is free: bob takes it.
+    expect((await expectStatus(h.post(dids('bob'), { add: ['did:web:acme:alice-cold'] }), 200)).dids).toEqual(
+      ['did:web:acme:bob', 'did:web:acme:alice-cold'],
+    )
+    const taken = await h.post(dids(a.identity_id), { add: ['did:web:acme:bob'] })
+    expect(taken.status).toBe(409)
+    expect(taken.body).toMatchObject({
+      reason: 'did_in_use',
+      context: { did: 'did:web:acme:bob', identity_id: b.identity_id },
+    })
+    for (const [body, field] of [
+      [{ remove: ['did:web:acme:nope'] }, 'remove'],
+      [{ remove: ['did:web:acme:alice', 'did:web:acme:alice-new'] }, 'remove'],
+      [{ add: ['x'] }, 'add.0'],
+      [{ add: ['did:web:a:b'], remove: ['did:web:a:b'] }, 'remove'],
+      [{}, ''],
+    ] as const) {
+      const res = await h.post(dids(a.identity_id), body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      if (field) expect(res.body.errors.map((e: any) => e.path)).toContain(field)
+    }
+    expect((await expectStatus(h.get(`${IDENTITIES}/${a.identity_id}`), 200)).dids).toEqual([
+      'did:web:acme:alice',
+      'did:web:acme:alice-new',
+    ])
+    expect((await h.post(dids('nobody'), { add: ['did:web:a:b'] })).status).toBe(404)
+  })
+})
+
+describe('roles, organizations, audit and events, batches', () => {
+  it('writes need issuer or owner (403 role_required); every role reads', async () => {
+    const created = await expectStatus(h.post(IDENTITIES, alice), 201)
+    const keyOf: Record<string, string> = {}
+    for (const role of ['issuer', 'agent', 'transfers', 'auditor']) {
+      const key = await expectStatus(
+        h.post('/console/billing/keys', { org_id: 'admin', name: role, roles: [role] }),
+        201,
+      )
+      keyOf[role] = key.api_key
+    }
+    const path = `${IDENTITIES}/${created.identity_id}`
+    for (const role of ['agent', 'transfers', 'auditor']) {
+      const key = keyOf[role]!
+      for (const res of [
+        await h.post(IDENTITIES, { dids: ['did:web:x:y'], country: 'US' }, { key }),
+        await h.request('PATCH', path, { key, body: { country: 'FR' } }),
+        await h.post(`${path}/dids`, { add: ['did:web:x:z'] }, { key }),
+      ]) {
+        expect(res.status, role).toBe(403)
+        expect(res.body.reason).toBe('role_required')
+      }
+      await expectStatus(h.get(path, { key }), 200)
+      await expectStatus(h.get(IDENTITIES, { key }), 200)
+    }
+    const key = keyOf.issuer!
+    await expectStatus(h.post(IDENTITIES, { dids: ['did:web:x:y'], country: 'US' }, { key }), 201)
+    await expectStatus(h.request('PATCH', path, { key, body: { country: 'FR' } }), 200)
+    await expectStatus(h.post(`${path}/dids`, { add: ['did:web:x:z'] }, { key }), 200)
+  })
+
+  it('another organization sees none of them, and its own DIDs are its own', async () => {
+    const created = await expectStatus(h.post(IDENTITIES, alice), 201)
+    const other = await h.createOrg('other', { trial: true })
+    const key = other.key
+    expect((await h.get(`${IDENTITIES}/${created.identity_id}`, { key })).status).toBe(404)
+    expect(
+      (await h.request('PATCH', `${IDENTITIES}/${created.identity_id}`, { key, body: { country: 'FR' } }))
+        .status,
+    ).toBe(404)
+    expect(
+      (await h.post(`${IDENTITIES}/${created.identity_id}/dids`, { add: ['did:web:q:r'] }, { key })).status,
+    ).toBe(404)
+    expect((await expectStatus(h.get(IDENTITIES, { key }), 200)).total).toBe(0)
+    // The same DIDs in an identity of its own.
+    await expectStatus(h.post(IDENTITIES, { ...alice, identity_id: created.identity_id }, { key }), 201)
+    expect((await expectStatus(h.get(`${IDENTITIES}/${created.identity_id}`), 200)).country).toBe('US')
+  })
+
+  it('audits and events each change with the identity as GET answers it', async () => {
+    const created = await expectStatus(h.post(IDENTITIES, alice), 201)
+    const path = `${IDENTITIES}/${created.identity_id}`
+    await expectStatus(h.request('PATCH', path, { body: { category: 'qualified' } }), 200)
+    const last = await expectStatus(h.post(`${path}/dids`, { remove: ['did:web:acme:alice-cold'] }), 200)
+    const audit = await expectStatus(
+      h.get('/console/audit', { query: { target_id: created.identity_id } }),
+      200,
+    )
+    expect(audit.events.map((e: any) => e.action)).toEqual([
+      'identity.dids_changed',
+      'identity.updated',
+      'identity.created',
+    ])
+    expect(audit.events[2].changes.after).toEqual({ dids: alice.dids, country: 'US', category: 'accredited' })
+    expect(audit.events[0].changes).toEqual({
+      before: { dids: alice.dids },
+      after: { dids: ['did:web:acme:alice'], added: [], removed: ['did:web:acme:alice-cold'] },
+    })
+    const events = await expectStatus(h.get('/console/events', { query: { limit: 10 } }), 200)
+    const mine = events.events.filter((e: any) => e.type.startsWith('identity.'))
+    expect(mine.map((e: any) => e.type)).toEqual([
+      'identity.dids_changed',
+      'identity.updated',
+      'identity.created',
+    ])
+    expect(mine[0].data.object).toEqual(last)
+    expect(mine[2].data.object).toEqual(created)
+  })
+
+  it('identities.create and identities.update are batch operations, refs and all', async () => {
+    const res = await expectStatus(
+      h.post('/console/rwa/batch', {
+        operations: [
+          { ref: 'a', op: 'identities.create', body: { dids: ['did:web:acme:a1'], country: 'US' } },
+          { op: 'identities.create', body: { dids: ['did:web:acme:b1'], country: 'DE', category: 'retail' } },
+          {
+            op: 'identities.update',
+            body: { identity_id: { $result: 'a.identity_id' }, category: 'institutional' },
+          },
+        ],
+      }),
+      200,
+    )
+    expect(res.results.map((r: any) => r.status)).toEqual([201, 201, 200])
+    const a = await expectStatus(h.get(`${IDENTITIES}/${res.results[0].body.identity_id}`), 200)
+    expect(a).toMatchObject({ country: 'US', category: 'institutional' })
+    // All or nothing: a DID claimed twice in one batch fails it whole.
+    const refused = await h.post('/console/rwa/batch', {
+      operations: [
+        { op: 'identities.create', body: { dids: ['did:web:acme:c1'], country: 'US' } },
+        { op: 'identities.create', body: { dids: ['did:web:acme:c1'], country: 'US' } },
+      ],
+    })
+    expect(refused.status).toBe(422)
+    expect(refused.body).toMatchObject({
+      reason: 'batch_operation_failed',
+      operation_problem: { reason: 'did_in_use' },
+    })
+    expect((await expectStatus(h.get(IDENTITIES), 200)).total).toBe(2)
+  })
+})
