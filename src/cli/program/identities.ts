@@ -2,6 +2,7 @@ import type { Command } from 'commander'
 import { IDENTITY_CATEGORIES } from '../../contract/identities.js'
 import { list } from '../flags/parse.js'
 import { command, declareGroup } from './operation-command.js'
+import { importCommand } from './workflows.js'
 
 /*
  * `rwa identities`: investors' identities (docs/identities.md), one command an operation (three of
@@ -20,7 +21,7 @@ const did = (help: string) =>
 export function declareIdentities(program: Command): void {
   const identities = () => import('../commands/identities.js')
   const identity = { id: '<identity_id>' }
-  declareGroup(
+  const group = declareGroup(
     program
       .command('identities')
       .description("Investors' identities: the DIDs of one investor, its country and category"),
@@ -99,5 +100,10 @@ export function declareIdentities(program: Command): void {
         run: async () => (await identities()).changeDids,
       }),
     },
+  )
+  importCommand(
+    group,
+    'identities',
+    '[identity_id,]dids,country[,category]  (dids: DIDs separated by ";" or spaces)',
   )
 }
