@@ -10,6 +10,7 @@ export const RECORD_PATHS: Record<string, (id: string) => string> = {
   token: (id) => `/console/rwa/tokens/${id}`,
   jurisdiction: (id) => `/console/rwa/jurisdictions/${id}`,
   issuer: (id) => `/console/rwa/issuers/${id}`,
+  identity: (id) => `/console/rwa/identities/${id}`,
 }
 
 /**
@@ -18,7 +19,8 @@ export const RECORD_PATHS: Record<string, (id: string) => string> = {
  * approved, a rejected and a forced transfer, pause and unpause, freeze and unfreeze, new rules, a
  * recovery, an update and a removal of a jurisdiction, a revoked attestation, credential and trust, a
  * key created, rerolled and revoked, (with the admin key) the subscription updated, and a trusted
- * issuer registered, updated, suspended, its keys changed and removed (the harness allows http issuers).
+ * issuer registered, updated, suspended, its keys changed and removed (the harness allows http issuers),
+ * and an identity created, updated and its DIDs changed.
  */
 export async function exerciseEveryChange(h: ApiCaller, orgId: string, key: string): Promise<void> {
   const opts = { key }
@@ -103,6 +105,14 @@ export async function exerciseEveryChange(h: ApiCaller, orgId: string, key: stri
   await expectStatus(h.request('DELETE', `/console/billing/keys/${rerolled.key_id}`, { key }), 200)
   await expectStatus(h.post('/console/billing/subscription', { org_id: orgId, tier: 'enterprise' }), 200)
   await exerciseIssuer(h, key)
+  // An investor's identity created, changed and its DIDs changed.
+  const identity = await expectStatus(
+    h.post('/console/rwa/identities', { dids: ['did:web:acme:ivy'], country: 'US' }, opts),
+    201,
+  )
+  const identityPath = `/console/rwa/identities/${identity.identity_id}`
+  await expectStatus(h.request('PATCH', identityPath, { key, body: { category: 'retail' } }), 200)
+  await expectStatus(h.post(`${identityPath}/dids`, { add: ['did:web:acme:ivy-cold'] }, opts), 200)
 }
 
 /**
