@@ -330,3 +330,32 @@ describe('roles, organizations, audit and events, batches', () => {
     expect((await expectStatus(h.get(IDENTITIES), 200)).total).toBe(2)
   })
 })
+
+describe('concurrent changes of DIDs', () => {
+  it('two identities adding one DID at once: exactly one has it, the other is 409 did_in_use', async () => {
+    const a = await expectStatus(
+      h.post(IDENTITIES, { identity_id: 'a', dids: ['did:web:acme:a'], country: 'US' }),
+      201,
+    )
+    const b = await expectStatus(
+      h.post(IDENTITIES, { identity_id: 'b', dids: ['did:web:acme:b'], country: 'US' }),
+      201,
+    )
+    const results = await Promise.all(
+      [a, b, a, b].map((i) => h.post(`${IDENTITIES}/${i.identity_id}/dids`, { add: ['did:web:acme:both'] })),
+    )
+    const owners = await expectStatus(h.get(IDENTITIES, { query: { did: 'did:web:acme:both' } }), 200)
+    expect(owners.total).toBe(1)
+    const winner = owners.identities[0].identity_id
+    for (const [i, res] of results.entries()) {
+      const id = [a, b, a, b][i]!.identity_id
+      // The winner's own second request finds the DID its own already: nothing changes, 200.
+      if (id === winner) expect(res.status).toBe(200)
+      else
+        expect(res.body).toMatchObject({
+          reason: 'did_in_use',
+          context: { did: 'did:web:acme:both', identity_id: winner },
+        })
+    }
+  })
+})
