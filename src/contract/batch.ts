@@ -20,6 +20,8 @@ export const BATCH_OPERATIONS = {
   'trust.establish': { operationId: 'establishTrust' },
   'trust.revoke': { operationId: 'revokeTrust' },
   'issuers.register': { operationId: 'registerIssuer' },
+  'identities.create': { operationId: 'createIdentity' },
+  'identities.update': { operationId: 'updateIdentity', idField: 'identity_id' },
   'credentials.issue': { operationId: 'issueCredential' },
   'attestations.submit': { operationId: 'submitAttestation' },
   'attestations.revoke': { operationId: 'revokeAttestation', idField: 'attestation_id' },

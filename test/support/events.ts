@@ -10,6 +10,7 @@ export const RECORD_PATHS: Record<string, (id: string) => string> = {
   token: (id) => `/console/rwa/tokens/${id}`,
   jurisdiction: (id) => `/console/rwa/jurisdictions/${id}`,
   issuer: (id) => `/console/rwa/issuers/${id}`,
+  identity: (id) => `/console/rwa/identities/${id}`,
 }
 
 /**
@@ -19,7 +20,8 @@ export const RECORD_PATHS: Record<string, (id: string) => string> = {
  * recovery, an update and a removal of a jurisdiction, an attestation and a credential suspended,
  * reinstated and revoked, trust revoked, a
  * key created, rerolled and revoked, (with the admin key) the subscription updated, and a trusted
- * issuer registered, updated, suspended, its keys changed and removed (the harness allows http issuers).
+ * issuer registered, updated, suspended, its keys changed and removed (the harness allows http issuers),
+ * and an identity created, updated and its DIDs changed.
  */
 export async function exerciseEveryChange(h: ApiCaller, orgId: string, key: string): Promise<void> {
   const opts = { key }
@@ -111,6 +113,14 @@ export async function exerciseEveryChange(h: ApiCaller, orgId: string, key: stri
   await expectStatus(h.request('DELETE', `/console/billing/keys/${rerolled.key_id}`, { key }), 200)
   await expectStatus(h.post('/console/billing/subscription', { org_id: orgId, tier: 'enterprise' }), 200)
   await exerciseIssuer(h, key)
+  // An investor's identity created, changed and its DIDs changed.
+  const identity = await expectStatus(
+    h.post('/console/rwa/identities', { dids: ['did:web:acme:ivy'], country: 'US' }, opts),
+    201,
+  )
+  const identityPath = `/console/rwa/identities/${identity.identity_id}`
+  await expectStatus(h.request('PATCH', identityPath, { key, body: { category: 'retail' } }), 200)
+  await expectStatus(h.post(`${identityPath}/dids`, { add: ['did:web:acme:ivy-cold'] }, opts), 200)
 }
 
 /**

@@ -106,7 +106,7 @@ export function proofVerifyCommand(proofs: Command): void {
  */
 export function importCommand(
   group: Command,
-  kind: 'credentials' | 'attestations' | 'transfers',
+  kind: 'credentials' | 'attestations' | 'transfers' | 'identities',
   header: string,
 ): void {
   const command = examples(

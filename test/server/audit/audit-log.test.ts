@@ -83,6 +83,9 @@ const ISSUER = {
 }
 const registerIssuer = (h: Harness, w: World, body: Record<string, unknown> = ISSUER) =>
   expectStatus(h.post('/console/rwa/issuers', body, { key: w.key }), 201)
+const IDENTITY = { identity_id: 'ivy', dids: ['did:web:acme:ivy'], country: 'US' }
+const createIdentity = (h: Harness, w: World) =>
+  expectStatus(h.post('/console/rwa/identities', IDENTITY, { key: w.key }), 201)
 /** The did:web issuers the scenarios started, stopped at the end. */
 const providers: TestIssuer[] = []
 const FREEZE = { holder_did: OWNER, reason: 'court order' }
@@ -446,6 +449,36 @@ const SCENARIOS: Record<string, Scenario> = {
     },
     ok: () => ({ method: 'POST', path: '/console/rwa/issuers/acme-kyc/refresh' }),
     refused: () => ({ method: 'POST', path: '/console/rwa/issuers/nobody/refresh' }),
+  },
+  createIdentity: {
+    ok: () => ({ method: 'POST', path: '/console/rwa/identities', body: IDENTITY }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/identities',
+      body: { ...IDENTITY, identity_id: 'x y' },
+    }),
+  },
+  updateIdentity: {
+    prepare: (h, w) => createIdentity(h, w),
+    ok: () => ({ method: 'PATCH', path: '/console/rwa/identities/ivy', body: { category: 'retail' } }),
+    refused: () => ({
+      method: 'PATCH',
+      path: '/console/rwa/identities/nobody',
+      body: { category: 'retail' },
+    }),
+  },
+  changeIdentityDids: {
+    prepare: (h, w) => createIdentity(h, w),
+    ok: () => ({
+      method: 'POST',
+      path: '/console/rwa/identities/ivy/dids',
+      body: { add: ['did:web:acme:ivy-2'] },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/identities/nobody/dids',
+      body: { add: ['did:web:acme:ivy-2'] },
+    }),
   },
   setApprovalPolicy: {
     ok: () => ({ method: 'PUT', path: '/console/rwa/policy', body: { require_approval: ['recover'] } }),

@@ -108,6 +108,11 @@ describe('tenant isolation', () => {
     )
     // A trusted issuer of the first organization (a did:key: nothing to fetch).
     await expectStatus(h.post('/console/rwa/issuers', FOREIGN_ISSUER), 201)
+    // An investor's identity of the first organization.
+    await expectStatus(
+      h.post('/console/rwa/identities', { identity_id: 'ivy', dids: ['did:web:acme:ivy'], country: 'US' }),
+      201,
+    )
     ids = {
       ':apr': approval.approval_id,
       ':cred': a.credentialId,
@@ -173,6 +178,10 @@ describe('tenant isolation', () => {
       ['updateIssuer', 'PATCH', '/console/rwa/issuers/acme-kyc', () => ({ status: 'suspended' })],
       ['removeIssuer', 'DELETE', '/console/rwa/issuers/acme-kyc'],
       ['refreshIssuer', 'POST', '/console/rwa/issuers/acme-kyc/refresh'],
+      ['getIdentity', 'GET', '/console/rwa/identities/ivy'],
+      ['updateIdentity', 'PATCH', '/console/rwa/identities/ivy', () => ({ country: 'FR' })],
+      ['changeIdentityDids', 'POST', '/console/rwa/identities/ivy/dids', () => ({ add: ['did:web:q:r'] })],
+      ['listHolders', 'GET', '/console/rwa/tokens/:tok/holders'],
       ['revokeAttestation', 'POST', '/console/rwa/attestations/:att/revoke'],
       ['tokenize', 'POST', '/console/rwa/tokenize', () => ({ credential_id: ids[':cred'], total_supply: 1 })],
       ['getToken', 'GET', '/console/rwa/tokens/:tok'],
@@ -229,12 +238,13 @@ describe('tenant isolation', () => {
   it('covers every governance operation that names a record of the organization', () => {
     // An operation with an `{id}` in its path, or a body naming a jurisdiction or a record, must be here.
     const named = new Set(foreign.map(([label]) => label))
-    // Registering names a new jurisdiction code, and a policy is the caller's, each organization's own.
+    // Registering names a new jurisdiction code, a policy is the caller's, and an identity's DIDs are
+    // the creating organization's own business (test/server/rwa/identities/): each organization's own.
     const expected = (Object.values(ROUTES) as OperationSpec[])
       .filter((operation) => operation.access === 'governance')
       .filter((operation) => operation.path.includes('{id}') || operation.body !== undefined)
       .map((operation) => operation.operationId)
-      .filter((id) => id !== 'registerJurisdiction' && id !== 'setApprovalPolicy')
+      .filter((id) => id !== 'registerJurisdiction' && id !== 'setApprovalPolicy' && id !== 'createIdentity')
       // A batch's operations are the single ones, refused as they are (test/server/rwa/batch/).
       .filter((id) => id !== 'batch')
     expect([...named].sort()).toEqual(expected.sort())
@@ -244,7 +254,7 @@ describe('tenant isolation', () => {
     const res = await h.request(method, real(path), { key: other.key, body: body?.() })
     expect(res.status).toBe(404)
     expect(res.body.reason).toMatch(
-      /^(jurisdiction|credential|attestation|issuer|token|transfer|proof|trust|approval)_not_found$/,
+      /^(jurisdiction|credential|attestation|issuer|identity|token|transfer|proof|trust|approval)_not_found$/,
     )
     // Nothing of the owner's changed: its token is as it was (no pause, freeze, rules or move).
     const token = await expectStatus(h.get(real('/console/rwa/tokens/:tok')), 200)

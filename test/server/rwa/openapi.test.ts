@@ -78,6 +78,13 @@ describe('GET /openapi.json (governance)', () => {
         'PATCH /console/rwa/issuers/{id}',
         'DELETE /console/rwa/issuers/{id}',
         'POST /console/rwa/issuers/{id}/refresh',
+        // Investors' identities (docs/identities.md).
+        'GET /console/rwa/identities',
+        'POST /console/rwa/identities',
+        'GET /console/rwa/identities/{id}',
+        'PATCH /console/rwa/identities/{id}',
+        'POST /console/rwa/identities/{id}/dids',
+        'GET /console/rwa/tokens/{id}/holders',
       ].sort(),
     )
     const transfer = res.body.paths['/console/rwa/transfers'].post

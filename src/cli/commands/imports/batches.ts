@@ -24,6 +24,7 @@ const ID_FIELD: Record<ImportKind, string> = {
   credentials: 'credential_id',
   attestations: 'attestation_id',
   transfers: 'transfer_id',
+  identities: 'identity_id',
 }
 
 export const MAX_CHUNK = 1_000

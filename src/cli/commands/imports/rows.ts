@@ -12,12 +12,13 @@ import { unreadable } from '../../input.js'
  * request schema before anything is sent.
  */
 
-export type ImportKind = 'credentials' | 'attestations' | 'transfers'
+export type ImportKind = 'credentials' | 'attestations' | 'transfers' | 'identities'
 
 export const OPERATION: Record<ImportKind, BatchOperationName> = {
   credentials: 'credentials.issue',
   attestations: 'attestations.submit',
   transfers: 'transfers.request',
+  identities: 'identities.create',
 }
 
 /** Fields that are numbers in the request body (a CSV cell is text). */
@@ -25,6 +26,15 @@ const NUMBERS: Record<ImportKind, readonly string[]> = {
   credentials: ['property_data.value_usd'],
   attestations: [],
   transfers: ['amount'],
+  identities: [],
+}
+
+/** Fields that are lists in the request body: a cell holds its entries separated by `;` or spaces. */
+const LISTS: Record<ImportKind, readonly string[]> = {
+  credentials: [],
+  attestations: [],
+  transfers: [],
+  identities: ['dids'],
 }
 
 /** A credential's property fields may be columns of their own, without the `property_data.` prefix. */
@@ -43,7 +53,12 @@ export function bodyOfRow(kind: ImportKind, values: Record<string, string>): Rec
       if (typeof at[key] !== 'object' || at[key] === null) at[key] = {}
       at = at[key] as Record<string, unknown>
     }
-    at[path[path.length - 1]!] = numeric ? Number(raw.trim()) : raw
+    const list = LISTS[kind].includes(path.join('.'))
+    at[path[path.length - 1]!] = numeric
+      ? Number(raw.trim())
+      : list
+        ? raw.split(/[;\s]+/).filter((entry) => entry !== '')
+        : raw
   }
   return body
 }
@@ -115,10 +130,12 @@ async function checkColumns(
   const filled = header.filter((name) => rows.some((row) => row.values[name] !== ''))
   const { issueCredentialRequestSchema, submitAttestationRequestSchema, requestTransferRequestSchema } =
     await import('../../../contract/rwa.js')
+  const { createIdentityRequestSchema } = await import('../../../contract/identities.js')
   const schema = {
     credentials: issueCredentialRequestSchema,
     attestations: submitAttestationRequestSchema,
     transfers: requestTransferRequestSchema,
+    identities: createIdentityRequestSchema,
   }[kind]
   // A body with every such column filled: only the fields the schema does not know are looked at.
   const parsed = schema.safeParse(bodyOfRow(kind, Object.fromEntries(filled.map((name) => [name, 'x']))))

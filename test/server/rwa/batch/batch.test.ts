@@ -32,6 +32,11 @@ beforeEach(async () => {
   w = await buildWorld(h)
   // The service's proof key is made once per database, by the first transfer that signs a proof.
   await expectStatus(h.post('/console/rwa/transfers', transferBody(w.tokenId, 1)), 201)
+  // An investor's identity, which a new identity claiming its DID is refused (did_in_use).
+  await expectStatus(
+    h.post('/console/rwa/identities', { identity_id: 'bob', dids: [RECIPIENT], country: 'SG' }),
+    201,
+  )
 })
 afterEach(() => h.close())
 
@@ -111,6 +116,14 @@ const FAILING: Record<BatchOperationName, () => [Op, string]> = {
       },
     },
     'jurisdiction_not_found',
+  ],
+  'identities.create': () => [
+    { op: 'identities.create', body: { dids: ['did:web:lion:bob-new', RECIPIENT], country: 'SG' } },
+    'did_in_use',
+  ],
+  'identities.update': () => [
+    { op: 'identities.update', body: { identity_id: 'nobody', category: 'retail' } },
+    'identity_not_found',
   ],
   'credentials.issue': () => [
     {
