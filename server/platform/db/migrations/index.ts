@@ -22,6 +22,7 @@ import { removedJurisdictions } from './0022-removed-jurisdictions.js'
 import { consoleSessions } from './0023-console-sessions.js'
 import { trustedIssuers } from './0024-trusted-issuers.js'
 import { identities } from './0026-identities.js'
+import { supplyRules } from './0027-supply-rules.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0023-console-sessions': consoleSessions,
   '0024-trusted-issuers': trustedIssuers,
   '0026-identities': identities,
+  '0027-supply-rules': supplyRules,
 }
