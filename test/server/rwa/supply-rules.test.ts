@@ -230,7 +230,14 @@ describe('transfer_windows', () => {
       .execute()
     await h.ctx.db
       .insertInto('identity_dids')
-      .values([OWNER, CAROL].map((did) => ({ org_id: 'admin', did, identity_id: 'idn_alice', added_at: '2026-01-01T00:00:00.000Z' })))
+      .values(
+        [OWNER, CAROL].map((did) => ({
+          org_id: 'admin',
+          did,
+          identity_id: 'idn_alice',
+          added_at: '2026-01-01T00:00:00.000Z',
+        })),
+      )
       .execute()
     await expectStatus(mint(200, CAROL), 201)
     await setRules({ transfer_windows: [{ seconds: 86_400, max_volume: 100 }] })
@@ -303,7 +310,7 @@ describe('lockup_days_after_receipt', () => {
     expect((await transfer(1050)).status).toBe('approved')
     const locked = await transfer(51)
     expect(checkOf(locked, 'lockup_days_after_receipt').reason).toContain(
-      '50 of the sender\'s 100 units in US were received in the last 30 days and are locked: only 50 can be sent, 1 fewer than the 51 requested',
+      "50 of the sender's 100 units in US were received in the last 30 days and are locked: only 50 can be sent, 1 fewer than the 51 requested",
     )
     expect((await transfer(50)).status).toBe('approved')
     // The recipient's units came by transfer: locked for it.
@@ -321,7 +328,9 @@ describe('lockup_days_after_receipt', () => {
     )
     expect(checkOf(onward, 'lockup_days_after_receipt')).toMatchObject({
       satisfied: false,
-      reason: expect.stringContaining(`1100 of the sender's 1100 units in SG were received in the last 30 days`),
+      reason: expect.stringContaining(
+        `1100 of the sender's 1100 units in SG were received in the last 30 days`,
+      ),
     })
     // Day 41: receipt 2 is free too; so is everything once the rule is cleared.
     h.clock.advance(10 * DAY_MS)

@@ -57,11 +57,7 @@ export interface Receipt {
  * units not among the receipts (from tokenization, or whose lock-up passed) are the oldest and go first,
  * then the oldest receipts. Returns each receipt touched with what is left of it (0: gone).
  */
-export function takeFirstInFirstOut(
-  receipts: readonly Receipt[],
-  held: number,
-  amount: number,
-): Receipt[] {
+export function takeFirstInFirstOut(receipts: readonly Receipt[], held: number, amount: number): Receipt[] {
   const inReceipts = receipts.reduce((sum, r) => sum + r.amount, 0)
   let toTake = amount - Math.max(0, held - inReceipts)
   const touched: Receipt[] = []

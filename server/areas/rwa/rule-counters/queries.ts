@@ -24,7 +24,9 @@ export function windowBuckets(
   holderKey: string,
   seconds: number[],
   since: number,
-): Promise<Array<{ window_seconds: number | string; bucket_start: number | string; volume: number | string }>> {
+): Promise<
+  Array<{ window_seconds: number | string; bucket_start: number | string; volume: number | string }>
+> {
   return windowBucketsQuery(db, tokenId, holderKey, seconds, since)
 }
 
@@ -39,18 +41,30 @@ const windowBucketsQuery = compiledOnce(
       .where('bucket_start', '>=', since),
 )
 
-/** Adds an approved transfer's units to the sender's bucket of one window length (saturating). */
-export const addWindowVolume = compiledOnce(
-  (db: Executor, tokenId: string, holderKey: string, seconds: number, bucketStart: number, amount: number) =>
+/**
+ * Adds an approved transfer's units to the sender's current bucket of each window length (`seconds[i]`,
+ * `bucketStarts[i]`), saturating: one statement for every window.
+ */
+export const addWindowVolumes = compiledOnce(
+  (
+    db: Executor,
+    tokenId: string,
+    holderKey: string,
+    seconds: number[],
+    bucketStarts: number[],
+    amount: number,
+  ) =>
     db
       .insertInto('transfer_window_volumes')
-      .values({
-        token_id: tokenId,
-        holder_key: holderKey,
-        window_seconds: seconds,
-        bucket_start: bucketStart,
-        volume: amount,
-      })
+      .values(
+        seconds.map((s, i) => ({
+          token_id: tokenId,
+          holder_key: holderKey,
+          window_seconds: s,
+          bucket_start: bucketStarts[i]!,
+          volume: amount,
+        })),
+      )
       .onConflict((oc) =>
         oc.columns(['token_id', 'holder_key', 'window_seconds', 'bucket_start']).doUpdateSet(() => ({
           volume: sql<number>`case when transfer_window_volumes.volume > ${MAX_VOLUME} - excluded.volume then ${MAX_VOLUME} else transfer_window_volumes.volume + excluded.volume end`,
@@ -106,7 +120,14 @@ const receiptsQuery = compiledOnce(
 
 /** Adds received units to a holding's bucket. */
 export const addReceipt = compiledOnce(
-  (db: Executor, tokenId: string, holderDid: string, jurisdiction: string, receivedBy: number, amount: number) =>
+  (
+    db: Executor,
+    tokenId: string,
+    holderDid: string,
+    jurisdiction: string,
+    receivedBy: number,
+    amount: number,
+  ) =>
     db
       .insertInto('holding_receipts')
       .values({ token_id: tokenId, holder_did: holderDid, jurisdiction, received_by: receivedBy, amount })

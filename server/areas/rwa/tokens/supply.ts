@@ -126,7 +126,16 @@ export async function burn(
     const { unfrozenTaken, frozenTaken } = takeUnits(holding, input.amount)
     await adjustHolding(trx, tokenId, input.from_did, input.jurisdiction, -input.amount, -frozenTaken)
     await addToSupply(trx, tokenId, -input.amount)
-    await countSend(trx, rules, tokenId, input.from_did, input.jurisdiction, holding.amount, input.amount, nowMs)
+    await countSend(
+      trx,
+      rules,
+      tokenId,
+      input.from_did,
+      input.jurisdiction,
+      holding.amount,
+      input.amount,
+      nowMs,
+    )
     const details = {
       from_did: input.from_did,
       jurisdiction: input.jurisdiction,

@@ -95,6 +95,7 @@ export async function transferFacts(
   const rules = rulesFromRow(token.rules)
   const frozen = await frozenAmong(trx, token.token_id, [sender, recipient])
   const recipientInTarget = await holdingOf(trx, token.token_id, recipient, to)
+  const senderHolding = await holdingOf(trx, token.token_id, sender, from)
   const facts: TransferFacts = {
     token,
     credential,
@@ -112,7 +113,7 @@ export async function transferFacts(
     recipient_did: recipient,
     amount: input.amount,
     ledger: {
-      sender_holding: await holdingOf(trx, token.token_id, sender, from),
+      sender_holding: senderHolding,
       sender_frozen: frozen.has(sender),
       recipient_frozen: frozen.has(recipient),
       recipient_balance: await balanceOf(trx, token.token_id, recipient),
@@ -132,7 +133,8 @@ export async function transferFacts(
             trx,
             orgId,
             rules,
-            { token_id: token.token_id, sender_did: sender, from_jurisdiction: from },
+            { token_id: token.token_id, sender_did: sender, from_jurisdiction: from, amount: input.amount },
+            senderHolding.amount,
             Date.parse(now),
           ),
         }

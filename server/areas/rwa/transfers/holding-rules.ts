@@ -34,11 +34,20 @@ export function holdingRuleChecks(
 ): ComplianceCheck[] {
   const checks: ComplianceCheck[] = []
   if (rules.lockup_days_after_receipt !== null) {
-    checks.push(lockupAfterReceiptCheck(rules.lockup_days_after_receipt, move, ledger.sender_holding.amount, facts))
+    checks.push(
+      lockupAfterReceiptCheck(rules.lockup_days_after_receipt, move, ledger.sender_holding.amount, facts),
+    )
   }
   if (rules.transfer_windows !== null) checks.push(transferWindowsCheck(rules.transfer_windows, move, facts))
   if (rules.min_holding !== null) {
-    checks.push(minHoldingCheck(rules.min_holding, move, facts.sender_balance, ledger.recipient_balance))
+    checks.push(
+      minHoldingCheck(
+        rules.min_holding,
+        move,
+        facts.sender_balance ?? { atLeast: ledger.sender_holding.amount },
+        ledger.recipient_balance,
+      ),
+    )
   }
   return checks
 }
@@ -106,18 +115,21 @@ export function transferWindowsCheck(
 
 /**
  * `rule:min_holding`: after the transfer, the sender's and the recipient's totals in the token are
- * each 0 or at least `min` (moving between one's own holdings changes neither).
+ * each 0 or at least `min` (moving between one's own holdings changes neither). The sender's total is
+ * its balance across jurisdictions, or `{ atLeast }` its source holding when that alone decides.
  */
 export function minHoldingCheck(
   min: number,
   move: Movement,
-  senderBalance: number,
+  senderBalance: number | { atLeast: number },
   recipientBalance: number,
 ): ComplianceCheck {
   const own = move.sender_did === move.recipient_did
+  const lower = typeof senderBalance === 'number' ? '' : 'at least '
+  const senderTotal = typeof senderBalance === 'number' ? senderBalance : senderBalance.atLeast
   const sides = [
-    { who: `sender ${move.sender_did}`, after: senderBalance - (own ? 0 : move.amount) },
-    { who: `recipient ${move.recipient_did}`, after: recipientBalance + (own ? 0 : move.amount) },
+    { who: `sender ${move.sender_did}`, after: senderTotal - (own ? 0 : move.amount), lower },
+    { who: `recipient ${move.recipient_did}`, after: recipientBalance + (own ? 0 : move.amount), lower: '' },
   ]
   const short = sides.filter((s) => s.after !== 0 && s.after < min)
   return check(
@@ -126,9 +138,12 @@ export function minHoldingCheck(
     `rules.min_holding=${min}`,
     short.length === 0,
     short.length === 0
-      ? `${sides.map((s) => `${s.who} would hold ${s.after}`).join(' and ')} of ${move.token_id}: 0 or at least min_holding ${min}`
+      ? `${sides.map((s) => `${s.who} would hold ${s.lower}${s.after}`).join(' and ')} of ${move.token_id}: 0 or at least min_holding ${min}`
       : short
-          .map((s) => `${s.who} would hold ${s.after} of ${move.token_id}, under min_holding ${min} by ${min - s.after} (and not 0)`)
+          .map(
+            (s) =>
+              `${s.who} would hold ${s.after} of ${move.token_id}, under min_holding ${min} by ${min - s.after} (and not 0)`,
+          )
           .join('; '),
   )
 }

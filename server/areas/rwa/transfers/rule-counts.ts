@@ -1,6 +1,12 @@
 import type { ProofTransfer, TokenRules } from '../../../../src/contract/rwa.js'
 import type { Executor } from '../../../platform/db/queries.js'
-import { countReceipt, countSend, countWindowVolume } from '../rule-counters/counters.js'
+import {
+  countReceipt,
+  countSend,
+  countWindowVolume,
+  type HoldingRuleFacts,
+  NO_HOLDING_FACTS,
+} from '../rule-counters/counters.js'
 
 /*
  * What a transfer that moved units adds to the running counts of the holding rules
@@ -13,15 +19,16 @@ import { countReceipt, countSend, countWindowVolume } from '../rule-counters/cou
  */
 export async function countApprovedTransfer(
   db: Executor,
-  orgId: string,
   rules: TokenRules,
+  facts: HoldingRuleFacts | undefined,
   transfer: ProofTransfer,
   tokenId: string,
   held: number,
   nowMs: number,
 ): Promise<void> {
-  await countWindowVolume(db, orgId, rules, tokenId, transfer.sender_did, transfer.amount, nowMs)
-  await countMoved(db, rules, transfer, tokenId, held, nowMs)
+  const read = facts ?? NO_HOLDING_FACTS
+  await countWindowVolume(db, rules, tokenId, read, transfer.amount, nowMs)
+  await countMoved(db, rules, transfer, tokenId, held, nowMs, facts?.locked.amount)
 }
 
 /** Units moved (approved or forced): taken from the sender's receipts, a receipt of the recipient. */
@@ -32,9 +39,11 @@ export async function countMoved(
   tokenId: string,
   held: number,
   nowMs: number,
+  /** The sender's locked units, when its evaluation read them. */
+  lockedBefore?: number,
 ): Promise<void> {
   const { sender_did, recipient_did, from_jurisdiction, to_jurisdiction, amount } = transfer
-  await countSend(db, rules, tokenId, sender_did, from_jurisdiction, held, amount, nowMs)
+  await countSend(db, rules, tokenId, sender_did, from_jurisdiction, held, amount, nowMs, lockedBefore)
   if (recipient_did !== sender_did) {
     await countReceipt(db, rules, tokenId, recipient_did, to_jurisdiction, amount, nowMs)
   }

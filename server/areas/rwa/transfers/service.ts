@@ -84,7 +84,15 @@ export async function requestTransfer(
     if (status === 'approved') {
       await adjustHolding(trx, input.token_id, transfer.sender_did, transfer.from_jurisdiction, -input.amount)
       await adjustHolding(trx, input.token_id, transfer.recipient_did, transfer.to_jurisdiction, input.amount)
-      await countApprovedTransfer(trx, orgId, facts.rules, transfer, input.token_id, held, Date.parse(now))
+      await countApprovedTransfer(
+        trx,
+        facts.rules,
+        facts.holding,
+        transfer,
+        input.token_id,
+        held,
+        Date.parse(now),
+      )
     }
     return record
   })

@@ -16,7 +16,10 @@ import { type Kysely, type Migration, sql } from 'kysely'
  */
 export const supplyRules: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('tokens').addColumn('supply', 'bigint', (c) => c.notNull().defaultTo(0)).execute()
+    await db.schema
+      .alterTable('tokens')
+      .addColumn('supply', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute()
     await sql`
       update tokens set supply = coalesce(
         (select sum(h.amount) from holdings h where h.token_id = tokens.token_id), 0)`.execute(db)
@@ -43,7 +46,12 @@ export const supplyRules: Migration = {
       .addColumn('jurisdiction', 'text', (c) => c.notNull())
       .addColumn('received_by', 'bigint', (c) => c.notNull())
       .addColumn('amount', 'bigint', (c) => c.notNull())
-      .addPrimaryKeyConstraint('holding_receipts_pk', ['token_id', 'holder_did', 'jurisdiction', 'received_by'])
+      .addPrimaryKeyConstraint('holding_receipts_pk', [
+        'token_id',
+        'holder_did',
+        'jurisdiction',
+        'received_by',
+      ])
       .execute()
   },
 }

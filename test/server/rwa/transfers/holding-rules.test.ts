@@ -32,10 +32,16 @@ describe('min_holding', () => {
     expect(minHoldingCheck(10, move(90), 100, 0).satisfied).toBe(true) // sender 10, recipient 90
     expect(minHoldingCheck(10, move(100), 100, 0).satisfied).toBe(true) // sender 0
     const under = minHoldingCheck(10, move(91), 100, 0)
-    expect(under.reason).toBe('sender did:web:a:alice would hold 9 of tok_1, under min_holding 10 by 1 (and not 0)')
+    expect(under.reason).toBe(
+      'sender did:web:a:alice would hold 9 of tok_1, under min_holding 10 by 1 (and not 0)',
+    )
     const both = minHoldingCheck(10, move(9), 15, 0)
     expect(both.reason).toContain('sender did:web:a:alice would hold 6')
     expect(both.reason).toContain('recipient did:web:b:bob would hold 9 of tok_1, under min_holding 10 by 1')
+    // The source holding alone decides when it keeps the sender at the minimum.
+    expect(minHoldingCheck(10, move(90), { atLeast: 100 }, 0).reason).toContain(
+      'sender did:web:a:alice would hold at least 10 and recipient did:web:b:bob would hold 90',
+    )
     // Moving between one's own holdings changes neither total.
     expect(minHoldingCheck(10, move(95, 'did:web:a:alice'), 100, 100).satisfied).toBe(true)
   })
