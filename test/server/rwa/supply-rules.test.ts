@@ -292,6 +292,31 @@ describe('transfer_windows', () => {
   })
 })
 
+describe('batches', () => {
+  it('tokens.rules takes the new rules; mint and burn are no batch operations', async () => {
+    const done = await expectStatus(
+      h.post('/console/rwa/batch', {
+        operations: [
+          {
+            op: 'tokens.rules',
+            body: { token_id: w.tokenId, min_holding: 5, transfer_windows: [{ seconds: 60, max_volume: 9 }] },
+          },
+        ],
+      }),
+      200,
+    )
+    expect(done.results[0].status).toBe(200)
+    expect((await token()).rules).toMatchObject({
+      min_holding: 5,
+      transfer_windows: [{ seconds: 60, max_volume: 9 }],
+    })
+    const refused = await h.post('/console/rwa/batch', {
+      operations: [{ op: 'tokens.mint', body: { token_id: w.tokenId } }],
+    })
+    expect(refused.status).toBe(400)
+  })
+})
+
 describe('lockup_days_after_receipt', () => {
   it('locks units received by mint or transfer, first in first out across two receipts; tokenized units are free', async () => {
     await setRules({ lockup_days_after_receipt: 30 })
