@@ -6,12 +6,15 @@
 // With `--batch N` each burst is --burst `POST /console/rwa/batch` of N operations of the kind (default
 // 2 batches a burst, one at a time), and the figures are per operation; --orgs organizations (default
 // 8) share the batches, each operation counting against its organization's minute.
+// `--after-rules all` (or `--before-rules all`) sets every transfer rule on that side's tokens, loose
+// enough that its transfers pass (bench/lib/post-target.mjs, ALL_RULES): a transfer under every rule
+// against one under none (docs/performance.md, "A transfer under every rule").
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { batchTo, postTarget, postTo } from './lib/post-target.mjs'
+import { ALL_RULES, batchTo, postTarget, postTo } from './lib/post-target.mjs'
 import { cpuSeconds, pinSelf, TASKSET } from './lib/processes.mjs'
 import { eachLimited } from './lib/seed.mjs'
 import { median } from './lib/stats.mjs'
@@ -31,6 +34,8 @@ const { values: flags } = parseArgs({
     // given as `--after-node-args=--flag`: parseArgs takes a value starting with a dash only after `=`.
     'before-node-args': { type: 'string', default: '' },
     'after-node-args': { type: 'string', default: '' },
+    'before-rules': { type: 'string', default: 'none' },
+    'after-rules': { type: 'string', default: 'none' },
   },
 })
 if (!flags.before) throw new Error('--before PATH/bin/rwa (a built checkout) is required')
@@ -47,8 +52,8 @@ const work = mkdtempSync(join(tmpdir(), 'rwa-bench-compare-'))
 const loadStart = loadavg()
 try {
   const versions = {
-    before: await serve('before', flags.before, flags['before-node-args']),
-    after: await serve('after', flags.after, flags['after-node-args']),
+    before: await serve('before', flags.before, flags['before-node-args'], flags['before-rules']),
+    after: await serve('after', flags.after, flags['after-node-args'], flags['after-rules']),
   }
   const perPost = { before: [], after: [] }
   for (let b = 0; b < BURSTS; b++) {
@@ -69,7 +74,7 @@ try {
   const after = sum(perPost.after) / BURSTS
   const ratios = perPost.before.map((x, i) => perPost.after[i] / x)
   process.stdout.write(
-    `${BATCH ? `${KIND} in batches of ${BATCH}, server CPU per operation` : `${KIND} POST, server CPU per POST`} over ${BURSTS} alternating bursts of ${BURST}: before ${Math.round(before)} µs, after ${Math.round(after)} µs, after/before ${(after / before).toFixed(2)} (median of the bursts' ratios ${median(ratios).toFixed(2)}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
+    `${BATCH ? `${KIND} in batches of ${BATCH}, server CPU per operation` : `${KIND} POST, server CPU per POST`}${flags['before-rules'] === 'all' || flags['after-rules'] === 'all' ? ` (rules: before ${flags['before-rules']}, after ${flags['after-rules']})` : ''} over ${BURSTS} alternating bursts of ${BURST}: before ${Math.round(before)} µs, after ${Math.round(after)} µs, after/before ${(after / before).toFixed(2)} (median of the bursts' ratios ${median(ratios).toFixed(2)}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
       .map((v) => v.toFixed(2))
       .join(' ')}\n`,
   )
@@ -77,8 +82,10 @@ try {
   rmSync(work, { recursive: true, force: true })
 }
 
-function serve(name, bin, nodeArgs) {
+function serve(name, bin, nodeArgs, rules) {
+  if (rules !== 'none' && rules !== 'all') throw new Error(`--${name}-rules is none or all, not ${rules}`)
   return postTarget({
+    rules: rules === 'all' ? ALL_RULES : undefined,
     name,
     bin,
     work,

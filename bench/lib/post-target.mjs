@@ -5,11 +5,34 @@ import { startServer, TASKSET } from './processes.mjs'
 import { call, propertyData, SOURCE, seedGovernance, seedOrganization, transferBody } from './seed.mjs'
 
 /**
- * `bin` (an rwa build) serving a fresh database in `work`, pinned to core 0 when taskset exists, with
- * `orgs` enterprise organizations seeded (`prefix-0`, ...) and 200 POSTs of `kind` sent to warm it up.
- * `nodeArgs` go to node before the binary (a profiler's flags).
+ * Every transfer rule set, each loose enough that the bench's transfers pass it (an approved transfer
+ * still evaluates, reads and writes what each rule needs): `--after-rules all` of
+ * bench/post-compare.mjs. The rules a build does not know are refused by it (400), so it is for a build
+ * that has them all.
  */
-export async function postTarget({ name, bin, work, kind, prefix, orgs = 4, nodeArgs = [] }) {
+export const ALL_RULES = {
+  max_balance_per_holder: 1_000_000_000,
+  max_holders: 1_000_000,
+  lockup_until: '2020-01-01T00:00:00.000Z',
+  max_transfer_amount: 1_000_000,
+  daily_volume_per_holder: 1_000_000_000,
+  min_holding: 1,
+  transfer_windows: [
+    { seconds: 60, max_volume: 1_000_000_000 },
+    { seconds: 3600, max_volume: 1_000_000_000 },
+    { seconds: 86_400, max_volume: 1_000_000_000 },
+    { seconds: 2_592_000, max_volume: 1_000_000_000 },
+  ],
+  lockup_days_after_receipt: 30,
+  max_supply: 1_000_000_000,
+}
+
+/**
+ * `bin` (an rwa build) serving a fresh database in `work`, pinned to core 0 when taskset exists, with
+ * `orgs` enterprise organizations seeded (`prefix-0`, ...), each token under `rules` when given, and
+ * 200 POSTs of `kind` sent to warm it up. `nodeArgs` go to node before the binary (a profiler's flags).
+ */
+export async function postTarget({ name, bin, work, kind, prefix, orgs = 4, nodeArgs = [], rules }) {
   const server = await startServer({
     name,
     args: [
@@ -31,6 +54,9 @@ export async function postTarget({ name, bin, work, kind, prefix, orgs = 4, node
   for (let i = 0; i < orgs; i++) {
     const org = await seedOrganization(server.url, server.adminKey, `${prefix}-${i}`)
     await seedGovernance(server.url, org, { supply: 1_000_000, transfers: 2 })
+    if (rules) {
+      await call(server.url, 'PUT', `/console/rwa/tokens/${org.tokenId}/rules`, { key: org.key, body: rules })
+    }
     seeded.push(org)
   }
   const target = { server, orgs: seeded, kind, prefix, sent: 0, batches: 0 }

@@ -314,6 +314,8 @@ const HINTS: Partial<Record<Reason, Hint>> = {
     const known = Array.isArray(p.context.known) ? p.context.known.map(String).join(', ') : ''
     return `${known ? `requirements known here: ${known}; ` : ''}a jurisdiction adds its own with \`rwa jurisdictions update ID --transfer-requirements ...\``
   },
+  max_supply_exceeded: (p, c) =>
+    `\`rwa tokens rules set ${tokenOf(p, c)} --max-supply N\` raises the cap (${typeof p.context.max_supply === 'number' ? p.context.max_supply : 'see `rwa tokens rules get`'} now); \`rwa tokens burn\` makes room`,
   recipient_not_kyc: (p) => {
     const where = Array.isArray(p.context.jurisdictions) ? p.context.jurisdictions.map(String) : []
     return `\`rwa attestations submit --jurisdiction ${word(where[0] ?? 'ID')} --subject-did ${text(p, 'did', 'DID')} --type kyc --attester NAME\` records one`

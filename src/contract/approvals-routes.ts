@@ -16,7 +16,13 @@ import type { Reason } from './errors.js'
 import { forcedTransferExample, recoveryResultExample } from './examples.js'
 import { defineOperation, jsonBody, jsonResponse, optionalJsonBody } from './operation.js'
 import { RWA_BASE, rwaRoutes, rwaTags } from './rwa-routes.js'
-import { credentialSchema, freezeStateSchema, recoveryResultSchema, transferSchema } from './rwa.js'
+import {
+  credentialSchema,
+  freezeStateSchema,
+  recoveryResultSchema,
+  tokenDetailSchema,
+  transferSchema,
+} from './rwa.js'
 
 const governance = { access: 'governance', tags: rwaTags } as const
 
@@ -91,8 +97,14 @@ export const approvalRoutes = {
     ),
     otherResponses: {
       201: {
-        description: "The operation's answer (forced_transfer: the transfer recorded)",
-        content: { 'application/json': { schema: transferSchema, example: forcedTransferExample } },
+        description:
+          "The operation's answer (forced_transfer: the transfer recorded; mint, burn: the token with its new supply)",
+        content: {
+          'application/json': {
+            schema: z.union([transferSchema, tokenDetailSchema]),
+            example: forcedTransferExample,
+          },
+        },
       },
     },
     refusals: [

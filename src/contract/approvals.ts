@@ -17,6 +17,8 @@ export const APPROVABLE = {
   recover: { operationId: 'recoverIdentity', target: 'token' },
   credential_revoke: { operationId: 'revokeCredential', target: 'credential' },
   unfreeze: { operationId: 'unfreezeHolder', target: 'token' },
+  mint: { operationId: 'mintTokens', target: 'token' },
+  burn: { operationId: 'burnTokens', target: 'token' },
 } as const
 
 export type ApprovableOperation = keyof typeof APPROVABLE

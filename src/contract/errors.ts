@@ -208,7 +208,7 @@ export const REASONS = {
   frozen_units_insufficient: { code: 'conflict', when: 'Unfreezing more units than are frozen' },
   insufficient_holding: {
     code: 'conflict',
-    when: 'Moving more units than the sender holds in that jurisdiction (nothing is recorded)',
+    when: 'Moving or burning more units than the holder holds in that jurisdiction (nothing is recorded)',
   },
   nothing_to_recover: { code: 'conflict', when: 'Recovering an identity that holds none of the token' },
   webhook_endpoint_limit: {
@@ -292,6 +292,10 @@ export const REASONS = {
   same_holding: {
     code: 'unprocessable',
     when: 'A forced transfer from a holding to itself (same holder and jurisdiction): it would move nothing, only unfreeze its frozen units',
+  },
+  max_supply_exceeded: {
+    code: 'unprocessable',
+    when: "A mint that would take the token's supply over its rule `max_supply` (`context.max_supply`, `context.supply`, `context.over`); a burn makes room",
   },
   recipient_not_kyc: {
     code: 'unprocessable',

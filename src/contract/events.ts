@@ -32,6 +32,8 @@ export const EVENT_TYPES = [
   'token.unpaused',
   'token.recovered',
   'token.rules_updated',
+  'token.minted',
+  'token.burned',
   'holder.frozen',
   'holder.unfrozen',
   'jurisdiction.registered',

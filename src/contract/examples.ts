@@ -6,6 +6,8 @@ import {
   type Credential,
   type CredentialStatusEntry,
   type ForcedTransferRequest,
+  type MintRequest,
+  type BurnRequest,
   type FreezeRequest,
   type FreezeState,
   type Holding,
@@ -217,6 +219,7 @@ export const tokenExample: TokenDetail = {
   owner_did: ALICE,
   symbol: 'ATX',
   total_supply: 1000,
+  supply: 1000,
   status: 'active',
   rules: { ...NO_RULES, max_balance_per_holder: 500, max_holders: { SG: 50 } },
   holdings: [
@@ -304,6 +307,20 @@ export const forcedTransferRequestExample: ForcedTransferRequest = {
   to_jurisdiction: 'US',
   amount: 100,
   reason: 'Court order 2026-77',
+}
+
+export const mintRequestExample: MintRequest = {
+  to_did: BOB,
+  jurisdiction: 'SG',
+  amount: 200,
+  reason: 'Second subscription round, allocation 14',
+}
+
+export const burnRequestExample: BurnRequest = {
+  from_did: BOB,
+  jurisdiction: 'SG',
+  amount: 50,
+  reason: 'Redemption 2026-12',
 }
 
 export const recoverRequestExample: RecoverRequest = {

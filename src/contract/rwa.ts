@@ -452,6 +452,33 @@ export const maxHoldersSchema = z
     'Holders with a non-zero holding in the target jurisdiction: a number for every jurisdiction, or `{ "SG": 50 }`',
   )
 
+/** How long windows of `transfer_windows` and lock-ups may be: ten years. */
+export const MAX_WINDOW_SECONDS = 315_360_000
+export const MAX_LOCKUP_DAYS = 3650
+
+/** One window of `transfer_windows`: the sender's approved volume within the last `seconds`. */
+export const transferWindowSchema = z.strictObject({
+  seconds: z.number().int().positive().max(MAX_WINDOW_SECONDS).describe('The length of the window, in seconds'),
+  max_volume: unitsSchema.describe("The most units the sender's approved transfers may add up to within it"),
+})
+
+/** `transfer_windows`: 1 to 4 windows of different lengths. */
+export const transferWindowsSchema = z
+  .array(transferWindowSchema)
+  .min(1)
+  .max(4)
+  .superRefine((windows, check) => {
+    const seen = new Set<number>()
+    windows.forEach((w, i) => {
+      if (seen.has(w.seconds)) {
+        check.addIssue({ code: 'custom', path: [i, 'seconds'], message: 'two windows of the same length' })
+      }
+      seen.add(w.seconds)
+    })
+  })
+
+const lockupDaysSchema = z.number().int().positive().max(MAX_LOCKUP_DAYS)
+
 /**
  * The transfer rules of a token (T-REX compliance modules), as the token shows them: every rule,
  * `null` when not set. Only rules that are set produce checks (`rule:<name>`) in an evaluation.
@@ -468,6 +495,18 @@ export const tokenRulesSchema = z.object({
   daily_volume_per_holder: unitsSchema
     .nullable()
     .describe("The sender's approved volume of the UTC day, this transfer included, may not exceed it"),
+  min_holding: unitsSchema
+    .nullable()
+    .describe("After a transfer each side's total in the token is 0 or at least this"),
+  transfer_windows: transferWindowsSchema
+    .nullable()
+    .describe(
+      "Sliding windows, each capping the sender's approved volume (by identity when its DID has one) within its last `seconds`",
+    ),
+  lockup_days_after_receipt: lockupDaysSchema
+    .nullable()
+    .describe('Units received by mint or transfer cannot move for this many days, first in first out'),
+  max_supply: unitsSchema.nullable().describe('A mint may not take the supply over it'),
 })
 
 /** The rules of a token that has none set. */
@@ -477,6 +516,10 @@ export const NO_RULES: TokenRules = Object.freeze({
   lockup_until: null,
   max_transfer_amount: null,
   daily_volume_per_holder: null,
+  min_holding: null,
+  transfer_windows: null,
+  lockup_days_after_receipt: null,
+  max_supply: null,
 })
 
 /** PUT /console/rwa/tokens/{id}/rules: replaces the whole rules object; null or absent clears a rule. */
@@ -486,6 +529,10 @@ export const setTokenRulesRequestSchema = z.strictObject({
   lockup_until: timestampSchema.nullable().optional(),
   max_transfer_amount: unitsSchema.nullable().optional(),
   daily_volume_per_holder: unitsSchema.nullable().optional(),
+  min_holding: unitsSchema.nullable().optional(),
+  transfer_windows: transferWindowsSchema.nullable().optional(),
+  lockup_days_after_receipt: lockupDaysSchema.nullable().optional(),
+  max_supply: unitsSchema.nullable().optional(),
   reason: reasonSchema.optional(),
 })
 
@@ -498,7 +545,12 @@ export const tokenSchema = z.object({
   jurisdiction: z.string().describe("The credential's jurisdiction, where the supply starts"),
   owner_did: z.string(),
   symbol: z.string().nullable(),
-  total_supply: z.number().int().positive(),
+  total_supply: z.number().int().positive().describe('The units issued when the asset was tokenized'),
+  supply: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('The units in existence now, the sum of every holding: total_supply, plus mints, less burns'),
   status: tokenStatusSchema.describe(
     '`paused` by an agent (POST .../pause); `frozen` once its credential is revoked (for good)',
   ),
@@ -506,7 +558,7 @@ export const tokenSchema = z.object({
   holdings: z
     .array(holdingSchema)
     .describe(
-      `Who holds how much where, largest first: the first ${TOKEN_HOLDINGS_SHOWN} holdings (all of them sum to total_supply); GET .../holdings pages through all`,
+      `Who holds how much where, largest first: the first ${TOKEN_HOLDINGS_SHOWN} holdings (all of them sum to supply); GET .../holdings pages through all`,
     ),
   holdings_total: z.number().int().nonnegative().describe('How many holdings the token has'),
   created_at: timestampSchema,
@@ -527,6 +579,8 @@ export const GOVERNANCE_EVENTS = [
   'identity_recovered',
   'rules_updated',
   'attestation_revoked',
+  'minted',
+  'burned',
 ] as const
 
 export const governanceEventSchema = z.object({
@@ -652,6 +706,22 @@ export const forcedTransferRequestSchema = z.strictObject({
   to_jurisdiction: jurisdictionIdSchema,
   amount: unitsSchema,
   reason: reasonSchema.describe('The authority for it, e.g. a court order reference'),
+})
+
+/** POST /console/rwa/tokens/{id}/mint: new units into a holding. */
+export const mintRequestSchema = z.strictObject({
+  to_did: didSchema,
+  jurisdiction: jurisdictionIdSchema.describe('Where the new units are held'),
+  amount: unitsSchema,
+  reason: reasonSchema.describe('Why, e.g. a subscription round'),
+})
+
+/** POST /console/rwa/tokens/{id}/burn: units taken out of existence from a holding. */
+export const burnRequestSchema = z.strictObject({
+  from_did: didSchema,
+  jurisdiction: jurisdictionIdSchema.describe('The holding the units are taken from'),
+  amount: unitsSchema,
+  reason: reasonSchema.describe('Why, e.g. a redemption'),
 })
 
 /** POST /console/rwa/tokens/{id}/recover. */
@@ -1001,6 +1071,9 @@ export type TokenActionRequest = z.infer<typeof tokenActionRequestSchema>
 export type FreezeRequest = z.infer<typeof freezeRequestSchema>
 export type FreezeState = z.infer<typeof freezeStateSchema>
 export type ForcedTransferRequest = z.infer<typeof forcedTransferRequestSchema>
+export type MintRequest = z.infer<typeof mintRequestSchema>
+export type BurnRequest = z.infer<typeof burnRequestSchema>
+export type TransferWindow = z.infer<typeof transferWindowSchema>
 export type RecoverRequest = z.infer<typeof recoverRequestSchema>
 export type RecoveryResult = z.infer<typeof recoveryResultSchema>
 export type CanTransferQuery = z.infer<typeof canTransferQuerySchema>

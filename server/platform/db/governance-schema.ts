@@ -145,6 +145,8 @@ export interface TokensTable {
   owner_did: string
   symbol: string | null
   total_supply: number
+  /** The units in existence, the sum of its holdings: moves with mints and burns (migration 0027). */
+  supply: number
   /** `active`, `paused` (by an agent) or `frozen` (its credential revoked). */
   status: string
   created_at: string

@@ -48,6 +48,7 @@ import type {
   IssuerStatusListsTable,
 } from './issuers-schema.js'
 import type { IdentitiesTable, IdentityDidsTable } from './identities-schema.js'
+import type { HoldingReceiptsTable, TransferWindowVolumesTable } from './supply-schema.js'
 
 /**
  * The tables, as kysely sees them. Timestamps are ISO 8601 strings in UTC and dates `YYYY-MM-DD`,
@@ -99,6 +100,8 @@ export interface Database {
   issuer_status_lists: IssuerStatusListsTable
   identities: IdentitiesTable
   identity_dids: IdentityDidsTable
+  transfer_window_volumes: TransferWindowVolumesTable
+  holding_receipts: HoldingReceiptsTable
 }
 
 export interface OrganizationsTable {

@@ -1,5 +1,5 @@
 import type { ApprovableOperation, ApprovalPolicy } from '../../contract/approvals.js'
-import type { Credential, FreezeState, RecoveryResult, Transfer } from '../../contract/rwa.js'
+import type { Credential, FreezeState, RecoveryResult, TokenDetail, Transfer } from '../../contract/rwa.js'
 import type { CliContext } from '../context.js'
 import { confirmDestructive } from '../input.js'
 import type { Run } from '../invoke.js'
@@ -97,6 +97,11 @@ async function printerOf(
         showFreezeState(ctx, state)
         return `unfroze ${state.holder_did} for ${state.token_id}`
       }
+    }
+    case 'mint':
+    case 'burn': {
+      const { showSupply } = await import('./supply.js')
+      return (ctx, answer) => showSupply(ctx, answer as TokenDetail, operation === 'mint' ? 'minted' : 'burned')
     }
     case 'credential_revoke': {
       const { showCredential } = await import('./credentials.js')

@@ -28,6 +28,10 @@ const RULE_NAMES = [
   'lockup_until',
   'max_transfer_amount',
   'daily_volume_per_holder',
+  'min_holding',
+  'transfer_windows',
+  'lockup_days_after_receipt',
+  'max_supply',
 ] as const
 
 export function showRules(ctx: CliContext, rules: TokenRules): void {
@@ -36,7 +40,9 @@ export function showRules(ctx: CliContext, rules: TokenRules): void {
       const value = rules[name]
       return [
         name,
-        value !== null && typeof value === 'object'
+        Array.isArray(value)
+          ? value.map((w) => `${w.seconds}s=${w.max_volume}`).join(', ')
+          : value !== null && typeof value === 'object'
           ? Object.entries(value)
               .map(([j, n]) => `${j}=${n}`)
               .join(', ')

@@ -6,7 +6,7 @@ import { listing } from '../paging.js'
 import { showing } from './shapes.js'
 import { showHistory, showHoldings, showRules } from './token-governance.js'
 
-function showToken(ctx: CliContext, t: Token): void {
+export function showToken(ctx: CliContext, t: Token): void {
   ctx.out.record([
     ['token_id', t.token_id],
     ['symbol', t.symbol],
@@ -15,6 +15,7 @@ function showToken(ctx: CliContext, t: Token): void {
     ['jurisdiction', t.jurisdiction],
     ['owner_did', t.owner_did],
     ['total_supply', t.total_supply],
+    ['supply', t.supply],
     ['created_at', t.created_at],
   ])
   showHoldings(ctx, t.holdings)
@@ -22,8 +23,8 @@ function showToken(ctx: CliContext, t: Token): void {
 
 export const list = listing('listTokens', 'tokens', {
   noun: ['token', 'tokens'],
-  headers: ['token_id', 'symbol', 'jurisdiction', 'owner_did', 'total_supply', 'status'],
-  row: (_, t) => [t.token_id, t.symbol, t.jurisdiction, t.owner_did, t.total_supply, t.status],
+  headers: ['token_id', 'symbol', 'jurisdiction', 'owner_did', 'total_supply', 'supply', 'status'],
+  row: (_, t) => [t.token_id, t.symbol, t.jurisdiction, t.owner_did, t.total_supply, t.supply, t.status],
   id: (t) => t.token_id,
 })
 

@@ -124,6 +124,25 @@ export function maxHolders(value: string | string[], flag: string): number | Rec
   return caps
 }
 
+/** `--transfer-windows 3600=500,86400=2000`: windows of SECONDS=MAX_VOLUME. */
+export function transferWindows(
+  value: string | string[],
+  flag: string,
+): Array<{ seconds: number; max_volume: number }> {
+  const typed = text(value)
+  return typed.split(',').map((part) => {
+    const [seconds, volume] = part.split('=').map((s) => s.trim())
+    if (!seconds || volume === undefined || !/^\d+$/.test(seconds) || !/^\d+$/.test(volume)) {
+      throw new ExitError(
+        EXIT.usage,
+        `${flag} must be SECONDS=MAX_VOLUME pairs, got ${JSON.stringify(typed)}`,
+        `e.g. ${flag} 3600=500,86400=2000 (at most 500 units an hour and 2000 a day)`,
+      )
+    }
+    return { seconds: wholeNumber(seconds, flag), max_volume: wholeNumber(volume, flag) }
+  })
+}
+
 /** A JSON value, for a field no other form fits: `--max-holders '{"SG":50}'`. */
 export function jsonValue(value: string | string[], flag: string): unknown {
   const typed = text(value)

@@ -350,6 +350,10 @@ function wantedRules(rules: z.infer<typeof manifestRulesSchema> | undefined): To
     lockup_until: rules?.lockup_until ? new Date(rules.lockup_until).toISOString() : null,
     max_transfer_amount: rules?.max_transfer_amount ?? null,
     daily_volume_per_holder: rules?.daily_volume_per_holder ?? null,
+    min_holding: rules?.min_holding ?? null,
+    transfer_windows: rules?.transfer_windows ?? null,
+    lockup_days_after_receipt: rules?.lockup_days_after_receipt ?? null,
+    max_supply: rules?.max_supply ?? null,
   }
 }
 

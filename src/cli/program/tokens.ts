@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { collect } from '../flags/flag.js'
-import { maxHolders } from '../flags/parse.js'
+import { maxHolders, transferWindows } from '../flags/parse.js'
 import { from, to } from './governance.js'
 import { command, declareGroup, declareOperation } from './operation-command.js'
 import { applyCommand, importCommand, proofVerifyCommand } from './workflows.js'
@@ -9,12 +9,13 @@ import { applyCommand, importCommand, proofVerifyCommand } from './workflows.js'
 export function declareTokens(program: Command): void {
   const tokens = () => import('../commands/tokens.js')
   const agent = () => import('../commands/token-governance.js')
+  const supply = () => import('../commands/supply.js')
   const token = { id: '<token_id>' }
   const holder = (help: string) => ({ holder_did: { help, prompt: 'Holder DID' } })
   const why = { reason: { help: 'why (kept in the token history)' } }
   const tok = program
     .command('tokens')
-    .description('Tokenize credentialed assets, and act as their agent: pause, freeze, force, recover, rules')
+    .description('Tokenize credentialed assets, and act as their agent: pause, freeze, force, mint, burn, recover, rules')
   declareGroup(tok, {
     list: command({
       operation: 'listTokens',
@@ -130,6 +131,36 @@ export function declareTokens(program: Command): void {
       ],
       run: async () => (await agent()).forceTransfer,
     }),
+    mint: command({
+      operation: 'mintTokens',
+      description: 'Create new units in a holding (rule max_supply caps the supply)',
+      args: token,
+      flags: {
+        to_did: { help: 'who receives them', prompt: 'Mint to (DID)' },
+        jurisdiction: { help: 'where they are held', prompt: 'Jurisdiction' },
+        amount: { help: 'whole units', prompt: 'Amount (whole units)' },
+        reason: { help: 'why (kept in the token history)', prompt: 'Reason' },
+      },
+      examples: [
+        'rwa tokens mint tok_01JD... --to-did did:web:lion:bob --jurisdiction SG --amount 200 --reason "round 2" --yes',
+      ],
+      run: async () => (await supply()).mint,
+    }),
+    burn: command({
+      operation: 'burnTokens',
+      description: 'Take units of a holding out of existence (unfrozen units first)',
+      args: token,
+      flags: {
+        from_did: { help: 'whose units are burnt', prompt: 'Burn from (DID)' },
+        jurisdiction: { help: 'the holding they are taken from', prompt: 'Jurisdiction' },
+        amount: { help: 'whole units', prompt: 'Amount (whole units)' },
+        reason: { help: 'why (kept in the token history)', prompt: 'Reason' },
+      },
+      examples: [
+        'rwa tokens burn tok_01JD... --from-did did:web:lion:bob --jurisdiction SG --amount 50 --reason redemption --yes',
+      ],
+      run: async () => (await supply()).burn,
+    }),
     recover: command({
       operation: 'recoverIdentity',
       description: "Move a lost identity's holdings and freezes to a new DID that holds kyc where they are",
@@ -162,6 +193,15 @@ export function declareTokens(program: Command): void {
         lockup_until: { help: 'before this instant only forced transfers move the token' },
         max_transfer_amount: { help: 'largest amount of one transfer', example: '100' },
         daily_volume_per_holder: { help: "cap on a sender's approved volume per UTC day", example: '1000' },
+        min_holding: { help: "each side's total after a transfer: 0 or at least this", example: '10' },
+        transfer_windows: {
+          flag: '--transfer-windows <S=N,...>',
+          help: "caps on a sender's approved volume in sliding windows of S seconds (1-4)",
+          parse: transferWindows,
+          example: '3600=500,86400=2000',
+        },
+        lockup_days_after_receipt: { help: 'days units received by mint or transfer cannot move', example: '30' },
+        max_supply: { help: 'cap on the supply a mint may reach', example: '1000000' },
         ...why,
       },
       options: (c) => c.option('--clear <names>', 'clear these rules (comma-separated or repeated)', collect),

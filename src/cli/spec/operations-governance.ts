@@ -160,6 +160,10 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"lockup_until","in":"body","type":"string","required":false,"time":true,"nullable":true,"example":"2027-01-01T00:00:00.000Z"},
     {"name":"max_transfer_amount","in":"body","type":"integer","required":false,"min":1,"nullable":true},
     {"name":"daily_volume_per_holder","in":"body","type":"integer","required":false,"min":1,"nullable":true},
+    {"name":"min_holding","in":"body","type":"integer","required":false,"min":1,"nullable":true},
+    {"name":"transfer_windows","in":"body","type":"json","required":false,"nullable":true},
+    {"name":"lockup_days_after_receipt","in":"body","type":"integer","required":false,"min":1,"max":3650,"nullable":true},
+    {"name":"max_supply","in":"body","type":"integer","required":false,"min":1,"nullable":true},
     {"name":"reason","in":"body","type":"string","required":false,"example":"Offering memorandum, section 4"},
   ] },
   pauseToken: { "table":"all","method":"post","summary":"Pause a token: every transfer is refused (token_active) until unpaused","paged":false,"body":"optional", "fields": [
@@ -213,6 +217,20 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"to_jurisdiction","in":"body","type":"string","required":true,"description":"Short code of the jurisdiction, e.g. `US`","example":"US"},
     {"name":"amount","in":"body","type":"integer","required":true,"min":1,"example":"100"},
     {"name":"reason","in":"body","type":"string","required":true,"description":"The authority for it, e.g. a court order reference","example":"Court order 2026-77"},
+  ] },
+  mintTokens: { "table":"all","method":"post","summary":"Create new units in a holding (rule max_supply caps the supply after it)","paged":false,"body":"required", "fields": [
+    {"name":"id","in":"path","type":"string","required":true},
+    {"name":"to_did","in":"body","type":"string","required":true,"example":"did:web:acme:bob"},
+    {"name":"jurisdiction","in":"body","type":"string","required":true,"description":"Where the new units are held","example":"SG"},
+    {"name":"amount","in":"body","type":"integer","required":true,"min":1,"example":"200"},
+    {"name":"reason","in":"body","type":"string","required":true,"description":"Why, e.g. a subscription round","example":"Second subscription round, allocation 14"},
+  ] },
+  burnTokens: { "table":"all","method":"post","summary":"Take units out of existence from a holding (unfrozen units first, then frozen ones)","paged":false,"body":"required", "fields": [
+    {"name":"id","in":"path","type":"string","required":true},
+    {"name":"from_did","in":"body","type":"string","required":true,"example":"did:web:acme:bob"},
+    {"name":"jurisdiction","in":"body","type":"string","required":true,"description":"The holding the units are taken from","example":"SG"},
+    {"name":"amount","in":"body","type":"integer","required":true,"min":1,"example":"50"},
+    {"name":"reason","in":"body","type":"string","required":true,"description":"Why, e.g. a redemption","example":"Redemption 2026-12"},
   ] },
   recoverIdentity: { "table":"all","method":"post","summary":"Move a lost identity's holdings and freezes to a new DID that holds kyc where they are","paged":false,"body":"required", "fields": [
     {"name":"id","in":"path","type":"string","required":true},
@@ -298,7 +316,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
   ] },
   getApprovalPolicy: { "table":"all","method":"get","summary":"The organization's four-eyes policy: the operations that need a second key","paged":false, "fields": [] },
   setApprovalPolicy: { "table":"all","method":"put","summary":"Set which operations need a second key (owner)","paged":false,"body":"required", "fields": [
-    {"name":"require_approval","in":"body","type":"list","required":true,"description":"The operations that need a second key, among forced_transfer, recover, credential_revoke, unfreeze","enum":["forced_transfer","recover","credential_revoke","unfreeze"],"example":"forced_transfer,recover"},
+    {"name":"require_approval","in":"body","type":"list","required":true,"description":"The operations that need a second key, among forced_transfer, recover, credential_revoke, unfreeze, mint, burn","enum":["forced_transfer","recover","credential_revoke","unfreeze","mint","burn"],"example":"forced_transfer,recover"},
   ] },
   listApprovals: { "table":"all","method":"get","summary":"List approvals, newest first; filter by status","paged":true, "fields": [
     {"name":"limit","in":"query","type":"integer","required":false,"min":1,"max":500,"default":"50","example":"50"},

@@ -421,6 +421,30 @@ const SCENARIOS: Record<string, Scenario> = {
       },
     }),
   },
+  mintTokens: {
+    ok: (w) => ({
+      method: 'POST',
+      path: `${T(w)}/mint`,
+      body: { to_did: RECIPIENT, jurisdiction: 'US', amount: 10, reason: 'round 2' },
+    }),
+    refused: (w) => ({
+      method: 'POST',
+      path: `${T(w)}/mint`,
+      body: { to_did: RECIPIENT, jurisdiction: 'JP', amount: 10, reason: 'round 2' },
+    }),
+  },
+  burnTokens: {
+    ok: (w) => ({
+      method: 'POST',
+      path: `${T(w)}/burn`,
+      body: { from_did: OWNER, jurisdiction: 'US', amount: 10, reason: 'redemption' },
+    }),
+    refused: (w) => ({
+      method: 'POST',
+      path: `${T(w)}/burn`,
+      body: { from_did: OWNER, jurisdiction: 'US', amount: 5000, reason: 'redemption' },
+    }),
+  },
   registerIssuer: {
     ok: () => ({ method: 'POST', path: '/console/rwa/issuers', body: ISSUER }),
     refused: () => ({

@@ -220,6 +220,18 @@ describe('tenant isolation', () => {
         }),
       ],
       [
+        'mintTokens',
+        'POST',
+        '/console/rwa/tokens/:tok/mint',
+        () => ({ to_did: 'did:web:lion:bob', jurisdiction: 'SG', amount: 1, reason: 'x' }),
+      ],
+      [
+        'burnTokens',
+        'POST',
+        '/console/rwa/tokens/:tok/burn',
+        () => ({ from_did: 'did:web:acme:alice', jurisdiction: 'US', amount: 1, reason: 'x' }),
+      ],
+      [
         'recoverIdentity',
         'POST',
         '/console/rwa/tokens/:tok/recover',

@@ -424,6 +424,7 @@ describe('tokens', () => {
       owner_did: OWNER,
       symbol: 'SF1',
       total_supply: 1000,
+      supply: 1000,
       status: 'active',
       rules: {
         max_balance_per_holder: null,
@@ -431,6 +432,10 @@ describe('tokens', () => {
         lockup_until: null,
         max_transfer_amount: null,
         daily_volume_per_holder: null,
+        min_holding: null,
+        transfer_windows: null,
+        lockup_days_after_receipt: null,
+        max_supply: null,
       },
       holdings: [{ holder_did: OWNER, jurisdiction: 'US', amount: 1000, frozen_amount: 0, frozen: false }],
       holdings_total: 1,

@@ -52,6 +52,8 @@ describe('GET /openapi.json (governance)', () => {
         'POST /console/rwa/tokens/{id}/freeze',
         'POST /console/rwa/tokens/{id}/unfreeze',
         'POST /console/rwa/tokens/{id}/forced-transfer',
+        'POST /console/rwa/tokens/{id}/mint',
+        'POST /console/rwa/tokens/{id}/burn',
         'POST /console/rwa/tokens/{id}/recover',
         'GET /console/rwa/tokens/{id}/can-transfer',
         'GET /console/rwa/status/{list_id}',

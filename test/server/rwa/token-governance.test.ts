@@ -413,6 +413,10 @@ describe('transfer rules', () => {
       lockup_until: null,
       max_transfer_amount: 100,
       daily_volume_per_holder: null,
+      min_holding: null,
+      transfer_windows: null,
+      lockup_days_after_receipt: null,
+      max_supply: null,
     })
     expect(set.governance_history.at(-1)).toMatchObject({
       event: 'rules_updated',

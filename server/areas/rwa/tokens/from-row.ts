@@ -40,6 +40,7 @@ export function tokenFromRow(
     owner_did: row.owner_did,
     symbol: row.symbol,
     total_supply: Number(row.total_supply),
+    supply: Number(row.supply),
     status: row.status as Token['status'],
     rules: rulesFromRow(row.rules),
     holdings,

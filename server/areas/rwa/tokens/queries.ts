@@ -57,3 +57,12 @@ export async function setTokenStatus(db: Executor, tokenId: string, status: stri
 export async function setTokenRules(db: Executor, tokenId: string, rules: string): Promise<void> {
   await db.updateTable('tokens').set({ rules }).where('token_id', '=', tokenId).execute()
 }
+
+/** Adds `delta` units (negative for a burn) to a token's supply (tokens.supply, migration 0027). */
+export async function addToSupply(db: Executor, tokenId: string, delta: number): Promise<void> {
+  await db
+    .updateTable('tokens')
+    .set((eb) => ({ supply: eb('supply', '+', delta) }))
+    .where('token_id', '=', tokenId)
+    .execute()
+}

@@ -33,6 +33,7 @@ import {
   listHoldings as listHoldingRows,
 } from '../holdings/queries.js'
 import { recordTokenEvent } from '../history/history.js'
+import { rulesReplaced } from '../rule-counters/counters.js'
 import { countTokenEvents, latestTokenEvents, tokenEventsPage } from '../history/queries.js'
 import { eventFromRow, holdingFromRow, rulesFromRow, tokenDetailFromRow, tokenFromRow } from './from-row.js'
 import {
@@ -94,6 +95,7 @@ export async function tokenize(
         owner_did: credential.owner_did,
         symbol: input.symbol ?? null,
         total_supply: input.total_supply,
+        supply: input.total_supply,
         status: 'active',
         created_at: now,
         rules: null,
@@ -306,10 +308,15 @@ export async function setRules(
     lockup_until: given.lockup_until ? isoTimestamp(Date.parse(given.lockup_until)) : null,
     max_transfer_amount: given.max_transfer_amount ?? null,
     daily_volume_per_holder: given.daily_volume_per_holder ?? null,
+    min_holding: given.min_holding ?? null,
+    transfer_windows: given.transfer_windows ?? null,
+    lockup_days_after_receipt: given.lockup_days_after_receipt ?? null,
+    max_supply: given.max_supply ?? null,
   }
   return ctx.db.transaction().execute(async (trx) => {
     const token = await tokenOr404(trx, principal.orgId, id, 'update')
     await setTokenRules(trx, id, JSON.stringify(rules))
+    await rulesReplaced(trx, id, rulesFromRow(token.rules), rules)
     await recordTokenEvent(ctx, trx, principal.orgId, id, 'rules_updated', now, {
       rules,
       previous: rulesFromRow(token.rules),

@@ -26,6 +26,9 @@ import { tokenOr404 } from '../tokens/queries.js'
 import { evaluateKyc } from './evaluate-transfer.js'
 import { jurisdictionsOr404, kycFacts } from './facts.js'
 import { storeProof, storeTransfer } from './record.js'
+import { countMoved } from './rule-counts.js'
+import { moveReceipts } from '../rule-counters/counters.js'
+import { rulesFromRow } from '../tokens/from-row.js'
 
 /*
  * The agent's operations that move units (T-REX forcedTransfer and recoveryAddress, ERC-7943
@@ -137,6 +140,8 @@ export async function forcedTransfer(
     )
     await adjustHolding(trx, tokenId, input.from_did, input.from_jurisdiction, -input.amount, -frozenTaken)
     await adjustHolding(trx, tokenId, input.to_did, input.to_jurisdiction, input.amount)
+    // Not in the sender's windows (forced transfers never count), but its units leave and arrive.
+    await countMoved(trx, rulesFromRow(token.rules), transfer, tokenId, holding.amount, Date.parse(now))
     return record
   })
   ctx.metrics.transferDecided(record.status)
@@ -206,6 +211,7 @@ export async function recover(
         frozen: holderFrozen,
       })
     }
+    await moveReceipts(trx, tokenId, input.lost_did, input.new_did)
     const recovery = { lost_did: input.lost_did, new_did: input.new_did, moved }
     await storeProof(ctx, trx, orgId, {
       proof_id: proofId,

@@ -17,6 +17,8 @@ import {
   trustCheck,
 } from './requirement-checks.js'
 import { ruleChecks } from './rule-checks.js'
+import { holdingRuleChecks } from './holding-rules.js'
+import { type HoldingRuleFacts, NO_HOLDING_FACTS } from '../rule-counters/counters.js'
 
 /*
  * The compliance evaluation of a transfer, and of the agent operations that move units (a forced
@@ -59,6 +61,8 @@ export interface TransferFacts {
   external?: readonly ExternalAttestationFacts[]
   /** The instant of evaluation, ISO 8601 UTC. */
   now: string
+  /** What the holding rules read (min_holding, transfer_windows, lockup_days_after_receipt); none when absent. */
+  holding?: HoldingRuleFacts
 }
 
 /**
@@ -94,6 +98,7 @@ export function evaluateTransfer(facts: TransferFacts): ComplianceDetails {
   if (unfrozen) checks.push(unfrozen)
   checks.push(trustCheck(facts.trust, from.jurisdiction_id, to.jurisdiction_id))
   checks.push(...ruleChecks(facts.rules, move, ledger, now))
+  checks.push(...holdingRuleChecks(facts.rules, move, ledger, facts.holding ?? NO_HOLDING_FACTS))
 
   const requirementFacts = { ...facts, credential_id: token.credential_id }
   const seen = new Set<string>()

@@ -17,6 +17,8 @@ import { activeTrustTouching } from '../trust/queries.js'
 import { KYC, type KycFacts, type TransferFacts } from './evaluate-transfer.js'
 import { externalFacts } from './external-facts.js'
 import { approvedVolumeOn } from './queries.js'
+import { holdingRuleFacts } from '../rule-counters/counters.js'
+import { readsHoldingFacts } from './holding-rules.js'
 
 /*
  * What the evaluations read from the database, gathered in the caller's transaction: the pure
@@ -94,8 +96,10 @@ export async function transferFacts(
     token.credential_id,
     TITLE_VERIFICATION,
   )
+  const rules = rulesFromRow(token.rules)
   const frozen = await frozenAmong(trx, token.token_id, [sender, recipient])
   const recipientInTarget = await holdingOf(trx, token.token_id, recipient, to)
+  const senderHolding = await holdingOf(trx, token.token_id, sender, from)
   const facts: TransferFacts = {
     token,
     credential,
@@ -114,7 +118,7 @@ export async function transferFacts(
     recipient_dids: recipientDids,
     amount: input.amount,
     ledger: {
-      sender_holding: await holdingOf(trx, token.token_id, sender, from),
+      sender_holding: senderHolding,
       sender_frozen: frozen.has(sender),
       recipient_frozen: frozen.has(recipient),
       recipient_balance: await balanceOf(trx, token.token_id, recipient),
@@ -122,12 +126,24 @@ export async function transferFacts(
       recipient_holds_in_target: recipientInTarget.amount > 0,
       sender_volume_today: await approvedVolumeOn(trx, token.token_id, sender, now.slice(0, 10)),
     },
-    rules: rulesFromRow(token.rules),
+    rules,
     trust: trust.map((t) => ({ ...t, mutual: Number(t.mutual) === 1 })),
     attestations,
     // Trusted issuers' attestations of the recipient (with the context that fetches their status lists).
     external: ctx ? await externalFacts(ctx, trx, orgId, recipientDids, personal, now) : [],
     now,
+    ...(readsHoldingFacts(rules)
+      ? {
+          holding: await holdingRuleFacts(
+            trx,
+            orgId,
+            rules,
+            { token_id: token.token_id, sender_did: sender, from_jurisdiction: from, amount: input.amount },
+            senderHolding.amount,
+            Date.parse(now),
+          ),
+        }
+      : {}),
   }
   const transfer = {
     from_jurisdiction: from,

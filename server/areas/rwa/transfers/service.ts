@@ -21,6 +21,7 @@ import { transferFacts } from './facts.js'
 import { proofFromRow, transferFromRow, transferSummaryFromRow } from './from-row.js'
 import { findProof, findTransfer, listTransfers as listTransferRows } from './queries.js'
 import { storeTransfer } from './record.js'
+import { countApprovedTransfer } from './rule-counts.js'
 import { withOutsideWork } from '../../../pipeline/writes/outside-work.js'
 
 /**
@@ -83,6 +84,15 @@ export async function requestTransfer(
     if (status === 'approved') {
       await adjustHolding(trx, input.token_id, transfer.sender_did, transfer.from_jurisdiction, -input.amount)
       await adjustHolding(trx, input.token_id, transfer.recipient_did, transfer.to_jurisdiction, input.amount)
+      await countApprovedTransfer(
+        trx,
+        facts.rules,
+        facts.holding,
+        transfer,
+        input.token_id,
+        held,
+        Date.parse(now),
+      )
     }
     return record
   })

@@ -23,6 +23,7 @@ import { consoleSessions } from './0023-console-sessions.js'
 import { trustedIssuers } from './0024-trusted-issuers.js'
 import { suspension } from './0025-suspension.js'
 import { identities } from './0026-identities.js'
+import { supplyRules } from './0027-supply-rules.js'
 
 /**
  * Every schema version, in order. Names sort in the order they apply; a migration that has shipped is
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0024-trusted-issuers': trustedIssuers,
   '0025-suspension': suspension,
   '0026-identities': identities,
+  '0027-supply-rules': supplyRules,
 }

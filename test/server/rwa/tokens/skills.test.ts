@@ -53,6 +53,7 @@ describe('skills (max_skills, skills_registered)', () => {
       owner_did: OWNER,
       symbol: null,
       total_supply: 1,
+      supply: 1,
       status: 'active',
       created_at: '2026-01-01T00:00:00.000Z',
       rules: null,

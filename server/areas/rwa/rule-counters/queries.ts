@@ -1,0 +1,201 @@
+import { sql } from 'kysely'
+import { compiledOnce } from '../../../platform/db/compiled-query.js'
+import type { Executor } from '../../../platform/db/queries.js'
+import type { Receipt } from './buckets.js'
+
+/**
+ * The running counts of rules `transfer_windows` and `lockup_days_after_receipt` (migration 0027):
+ * each written in the transaction of the transfer or mint it counts, after the token's row lock, so
+ * the rows of a token are written by one transaction at a time (docs/architecture.md, "Concurrency").
+ */
+
+/** The largest volume kept: the contract's largest integer (past it, over any cap). */
+const MAX_VOLUME = Number.MAX_SAFE_INTEGER
+
+// ── transfer_windows ────────────────────────────────────────────────────────
+
+/**
+ * The buckets of a sender's windows of a token from `since` on (the earliest first bucket of its
+ * windows); the caller sums, per window, those from its own first bucket.
+ */
+export function windowBuckets(
+  db: Executor,
+  tokenId: string,
+  holderKey: string,
+  seconds: number[],
+  since: number,
+): Promise<
+  Array<{ window_seconds: number | string; bucket_start: number | string; volume: number | string }>
+> {
+  return windowBucketsQuery(db, tokenId, holderKey, seconds, since)
+}
+
+const windowBucketsQuery = compiledOnce(
+  (db: Executor, tokenId: string, holderKey: string, seconds: number[], since: number) =>
+    db
+      .selectFrom('transfer_window_volumes')
+      .select(['window_seconds', 'bucket_start', 'volume'])
+      .where('token_id', '=', tokenId)
+      .where('holder_key', '=', holderKey)
+      .where('window_seconds', 'in', seconds)
+      .where('bucket_start', '>=', since),
+)
+
+/**
+ * Adds an approved transfer's units to the sender's current bucket of each window length (`seconds[i]`,
+ * `bucketStarts[i]`), saturating: one statement for every window.
+ */
+export const addWindowVolumes = compiledOnce(
+  (
+    db: Executor,
+    tokenId: string,
+    holderKey: string,
+    seconds: number[],
+    bucketStarts: number[],
+    amount: number,
+  ) =>
+    db
+      .insertInto('transfer_window_volumes')
+      .values(
+        seconds.map((s, i) => ({
+          token_id: tokenId,
+          holder_key: holderKey,
+          window_seconds: s,
+          bucket_start: bucketStarts[i]!,
+          volume: amount,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['token_id', 'holder_key', 'window_seconds', 'bucket_start']).doUpdateSet(() => ({
+          volume: sql<number>`case when transfer_window_volumes.volume > ${MAX_VOLUME} - excluded.volume then ${MAX_VOLUME} else transfer_window_volumes.volume + excluded.volume end`,
+        })),
+      ),
+)
+
+/**
+ * Forgets a sender's buckets that no window can read any more (older than twice the window: a bucket
+ * is at most the window long), so a sender's rows stay about 60 per window.
+ */
+export const pruneWindowVolumes = compiledOnce(
+  (db: Executor, tokenId: string, holderKey: string, nowSec: number) =>
+    db
+      .deleteFrom('transfer_window_volumes')
+      .where('token_id', '=', tokenId)
+      .where('holder_key', '=', holderKey)
+      .where((eb) => eb(eb('bucket_start', '+', eb('window_seconds', '*', 2)), '<', nowSec)),
+)
+
+/** Forgets the token's buckets of window lengths its rules no longer name (all when `keep` is empty). */
+export async function dropWindowSeries(db: Executor, tokenId: string, keep: number[]): Promise<void> {
+  let q = db.deleteFrom('transfer_window_volumes').where('token_id', '=', tokenId)
+  if (keep.length > 0) q = q.where('window_seconds', 'not in', keep)
+  await q.execute()
+}
+
+// ── lockup_days_after_receipt ───────────────────────────────────────────────
+
+/** A holding's receipts, oldest first; only those received by after `after` when given. */
+export async function receiptsOf(
+  db: Executor,
+  tokenId: string,
+  holderDid: string,
+  jurisdiction: string,
+  after = -1,
+): Promise<Receipt[]> {
+  const rows = await receiptsQuery(db, tokenId, holderDid, jurisdiction, after)
+  return rows.map((r) => ({ received_by: Number(r.received_by), amount: Number(r.amount) }))
+}
+
+const receiptsQuery = compiledOnce(
+  (db: Executor, tokenId: string, holderDid: string, jurisdiction: string, after: number) =>
+    db
+      .selectFrom('holding_receipts')
+      .select(['received_by', 'amount'])
+      .where('token_id', '=', tokenId)
+      .where('holder_did', '=', holderDid)
+      .where('jurisdiction', '=', jurisdiction)
+      .where('received_by', '>', after)
+      .orderBy('received_by'),
+)
+
+/** Adds received units to a holding's bucket. */
+export const addReceipt = compiledOnce(
+  (
+    db: Executor,
+    tokenId: string,
+    holderDid: string,
+    jurisdiction: string,
+    receivedBy: number,
+    amount: number,
+  ) =>
+    db
+      .insertInto('holding_receipts')
+      .values({ token_id: tokenId, holder_did: holderDid, jurisdiction, received_by: receivedBy, amount })
+      .onConflict((oc) =>
+        oc
+          .columns(['token_id', 'holder_did', 'jurisdiction', 'received_by'])
+          .doUpdateSet((eb) => ({ amount: eb('holding_receipts.amount', '+', eb.ref('excluded.amount')) })),
+      ),
+)
+
+/** Sets what is left of a receipt; a receipt left with nothing is deleted. */
+export async function setReceipt(
+  db: Executor,
+  tokenId: string,
+  holderDid: string,
+  jurisdiction: string,
+  receipt: Receipt,
+): Promise<void> {
+  const where = db
+    .updateTable('holding_receipts')
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid)
+    .where('jurisdiction', '=', jurisdiction)
+    .where('received_by', '=', receipt.received_by)
+  if (receipt.amount > 0) {
+    await where.set({ amount: receipt.amount }).execute()
+    return
+  }
+  await db
+    .deleteFrom('holding_receipts')
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid)
+    .where('jurisdiction', '=', jurisdiction)
+    .where('received_by', '=', receipt.received_by)
+    .execute()
+}
+
+/** Forgets a holding's receipts whose lock-up has passed (received by `upTo` or before). */
+export const dropUnlockedReceipts = compiledOnce(
+  (db: Executor, tokenId: string, holderDid: string, jurisdiction: string, upTo: number) =>
+    db
+      .deleteFrom('holding_receipts')
+      .where('token_id', '=', tokenId)
+      .where('holder_did', '=', holderDid)
+      .where('jurisdiction', '=', jurisdiction)
+      .where('received_by', '<=', upTo),
+)
+
+/** Every receipt of a holder of a token, in every jurisdiction (a recovery moves them). */
+export function receiptsOfHolder(db: Executor, tokenId: string, holderDid: string) {
+  return db
+    .selectFrom('holding_receipts')
+    .select(['jurisdiction', 'received_by', 'amount'])
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid)
+    .execute()
+}
+
+/** Forgets every receipt of a holder of a token. */
+export async function dropReceiptsOfHolder(db: Executor, tokenId: string, holderDid: string): Promise<void> {
+  await db
+    .deleteFrom('holding_receipts')
+    .where('token_id', '=', tokenId)
+    .where('holder_did', '=', holderDid)
+    .execute()
+}
+
+/** Forgets every receipt of a token (its lock-up rule cleared). */
+export async function dropTokenReceipts(db: Executor, tokenId: string): Promise<void> {
+  await db.deleteFrom('holding_receipts').where('token_id', '=', tokenId).execute()
+}
