@@ -2,6 +2,7 @@ import { logIndexField } from './audit.js'
 import { logKeySchema } from './audit-log.js'
 import { z } from 'zod'
 import { pageFields, pageQuery, prefixedId, timestampSchema } from './common.js'
+import { investorRulesRequestShape, investorRulesShape, NO_INVESTOR_RULES } from './investor-rules.js'
 
 /*
  * Governance (/console/rwa/): jurisdictions, trust, credentials, attestations, tokens, transfers and
@@ -444,6 +445,7 @@ export const tokenRulesSchema = z.object({
   daily_volume_per_holder: unitsSchema
     .nullable()
     .describe("The sender's approved volume of the UTC day, this transfer included, may not exceed it"),
+  ...investorRulesShape,
 })
 
 /** The rules of a token that has none set. */
@@ -453,6 +455,7 @@ export const NO_RULES: TokenRules = Object.freeze({
   lockup_until: null,
   max_transfer_amount: null,
   daily_volume_per_holder: null,
+  ...NO_INVESTOR_RULES,
 })
 
 /** PUT /console/rwa/tokens/{id}/rules: replaces the whole rules object; null or absent clears a rule. */
@@ -462,6 +465,7 @@ export const setTokenRulesRequestSchema = z.strictObject({
   lockup_until: timestampSchema.nullable().optional(),
   max_transfer_amount: unitsSchema.nullable().optional(),
   daily_volume_per_holder: unitsSchema.nullable().optional(),
+  ...investorRulesRequestShape,
   reason: reasonSchema.optional(),
 })
 

@@ -28,6 +28,11 @@ const RULE_NAMES = [
   'lockup_until',
   'max_transfer_amount',
   'daily_volume_per_holder',
+  'country_allow',
+  'country_deny',
+  'max_holders_per_country',
+  'max_ownership_percent',
+  'allowed_categories',
 ] as const
 
 export function showRules(ctx: CliContext, rules: TokenRules): void {
@@ -36,11 +41,13 @@ export function showRules(ctx: CliContext, rules: TokenRules): void {
       const value = rules[name]
       return [
         name,
-        value !== null && typeof value === 'object'
-          ? Object.entries(value)
-              .map(([j, n]) => `${j}=${n}`)
-              .join(', ')
-          : value,
+        Array.isArray(value)
+          ? value.join(', ')
+          : value !== null && typeof value === 'object'
+            ? Object.entries(value)
+                .map(([j, n]) => `${j}=${n}`)
+                .join(', ')
+            : value,
       ]
     }),
   )

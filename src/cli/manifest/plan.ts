@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { RwaClient } from '../../client/index.js'
 import type { BatchOperationName } from '../../contract/batch.js'
+import { investorRulesOf } from '../../contract/investor-rules.js'
 import {
   type Attestation,
   type Credential,
@@ -350,6 +351,7 @@ function wantedRules(rules: z.infer<typeof manifestRulesSchema> | undefined): To
     lockup_until: rules?.lockup_until ? new Date(rules.lockup_until).toISOString() : null,
     max_transfer_amount: rules?.max_transfer_amount ?? null,
     daily_volume_per_holder: rules?.daily_volume_per_holder ?? null,
+    ...investorRulesOf(rules ?? {}),
   }
 }
 

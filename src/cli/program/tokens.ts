@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { collect } from '../flags/flag.js'
-import { maxHolders } from '../flags/parse.js'
+import { countryCaps, maxHolders } from '../flags/parse.js'
 import { from, to } from './governance.js'
 import { command, declareGroup, declareOperation } from './operation-command.js'
 import { applyCommand, importCommand, proofVerifyCommand } from './workflows.js'
@@ -155,11 +155,29 @@ export function declareTokens(program: Command): void {
         lockup_until: { help: 'before this instant only forced transfers move the token' },
         max_transfer_amount: { help: 'largest amount of one transfer', example: '100' },
         daily_volume_per_holder: { help: "cap on a sender's approved volume per UTC day", example: '1000' },
+        country_allow: { help: "only recipients whose identity's country is listed", example: 'US,GB' },
+        country_deny: { help: "no recipient whose identity's country is listed", example: 'RU' },
+        max_holders_per_country: {
+          flag: '--max-holders-per-country <C=N,...>',
+          help: 'cap on holder identities per country of the identity',
+          parse: countryCaps,
+          repeatable: true,
+          example: 'US=2000,GB=500',
+        },
+        max_ownership_percent: {
+          help: "cap on an identity's share of the supply over all its DIDs, in percent",
+          example: '10',
+        },
+        allowed_categories: {
+          help: "only recipients whose identity's category is listed",
+          example: 'accredited,institutional',
+        },
         ...why,
       },
       options: (c) => c.option('--clear <names>', 'clear these rules (comma-separated or repeated)', collect),
       examples: [
         'rwa tokens rules set tok_01JD... --max-balance-per-holder 500 --max-holders SG=50 --reason prospectus',
+        'rwa tokens rules set tok_01JD... --country-allow US,GB --max-holders-per-country US=2000 --max-ownership-percent 10',
         'rwa tokens rules set tok_01JD... --clear lockup_until',
       ],
       run: async () => (await agent()).setRules,

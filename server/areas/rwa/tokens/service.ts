@@ -16,6 +16,7 @@ import {
   type TokenizeRequest,
   type TokenRules,
 } from '../../../../src/contract/rwa.js'
+import { investorRulesOf } from '../../../../src/contract/investor-rules.js'
 import type { Principal } from '../../../pipeline/auth/principal.js'
 import { isoTimestamp, utcDate } from '../../../platform/clock.js'
 import type { AppContext } from '../../../pipeline/context.js'
@@ -306,6 +307,7 @@ export async function setRules(
     lockup_until: given.lockup_until ? isoTimestamp(Date.parse(given.lockup_until)) : null,
     max_transfer_amount: given.max_transfer_amount ?? null,
     daily_volume_per_holder: given.daily_volume_per_holder ?? null,
+    ...investorRulesOf(given),
   }
   return ctx.db.transaction().execute(async (trx) => {
     const token = await tokenOr404(trx, principal.orgId, id, 'update')

@@ -15,6 +15,7 @@ import { tokenOr404 } from '../tokens/queries.js'
 import { activeTrustTouching } from '../trust/queries.js'
 import { KYC, type KycFacts, type TransferFacts } from './evaluate-transfer.js'
 import { externalFacts } from './external-facts.js'
+import { investorFacts } from './investor-facts.js'
 import { approvedVolumeOn } from './queries.js'
 
 /*
@@ -92,6 +93,7 @@ export async function transferFacts(
   )
   const frozen = await frozenAmong(trx, token.token_id, [sender, recipient])
   const recipientInTarget = await holdingOf(trx, token.token_id, recipient, to)
+  const rules = rulesFromRow(token.rules)
   const facts: TransferFacts = {
     token,
     credential,
@@ -117,7 +119,21 @@ export async function transferFacts(
       recipient_holds_in_target: recipientInTarget.amount > 0,
       sender_volume_today: await approvedVolumeOn(trx, token.token_id, sender, now.slice(0, 10)),
     },
-    rules: rulesFromRow(token.rules),
+    rules,
+    investors: await investorFacts(
+      trx,
+      orgId,
+      rules,
+      {
+        token_id: token.token_id,
+        from_jurisdiction: from,
+        to_jurisdiction: to,
+        sender_did: sender,
+        recipient_did: recipient,
+        amount: input.amount,
+      },
+      Number(token.total_supply),
+    ),
     trust: trust.map((t) => ({ ...t, mutual: Number(t.mutual) === 1 })),
     attestations,
     // Trusted issuers' attestations of the recipient (with the context that fetches their status lists).
