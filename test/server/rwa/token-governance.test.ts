@@ -413,6 +413,11 @@ describe('transfer rules', () => {
       lockup_until: null,
       max_transfer_amount: 100,
       daily_volume_per_holder: null,
+      country_allow: null,
+      country_deny: null,
+      max_holders_per_country: null,
+      max_ownership_percent: null,
+      allowed_categories: null,
     })
     expect(set.governance_history.at(-1)).toMatchObject({
       event: 'rules_updated',
