@@ -3,6 +3,7 @@ import { subscriptionRecords } from './areas/billing/subscriptions/records.js'
 import type { AggregateRecords } from './pipeline/context.js'
 import { attestationRecords } from './areas/rwa/attestations/records.js'
 import { credentialRecords } from './areas/rwa/credentials/records.js'
+import { identityRecords } from './areas/rwa/identities/records.js'
 import { issuerRecords } from './areas/rwa/issuers/records.js'
 import { jurisdictionRecords } from './areas/rwa/jurisdictions/records.js'
 import { tokenRecords } from './areas/rwa/tokens/records.js'
@@ -19,6 +20,7 @@ export const AGGREGATES: readonly AggregateRecords[] = [
   credentialRecords,
   attestationRecords,
   issuerRecords,
+  identityRecords,
   tokenRecords,
   transferRecords,
   keyRecords,

@@ -31,6 +31,7 @@ import { metricsHandlers } from './areas/operations/metrics-routes.js'
 import { attestationHandlers } from './areas/rwa/attestations/routes.js'
 import { batchHandlers } from './areas/rwa/batch/routes.js'
 import { credentialHandlers } from './areas/rwa/credentials/routes.js'
+import { identityHandlers } from './areas/rwa/identities/routes.js'
 import { issuerHandlers } from './areas/rwa/issuers/routes.js'
 import { jurisdictionHandlers } from './areas/rwa/jurisdictions/routes.js'
 import { statusListHandlers } from './areas/rwa/status-lists/routes.js'
@@ -56,6 +57,7 @@ const OPERATION_HANDLERS = {
   ...credentialHandlers,
   ...attestationHandlers,
   ...issuerHandlers,
+  ...identityHandlers,
   ...tokenHandlers,
   ...tokenAgentHandlers,
   ...transferHandlers,

@@ -224,6 +224,7 @@ const HINTS: Partial<Record<Reason, Hint>> = {
   credential_not_found: listOf('credentials'),
   attestation_not_found: listOf('attestations'),
   issuer_not_found: listOf('issuers'),
+  identity_not_found: listOf('identities'),
   token_not_found: listOf('tokens'),
   transfer_not_found: listOf('transfers'),
   proof_not_found: () => "`rwa transfers list` shows each transfer's proof_id",
@@ -251,6 +252,11 @@ const HINTS: Partial<Record<Reason, Hint>> = {
   issuer_exists: (p) => {
     const id = text(p, 'issuer_id', 'ID')
     return `\`rwa issuers get ${id}\` shows it (a removed issuer keeps its id: register the provider under another)`
+  },
+  identity_exists: (p) => `\`rwa identities get ${text(p, 'identity_id', 'ID')}\` shows it`,
+  did_in_use: (p) => {
+    const id = text(p, 'identity_id', 'ID')
+    return `\`rwa identities get ${id}\` shows it; \`rwa identities remove-did ${id} --did ${text(p, 'did', 'DID')}\` frees it`
   },
   issuer_removed: () => 'a removed issuer stays removed: register the provider again under another id',
   issuer_unresolvable: () =>

@@ -5,6 +5,7 @@ import { declareAudit } from './program/audit.js'
 import { declareEvents } from './program/events.js'
 import { declareBilling } from './program/billing.js'
 import { declareGovernance } from './program/governance.js'
+import { declareIdentities } from './program/identities.js'
 import { declareIssuers } from './program/issuers.js'
 import { formatHelp } from './program/help.js'
 import { declareLocal } from './program/local.js'
@@ -73,6 +74,7 @@ export function buildProgram(): Command {
   declareBilling(program)
   declareGovernance(program)
   declareIssuers(program)
+  declareIdentities(program)
   declareTokens(program)
   declareApprovals(program)
   declareAudit(program)

@@ -13,6 +13,7 @@
 import { approvalRoutes } from '../contract/approvals-routes.js'
 import { auditRoutes } from '../contract/audit-routes.js'
 import { eventRoutes, webhookRoutes } from '../contract/events-routes.js'
+import { identityRoutes } from '../contract/identities-routes.js'
 import { rwaRoutes } from '../contract/rwa-routes.js'
 import { type BillingClient, billingClientOver } from './billing.js'
 import { type ClientOptions, HttpClient } from './http.js'
@@ -22,8 +23,8 @@ export * from './errors.js'
 export type { ApiResponse, ClientOptions, Query } from './http.js'
 export { callOperation, type OperationClient, operationClient } from './operations.js'
 export { type BillingClient, billingClientOver, HttpClient }
-/** The governance operations under `/console/rwa/`, the JWKS and the status lists included. */
-export type GovernanceClient = OperationClient<typeof rwaRoutes>
+/** The governance operations under `/console/rwa/`, the JWKS, the status lists and the identities included. */
+export type GovernanceClient = OperationClient<typeof rwaRoutes & typeof identityRoutes>
 
 /** Four eyes: the approval policy and the approvals (`/console/rwa/policy`, `/console/rwa/approvals`). */
 export type ApprovalClient = OperationClient<typeof approvalRoutes>
@@ -56,7 +57,7 @@ export function clientOver(http: HttpClient): RwaClient {
     baseUrl: http.baseUrl,
     http,
     billing: billingClientOver(http),
-    governance: operationClient(http, rwaRoutes),
+    governance: operationClient(http, { ...rwaRoutes, ...identityRoutes }),
     approvals: operationClient(http, approvalRoutes),
     audit: operationClient(http, auditRoutes),
     events: operationClient(http, { ...eventRoutes, ...webhookRoutes }),

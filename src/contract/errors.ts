@@ -167,6 +167,11 @@ export const REASONS = {
     code: 'conflict',
     when: 'A trusted issuer with that id is registered already (a removed one keeps its id)',
   },
+  identity_exists: { code: 'conflict', when: 'An identity with that id exists already' },
+  did_in_use: {
+    code: 'conflict',
+    when: 'A DID is in another identity of the organization already (`context.did`, `context.identity_id`)',
+  },
   issuer_removed: { code: 'conflict', when: 'Changing or refreshing a trusted issuer that was removed' },
   jurisdiction_in_use: {
     code: 'conflict',

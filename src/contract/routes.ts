@@ -2,6 +2,7 @@ import { approvalRoutes } from './approvals-routes.js'
 import { auditRoutes } from './audit-routes.js'
 import { billingRoutes, paymentProviderRoutes } from './billing-routes.js'
 import { eventRoutes, eventStreamRoutes, webhookRoutes } from './events-routes.js'
+import { identityRoutes } from './identities-routes.js'
 import { issuerRoutes } from './issuers-routes.js'
 import { operationsRoutes } from './operations-routes.js'
 import { rwaRoutes } from './rwa-routes.js'
@@ -15,6 +16,7 @@ export const ROUTES = {
   ...billingRoutes,
   ...rwaRoutes,
   ...issuerRoutes,
+  ...identityRoutes,
   ...approvalRoutes,
   ...paymentProviderRoutes,
   ...auditRoutes,

@@ -675,7 +675,7 @@ export const rwaRoutes = {
     ...governance,
     roles: ['agent'],
     operationId: 'recoverIdentity',
-    audit: ['token.recovered', 'approval.requested'],
+    audit: ['token.recovered', 'identity.dids_changed', 'approval.requested'],
     ...approvable('recover'),
     method: 'post',
     path: `${RWA_BASE}/tokens/{id}/recover`,
@@ -688,7 +688,7 @@ export const rwaRoutes = {
       'Recovered, with a signed proof',
       recoveryResultExample,
     ),
-    refusals: ['token_not_found', 'nothing_to_recover', 'recipient_not_kyc'],
+    refusals: ['token_not_found', 'nothing_to_recover', 'recipient_not_kyc', 'did_in_use'],
   }),
   canTransfer: defineOperation({
     ...governance,

@@ -256,6 +256,32 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
   refreshIssuer: { "table":"all","method":"post","summary":"Resolve the issuer's DID again now: new keys are added, keys gone from it retired (never deleted)","paged":false,"body":"optional", "fields": [
     {"name":"id","in":"path","type":"string","required":true,"description":"Short code of the issuer, e.g. `acme-kyc`"},
   ] },
+  listIdentities: { "table":"all","method":"get","summary":"List identities, newest first; filter by country, category, did","paged":true, "fields": [
+    {"name":"limit","in":"query","type":"integer","required":false,"min":1,"max":500,"default":"50","example":"50"},
+    {"name":"cursor","in":"query","type":"string","required":false,"description":"The previous page's `next_cursor`"},
+    {"name":"country","in":"query","type":"string","required":false,"description":"Only identities of this country","example":"US"},
+    {"name":"category","in":"query","type":"string","required":false,"description":"Only identities of this category","enum":["retail","professional","accredited","qualified","institutional"],"example":"accredited"},
+    {"name":"did","in":"query","type":"string","required":false,"description":"Only the identity this DID belongs to","example":"did:web:kyc.example.com"},
+  ] },
+  createIdentity: { "table":"all","method":"post","summary":"Create an identity: the DIDs of one investor, its country and category","paged":false,"body":"required", "fields": [
+    {"name":"identity_id","in":"body","type":"string","required":false,"description":"Absent: the service makes an `idn_…` id"},
+    {"name":"dids","in":"body","type":"list","required":true,"description":"The DIDs of the investor; none may be in another identity of the organization","example":"did:web:acme:alice,did:web:acme:alice-cold"},
+    {"name":"country","in":"body","type":"string","required":true,"description":"ISO 3166-1 alpha-2 country code, e.g. `US`","example":"US"},
+    {"name":"category","in":"body","type":"string","required":false,"description":"The investor category: retail, professional, accredited, qualified, institutional","enum":["retail","professional","accredited","qualified","institutional"],"example":"accredited"},
+  ] },
+  getIdentity: { "table":"all","method":"get","summary":"Get an identity with its DIDs","paged":false, "fields": [
+    {"name":"id","in":"path","type":"string","required":true,"description":"The identity id, e.g. `idn_01JD…` or one chosen at creation such as `investor-42`"},
+  ] },
+  updateIdentity: { "table":"all","method":"patch","summary":"Change an identity's country or category","paged":false,"body":"required", "fields": [
+    {"name":"id","in":"path","type":"string","required":true,"description":"The identity id, e.g. `idn_01JD…` or one chosen at creation such as `investor-42`"},
+    {"name":"country","in":"body","type":"string","required":false,"description":"ISO 3166-1 alpha-2 country code, e.g. `US`","example":"US"},
+    {"name":"category","in":"body","type":"string","required":false,"description":"null: no category","enum":["retail","professional","accredited","qualified","institutional"],"nullable":true,"example":"qualified"},
+  ] },
+  changeIdentityDids: { "table":"all","method":"post","summary":"Add DIDs to an identity or remove some (a removed DID is free for another identity)","paged":false,"body":"required", "fields": [
+    {"name":"id","in":"path","type":"string","required":true,"description":"The identity id, e.g. `idn_01JD…` or one chosen at creation such as `investor-42`"},
+    {"name":"add","in":"body","type":"list","required":false,"description":"DIDs to add (none may be in another identity)","example":"did:web:acme:alice-new"},
+    {"name":"remove","in":"body","type":"list","required":false,"description":"DIDs of the identity to remove (each is then free for another)","example":"did:web:acme:alice-cold"},
+  ] },
   getApprovalPolicy: { "table":"all","method":"get","summary":"The organization's four-eyes policy: the operations that need a second key","paged":false, "fields": [] },
   setApprovalPolicy: { "table":"all","method":"put","summary":"Set which operations need a second key (owner)","paged":false,"body":"required", "fields": [
     {"name":"require_approval","in":"body","type":"list","required":true,"description":"The operations that need a second key, among forced_transfer, recover, credential_revoke, unfreeze","enum":["forced_transfer","recover","credential_revoke","unfreeze"],"example":"forced_transfer,recover"},

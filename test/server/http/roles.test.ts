@@ -157,6 +157,9 @@ describe('the declarations', () => {
         'updateIssuer',
         'removeIssuer',
         'refreshIssuer',
+        'createIdentity',
+        'updateIdentity',
+        'changeIdentityDids',
       ].sort(),
     )
     expect(byRole('agent')).toEqual(

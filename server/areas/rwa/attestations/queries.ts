@@ -46,14 +46,15 @@ export async function markAttestationRevoked(
 export function attestationsForTransfer(
   db: Executor,
   orgId: string,
-  recipientDid: string,
+  /** The recipient's DIDs: itself and those of its identity (docs/identities.md). */
+  recipientDids: readonly string[],
   personal: string[],
   credentialId: string,
   titleType: string,
 ) {
   return personal.length === 0
     ? titleVerificationsQuery(db, orgId, credentialId, titleType)
-    : attestationsForTransferQuery(db, orgId, recipientDid, personal, credentialId, titleType)
+    : attestationsForTransferQuery(db, orgId, [...recipientDids], personal, credentialId, titleType)
 }
 
 const candidateAttestations = (db: Executor) =>
@@ -70,12 +71,12 @@ const candidateAttestations = (db: Executor) =>
       'revoked_at',
     ])
 
-/** Compiled once per number of personal requirements. */
+/** Compiled once per number of personal requirements and of the recipient's DIDs. */
 const attestationsForTransferQuery = compiledOnce(
   (
     db: Executor,
     orgId: string,
-    recipientDid: string,
+    recipientDids: string[],
     personal: string[],
     credentialId: string,
     titleType: string,
@@ -89,7 +90,11 @@ const attestationsForTransferQuery = compiledOnce(
         eb('type', '=', titleType),
       ])
       return eb.or([
-        eb.and([eb('org_id', '=', orgId), eb('subject_did', '=', recipientDid), eb('type', 'in', personal)]),
+        eb.and([
+          eb('org_id', '=', orgId),
+          eb('subject_did', 'in', recipientDids),
+          eb('type', 'in', personal),
+        ]),
         title,
       ])
     }),
@@ -134,11 +139,12 @@ export function listExternalAttestations(db: Executor, orgId: string, query: Lis
 }
 
 /** A subject's attestations of trusted issuers (a transfer evaluation's candidates). */
-export function externalAttestationsOf(db: Executor, orgId: string, subjectDid: string) {
+/** Trusted issuers' attestations about any of `subjectDids` (a subject and the DIDs of its identity). */
+export function externalAttestationsOf(db: Executor, orgId: string, subjectDids: readonly string[]) {
   return db
     .selectFrom('external_attestations')
     .selectAll()
     .where('org_id', '=', orgId)
-    .where('subject_did', '=', subjectDid)
+    .where('subject_did', 'in', [...subjectDids])
     .execute()
 }

@@ -1,5 +1,12 @@
 import type { Insertable, Selectable } from 'kysely'
-import { type Executor, ownedRecord, type RowLock } from '../../../platform/db/queries.js'
+import {
+  type Executor,
+  ownedRecord,
+  type PageQuery,
+  pageOf,
+  type RowLock,
+  whereEqual,
+} from '../../../platform/db/queries.js'
 import type { IdentitiesTable } from '../../../platform/db/identities-schema.js'
 import { ownedOr404 } from '../owned.js'
 
@@ -41,7 +48,9 @@ export async function identitiesOfDids(
   const rows = await db
     .selectFrom('identity_dids')
     .innerJoin('identities', (j) =>
-      j.onRef('identities.org_id', '=', 'identity_dids.org_id').onRef('identities.identity_id', '=', 'identity_dids.identity_id'),
+      j
+        .onRef('identities.org_id', '=', 'identity_dids.org_id')
+        .onRef('identities.identity_id', '=', 'identity_dids.identity_id'),
     )
     .selectAll('identities')
     .select('identity_dids.did as did')
@@ -64,4 +73,106 @@ export async function didsSharingIdentity(db: Executor, orgId: string, did: stri
     .where('mine.did', '=', did)
     .execute()
   return rows.length === 0 ? [did] : rows.map((r) => r.did)
+}
+
+/** Adds `dids` to an identity; the primary key refuses a DID another identity has (a unique violation). */
+export async function insertIdentityDids(
+  db: Executor,
+  orgId: string,
+  identityId: string,
+  dids: readonly string[],
+  addedAt: string,
+): Promise<void> {
+  if (dids.length === 0) return
+  await db
+    .insertInto('identity_dids')
+    .values(dids.map((did) => ({ org_id: orgId, did, identity_id: identityId, added_at: addedAt })))
+    .execute()
+}
+
+/** Removes `dids` from an identity (each is then free for another). */
+export async function deleteIdentityDids(
+  db: Executor,
+  orgId: string,
+  identityId: string,
+  dids: readonly string[],
+): Promise<void> {
+  if (dids.length === 0) return
+  await db
+    .deleteFrom('identity_dids')
+    .where('org_id', '=', orgId)
+    .where('identity_id', '=', identityId)
+    .where('did', 'in', [...dids])
+    .execute()
+}
+
+/** The identities of the organization, newest first; filtered by country, category, one of its DIDs. */
+export function listIdentities(
+  db: Executor,
+  orgId: string,
+  query: PageQuery & { country?: string; category?: string; did?: string },
+) {
+  let base = whereEqual(db.selectFrom('identities').where('org_id', '=', orgId), {
+    country: query.country,
+    category: query.category,
+  })
+  if (query.did !== undefined) {
+    const did = query.did
+    base = base.where('identity_id', 'in', (eb) =>
+      eb.selectFrom('identity_dids').select('identity_id').where('org_id', '=', orgId).where('did', '=', did),
+    )
+  }
+  return pageOf(base, 'seq', query)
+}
+
+/** The DIDs of each of `identityIds`, oldest first (one query for a page of identities). */
+export async function didsOfIdentities(
+  db: Executor,
+  orgId: string,
+  identityIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const byIdentity = new Map<string, string[]>(identityIds.map((id) => [id, []]))
+  if (identityIds.length === 0) return byIdentity
+  const rows = await db
+    .selectFrom('identity_dids')
+    .select(['identity_id', 'did'])
+    .where('org_id', '=', orgId)
+    .where('identity_id', 'in', [...identityIds])
+    .orderBy('added_at')
+    .orderBy('did')
+    .execute()
+  for (const row of rows) byIdentity.get(row.identity_id)?.push(row.did)
+  return byIdentity
+}
+
+export type IdentityChanges = Partial<Pick<IdentitiesTable, 'country' | 'category'>> & { updated_at: string }
+
+export async function updateIdentity(
+  db: Executor,
+  orgId: string,
+  identityId: string,
+  changes: IdentityChanges,
+): Promise<void> {
+  await db
+    .updateTable('identities')
+    .set(changes)
+    .where('org_id', '=', orgId)
+    .where('identity_id', '=', identityId)
+    .execute()
+}
+
+/** Puts `newDid` in the place of `lostDid` in its identity (a recovery); the primary key refuses a DID taken. */
+export async function replaceIdentityDid(
+  db: Executor,
+  orgId: string,
+  lostDid: string,
+  newDid: string,
+  addedAt: string,
+): Promise<void> {
+  await db
+    .updateTable('identity_dids')
+    .set({ did: newDid, added_at: addedAt })
+    .where('org_id', '=', orgId)
+    .where('did', '=', lostDid)
+    .execute()
 }

@@ -20,6 +20,7 @@ import {
   insertHolderFreeze,
 } from '../holdings/queries.js'
 import { recordTokenEvent } from '../history/history.js'
+import { moveIdentityOnRecovery } from '../identities/recovery.js'
 import { takeUnits } from '../tokens/ledger.js'
 import { tokenOr404 } from '../tokens/queries.js'
 import { evaluateKyc } from './evaluate-transfer.js'
@@ -144,7 +145,9 @@ export async function forcedTransfer(
 
 /**
  * Recovers a lost identity: every holding of `lost_did` (with its frozen units) and its whole-holder
- * freeze move to `new_did`, which must hold `kyc` recognised in each jurisdiction concerned (422).
+ * freeze move to `new_did`, and so does its place in an identity (409 `did_in_use` when `new_did` is of
+ * another); `new_did` must hold `kyc` (its own or its identity's) recognised in each jurisdiction
+ * concerned (422).
  * 409 when the lost identity holds none of the token.
  */
 export async function recover(
@@ -168,6 +171,9 @@ export async function recover(
       )
     }
     const jurisdictions = lost.map((h) => h.jurisdiction)
+    // The new DID takes the lost one's place in its identity first (docs/identities.md, "Recovery"), so
+    // the identity's attestations count for it; a refused recovery rolls that back too.
+    await moveIdentityOnRecovery(ctx, trx, orgId, input.lost_did, input.new_did, now)
     const compliance_details = evaluateKyc(
       await kycFacts(trx, orgId, token.credential_id, input.new_did, jurisdictions, now, ctx),
     )

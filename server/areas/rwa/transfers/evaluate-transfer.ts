@@ -47,6 +47,8 @@ export interface TransferFacts {
   to: JurisdictionFacts
   sender_did: string
   recipient_did: string
+  /** The DIDs of the recipient's identity, itself included (docs/identities.md); absent: just it. */
+  recipient_dids?: readonly string[]
   amount: number
   ledger: LedgerFacts
   rules: TokenRules
@@ -120,6 +122,8 @@ export function evaluateTransfer(facts: TransferFacts): ComplianceDetails {
 /** What an agent operation's identity check needs: who must hold `kyc`, and where. */
 export interface KycFacts {
   subject_did: string
+  /** The DIDs of the subject's identity, itself included; absent: just it. */
+  subject_dids?: readonly string[]
   credential_id: string
   /** Every jurisdiction whose recognition is needed. */
   jurisdictions: readonly string[]
@@ -136,7 +140,7 @@ export interface KycFacts {
  * transfer names its target; a recovery every jurisdiction where the lost identity holds the token.
  */
 export function evaluateKyc(facts: KycFacts): ComplianceDetails {
-  const requirementFacts = { ...facts, recipient_did: facts.subject_did }
+  const requirementFacts = { ...facts, recipient_did: facts.subject_did, recipient_dids: facts.subject_dids }
   const checks = [...new Set(facts.jurisdictions)].map((j) => requirementCheck(requirementFacts, j, KYC))
   return {
     source_requirements: [],

@@ -7,7 +7,7 @@ import { trustedIssuersOf } from '../issuers/queries.js'
 import type { ExternalAttestationFacts } from './requirement-checks.js'
 
 /*
- * The trusted issuers' attestations of a subject as an evaluation relies on them (docs/issuers.md,
+ * The trusted issuers' attestations of a subject (any DID of its identity) as an evaluation relies on them (docs/issuers.md,
  * "Evaluation"): each VC-JWT verified again against the issuers as they are now (suspended or removed,
  * trusted for other types, keys, validity), and, for one that meets a requirement asked for, its status
  * in the issuer's lists as last fetched, at most --issuer-status-max-age old (fetched again when older;
@@ -17,12 +17,12 @@ export async function externalFacts(
   ctx: AppContext,
   trx: Executor,
   orgId: string,
-  subjectDid: string,
+  subjectDids: readonly string[],
   requirements: readonly string[],
   now: string,
 ): Promise<ExternalAttestationFacts[]> {
   if (requirements.length === 0) return []
-  const rows = (await externalAttestationsOf(trx, orgId, subjectDid)).filter((r) =>
+  const rows = (await externalAttestationsOf(trx, orgId, subjectDids)).filter((r) =>
     requirements.includes(r.type),
   )
   if (rows.length === 0) return []

@@ -8,6 +8,7 @@ import type { Executor, RowLock } from '../../../platform/db/queries.js'
 import { notFound } from '../../../platform/errors.js'
 import { attestationsForTransfer } from '../attestations/queries.js'
 import { findCredential } from '../credentials/queries.js'
+import { didsSharingIdentity } from '../identities/queries.js'
 import { balanceOf, frozenAmong, holderCount, holdingOf } from '../holdings/queries.js'
 import { findJurisdictions } from '../jurisdictions/queries.js'
 import { rulesFromRow } from '../tokens/from-row.js'
@@ -83,10 +84,13 @@ export async function transferFacts(
     (r) => r !== TITLE_VERIFICATION,
   )
   const trust = await activeTrustTouching(trx, orgId, ids)
+  // An attestation about any DID of the recipient's identity counts for it (docs/identities.md): one
+  // query whatever the identity's size, none more for a DID of no identity.
+  const recipientDids = personal.length === 0 ? [recipient] : await didsSharingIdentity(trx, orgId, recipient)
   const attestations = await attestationsForTransfer(
     trx,
     orgId,
-    recipient,
+    recipientDids,
     personal,
     token.credential_id,
     TITLE_VERIFICATION,
@@ -109,6 +113,7 @@ export async function transferFacts(
     },
     sender_did: sender,
     recipient_did: recipient,
+    recipient_dids: recipientDids,
     amount: input.amount,
     ledger: {
       sender_holding: await holdingOf(trx, token.token_id, sender, from),
@@ -137,7 +142,7 @@ export async function transferFacts(
     trust: trust.map((t) => ({ ...t, mutual: Number(t.mutual) === 1 })),
     attestations,
     // Trusted issuers' attestations of the recipient (with the context that fetches their status lists).
-    external: ctx ? await externalFacts(ctx, trx, orgId, recipient, personal, now) : [],
+    external: ctx ? await externalFacts(ctx, trx, orgId, recipientDids, personal, now) : [],
     now,
   }
   const transfer = {
@@ -161,21 +166,23 @@ export async function kycFacts(
   ctx?: AppContext,
 ): Promise<KycFacts> {
   const trust = await activeTrustTouching(trx, orgId, jurisdictions)
+  const subjectDids = await didsSharingIdentity(trx, orgId, subjectDid)
   const attestations = await attestationsForTransfer(
     trx,
     orgId,
-    subjectDid,
+    subjectDids,
     [KYC],
     credentialId,
     TITLE_VERIFICATION,
   )
   return {
     subject_did: subjectDid,
+    subject_dids: subjectDids,
     credential_id: credentialId,
     jurisdictions,
     trust: trust.map((t) => ({ ...t, mutual: Number(t.mutual) === 1 })),
     attestations,
-    external: ctx ? await externalFacts(ctx, trx, orgId, subjectDid, [KYC], now) : [],
+    external: ctx ? await externalFacts(ctx, trx, orgId, subjectDids, [KYC], now) : [],
     now,
   }
 }

@@ -57,6 +57,11 @@ export interface ExternalAttestationFacts {
 export interface RequirementFacts {
   /** The subject of every requirement but `title_verification`. */
   recipient_did: string
+  /**
+   * The DIDs of the recipient's identity, itself included: an attestation about any of them counts
+   * for it (docs/identities.md). Absent: the recipient alone.
+   */
+  recipient_dids?: readonly string[]
   /** The subject of `title_verification`: the token's credential. */
   credential_id: string
   /** Active trust relations of the organization (others are ignored if passed). */
@@ -158,12 +163,17 @@ export function requirementCheck(
 ): ComplianceCheck {
   const aboutCredential = requirement === TITLE_VERIFICATION
   const subject = aboutCredential ? `credential ${facts.credential_id}` : `recipient ${facts.recipient_did}`
+  const subjects = new Set(facts.recipient_dids ?? [facts.recipient_did])
+  subjects.add(facts.recipient_did)
+  // Said of an attestation about another DID of the recipient's identity.
+  const about = (a: { subject_did: string }) =>
+    aboutCredential || a.subject_did === facts.recipient_did
+      ? ''
+      : ` (about ${a.subject_did}, of the same identity)`
   // `external_only`: the organization's own attestations do not count for it here.
   const candidates = (externalOnly ? [] : facts.attestations)
     .filter((a) => a.type === requirement)
-    .filter((a) =>
-      aboutCredential ? a.credential_id === facts.credential_id : a.subject_did === facts.recipient_did,
-    )
+    .filter((a) => (aboutCredential ? a.credential_id === facts.credential_id : subjects.has(a.subject_did)))
     // Newest first, so the evidence cited is the latest attestation that qualifies.
     .sort((a, b) => (a.attestation_id < b.attestation_id ? 1 : -1))
   const recognised = recognisedIssuers(jurisdiction, facts.trust)
@@ -176,7 +186,7 @@ export function requirementCheck(
   const outside = aboutCredential
     ? []
     : (facts.external ?? [])
-        .filter((a) => a.subject_did === facts.recipient_did && a.requirements.includes(requirement))
+        .filter((a) => subjects.has(a.subject_did) && a.requirements.includes(requirement))
         .sort((a, b) => (a.attestation_id < b.attestation_id ? 1 : -1))
   const outsideMet = met
     ? undefined
@@ -187,7 +197,7 @@ export function requirementCheck(
       jurisdiction,
       satisfied: true,
       evidence: outsideMet.attestation_id,
-      reason: `${requirement} of ${subject} attested by trusted issuer ${outsideMet.issuer_id} (${outsideMet.issuer_did}) in ${outsideMet.attestation_id}`,
+      reason: `${requirement} of ${subject} attested by trusted issuer ${outsideMet.issuer_id} (${outsideMet.issuer_did}) in ${outsideMet.attestation_id}${about(outsideMet)}`,
     }
   }
   if (met) {
@@ -198,7 +208,7 @@ export function requirementCheck(
       jurisdiction,
       satisfied: true,
       evidence: met.attestation_id,
-      reason: `${requirement} of ${subject} attested by ${met.jurisdiction} in ${met.attestation_id}${via}`,
+      reason: `${requirement} of ${subject} attested by ${met.jurisdiction} in ${met.attestation_id}${about(met)}${via}`,
     }
   }
   const expired = candidates.find(

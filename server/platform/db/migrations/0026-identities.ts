@@ -21,7 +21,11 @@ export const identities: Migration = {
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('identities_pk', ['org_id', 'identity_id'])
       .execute()
-    await db.schema.createIndex('identities_org_seq_idx').on('identities').columns(['org_id', 'seq']).execute()
+    await db.schema
+      .createIndex('identities_org_seq_idx')
+      .on('identities')
+      .columns(['org_id', 'seq'])
+      .execute()
     await db.schema
       .createIndex('identities_org_country_idx')
       .on('identities')

@@ -1,0 +1,11 @@
+import type { SomeHandlers } from '../../../pipeline/handler.js'
+import { changeIdentityDids, createIdentity, getIdentity, listIdentities, updateIdentity } from './service.js'
+
+export const identityHandlers = {
+  listIdentities: (ctx, { principal, query }) => listIdentities(ctx, principal, query),
+  createIdentity: (ctx, { principal, body }) => createIdentity(ctx, principal, body),
+  getIdentity: (ctx, { principal, params }) => getIdentity(ctx, principal, params.id),
+  updateIdentity: (ctx, { principal, params, body }) => updateIdentity(ctx, principal, params.id, body),
+  changeIdentityDids: (ctx, { principal, params, body }) =>
+    changeIdentityDids(ctx, principal, params.id, body),
+} satisfies SomeHandlers

@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { buildWorld, expectStatus, RECIPIENT, transferBody, type World } from '../../../support/governance.js'
+import { createHarness, type Harness } from '../../../support/harness.js'
+
+/*
+ * What identities change in evaluation and recovery (docs/identities.md): an attestation about any DID
+ * of an identity counts for every DID of it; a recovery moves the lost DID's place in its identity to
+ * the new DID.
+ */
+
+const IDENTITIES = '/console/rwa/identities'
+const COLD = 'did:web:lion:bob-cold'
+const NEW = 'did:web:lion:bob-new'
+let h: Harness
+let world: World
+beforeEach(async () => {
+  h = await createHarness()
+  world = await buildWorld(h)
+})
+afterEach(() => h.close())
+
+const tok = (path = '') => `/console/rwa/tokens/${world.tokenId}${path}`
+const canTransfer = (recipient: string) =>
+  expectStatus(
+    h.get(tok('/can-transfer'), {
+      query: { from_jurisdiction: 'US', to_jurisdiction: 'SG', recipient_did: recipient, amount: 10 },
+    }),
+    200,
+  )
+const failing = (answer: any) =>
+  answer.compliance_details.checks.filter((c: any) => !c.satisfied).map((c: any) => c.requirement)
+
+describe('attestations across an identity', () => {
+  it("an attestation about one DID counts for the identity's other DIDs, and stops when the DID leaves", async () => {
+    const before = await canTransfer(COLD)
+    expect(before.allowed).toBe(false)
+    expect(failing(before)).toContain('kyc')
+
+    const identity = await expectStatus(h.post(IDENTITIES, { dids: [RECIPIENT, COLD], country: 'SG' }), 201)
+    const after = await canTransfer(COLD)
+    expect(after.allowed).toBe(true)
+    const kyc = after.compliance_details.checks.find((c: any) => c.requirement === 'kyc')
+    expect(kyc).toMatchObject({ satisfied: true, evidence: world.attestations.kyc })
+    expect(kyc.reason).toContain(`about ${RECIPIENT}, of the same identity`)
+    // A real transfer to the other DID is approved, and its proof cites the attestation about RECIPIENT.
+    const transfer = await expectStatus(
+      h.post('/console/rwa/transfers', transferBody(world.tokenId, 10, { recipient_did: COLD })),
+      201,
+    )
+    expect(transfer.status).toBe('approved')
+
+    // The attested DID leaves the identity: its attestations no longer count for the cold DID.
+    await expectStatus(h.post(`${IDENTITIES}/${identity.identity_id}/dids`, { remove: [RECIPIENT] }), 200)
+    expect((await canTransfer(COLD)).allowed).toBe(false)
+    // Nor does another organization's identity change anything here (each organization has its own).
+    expect((await canTransfer(RECIPIENT)).allowed).toBe(true)
+  })
+})
+
+describe('recovery', () => {
+  beforeEach(async () => {
+    await expectStatus(h.post('/console/rwa/transfers', transferBody(world.tokenId, 100)), 201)
+    // The identity's DID that stays has its kyc (the lost DID's attestations leave with it).
+    await expectStatus(
+      h.post('/console/rwa/attestations', {
+        jurisdiction: 'US',
+        subject_did: COLD,
+        type: 'kyc',
+        attester: 'Acme KYC Ltd',
+      }),
+      201,
+    )
+  })
+
+  it("moves the lost DID's place in its identity to the new DID, whose kyc is the identity's", async () => {
+    const identity = await expectStatus(
+      h.post(IDENTITIES, { identity_id: 'bob', dids: [RECIPIENT, COLD], country: 'SG', category: 'retail' }),
+      201,
+    )
+    // The new DID has no attestation of its own: the identity's (about COLD) count for it once it takes
+    // the lost DID's place.
+    const res = await expectStatus(
+      h.post(tok('/recover'), { lost_did: RECIPIENT, new_did: NEW, reason: 'lost device' }),
+      200,
+    )
+    expect(res.moved).toEqual([expect.objectContaining({ holder_did: NEW, amount: 100 })])
+    const now = await expectStatus(h.get(`${IDENTITIES}/${identity.identity_id}`), 200)
+    expect(now.dids.sort()).toEqual([COLD, NEW].sort())
+    expect((await expectStatus(h.get(IDENTITIES, { query: { did: RECIPIENT } }), 200)).total).toBe(0)
+    // The lost DID is free for another identity.
+    await expectStatus(h.post(IDENTITIES, { dids: [RECIPIENT], country: 'FR' }), 201)
+    const audit = await expectStatus(
+      h.get('/console/audit', { query: { action: 'identity.dids_changed' } }),
+      200,
+    )
+    expect(audit.events).toHaveLength(1)
+    expect(audit.events[0]).toMatchObject({
+      target: { type: 'identity', id: 'bob' },
+      changes: { after: { added: [NEW], removed: [RECIPIENT], recovery: true } },
+    })
+  })
+
+  it('a new DID of the same identity: the lost one just leaves it', async () => {
+    await expectStatus(
+      h.post(IDENTITIES, { identity_id: 'bob', dids: [RECIPIENT, COLD], country: 'SG' }),
+      201,
+    )
+    await expectStatus(
+      h.post(tok('/recover'), { lost_did: RECIPIENT, new_did: COLD, reason: 'lost device' }),
+      200,
+    )
+    expect((await expectStatus(h.get(`${IDENTITIES}/bob`), 200)).dids).toEqual([COLD])
+  })
+
+  it('a new DID of another identity is 409 did_in_use, and nothing moves', async () => {
+    await expectStatus(h.post(IDENTITIES, { identity_id: 'bob', dids: [RECIPIENT], country: 'SG' }), 201)
+    await expectStatus(h.post(IDENTITIES, { identity_id: 'carol', dids: [NEW], country: 'SG' }), 201)
+    const res = await h.post(tok('/recover'), { lost_did: RECIPIENT, new_did: NEW, reason: 'lost device' })
+    expect(res.status).toBe(409)
+    expect(res.body).toMatchObject({ reason: 'did_in_use', context: { did: NEW, identity_id: 'carol' } })
+    expect((await expectStatus(h.get(`${IDENTITIES}/bob`), 200)).dids).toEqual([RECIPIENT])
+    const holdings = await expectStatus(h.get(tok('/holdings')), 200)
+    expect(holdings.holdings.some((x: any) => x.holder_did === RECIPIENT && x.amount === 100)).toBe(true)
+  })
+
+  it('a lost DID of no identity: the recovery is as before (the new DID needs its own kyc)', async () => {
+    const res = await h.post(tok('/recover'), { lost_did: RECIPIENT, new_did: NEW, reason: 'lost device' })
+    expect(res.status).toBe(422)
+    expect((await expectStatus(h.get(IDENTITIES), 200)).total).toBe(0)
+  })
+})
