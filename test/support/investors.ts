@@ -1,9 +1,5 @@
 import { expectStatus, OWNER, PROPERTY, US } from './governance.js'
-import { insertIdentity } from '../../server/areas/rwa/identities/queries.js'
-import type { ApiCaller, TestInstance } from './harness.js'
-
-/** The organization of the admin key. */
-const ADMIN_ORG = 'admin'
+import type { ApiCaller } from './harness.js'
 
 /*
  * A world for the rules that read identities: one jurisdiction without requirements (so only the token's
@@ -23,31 +19,23 @@ export async function investorWorld(h: ApiCaller, supply = 1000): Promise<{ toke
   return { tokenId: token.token_id }
 }
 
-/**
- * An identity of the admin organization over `dids`, written to the storage as the identities API
- * writes it (its rows of migration 0026).
- */
+/** An identity over `dids`, made through the identities API. */
 export async function identity(
-  h: TestInstance,
+  h: ApiCaller,
   identityId: string,
   country: string,
   dids: string[],
-  category: string | null = null,
+  category?: string,
 ): Promise<void> {
-  const at = '2026-01-01T00:00:00.000Z'
-  await insertIdentity(h.ctx.db, {
-    org_id: ADMIN_ORG,
-    identity_id: identityId,
-    seq: identityId,
-    country,
-    category,
-    created_at: at,
-    updated_at: at,
-  })
-  await h.ctx.db
-    .insertInto('identity_dids')
-    .values(dids.map((did) => ({ org_id: ADMIN_ORG, did, identity_id: identityId, added_at: at })))
-    .execute()
+  await expectStatus(
+    h.post('/console/rwa/identities', {
+      identity_id: identityId,
+      country,
+      dids,
+      ...(category ? { category } : {}),
+    }),
+    201,
+  )
 }
 
 /** A transfer within US from `sender` (the owner by default) to `recipient`. */
