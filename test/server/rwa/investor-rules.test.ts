@@ -125,6 +125,21 @@ describe('max_holders_per_country counts identities, not DIDs', () => {
     // idn_2 sends all it holds to idn_3: idn_3 takes its place.
     expect((await transfer('did:web:de:3', 10, 'did:web:de:2')).status).toBe('approved')
   })
+  it('reads identities as they are at the transfer: a DID added to a holder identity adds no holder', async () => {
+    await identity(h, 'idn_a', 'DE', ['did:web:de:a1'])
+    await identity(h, 'idn_b', 'DE', ['did:web:de:b1'])
+    await setRules(h, tokenId, { max_holders_per_country: { DE: 1 } })
+    expect((await transfer('did:web:de:a1', 10)).status).toBe('approved')
+    expect((await transfer('did:web:de:b1', 10)).status).toBe('rejected')
+    // A fresh DID is of no identity, so of no country: not capped.
+    expect(rule(await transfer('did:web:de:a2', 1), 'max_holders_per_country')).toBeUndefined()
+    await expectStatus(h.post('/console/rwa/identities/idn_a/dids', { add: ['did:web:de:a3'] }), 200)
+    const added = await transfer('did:web:de:a3', 10)
+    expect(added.status).toBe('approved')
+    expect(rule(added, 'max_holders_per_country').reason).toMatch(
+      /^the transfer adds no holder identity to DE/,
+    )
+  })
 })
 
 describe('max_ownership_percent is of the supply, over all an identity’s DIDs', () => {
