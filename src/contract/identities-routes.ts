@@ -7,12 +7,16 @@ import {
   identityParamsSchema,
   identitySchema,
   listIdentitiesQuerySchema,
+  listHoldersQuerySchema,
+  listHoldersResponseExample,
+  listHoldersResponseSchema,
   listIdentitiesResponseSchema,
   updateIdentityRequestExample,
   updateIdentityRequestSchema,
 } from './identities.js'
 import { defineOperation, jsonBody, jsonResponse } from './operation.js'
 import { RWA_BASE, rwaTags } from './rwa-routes.js'
+import { tokenParamsSchema } from './rwa.js'
 
 const governance = { access: 'governance', tags: rwaTags } as const
 
@@ -88,5 +92,22 @@ export const identityRoutes = {
       dids: ['did:web:acme:alice', 'did:web:acme:alice-new'],
     }),
     refusals: ['identity_not_found', 'did_in_use'],
+  }),
+  listHolders: defineOperation({
+    ...governance,
+    operationId: 'listHolders',
+    method: 'get',
+    path: `${RWA_BASE}/tokens/{id}/holders`,
+    summary:
+      "A token's holders grouped by identity: each identity's total and its DIDs' units; a DID of no identity alone",
+    params: tokenParamsSchema,
+    query: listHoldersQuerySchema,
+    response: jsonResponse(
+      200,
+      listHoldersResponseSchema,
+      'Holders, by identity then lone DID',
+      listHoldersResponseExample,
+    ),
+    refusals: ['token_not_found', 'invalid_cursor'],
   }),
 } as const

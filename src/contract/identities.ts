@@ -122,3 +122,56 @@ export const changeIdentityDidsRequestExample = {
   add: ['did:web:acme:alice-new'],
   remove: ['did:web:acme:alice-cold'],
 }
+
+// ── Holders: a token's holdings grouped by identity ─────────────────────────
+
+/** GET /console/rwa/tokens/{id}/holders. */
+export const listHoldersQuerySchema = z.strictObject({
+  limit: pageQuery('idn').limit,
+  // Groups have no id: the cursor is the last group shown, encoded.
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,1400}$/, 'expected the next_cursor of a previous page of this list')
+    .optional()
+    .describe("The previous page's `next_cursor`"),
+})
+
+export const holderSchema = z.object({
+  identity_id: z.string().nullable().describe('null: a DID of no identity, alone'),
+  country: z.string().nullable().describe("The identity's country (null for a lone DID)"),
+  category: identityCategorySchema.nullable(),
+  total: z.number().int().positive().describe('Units held over all its DIDs and jurisdictions'),
+  dids: z
+    .array(z.object({ holder_did: z.string(), amount: z.number().int().positive() }))
+    .describe('Each DID holding units, with its units over all jurisdictions'),
+})
+
+export const listHoldersResponseSchema = z.object({ holders: z.array(holderSchema), ...pageFields })
+
+export type Holder = z.infer<typeof holderSchema>
+export type ListHoldersQuery = z.infer<typeof listHoldersQuerySchema>
+export type ListHoldersResponse = z.infer<typeof listHoldersResponseSchema>
+
+export const listHoldersResponseExample: ListHoldersResponse = {
+  holders: [
+    {
+      identity_id: identityExample.identity_id,
+      country: 'US',
+      category: 'accredited',
+      total: 250,
+      dids: [
+        { holder_did: 'did:web:acme:alice', amount: 200 },
+        { holder_did: 'did:web:acme:alice-cold', amount: 50 },
+      ],
+    },
+    {
+      identity_id: null,
+      country: null,
+      category: null,
+      total: 40,
+      dids: [{ holder_did: 'did:web:lion:bob', amount: 40 }],
+    },
+  ],
+  total: 2,
+  next_cursor: null,
+}

@@ -51,3 +51,17 @@ export const changeDids: Run<'changeIdentityDids'> = async ({ ctx, send }) => {
     )
   }, [data.identity_id])
 }
+
+/** `rwa tokens holders`: a row per identity (or lone DID), its DIDs' units after it. */
+export const holders = listing('listHolders', 'holders', {
+  noun: ['holder', 'holders'],
+  headers: ['identity_id', 'country', 'category', 'total', 'dids'],
+  row: (_, x) => [
+    x.identity_id ?? '-',
+    x.country ?? '-',
+    x.category ?? '-',
+    x.total,
+    x.dids.map((d) => `${d.holder_did}=${d.amount}`).join(', '),
+  ],
+  id: (x) => x.identity_id ?? x.dids[0]?.holder_did ?? '',
+})

@@ -99,6 +99,13 @@ export function declareTokens(program: Command): void {
       ],
       run: async () => (await agent()).holdings,
     }),
+    holders: command({
+      operation: 'listHolders',
+      description: "Holders of a token grouped by identity: each identity's total and its DIDs' units",
+      args: token,
+      examples: ['rwa tokens holders tok_01JD...', 'rwa tokens holders tok_01JD... --all --json'],
+      run: async () => (await import('../commands/identities.js')).holders,
+    }),
     'frozen-holders': command({
       operation: 'listFrozenHolders',
       description: 'DIDs frozen for a token as a whole (held units or not), in order',

@@ -282,6 +282,11 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"add","in":"body","type":"list","required":false,"description":"DIDs to add (none may be in another identity)","example":"did:web:acme:alice-new"},
     {"name":"remove","in":"body","type":"list","required":false,"description":"DIDs of the identity to remove (each is then free for another)","example":"did:web:acme:alice-cold"},
   ] },
+  listHolders: { "table":"all","method":"get","summary":"A token's holders grouped by identity: each identity's total and its DIDs' units; a DID of no identity alone","paged":true, "fields": [
+    {"name":"id","in":"path","type":"string","required":true},
+    {"name":"limit","in":"query","type":"integer","required":false,"min":1,"max":500,"default":"50","example":"50"},
+    {"name":"cursor","in":"query","type":"string","required":false,"description":"The previous page's `next_cursor`"},
+  ] },
   getApprovalPolicy: { "table":"all","method":"get","summary":"The organization's four-eyes policy: the operations that need a second key","paged":false, "fields": [] },
   setApprovalPolicy: { "table":"all","method":"put","summary":"Set which operations need a second key (owner)","paged":false,"body":"required", "fields": [
     {"name":"require_approval","in":"body","type":"list","required":true,"description":"The operations that need a second key, among forced_transfer, recover, credential_revoke, unfreeze","enum":["forced_transfer","recover","credential_revoke","unfreeze"],"example":"forced_transfer,recover"},

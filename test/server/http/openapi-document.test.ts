@@ -84,7 +84,7 @@ describe('the document as a whole', () => {
     // batches, the events (3, with their server-sent stream), the webhook endpoints with their deliveries
     // (8), a token's frozen holders a page at a time (issue 22), the proof key's rotation and the
     // trusted issuers (6).
-    expect(ids).toHaveLength(86)
+    expect(ids).toHaveLength(87)
   })
 })
 

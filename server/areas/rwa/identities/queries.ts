@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely'
+import { type Insertable, type Selectable, sql } from 'kysely'
 import {
   type Executor,
   ownedRecord,
@@ -175,4 +175,81 @@ export async function replaceIdentityDid(
     .where('org_id', '=', orgId)
     .where('did', '=', lostDid)
     .execute()
+}
+
+// ── A token's holders grouped by identity ───────────────────────────────────
+
+/**
+ * The group a holding counts in: `1<identity_id>` for a DID of an identity, `2<holder_did>` for a DID of
+ * none (identities first, then lone DIDs). Written out as SQL text, not parameters, so that PostgreSQL
+ * sees the same expression in the select list, the grouping and the order.
+ */
+const GROUP_KEY = sql<string>`coalesce('1' || identity_dids.identity_id, '2' || holdings.holder_did)`
+
+const nonZeroHoldings = (db: Executor, orgId: string, tokenId: string) =>
+  db
+    .selectFrom('holdings')
+    .leftJoin('identity_dids', (j) =>
+      j.on('identity_dids.org_id', '=', orgId).onRef('identity_dids.did', '=', 'holdings.holder_did'),
+    )
+    .where('holdings.token_id', '=', tokenId)
+    .where('holdings.amount', '>', 0)
+
+export interface HolderDidRow {
+  group_key: string
+  identity_id: string | null
+  country: string | null
+  category: string | null
+  holder_did: string
+  amount: number
+}
+
+/**
+ * One page of a token's holder groups after the group `after` (a decoded cursor): how many groups
+ * there are, and each DID holding units in the page's groups with its units over every jurisdiction.
+ */
+export async function holderGroupsPage(
+  db: Executor,
+  orgId: string,
+  tokenId: string,
+  limit: number,
+  after: string | undefined,
+): Promise<{ keys: string[]; rows: HolderDidRow[]; total: number; more: boolean }> {
+  const counted = await nonZeroHoldings(db, orgId, tokenId)
+    .select(sql<number | string>`count(distinct ${GROUP_KEY})`.as('n'))
+    .executeTakeFirst()
+  const total = Number(counted?.n ?? 0)
+  let groups = nonZeroHoldings(db, orgId, tokenId).select(GROUP_KEY.as('group_key')).groupBy(GROUP_KEY)
+  if (after !== undefined) groups = groups.where(GROUP_KEY, '>', after)
+  const found = (
+    await groups
+      .orderBy(GROUP_KEY)
+      .limit(limit + 1)
+      .execute()
+  ).map((r) => r.group_key)
+  const more = found.length > limit
+  const keys = more ? found.slice(0, limit) : found
+  if (keys.length === 0) return { keys, rows: [], total, more }
+  const rows = await nonZeroHoldings(db, orgId, tokenId)
+    .leftJoin('identities', (j) =>
+      j.on('identities.org_id', '=', orgId).onRef('identities.identity_id', '=', 'identity_dids.identity_id'),
+    )
+    .select([
+      GROUP_KEY.as('group_key'),
+      'identity_dids.identity_id',
+      'identities.country',
+      'identities.category',
+      'holdings.holder_did',
+      sql<number | string>`sum(holdings.amount)`.as('amount'),
+    ])
+    .where(GROUP_KEY, 'in', keys)
+    .groupBy([
+      'identity_dids.identity_id',
+      'identities.country',
+      'identities.category',
+      'holdings.holder_did',
+    ])
+    .orderBy('holdings.holder_did')
+    .execute()
+  return { keys, rows: rows.map((r) => ({ ...r, amount: Number(r.amount) })), total, more }
 }

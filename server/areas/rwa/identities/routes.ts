@@ -1,4 +1,5 @@
 import type { SomeHandlers } from '../../../pipeline/handler.js'
+import { listHolders } from './holders.js'
 import { changeIdentityDids, createIdentity, getIdentity, listIdentities, updateIdentity } from './service.js'
 
 export const identityHandlers = {
@@ -8,4 +9,5 @@ export const identityHandlers = {
   updateIdentity: (ctx, { principal, params, body }) => updateIdentity(ctx, principal, params.id, body),
   changeIdentityDids: (ctx, { principal, params, body }) =>
     changeIdentityDids(ctx, principal, params.id, body),
+  listHolders: (ctx, { principal, params, query }) => listHolders(ctx, principal, params.id, query),
 } satisfies SomeHandlers

@@ -129,3 +129,59 @@ describe('recovery', () => {
     expect((await expectStatus(h.get(IDENTITIES), 200)).total).toBe(0)
   })
 })
+
+describe('GET /console/rwa/tokens/{id}/holders', () => {
+  it('groups holdings by identity (total and per DID over jurisdictions), then lone DIDs, a page at a time', async () => {
+    await expectStatus(
+      h.post(IDENTITIES, { identity_id: 'bob', dids: [RECIPIENT, COLD], country: 'SG', category: 'retail' }),
+      201,
+    )
+    await expectStatus(h.post('/console/rwa/transfers', transferBody(world.tokenId, 100)), 201)
+    await expectStatus(
+      h.post('/console/rwa/transfers', transferBody(world.tokenId, 30, { recipient_did: COLD })),
+      201,
+    )
+    // Units of one DID in two jurisdictions count once for it: 5 more to RECIPIENT kept in US.
+    await expectStatus(
+      h.post('/console/rwa/transfers', transferBody(world.tokenId, 5, { to_jurisdiction: 'US' })),
+      201,
+    )
+    const all = await expectStatus(h.get(tok('/holders')), 200)
+    expect(all).toEqual({
+      holders: [
+        {
+          identity_id: 'bob',
+          country: 'SG',
+          category: 'retail',
+          total: 135,
+          dids: [
+            { holder_did: RECIPIENT, amount: 105 },
+            { holder_did: COLD, amount: 30 },
+          ],
+        },
+        {
+          identity_id: null,
+          country: null,
+          category: null,
+          total: 865,
+          dids: [{ holder_did: 'did:web:acme:alice', amount: 865 }],
+        },
+      ],
+      total: 2,
+      next_cursor: null,
+    })
+    const first = await expectStatus(h.get(tok('/holders'), { query: { limit: 1 } }), 200)
+    expect(first.holders.map((x: any) => x.identity_id)).toEqual(['bob'])
+    expect(first.total).toBe(2)
+    const second = await expectStatus(
+      h.get(tok('/holders'), { query: { limit: 1, cursor: first.next_cursor } }),
+      200,
+    )
+    expect(second.holders.map((x: any) => x.dids[0].holder_did)).toEqual(['did:web:acme:alice'])
+    expect(second.next_cursor).toBeNull()
+    const bad = await h.get(tok('/holders'), { query: { cursor: 'AAAA' } })
+    expect(bad.status).toBe(400)
+    expect(bad.body.errors[0].path).toBe('cursor')
+    expect((await h.get('/console/rwa/tokens/tok_01JD5Z8Q4N7T0000000000ABCD/holders')).status).toBe(404)
+  })
+})
