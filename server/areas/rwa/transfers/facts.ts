@@ -137,6 +137,7 @@ export async function transferFacts(
         recipient_did: recipient,
         amount: input.amount,
       },
+      // The supply now (every holding's sum): fixed at tokenization until tokens can be minted or burned.
       Number(token.total_supply),
     ),
     trust: trust.map((t) => ({ ...t, mutual: Number(t.mutual) === 1 })),
