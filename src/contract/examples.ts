@@ -281,6 +281,8 @@ export const setTokenRulesRequestExample: SetTokenRulesRequest = {
   max_balance_per_holder: 500,
   max_holders: { SG: 50 },
   lockup_until: '2027-01-01T00:00:00.000Z',
+  country_allow: ['US', 'SG'],
+  max_ownership_percent: 10,
   reason: 'Offering memorandum, section 4',
 }
 

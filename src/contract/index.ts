@@ -5,6 +5,7 @@
 export * from './billing.js'
 export * from './common.js'
 export * from './errors.js'
+export * from './investor-rules.js'
 export * from './limits.js'
 export * from './operations.js'
 export * from './pricing.js'

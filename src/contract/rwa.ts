@@ -3,6 +3,7 @@ import { logKeySchema } from './audit-log.js'
 import { z } from 'zod'
 import { pageFields, pageQuery, prefixedId, timestampSchema } from './common.js'
 import { issuerKeySchema, issuerStatusSchema } from './issuer-keys.js'
+import { investorRulesRequestShape, investorRulesShape, NO_INVESTOR_RULES } from './investor-rules.js'
 
 /*
  * Governance (/console/rwa/): jurisdictions, trust, credentials, attestations, tokens, transfers and
@@ -507,6 +508,7 @@ export const tokenRulesSchema = z.object({
     .nullable()
     .describe('Units received by mint or transfer cannot move for this many days, first in first out'),
   max_supply: unitsSchema.nullable().describe('A mint may not take the supply over it'),
+  ...investorRulesShape,
 })
 
 /** The rules of a token that has none set. */
@@ -520,6 +522,7 @@ export const NO_RULES: TokenRules = Object.freeze({
   transfer_windows: null,
   lockup_days_after_receipt: null,
   max_supply: null,
+  ...NO_INVESTOR_RULES,
 })
 
 /** PUT /console/rwa/tokens/{id}/rules: replaces the whole rules object; null or absent clears a rule. */
@@ -533,6 +536,7 @@ export const setTokenRulesRequestSchema = z.strictObject({
   transfer_windows: transferWindowsSchema.nullable().optional(),
   lockup_days_after_receipt: lockupDaysSchema.nullable().optional(),
   max_supply: unitsSchema.nullable().optional(),
+  ...investorRulesRequestShape,
   reason: reasonSchema.optional(),
 })
 

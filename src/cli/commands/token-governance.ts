@@ -32,6 +32,11 @@ const RULE_NAMES = [
   'transfer_windows',
   'lockup_days_after_receipt',
   'max_supply',
+  'country_allow',
+  'country_deny',
+  'max_holders_per_country',
+  'max_ownership_percent',
+  'allowed_categories',
 ] as const
 
 export function showRules(ctx: CliContext, rules: TokenRules): void {
@@ -41,12 +46,14 @@ export function showRules(ctx: CliContext, rules: TokenRules): void {
       return [
         name,
         Array.isArray(value)
-          ? value.map((w) => `${w.seconds}s=${w.max_volume}`).join(', ')
-          : value !== null && typeof value === 'object'
-          ? Object.entries(value)
-              .map(([j, n]) => `${j}=${n}`)
+          ? value
+              .map((v) => (typeof v === 'object' ? `${v.seconds}s=${v.max_volume}` : v))
               .join(', ')
-          : value,
+          : value !== null && typeof value === 'object'
+            ? Object.entries(value)
+                .map(([j, n]) => `${j}=${n}`)
+                .join(', ')
+            : value,
       ]
     }),
   )

@@ -143,6 +143,23 @@ export function transferWindows(
   })
 }
 
+/** `--max-holders-per-country US=2000,GB=500`: a cap per country. */
+export function countryCaps(value: string | string[], flag: string): Record<string, number> {
+  const caps: Record<string, number> = {}
+  for (const part of list(value)) {
+    const [country, n] = part.split('=').map((s) => s.trim())
+    if (!country || n === undefined || !/^\d+$/.test(n)) {
+      throw new ExitError(
+        EXIT.usage,
+        `${flag} must be COUNTRY=N pairs, got ${JSON.stringify(part)}`,
+        `e.g. ${flag} US=2000,GB=500`,
+      )
+    }
+    caps[country] = wholeNumber(n, flag)
+  }
+  return caps
+}
+
 /** A JSON value, for a field no other form fits: `--max-holders '{"SG":50}'`. */
 export function jsonValue(value: string | string[], flag: string): unknown {
   const typed = text(value)

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { RwaClient } from '../../client/index.js'
 import type { BatchOperationName } from '../../contract/batch.js'
+import { investorRulesOf } from '../../contract/investor-rules.js'
 import {
   type Attestation,
   type Credential,
@@ -354,6 +355,7 @@ function wantedRules(rules: z.infer<typeof manifestRulesSchema> | undefined): To
     transfer_windows: rules?.transfer_windows ?? null,
     lockup_days_after_receipt: rules?.lockup_days_after_receipt ?? null,
     max_supply: rules?.max_supply ?? null,
+    ...investorRulesOf(rules ?? {}),
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { collect } from '../flags/flag.js'
-import { maxHolders, transferWindows } from '../flags/parse.js'
+import { countryCaps, maxHolders, transferWindows } from '../flags/parse.js'
 import { from, to } from './governance.js'
 import { command, declareGroup, declareOperation } from './operation-command.js'
 import { applyCommand, importCommand, proofVerifyCommand } from './workflows.js'
@@ -202,11 +202,29 @@ export function declareTokens(program: Command): void {
         },
         lockup_days_after_receipt: { help: 'days units received by mint or transfer cannot move', example: '30' },
         max_supply: { help: 'cap on the supply a mint may reach', example: '1000000' },
+        country_allow: { help: "only recipients whose identity's country is listed", example: 'US,GB' },
+        country_deny: { help: "no recipient whose identity's country is listed", example: 'RU' },
+        max_holders_per_country: {
+          flag: '--max-holders-per-country <C=N,...>',
+          help: 'cap on holder identities per country of the identity',
+          parse: countryCaps,
+          repeatable: true,
+          example: 'US=2000,GB=500',
+        },
+        max_ownership_percent: {
+          help: "cap on an identity's share of the supply over all its DIDs, in percent",
+          example: '10',
+        },
+        allowed_categories: {
+          help: "only recipients whose identity's category is listed",
+          example: 'accredited,institutional',
+        },
         ...why,
       },
       options: (c) => c.option('--clear <names>', 'clear these rules (comma-separated or repeated)', collect),
       examples: [
         'rwa tokens rules set tok_01JD... --max-balance-per-holder 500 --max-holders SG=50 --reason prospectus',
+        'rwa tokens rules set tok_01JD... --country-allow US,GB --max-holders-per-country US=2000 --max-ownership-percent 10',
         'rwa tokens rules set tok_01JD... --clear lockup_until',
       ],
       run: async () => (await agent()).setRules,

@@ -164,6 +164,11 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
     {"name":"transfer_windows","in":"body","type":"json","required":false,"nullable":true},
     {"name":"lockup_days_after_receipt","in":"body","type":"integer","required":false,"min":1,"max":3650,"nullable":true},
     {"name":"max_supply","in":"body","type":"integer","required":false,"min":1,"nullable":true},
+    {"name":"country_allow","in":"body","type":"list","required":false,"description":"Only a recipient whose identity's country is listed may receive; a recipient without an identity may not","nullable":true,"example":"US,SG"},
+    {"name":"country_deny","in":"body","type":"list","required":false,"description":"A recipient whose identity's country is listed may not receive; nor may a recipient without an identity","nullable":true},
+    {"name":"max_holders_per_country","in":"body","type":"json","required":false,"description":"Identities (not DIDs) holding a non-zero amount, per country of the identity: `{ \"US\": 2000 }`; a transfer making a new holder identity past the cap fails","nullable":true},
+    {"name":"max_ownership_percent","in":"body","type":"number","required":false,"description":"An identity's total over all its DIDs and jurisdictions after the transfer, as a percent of the token's supply, may not exceed it","nullable":true,"example":"10"},
+    {"name":"allowed_categories","in":"body","type":"list","required":false,"description":"Only a recipient whose identity's category is listed may receive","enum":["retail","professional","accredited","qualified","institutional"],"nullable":true},
     {"name":"reason","in":"body","type":"string","required":false,"example":"Offering memorandum, section 4"},
   ] },
   pauseToken: { "table":"all","method":"post","summary":"Pause a token: every transfer is refused (token_active) until unpaused","paged":false,"body":"optional", "fields": [

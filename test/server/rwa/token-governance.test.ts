@@ -417,6 +417,11 @@ describe('transfer rules', () => {
       transfer_windows: null,
       lockup_days_after_receipt: null,
       max_supply: null,
+      country_allow: null,
+      country_deny: null,
+      max_holders_per_country: null,
+      max_ownership_percent: null,
+      allowed_categories: null,
     })
     expect(set.governance_history.at(-1)).toMatchObject({
       event: 'rules_updated',

@@ -16,6 +16,7 @@ import {
   type TokenizeRequest,
   type TokenRules,
 } from '../../../../src/contract/rwa.js'
+import { investorRulesOf } from '../../../../src/contract/investor-rules.js'
 import type { Principal } from '../../../pipeline/auth/principal.js'
 import { isoTimestamp, utcDate } from '../../../platform/clock.js'
 import type { AppContext } from '../../../pipeline/context.js'
@@ -312,6 +313,7 @@ export async function setRules(
     transfer_windows: given.transfer_windows ?? null,
     lockup_days_after_receipt: given.lockup_days_after_receipt ?? null,
     max_supply: given.max_supply ?? null,
+    ...investorRulesOf(given),
   }
   return ctx.db.transaction().execute(async (trx) => {
     const token = await tokenOr404(trx, principal.orgId, id, 'update')

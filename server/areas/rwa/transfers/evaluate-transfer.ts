@@ -16,6 +16,7 @@ import {
   type TrustFacts,
   trustCheck,
 } from './requirement-checks.js'
+import { type InvestorFacts, investorRuleChecks, NO_INVESTOR_FACTS } from './investor-rules.js'
 import { ruleChecks } from './rule-checks.js'
 import { holdingRuleChecks } from './holding-rules.js'
 import { type HoldingRuleFacts, NO_HOLDING_FACTS } from '../rule-counters/counters.js'
@@ -53,6 +54,8 @@ export interface TransferFacts {
   amount: number
   ledger: LedgerFacts
   rules: TokenRules
+  /** The identities of both sides and what they hold (investor-rules.ts); none when absent. */
+  investors?: InvestorFacts
   /** Active trust relations of the organization (others are ignored if passed). */
   trust: readonly TrustFacts[]
   /** Candidate attestations; those of other subjects or types are ignored. */
@@ -73,7 +76,7 @@ export interface TransferFacts {
  * 4. `holder_not_frozen`: neither side is frozen for the token;
  * 5. `unfrozen_balance` (when some of the sender's units there are frozen): the amount is unfrozen;
  * 6. `trust`: a cross-border transfer needs trust from source to target;
- * 7. `rule:<name>` for each transfer rule the token has;
+ * 7. `rule:<name>` for each transfer rule the token has, those that read identities last;
  * 8. each requirement of the source, then each of the target (once per jurisdiction), met by a valid
  *    attestation the jurisdiction recognises.
  * The transfer is approved only when every check is satisfied.
@@ -99,6 +102,7 @@ export function evaluateTransfer(facts: TransferFacts): ComplianceDetails {
   checks.push(trustCheck(facts.trust, from.jurisdiction_id, to.jurisdiction_id))
   checks.push(...ruleChecks(facts.rules, move, ledger, now))
   checks.push(...holdingRuleChecks(facts.rules, move, ledger, facts.holding ?? NO_HOLDING_FACTS))
+  checks.push(...investorRuleChecks(facts.rules, move, facts.investors ?? NO_INVESTOR_FACTS))
 
   const requirementFacts = { ...facts, credential_id: token.credential_id }
   const seen = new Set<string>()

@@ -16,6 +16,7 @@ import { tokenOr404 } from '../tokens/queries.js'
 import { activeTrustTouching } from '../trust/queries.js'
 import { KYC, type KycFacts, type TransferFacts } from './evaluate-transfer.js'
 import { externalFacts } from './external-facts.js'
+import { investorFacts } from './investor-facts.js'
 import { approvedVolumeOn } from './queries.js'
 import { holdingRuleFacts } from '../rule-counters/counters.js'
 import { readsHoldingFacts } from './holding-rules.js'
@@ -127,6 +128,21 @@ export async function transferFacts(
       sender_volume_today: await approvedVolumeOn(trx, token.token_id, sender, now.slice(0, 10)),
     },
     rules,
+    investors: await investorFacts(
+      trx,
+      orgId,
+      rules,
+      {
+        token_id: token.token_id,
+        from_jurisdiction: from,
+        to_jurisdiction: to,
+        sender_did: sender,
+        recipient_did: recipient,
+        amount: input.amount,
+      },
+      // The supply now (every holding's sum, moved by mint and burn).
+      Number(token.supply),
+    ),
     trust: trust.map((t) => ({ ...t, mutual: Number(t.mutual) === 1 })),
     attestations,
     // Trusted issuers' attestations of the recipient (with the context that fetches their status lists).
