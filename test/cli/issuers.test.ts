@@ -42,10 +42,10 @@ describe('rwa issuers', () => {
       '--transfer-requirements',
       'kyc,aml',
     ])
+    // The id as the first argument, as the other issuers commands take it.
     const added = await rwa.json([
       'issuers',
       'add',
-      '--issuer-id',
       'acme-kyc',
       '--name',
       'Acme KYC',
@@ -133,6 +133,9 @@ describe('rwa issuers', () => {
     ])
     expect(malformed.exitCode).toBe(2)
     expect(malformed.stderr).toContain('--requirement must be <requirement>=<VC type>')
+    const twice = await rwa.run(['issuers', 'add', 'x1', '--issuer-id', 'x2', '--name', 'X', '--did', provider.did])
+    expect(twice.exitCode).toBe(2)
+    expect(twice.stderr).toContain('the issuer id is given twice: "x1" and --issuer-id "x2"')
 
     await rwa.json([
       'jurisdictions',

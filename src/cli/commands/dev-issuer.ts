@@ -127,7 +127,7 @@ export function start(options: DirOptions & { port?: string }, command: Command)
       ctx.out.line(`state: ${dir}`)
       ctx.out.line('press Ctrl-C to stop; from another shell (a server with --allow-http-issuers):\n')
       ctx.out.line(
-        `  rwa issuers add --issuer-id dev-kyc --name "Dev KYC" --did ${issuer.did} --requirement kyc=KYCCredential --jurisdiction US`,
+        `  rwa issuers add dev-kyc --name "Dev KYC" --did ${issuer.did} --requirement kyc=KYCCredential --jurisdiction US`,
       )
       ctx.out.line(`  rwa dev issuer issue${dirFlag(dir)} --subject did:web:acme:bob > bob.jwt`)
       ctx.out.line('  rwa attestations submit --vc bob.jwt\n')

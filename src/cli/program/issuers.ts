@@ -1,4 +1,5 @@
 import type { Command } from 'commander'
+import { EXIT, ExitError } from '../exit-error.js'
 import { list, requirementTypes } from '../flags/parse.js'
 import { command, declareGroup } from './operation-command.js'
 
@@ -55,8 +56,25 @@ export function declareIssuers(program: Command): void {
           jurisdictions: jurisdiction,
           valid_until: { example: '2027-06-30T00:00:00Z' },
         },
+        // The id as the first argument, like every other issuers command's (`--issuer-id` works too).
+        options: (c) =>
+          c
+            .argument('[issuer_id]', 'the issuer id (or --issuer-id)')
+            .hook('preAction', (self) => {
+              const given = self.args[0]
+              if (given === undefined) return
+              const flag = self.getOptionValue('issuerId') as string | undefined
+              if (flag !== undefined && flag !== given) {
+                throw new ExitError(
+                  EXIT.usage,
+                  `the issuer id is given twice: ${JSON.stringify(given)} and --issuer-id ${JSON.stringify(flag)}`,
+                  'give it once, as the first argument',
+                )
+              }
+              self.setOptionValue('issuerId', given)
+            }),
         examples: [
-          'rwa issuers add --issuer-id acme-kyc --name "Acme KYC" --did did:web:kyc.acme.example --requirement kyc=KYCCredential --jurisdiction US --jurisdiction SG',
+          'rwa issuers add acme-kyc --name "Acme KYC" --did did:web:kyc.acme.example --requirement kyc=KYCCredential --jurisdiction US --jurisdiction SG',
         ],
         run: async () => (await issuers()).add,
       }),
