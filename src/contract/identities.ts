@@ -1,30 +1,12 @@
 import { z } from 'zod'
 import { pageFields, pageQuery, timestampSchema } from './common.js'
+import { countrySchema, identityCategorySchema } from './investors.js'
 import { didSchema } from './rwa.js'
 
 /*
  * Investors' identities (docs/identities.md): the DIDs of one investor, its country and category. A DID
  * belongs to at most one identity of an organization.
  */
-
-/** The investor categories an identity may have. */
-export const IDENTITY_CATEGORIES = [
-  'retail',
-  'professional',
-  'accredited',
-  'qualified',
-  'institutional',
-] as const
-
-export const identityCategorySchema = z
-  .enum(IDENTITY_CATEGORIES)
-  .describe(`The investor category: ${IDENTITY_CATEGORIES.join(', ')}`)
-
-/** ISO 3166-1 alpha-2: two upper-case letters. */
-export const countrySchema = z
-  .string()
-  .regex(/^[A-Z]{2}$/, 'expected two upper-case letters (ISO 3166-1 alpha-2), e.g. US')
-  .describe('ISO 3166-1 alpha-2 country code, e.g. `US`')
 
 /** An identity's id: `idn_…` as the service makes it, or one its creator chose. */
 export const identityIdSchema = z

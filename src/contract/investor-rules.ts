@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { countrySchema, IDENTITY_CATEGORIES } from './investors.js'
 
 /*
  * The token rules that read investors' identities (docs/governance.md, "Rules that read identities";
@@ -6,21 +7,7 @@ import { z } from 'zod'
  * all its DIDs. Spread into the rules of rwa.ts: the token shows them, `PUT .../rules` sets them.
  */
 
-/** An ISO 3166-1 alpha-2 country, upper case, as an identity states it. */
-export const ruleCountrySchema = z
-  .string()
-  .regex(/^[A-Z]{2}$/, 'expected a country of two upper-case letters (ISO 3166-1 alpha-2), e.g. "US"')
-
-/** The categories an identity may have. */
-export const INVESTOR_CATEGORIES = [
-  'retail',
-  'professional',
-  'accredited',
-  'qualified',
-  'institutional',
-] as const
-
-const countriesSchema = z.array(ruleCountrySchema).min(1).max(250)
+const countriesSchema = z.array(countrySchema).min(1).max(250)
 
 /** Percent with at most four decimals (0.0001 % steps), so that the cap in units is exact. */
 const percentSchema = z
@@ -42,7 +29,7 @@ export const investorRulesShape = {
       "A recipient whose identity's country is listed may not receive; nor may a recipient without an identity",
     ),
   max_holders_per_country: z
-    .record(ruleCountrySchema, z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER))
+    .record(countrySchema, z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER))
     .nullable()
     .describe(
       'Identities (not DIDs) holding a non-zero amount, per country of the identity: `{ "US": 2000 }`; a transfer making a new holder identity past the cap fails',
@@ -53,7 +40,7 @@ export const investorRulesShape = {
       "An identity's total over all its DIDs and jurisdictions after the transfer, as a percent of the token's supply, may not exceed it",
     ),
   allowed_categories: z
-    .array(z.enum(INVESTOR_CATEGORIES))
+    .array(z.enum(IDENTITY_CATEGORIES))
     .min(1)
     .nullable()
     .describe("Only a recipient whose identity's category is listed may receive"),
@@ -79,7 +66,7 @@ export const NO_INVESTOR_RULES = {
 
 const investorRulesSchema = z.object(investorRulesShape)
 export type InvestorRules = z.infer<typeof investorRulesSchema>
-export type InvestorCategory = (typeof INVESTOR_CATEGORIES)[number]
+export type InvestorCategory = (typeof IDENTITY_CATEGORIES)[number]
 
 /** The investor rules of a `PUT .../rules` body, each null when absent; lists keep their first order, once each. */
 export function investorRulesOf(

@@ -21,7 +21,7 @@ export const RECORD_PATHS: Record<string, (id: string) => string> = {
  * reinstated and revoked, trust revoked, a
  * key created, rerolled and revoked, (with the admin key) the subscription updated, and a trusted
  * issuer registered, updated, suspended, its keys changed and removed (the harness allows http issuers),
- * and an identity created, updated and its DIDs changed.
+ * an identity created, updated and its DIDs changed, and units minted and burned.
  */
 export async function exerciseEveryChange(h: ApiCaller, orgId: string, key: string): Promise<void> {
   const opts = { key }
@@ -57,6 +57,15 @@ export async function exerciseEveryChange(h: ApiCaller, orgId: string, key: stri
   await expectStatus(h.post(`${tokenPath}/freeze`, { holder_did: RECIPIENT }, opts), 200)
   await expectStatus(h.post(`${tokenPath}/unfreeze`, { holder_did: RECIPIENT }, opts), 200)
   await expectStatus(h.request('PUT', `${tokenPath}/rules`, { key, body: { max_holders: 50 } }), 200)
+  // Supply moved both ways: units minted to the owner, then some burned.
+  await expectStatus(
+    h.post(`${tokenPath}/mint`, { to_did: OWNER, jurisdiction: 'US', amount: 20, reason: 'round 2' }, opts),
+    201,
+  )
+  await expectStatus(
+    h.post(`${tokenPath}/burn`, { from_did: OWNER, jurisdiction: 'US', amount: 5, reason: 'redemption' }, opts),
+    201,
+  )
   await expectStatus(
     h.post(
       '/console/rwa/attestations',

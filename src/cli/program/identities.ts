@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import { IDENTITY_CATEGORIES } from '../../contract/identities.js'
+import { IDENTITY_CATEGORIES } from '../../contract/investors.js'
 import { list } from '../flags/parse.js'
 import { command, declareGroup } from './operation-command.js'
 import { importCommand } from './workflows.js'

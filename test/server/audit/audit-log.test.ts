@@ -337,6 +337,52 @@ const SCENARIOS: Record<string, Scenario> = {
       body: {},
     }),
   },
+  suspendCredential: {
+    ok: (w) => ({
+      method: 'POST',
+      path: `/console/rwa/credentials/${w.credentialId}/suspend`,
+      body: { reason: 'title under review' },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/credentials/cred_01M8420DESXZV8X28W2ZQWTKA9/suspend',
+      body: {},
+    }),
+  },
+  reinstateCredential: {
+    prepare: async (h, w) => {
+      await expectStatus(h.post(`/console/rwa/credentials/${w.credentialId}/suspend`, {}, { key: w.key }), 200)
+    },
+    ok: (w) => ({ method: 'POST', path: `/console/rwa/credentials/${w.credentialId}/reinstate`, body: {} }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/credentials/cred_01M8420DESXZV8X28W2ZQWTKA9/reinstate',
+      body: {},
+    }),
+  },
+  suspendAttestation: {
+    ok: (w) => ({
+      method: 'POST',
+      path: `/console/rwa/attestations/${w.attestations.kyc}/suspend`,
+      body: { reason: 'documents under review' },
+    }),
+    refused: () => ({
+      method: 'POST',
+      path: '/console/rwa/attestations/att_01M8420DESXZV8X28W2ZQWTKA9/suspend',
+      body: {},
+    }),
+  },
+  reinstateAttestation: {
+    prepare: async (h, w) => {
+      await expectStatus(h.post(`/console/rwa/attestations/${w.attestations.kyc}/suspend`, {}, { key: w.key }), 200)
+    },
+    ok: (w) => ({ method: 'POST', path: `/console/rwa/attestations/${w.attestations.kyc}/reinstate`, body: {} }),
+    refused: (w) => ({
+      method: 'POST',
+      path: `/console/rwa/attestations/${w.attestations.aml}/reinstate`,
+      body: {},
+    }),
+  },
   tokenize: {
     prepare: async (h, w) => {
       const property = { address: '3 Main St', type: 'residential', value_usd: 1, title_deed: 'D-3' }

@@ -152,6 +152,10 @@ describe('the declarations', () => {
         'revokeCredential',
         'submitAttestation',
         'revokeAttestation',
+        'suspendCredential',
+        'reinstateCredential',
+        'suspendAttestation',
+        'reinstateAttestation',
         'tokenize',
         'registerIssuer',
         'updateIssuer',
@@ -165,6 +169,8 @@ describe('the declarations', () => {
     expect(byRole('agent')).toEqual(
       [
         'batch',
+        'mintTokens',
+        'burnTokens',
         'setTokenRules',
         'pauseToken',
         'unpauseToken',

@@ -161,6 +161,8 @@ describe('tenant isolation', () => {
       ],
       ['getCredential', 'GET', '/console/rwa/credentials/:cred'],
       ['revokeCredential', 'POST', '/console/rwa/credentials/:cred/revoke'],
+      ['suspendCredential', 'POST', '/console/rwa/credentials/:cred/suspend'],
+      ['reinstateCredential', 'POST', '/console/rwa/credentials/:cred/reinstate'],
       [
         'submitAttestation',
         'POST',
@@ -183,6 +185,8 @@ describe('tenant isolation', () => {
       ['changeIdentityDids', 'POST', '/console/rwa/identities/ivy/dids', () => ({ add: ['did:web:q:r'] })],
       ['listHolders', 'GET', '/console/rwa/tokens/:tok/holders'],
       ['revokeAttestation', 'POST', '/console/rwa/attestations/:att/revoke'],
+      ['suspendAttestation', 'POST', '/console/rwa/attestations/:att/suspend'],
+      ['reinstateAttestation', 'POST', '/console/rwa/attestations/:att/reinstate'],
       ['tokenize', 'POST', '/console/rwa/tokenize', () => ({ credential_id: ids[':cred'], total_supply: 1 })],
       ['getToken', 'GET', '/console/rwa/tokens/:tok'],
       ['requestTransfer', 'POST', '/console/rwa/transfers', () => transferBody(ids[':tok']!, 1)],
