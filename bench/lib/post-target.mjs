@@ -25,6 +25,12 @@ export const ALL_RULES = {
   ],
   lockup_days_after_receipt: 30,
   max_supply: 1_000_000_000,
+  // The rules that read identities (the owner and the approved recipient have one: postTarget).
+  country_allow: ['US', 'SG'],
+  country_deny: ['RU'],
+  max_holders_per_country: { US: 1_000_000, SG: 1_000_000 },
+  max_ownership_percent: 100,
+  allowed_categories: ['retail', 'professional', 'accredited', 'qualified', 'institutional'],
 }
 
 /**
@@ -55,6 +61,17 @@ export async function postTarget({ name, bin, work, kind, prefix, orgs = 4, node
     const org = await seedOrganization(server.url, server.adminKey, `${prefix}-${i}`)
     await seedGovernance(server.url, org, { supply: 1_000_000, transfers: 2 })
     if (rules) {
+      // The investors the identity rules read: the sender and the approved recipient (the rejected one
+      // has none, and is refused by them as by its missing attestations).
+      for (const [did, country] of [
+        [org.owner, 'US'],
+        [org.approvedRecipient, 'SG'],
+      ]) {
+        await call(server.url, 'POST', '/console/rwa/identities', {
+          key: org.key,
+          body: { dids: [did], country, category: 'accredited' },
+        })
+      }
       await call(server.url, 'PUT', `/console/rwa/tokens/${org.tokenId}/rules`, { key: org.key, body: rules })
     }
     seeded.push(org)

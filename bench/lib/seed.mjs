@@ -90,6 +90,7 @@ export async function seedGovernance(url, org, { supply, transfers }) {
     symbol: 'BENCH',
   })
   org.tokenId = token.token_id
+  org.owner = owner
   org.approvedRecipient = `did:web:${org.orgId}:alice`
   org.rejectedRecipient = `did:web:${org.orgId}:mallory`
   const attest = (type, subject, credentialId) =>

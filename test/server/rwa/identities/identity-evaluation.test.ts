@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { buildWorld, expectStatus, RECIPIENT, transferBody, type World } from '../../../support/governance.js'
+import { buildWorld, expectStatus, OWNER, RECIPIENT, transferBody, type World } from '../../../support/governance.js'
 import { createHarness, type Harness } from '../../../support/harness.js'
 
 /*
@@ -127,6 +127,53 @@ describe('recovery', () => {
     const res = await h.post(tok('/recover'), { lost_did: RECIPIENT, new_did: NEW, reason: 'lost device' })
     expect(res.status).toBe(422)
     expect((await expectStatus(h.get(IDENTITIES), 200)).total).toBe(0)
+  })
+})
+
+describe('freezes and forced transfers', () => {
+  const forced = (to_did: string) =>
+    h.post(tok('/forced-transfer'), {
+      from_did: OWNER,
+      from_jurisdiction: 'US',
+      to_did,
+      to_jurisdiction: 'US',
+      amount: 5,
+      reason: 'court order',
+    })
+
+  it("a forced transfer's kyc of its recipient is the identity's; the rules it bypasses stay bypassed", async () => {
+    // COLD has no attestation of its own: refused while it is of no identity.
+    const alone = await forced(COLD)
+    expect([alone.status, alone.body.reason]).toEqual([422, 'recipient_not_kyc'])
+    await expectStatus(h.post(IDENTITIES, { dids: [RECIPIENT, COLD], country: 'RU', category: 'retail' }), 201)
+    // The identity's country denied and its category not allowed: a transfer is refused by both rules,
+    // the agent's forced transfer bypasses them (as it bypasses every rule) and still needs the kyc.
+    await expectStatus(
+      h.request('PUT', tok('/rules'), {
+        body: { country_deny: ['RU'], allowed_categories: ['institutional'] },
+      }),
+      200,
+    )
+    expect(failing(await canTransfer(COLD))).toEqual(
+      expect.arrayContaining(['rule:country_deny', 'rule:allowed_categories']),
+    )
+    const moved = await expectStatus(forced(COLD), 201)
+    expect(moved).toMatchObject({ recipient_did: COLD, amount: 5 })
+    const holders = await expectStatus(h.get(tok('/holders')), 200)
+    const bob = holders.holders.find((x: any) => x.identity_id !== null)
+    expect(bob).toMatchObject({ country: 'RU', total: 5, dids: [{ holder_did: COLD, amount: 5 }] })
+  })
+
+  it('a freeze holds one DID, not its identity: the frozen DID is refused, its sibling receives', async () => {
+    await expectStatus(h.post(IDENTITIES, { dids: [RECIPIENT, COLD], country: 'SG' }), 201)
+    await expectStatus(h.post(tok('/freeze'), { holder_did: RECIPIENT }), 200)
+    expect(failing(await canTransfer(RECIPIENT))).toContain('holder_not_frozen')
+    expect((await canTransfer(COLD)).allowed).toBe(true)
+    const toSibling = await expectStatus(
+      h.post('/console/rwa/transfers', transferBody(world.tokenId, 10, { recipient_did: COLD })),
+      201,
+    )
+    expect(toSibling.status).toBe('approved')
   })
 })
 
