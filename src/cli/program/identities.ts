@@ -1,5 +1,4 @@
 import type { Command } from 'commander'
-import { IDENTITY_CATEGORIES } from '../../contract/investors.js'
 import { list } from '../flags/parse.js'
 import { command, declareGroup } from './operation-command.js'
 import { importCommand } from './workflows.js'
@@ -31,7 +30,7 @@ export function declareIdentities(program: Command): void {
         description: 'List identities, newest first',
         flags: {
           country: { help: 'of this country (ISO 3166-1 alpha-2, e.g. US)' },
-          category: { help: `of this category (${IDENTITY_CATEGORIES.join(', ')})` },
+          category: { help: 'of this category: retail, professional, accredited, qualified or institutional' },
           did: { help: 'the identity this DID belongs to' },
         },
         examples: ['rwa identities list', 'rwa identities list --country US --category accredited --json'],
