@@ -139,16 +139,21 @@ export function listExternalAttestations(db: Executor, orgId: string, query: Lis
   return pageOf(base, 'attestation_id', query)
 }
 
-/** A subject's attestations of trusted issuers (a transfer evaluation's candidates). */
-/** Trusted issuers' attestations about any of `subjectDids` (a subject and the DIDs of its identity). */
+/**
+ * Trusted issuers' attestations about any of `subjectDids` (a subject and the DIDs of its identity): a
+ * transfer evaluation's candidates, compiled once per number of DIDs.
+ */
 export function externalAttestationsOf(db: Executor, orgId: string, subjectDids: readonly string[]) {
-  return db
+  return externalAttestationsQuery(db, orgId, [...subjectDids])
+}
+
+const externalAttestationsQuery = compiledOnce((db: Executor, orgId: string, subjectDids: string[]) =>
+  db
     .selectFrom('external_attestations')
     .selectAll()
     .where('org_id', '=', orgId)
-    .where('subject_did', 'in', [...subjectDids])
-    .execute()
-}
+    .where('subject_did', 'in', subjectDids),
+)
 
 /**
  * Suspends (`suspension` given) or reinstates (null) an unrevoked attestation; false when another

@@ -1,4 +1,5 @@
 import { type Insertable, type Selectable, sql } from 'kysely'
+import { compiledOnce } from '../../../platform/db/compiled-query.js'
 import {
   type Executor,
   ownedRecord,
@@ -61,19 +62,25 @@ export async function identitiesOfDids(
   return found
 }
 
-/** Every DID sharing an identity with `did` (itself included); just `[did]` when it has none. */
+/**
+ * Every DID sharing an identity with `did` (itself included); just `[did]` when it has none. Compiled
+ * once: every transfer evaluation asks it of its recipient.
+ */
 export async function didsSharingIdentity(db: Executor, orgId: string, did: string): Promise<string[]> {
-  const rows = await db
+  const rows = await didsSharingIdentityQuery(db, orgId, did)
+  return rows.length === 0 ? [did] : rows.map((r) => r.did)
+}
+
+const didsSharingIdentityQuery = compiledOnce((db: Executor, orgId: string, did: string) =>
+  db
     .selectFrom('identity_dids as mine')
     .innerJoin('identity_dids as other', (j) =>
       j.onRef('other.org_id', '=', 'mine.org_id').onRef('other.identity_id', '=', 'mine.identity_id'),
     )
     .select('other.did as did')
     .where('mine.org_id', '=', orgId)
-    .where('mine.did', '=', did)
-    .execute()
-  return rows.length === 0 ? [did] : rows.map((r) => r.did)
-}
+    .where('mine.did', '=', did),
+)
 
 /** Adds `dids` to an identity; the primary key refuses a DID another identity has (a unique violation). */
 export async function insertIdentityDids(
