@@ -1,3 +1,4 @@
+import { compiledOnce } from '../../../platform/db/compiled-query.js'
 import type { Executor } from '../../../platform/db/queries.js'
 
 /*
@@ -10,14 +11,18 @@ import type { Executor } from '../../../platform/db/queries.js'
 /** Units of the token that `dids` (one investor's DIDs) hold together, across jurisdictions. */
 export async function totalOfDids(db: Executor, tokenId: string, dids: readonly string[]): Promise<number> {
   if (dids.length === 0) return 0
-  const [row] = await db
+  const [row] = await totalOfDidsQuery(db, tokenId, [...new Set(dids)])
+  return Number(row?.total ?? 0)
+}
+
+/** Compiled once per number of DIDs: `max_ownership_percent` asks it of every transfer. */
+const totalOfDidsQuery = compiledOnce((db: Executor, tokenId: string, dids: string[]) =>
+  db
     .selectFrom('holdings')
     .select((eb) => eb.fn.sum<number>('amount').as('total'))
     .where('token_id', '=', tokenId)
-    .where('holder_did', 'in', [...new Set(dids)])
-    .execute()
-  return Number(row?.total ?? 0)
-}
+    .where('holder_did', 'in', dids),
+)
 
 /**
  * How many identities of `country` (of the organization) hold a non-zero amount of the token; a DID

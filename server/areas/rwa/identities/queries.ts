@@ -46,7 +46,14 @@ export async function identitiesOfDids(
 ): Promise<Map<string, IdentityRow>> {
   const found = new Map<string, IdentityRow>()
   if (dids.length === 0) return found
-  const rows = await db
+  const rows = await identitiesOfDidsQuery(db, orgId, [...new Set(dids)])
+  for (const { did, ...identity } of rows) found.set(did, identity)
+  return found
+}
+
+/** Compiled once per number of DIDs: the rules that read identities ask it of every transfer. */
+const identitiesOfDidsQuery = compiledOnce((db: Executor, orgId: string, dids: string[]) =>
+  db
     .selectFrom('identity_dids')
     .innerJoin('identities', (j) =>
       j
@@ -56,11 +63,8 @@ export async function identitiesOfDids(
     .selectAll('identities')
     .select('identity_dids.did as did')
     .where('identity_dids.org_id', '=', orgId)
-    .where('identity_dids.did', 'in', [...new Set(dids)])
-    .execute()
-  for (const { did, ...identity } of rows) found.set(did, identity)
-  return found
-}
+    .where('identity_dids.did', 'in', dids),
+)
 
 /**
  * Every DID sharing an identity with `did` (itself included); just `[did]` when it has none. Compiled
