@@ -73,11 +73,7 @@ export async function setStatusListBit(
     .insertInto('status_list_revocations')
     .values({ list_id: listId, status_index: index, revoked_at: at })
     .execute()
-  await db
-    .updateTable('status_lists')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
-    .where('list_id', '=', listId)
-    .execute()
+  await bumpVersion(db, listId, at)
 }
 
 /** The indexes whose bit is set. */
@@ -141,6 +137,7 @@ export async function clearSuspensionBit(
   await bumpVersion(db, listId, at)
 }
 
+/** A list's bits changed: its version moves, so that its signed copy is made again. */
 async function bumpVersion(db: Executor, listId: string, at: string): Promise<void> {
   await db
     .updateTable('status_lists')
