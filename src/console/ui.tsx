@@ -297,6 +297,8 @@ export function Pending(props: { loaded: Loaded<unknown> }) {
 /** Filters of a list, kept in the URL: submitting navigates to the same page with them (first page). */
 export function Filters(props: {
   label: string
+  /** The submit button's text (`Apply filters` unless given). */
+  submit?: string
   fields: Array<{
     name: string
     label: string
@@ -358,7 +360,7 @@ export function Filters(props: {
         )
       })}
       <div class="field submit">
-        <button type="submit">Apply filters</button>
+        <button type="submit">{props.submit ?? 'Apply filters'}</button>
       </div>
     </form>
   )

@@ -310,6 +310,7 @@ function IdentityHoldings(props: { identity: Identity }) {
     <Section title="Holdings">
       <Filters
         label="Holdings of a token"
+        submit="Show holdings"
         fields={[
           {
             name: 'token',
