@@ -330,10 +330,12 @@ export function Filters(props: {
           <div class="field" key={`${f.name}:${value}`}>
             <label for={id}>{f.label}</label>
             {f.options ? (
-              <select id={id} name={f.name} value={value}>
+              // Uncontrolled, as the text fields are (the field is keyed by its value in the URL): a
+              // controlled value would undo a choice made while the list below was still loading.
+              <select id={id} name={f.name}>
                 <option value="">any</option>
                 {f.options.map((o) => (
-                  <option key={o} value={o}>
+                  <option key={o} value={o} {...({ defaultSelected: o === value } as object)}>
                     {o}
                   </option>
                 ))}
