@@ -8,7 +8,6 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely'
-import type { Database } from './schema.js'
 
 /*
  * One connection for a whole write. A write (server/pipeline/writes/run-write.ts) is one transaction opened by
@@ -92,9 +91,9 @@ export async function withoutSavepoints<T>(fn: () => Promise<T>): Promise<T> {
  * `withoutSavepoints`'s check as a failed transaction's would. Anywhere else it is a transaction (or a
  * savepoint) as before.
  */
-export async function serviceTransaction<T>(
-  db: Kysely<Database>,
-  fn: (trx: Kysely<Database>) => Promise<T>,
+export async function serviceTransaction<DB, T>(
+  db: Kysely<DB>,
+  fn: (trx: Kysely<DB>) => Promise<T>,
 ): Promise<T> {
   const holder = holders.getStore()
   if (!holder?.connection || holder.flat === 0) return db.transaction().execute(fn)
