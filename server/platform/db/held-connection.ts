@@ -1,13 +1,13 @@
-import { ScopedStorage } from '../scoped-storage.js'
 import {
   CompiledQuery,
   type DatabaseConnection,
   type Dialect,
-  type Kysely,
   type Driver,
+  type Kysely,
   type QueryResult,
   type TransactionSettings,
 } from 'kysely'
+import { ScopedStorage } from '../scoped-storage.js'
 
 /*
  * One connection for a whole write. A write (server/pipeline/writes/run-write.ts) is one transaction opened by
