@@ -32,6 +32,11 @@ export function windowSums(
   return windowSumsQuery(db, tokenId, holderKey, seconds, firstBuckets, current)
 }
 
+/**
+ * One select a window, each an index range (token, holder, window length, buckets from its first on),
+ * joined by UNION ALL: a window reads its ~61 buckets, whatever the other windows' buckets not yet
+ * forgotten (those of a short window gather until a new bucket of the longest starts).
+ */
 const windowSumsQuery = compiledOnce(
   (
     db: Executor,
@@ -40,26 +45,26 @@ const windowSumsQuery = compiledOnce(
     seconds: number[],
     firstBuckets: number[],
     current: number,
-  ) =>
-    db
-      .selectFrom('transfer_window_volumes')
-      .select((eb) => [
-        'window_seconds',
-        eb.fn.sum<number | string>('volume').as('volume'),
-        eb.fn
-          .max<number | string>(eb.case().when('bucket_start', '=', current).then(1).else(0).end())
-          .as('at_current'),
-      ])
-      .where('token_id', '=', tokenId)
-      .where('holder_key', '=', holderKey)
-      .where((eb) =>
-        eb.or(
-          seconds.map((s, i) =>
-            eb.and([eb('window_seconds', '=', s), eb('bucket_start', '>=', firstBuckets[i]!)]),
-          ),
-        ),
-      )
-      .groupBy('window_seconds'),
+  ) => {
+    const one = (i: number) =>
+      db
+        .selectFrom('transfer_window_volumes')
+        .select((eb) => [
+          'window_seconds',
+          eb.fn.sum<number | string>('volume').as('volume'),
+          eb.fn
+            .max<number | string>(eb.case().when('bucket_start', '=', current).then(1).else(0).end())
+            .as('at_current'),
+        ])
+        .where('token_id', '=', tokenId)
+        .where('holder_key', '=', holderKey)
+        .where('window_seconds', '=', seconds[i]!)
+        .where('bucket_start', '>=', firstBuckets[i]!)
+        .groupBy('window_seconds')
+    let query = one(0)
+    for (let i = 1; i < seconds.length; i++) query = query.unionAll(one(i))
+    return query
+  },
 )
 
 /**
