@@ -169,7 +169,9 @@ export async function holdingRuleFacts(
  * Adds an approved transfer's units to the sender's window buckets (forced transfers never count), as
  * its evaluation read them (`facts`: the same transaction, under the token's lock). The buckets no
  * window reads any more are deleted when a new bucket of the longest window starts (at most 60 times a
- * window), so a sender keeps about 120 rows per window length.
+ * window): a sender keeps about 120 rows of its longest window, and of a shorter one those of a bucket
+ * of the longest at most (a minute's window beside a 30 days' one: up to 12 hours of one-second
+ * buckets). A window's read takes only its own ~61 buckets whatever that number (windowSums).
  */
 export async function countWindowVolume(
   db: Executor,
