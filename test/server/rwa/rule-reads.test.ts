@@ -130,8 +130,7 @@ describe('transfer_windows summed by the database', () => {
           .orderBy('bucket_start')
           .execute()
       ).map((r) => [Number(r.window_seconds), Number(r.bucket_start), Number(r.volume)])
-    const reason = async (amount: number) =>
-      checkOf(await transfer(amount, 'SG'), 'transfer_windows').reason
+    const reason = async (amount: number) => checkOf(await transfer(amount, 'SG'), 'transfer_windows').reason
     await transfer(10, 'SG')
     h.clock.advance(2_000)
     await transfer(20, 'SG')

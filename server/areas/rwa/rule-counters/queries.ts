@@ -26,9 +26,7 @@ export function windowSums(
   seconds: number[],
   firstBuckets: number[],
   current: number,
-): Promise<
-  Array<{ window_seconds: number | string; volume: number | string; at_current: number | string }>
-> {
+): Promise<Array<{ window_seconds: number | string; volume: number | string; at_current: number | string }>> {
   return windowSumsQuery(db, tokenId, holderKey, seconds, firstBuckets, current)
 }
 

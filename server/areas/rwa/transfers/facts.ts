@@ -118,7 +118,10 @@ export async function transferFacts(
     // The supply now (every holding's sum, moved by mint and burn).
     Number(token.supply),
     // What is read already: the recipient's DIDs (when read for its attestations), its balance.
-    { recipient_dids: personal.length === 0 ? undefined : recipientDids, recipient_balance: recipientBalance },
+    {
+      recipient_dids: personal.length === 0 ? undefined : recipientDids,
+      recipient_balance: recipientBalance,
+    },
   )
   const facts: TransferFacts = {
     token,
