@@ -1,4 +1,3 @@
-import { ScopedStorage } from '../scoped-storage.js'
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -7,6 +6,8 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely'
+import { ScopedStorage } from '../scoped-storage.js'
+import { dialectOf } from './dialect.js'
 
 /*
  * One connection for a whole write. A write (server/pipeline/writes/run-write.ts) is one transaction opened by
@@ -79,6 +80,21 @@ export async function withoutSavepoints<T>(fn: () => Promise<T>): Promise<T> {
     )
   }
   return result
+}
+
+/**
+ * `fn` under `withoutSavepoints` when this flow holds a transaction on SQLite, else as it is: for a
+ * service that begins its own transaction and whose every failure fails the write that runs it (or is
+ * undone by a savepoint around it: a batch's operation run alone, a dry run). A single POST's service
+ * transaction was a savepoint only because the route's write had begun first: SQLite's `savepoint`,
+ * `release` and the sub-journal copy of every page the service changed, to roll back what the write's
+ * own rollback undoes anyway (docs/performance.md, "Third pass: the credential POST").
+ */
+export function withoutOwnSavepoint<T>(
+  db: Parameters<typeof dialectOf>[0],
+  fn: () => Promise<T>,
+): Promise<T> {
+  return holders.getStore()?.connection && dialectOf(db) === 'sqlite' ? withoutSavepoints(fn) : fn()
 }
 
 /**

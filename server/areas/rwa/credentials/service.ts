@@ -8,28 +8,29 @@ import {
   titleDeedKey,
 } from '../../../../src/contract/rwa.js'
 import type { Principal } from '../../../pipeline/auth/principal.js'
-import { isoTimestamp, utcDate } from '../../../platform/clock.js'
 import type { AppContext } from '../../../pipeline/context.js'
+import { isoTimestamp, utcDate } from '../../../platform/clock.js'
+import { withoutOwnSavepoint } from '../../../platform/db/held-connection.js'
 import type { Executor } from '../../../platform/db/queries.js'
 import { ApiError, constraintViolationOf } from '../../../platform/errors.js'
 import { addUsage } from '../../../platform/metering/queries.js'
 import { lockOrganization } from '../../../platform/organizations/queries.js'
+import { recordTokenEvent } from '../history/history.js'
 import { assertAccepts, issuanceTimes, signIssued } from '../issuance.js'
 import { jurisdictionOr404 } from '../jurisdictions/queries.js'
 import { listPage } from '../owned.js'
 import { assignStatusEntry, revokeStatusEntry } from '../status-lists/service.js'
-import { recordTokenEvent } from '../history/history.js'
 import { credentialFromRow, credentialFromRowWithStatus } from './from-row.js'
 import {
   countDids,
+  credentialOr404,
   findActiveByTitleDeed,
+  freezeTokenBackedBy,
   insertCredential,
   insertDid,
   isKnownDid,
   listCredentials as listCredentialRows,
   markCredentialRevoked,
-  credentialOr404,
-  freezeTokenBackedBy,
 } from './queries.js'
 
 /**
@@ -77,9 +78,11 @@ export async function issueCredential(
   const { now } = times
   const credentialId = ctx.ids.next('cred')
   const titleDeed = input.property_data.title_deed
-  return ctx.db
-    .transaction()
-    .execute(async (trx) => {
+  // Inside a write on SQLite, no savepoint of its own (withoutOwnSavepoint): any failure of an
+  // issuance fails its write or is undone by the savepoint around it, and SQLite's transaction stays
+  // usable after the refused insert for the read that explains it (below). On PostgreSQL it keeps it.
+  const issue = () =>
+    ctx.db.transaction().execute(async (trx) => {
       const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction, 'key share')
       assertAccepts(jurisdiction, PROPERTY_OWNERSHIP)
       await assertTitleDeedFree(trx, orgId, input.jurisdiction, titleDeed)
@@ -149,12 +152,12 @@ export async function issueCredential(
       })
       return record
     })
-    .catch(async (error) => {
-      // Issued at the same moment through another transaction: the partial unique index refused it.
-      if (constraintViolationOf(error) !== 'unique') throw error
-      await assertTitleDeedFree(ctx.db, orgId, input.jurisdiction, titleDeed)
-      throw error
-    })
+  return withoutOwnSavepoint(ctx.db, issue).catch(async (error) => {
+    // Issued at the same moment through another transaction: the partial unique index refused it.
+    if (constraintViolationOf(error) !== 'unique') throw error
+    await assertTitleDeedFree(ctx.db, orgId, input.jurisdiction, titleDeed)
+    throw error
+  })
 }
 
 export async function getCredential(ctx: AppContext, principal: Principal, id: string): Promise<Credential> {
