@@ -56,8 +56,7 @@ const LAYERS = [
     (f) =>
       /dist\/server\/(pipeline\/auth|pipeline\/limits|platform\/(limits|metering|caches|redis|organizations))\//.test(
         f.url,
-      ) ||
-      /node_modules\/ioredis\//.test(f.url),
+      ) || /node_modules\/ioredis\//.test(f.url),
   ],
   [
     'validation',
@@ -77,7 +76,9 @@ const LAYERS = [
     (f) =>
       /node_modules\/(hono|@hono\/node-server)\//.test(f.url) ||
       /^node:(_http|net|internal\/streams|internal\/stream_base|stream)/.test(f.url) ||
-      /dist\/server\/(platform\/http\/|start\.|app\.|routes\.|pipeline\/handler\.|platform\/errors\.)/.test(f.url) ||
+      /dist\/server\/(platform\/http\/|start\.|app\.|routes\.|pipeline\/handler\.|platform\/errors\.)/.test(
+        f.url,
+      ) ||
       ['writev', 'writeBuffer', 'writeUtf8String', 'writeLatin1String', 'parserOnHeadersComplete'].includes(
         f.functionName,
       ),

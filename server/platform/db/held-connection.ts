@@ -3,13 +3,14 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Driver,
+  type Kysely,
   type QueryResult,
+  type Transaction,
   type TransactionSettings,
 } from 'kysely'
 import { ScopedStorage } from '../scoped-storage.js'
-import type { Db } from './database.js'
 import { dialectOf } from './dialect.js'
-import type { Executor } from './queries.js'
+import type { Database } from './schema.js'
 
 /*
  * One connection for a whole write. A write (server/pipeline/writes/run-write.ts) is one transaction opened by
@@ -95,7 +96,10 @@ export async function withoutSavepoints<T>(fn: () => Promise<T>): Promise<T> {
  * undoes anyway (docs/performance.md, "Third pass: the credential POST"). On PostgreSQL a failed
  * statement aborts the transaction, so there it stays a savepoint.
  */
-export function ownTransaction<T>(db: Db, fn: (trx: Executor) => Promise<T>): Promise<T> {
+export function ownTransaction<T>(
+  db: Kysely<Database>,
+  fn: (trx: Kysely<Database> | Transaction<Database>) => Promise<T>,
+): Promise<T> {
   return holders.getStore()?.connection && dialectOf(db) === 'sqlite' ? fn(db) : db.transaction().execute(fn)
 }
 
