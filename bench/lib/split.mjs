@@ -47,13 +47,16 @@ const LAYERS = [
   ],
   [
     'service code (rwa services, rows to records)',
-    (f) => /dist\/server\/(areas\/rwa|pipeline\/writes)\//.test(f.url) || /dist\/src\/proof\//.test(f.url),
+    (f) =>
+      /dist\/server\/(areas\/rwa|pipeline\/writes|pipeline\/audit)\//.test(f.url) ||
+      /dist\/src\/(proof|tlog|contract)\//.test(f.url),
   ],
   [
     'auth and limits',
     (f) =>
-      /dist\/server\/(pipeline\/(auth|limits)|platform\/(limits|metering|caches|redis))\//.test(f.url) ||
-      /node_modules\/ioredis\//.test(f.url),
+      /dist\/server\/(pipeline\/auth|pipeline\/limits|platform\/(limits|metering|caches|redis|organizations))\//.test(
+        f.url,
+      ) || /node_modules\/ioredis\//.test(f.url),
   ],
   [
     'validation',
@@ -66,7 +69,7 @@ const LAYERS = [
     'logging and metrics',
     (f) =>
       /node_modules\/(pino|sonic-boom|prom-client|thread-stream)\//.test(f.url) ||
-      /dist\/server\/(platform\/(logging|metrics)|areas\/operations)\//.test(f.url),
+      /dist\/server\/(platform\/logging|platform\/metrics|areas\/operations)\//.test(f.url),
   ],
   [
     'framework and HTTP (hono, node:http, sockets)',

@@ -5,9 +5,12 @@ import {
   type Driver,
   type Kysely,
   type QueryResult,
+  type Transaction,
   type TransactionSettings,
 } from 'kysely'
 import { ScopedStorage } from '../scoped-storage.js'
+import { dialectOf } from './dialect.js'
+import type { Database } from './schema.js'
 
 /*
  * One connection for a whole write. A write (server/pipeline/writes/run-write.ts) is one transaction opened by
@@ -106,6 +109,24 @@ export async function serviceTransaction<DB, T>(
   } finally {
     holder.open.pop()
   }
+}
+
+/**
+ * Runs `fn` in a transaction of its own, as `db.transaction().execute(fn)` does; but when this flow
+ * already holds a transaction on SQLite, on that transaction itself: no savepoint, no kysely
+ * transaction around it. For a service whose every failure fails the write that runs it, or is undone
+ * by a savepoint around it (a batch's operation run alone, a dry run); SQLite's transaction stays
+ * usable after a refused statement. A single POST's service transaction was a savepoint only because
+ * the route's write had begun first: SQLite's `savepoint` and `release`, the sub-journal copy of every
+ * page the service changed, and kysely's transaction, to roll back what the write's own rollback
+ * undoes anyway (docs/performance.md, "Third pass: the credential POST"). On PostgreSQL a failed
+ * statement aborts the transaction, so there it stays a savepoint.
+ */
+export function ownTransaction<T>(
+  db: Kysely<Database>,
+  fn: (trx: Kysely<Database> | Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return holders.getStore()?.connection && dialectOf(db) === 'sqlite' ? fn(db) : db.transaction().execute(fn)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isoTimestamp } from '../clock.js'
+import { compiledOnce } from '../db/compiled-query.js'
 import type { Executor } from '../db/queries.js'
 
 /** Daily usage per organization (`usage_daily`) and the last use of each key. */
@@ -36,15 +37,25 @@ export async function addUsage(
   counter: UsageCounter,
   count: number,
 ): Promise<void> {
-  await db
-    .insertInto('usage_daily')
-    .values({ org_id: orgId, date, [counter]: count })
-    .onConflict((oc) =>
-      oc.columns(['org_id', 'date']).doUpdateSet((eb) => ({
-        [counter]: eb(`usage_daily.${counter}`, '+', eb.ref(`excluded.${counter}`)),
-      })),
-    )
-    .execute()
+  await addUsageOf[counter](db, orgId, date, count)
+}
+
+/** The upsert of each counter, compiled once per dialect (compiledOnce): the counter names a column. */
+const addUsageTo = (counter: UsageCounter) =>
+  compiledOnce((db: Executor, orgId: string, date: string, count: number) =>
+    db
+      .insertInto('usage_daily')
+      .values({ org_id: orgId, date, [counter]: count })
+      .onConflict((oc) =>
+        oc.columns(['org_id', 'date']).doUpdateSet((eb) => ({
+          [counter]: eb(`usage_daily.${counter}`, '+', eb.ref(`excluded.${counter}`)),
+        })),
+      ),
+  )
+const addUsageOf: Record<UsageCounter, ReturnType<typeof addUsageTo>> = {
+  request_count: addUsageTo('request_count'),
+  dids_created: addUsageTo('dids_created'),
+  skills_registered: addUsageTo('skills_registered'),
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isoTimestamp } from '../clock.js'
+import { compiledOnce } from '../db/compiled-query.js'
 import { type Executor, withLock } from '../db/queries.js'
 import type { SubscriptionsTable } from '../db/schema.js'
 
@@ -21,12 +22,13 @@ export async function ensureOrganization(db: Executor, orgId: string, now: numbe
  * per organization across instances: its quotas, its trial, its keys, its subscription.
  */
 export async function lockOrganization(db: Executor, orgId: string): Promise<void> {
-  await withLock(
-    db,
-    db.selectFrom('organizations').select('org_id').where('org_id', '=', orgId),
-    'update',
-  ).execute()
+  await lockedOrganization(db, orgId)
 }
+
+/** Compiled once per dialect (compiledOnce): an issuance to a new DID and every quota check take it. */
+const lockedOrganization = compiledOnce((db: Executor, orgId: string) =>
+  withLock(db, db.selectFrom('organizations').select('org_id').where('org_id', '=', orgId), 'update'),
+)
 
 /** Starts the organization's one trial, ending at `endsAt`, unless it has started one before. */
 export async function startTrialOnce(db: Executor, orgId: string, endsAt: string): Promise<void> {

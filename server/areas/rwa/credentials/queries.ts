@@ -1,14 +1,7 @@
 import { type Insertable, sql } from 'kysely'
-import { compiledInsert, compiledOnce } from '../../../platform/db/compiled-query.js'
 import type { ListCredentialsQuery } from '../../../../src/contract/rwa.js'
-import {
-  countOf,
-  type Executor,
-  ownedRecord,
-  pageOf,
-  type RowLock,
-  whereEqual,
-} from '../../../platform/db/queries.js'
+import { compiledInsert, compiledOnce } from '../../../platform/db/compiled-query.js'
+import { type Executor, ownedRecord, pageOf, type RowLock, whereEqual } from '../../../platform/db/queries.js'
 import type { CredentialsTable } from '../../../platform/db/schema.js'
 import { ownedOr404 } from '../owned.js'
 
@@ -67,6 +60,10 @@ export const insertCredential: (db: Executor, row: Insertable<CredentialsTable>)
     'valid_until',
     'revoked_at',
     'revocation_reason',
+    // Since suspension (migration 0025) an issuance's row names these two: without them here every row
+    // was one column more than the compiled statement, and kysely built its insert per request.
+    'suspended_at',
+    'suspension_reason',
     'vc_jwt',
     'status_list_id',
     'status_list_index',
@@ -111,9 +108,17 @@ const knownDid = compiledOnce((db: Executor, orgId: string, did: string) =>
   db.selectFrom('rwa_dids').select('did').where('org_id', '=', orgId).where('did', '=', did),
 )
 
-export function countDids(db: Executor, orgId: string): Promise<number> {
-  return countOf(db.selectFrom('rwa_dids').where('org_id', '=', orgId))
+export async function countDids(db: Executor, orgId: string): Promise<number> {
+  const [row] = await didCount(db, orgId)
+  return Number(row?.n ?? 0)
 }
+
+const didCount = compiledOnce((db: Executor, orgId: string) =>
+  db
+    .selectFrom('rwa_dids')
+    .select((eb) => eb.fn.countAll<number | bigint>().as('n'))
+    .where('org_id', '=', orgId),
+)
 
 /** Records a DID the organization introduced (what `max_dids` caps). */
 export async function insertDid(db: Executor, orgId: string, did: string, at: string): Promise<void> {

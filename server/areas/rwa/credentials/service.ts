@@ -8,28 +8,29 @@ import {
   titleDeedKey,
 } from '../../../../src/contract/rwa.js'
 import type { Principal } from '../../../pipeline/auth/principal.js'
-import { isoTimestamp, utcDate } from '../../../platform/clock.js'
 import type { AppContext } from '../../../pipeline/context.js'
+import { isoTimestamp, utcDate } from '../../../platform/clock.js'
+import { ownTransaction } from '../../../platform/db/held-connection.js'
 import type { Executor } from '../../../platform/db/queries.js'
 import { ApiError, constraintViolationOf } from '../../../platform/errors.js'
 import { addUsage } from '../../../platform/metering/queries.js'
 import { lockOrganization } from '../../../platform/organizations/queries.js'
+import { recordTokenEvent } from '../history/history.js'
 import { assertAccepts, issuanceTimes, signIssued } from '../issuance.js'
 import { jurisdictionOr404 } from '../jurisdictions/queries.js'
 import { listPage } from '../owned.js'
 import { assignStatusEntry, revokeStatusEntry } from '../status-lists/service.js'
-import { recordTokenEvent } from '../history/history.js'
 import { credentialFromRow, credentialFromRowWithStatus } from './from-row.js'
 import {
   countDids,
+  credentialOr404,
   findActiveByTitleDeed,
+  freezeTokenBackedBy,
   insertCredential,
   insertDid,
   isKnownDid,
   listCredentials as listCredentialRows,
   markCredentialRevoked,
-  credentialOr404,
-  freezeTokenBackedBy,
 } from './queries.js'
 
 /**
@@ -77,84 +78,84 @@ export async function issueCredential(
   const { now } = times
   const credentialId = ctx.ids.next('cred')
   const titleDeed = input.property_data.title_deed
-  return ctx.db
-    .transaction()
-    .execute(async (trx) => {
-      const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction, 'key share')
-      assertAccepts(jurisdiction, PROPERTY_OWNERSHIP)
-      await assertTitleDeedFree(trx, orgId, input.jurisdiction, titleDeed)
+  // Inside a write on SQLite, on the write's own transaction (ownTransaction): any failure of an
+  // issuance fails its write or is undone by the savepoint around it, and SQLite's transaction stays
+  // usable after the refused insert for the read that explains it (below). On PostgreSQL a savepoint.
+  return ownTransaction(ctx.db, async (trx) => {
+    const jurisdiction = await jurisdictionOr404(trx, orgId, input.jurisdiction, 'key share')
+    assertAccepts(jurisdiction, PROPERTY_OWNERSHIP)
+    await assertTitleDeedFree(trx, orgId, input.jurisdiction, titleDeed)
 
-      // A new DID is counted under the organization's lock, so concurrent issuances (on any instance)
-      // cannot together pass max_dids or introduce the same DID twice; known DIDs need no lock.
-      const isNew = async () => {
-        if (await isKnownDid(trx, orgId, input.owner_did)) return false
-        await lockOrganization(trx, orgId)
-        return !(await isKnownDid(trx, orgId, input.owner_did))
+    // A new DID is counted under the organization's lock, so concurrent issuances (on any instance)
+    // cannot together pass max_dids or introduce the same DID twice; known DIDs need no lock.
+    const isNew = async () => {
+      if (await isKnownDid(trx, orgId, input.owner_did)) return false
+      await lockOrganization(trx, orgId)
+      return !(await isKnownDid(trx, orgId, input.owner_did))
+    }
+    if (await isNew()) {
+      const max = principal.entitlement.limits.max_dids
+      if (max !== 'unlimited' && (await countDids(trx, orgId)) >= max) {
+        throw new ApiError(
+          'max_dids',
+          `Organization ${orgId} has reached its limit of ${max} DIDs (max_dids); ${input.owner_did} would be a new one. Issue to a known owner DID or move to a higher tier`,
+          { context: { org_id: orgId, max_dids: max, owner_did: input.owner_did } },
+        )
       }
-      if (await isNew()) {
-        const max = principal.entitlement.limits.max_dids
-        if (max !== 'unlimited' && (await countDids(trx, orgId)) >= max) {
-          throw new ApiError(
-            'max_dids',
-            `Organization ${orgId} has reached its limit of ${max} DIDs (max_dids); ${input.owner_did} would be a new one. Issue to a known owner DID or move to a higher tier`,
-            { context: { org_id: orgId, max_dids: max, owner_did: input.owner_did } },
-          )
-        }
-        await insertDid(trx, orgId, input.owner_did, now)
-        await addUsage(trx, orgId, utcDate(times.nowMs), 'dids_created', 1)
-      }
+      await insertDid(trx, orgId, input.owner_did, now)
+      await addUsage(trx, orgId, utcDate(times.nowMs), 'dids_created', 1)
+    }
 
-      const status = await assignStatusEntry(ctx, trx, orgId, input.jurisdiction, now)
-      const vc_jwt = await signIssued(ctx, jurisdiction, {
-        id: `urn:rwa:credential:${credentialId}`,
-        type: 'PropertyOwnershipCredential',
-        subject: input.owner_did,
-        times,
-        credentialSubject: {
-          id: input.owner_did,
-          jurisdiction: input.jurisdiction,
-          property: input.property_data,
-        },
-        credentialStatus: status.credentialStatus,
-      })
-      const row = {
-        credential_id: credentialId,
-        org_id: orgId,
+    const status = await assignStatusEntry(ctx, trx, orgId, input.jurisdiction, now)
+    const vc_jwt = await signIssued(ctx, jurisdiction, {
+      id: `urn:rwa:credential:${credentialId}`,
+      type: 'PropertyOwnershipCredential',
+      subject: input.owner_did,
+      times,
+      credentialSubject: {
+        id: input.owner_did,
         jurisdiction: input.jurisdiction,
-        owner_did: input.owner_did,
-        property_data: JSON.stringify(input.property_data),
-        status: 'active',
-        issuer_did: jurisdiction.issuer_did,
-        issued_at: now,
-        valid_until: times.validUntil,
-        revoked_at: null,
-        revocation_reason: null,
-        suspended_at: null,
-        suspension_reason: null,
-        vc_jwt,
-        status_list_id: status.listId,
-        status_list_index: status.index,
-        title_deed_key: titleDeedKey(titleDeed),
-      }
-      await insertCredential(trx, row)
-      // The record as GET answers it, from the row at hand: its status entry is the one just assigned
-      // (nothing decodes the VC-JWT just signed), and its event carries it (no read back).
-      const record = credentialFromRowWithStatus(row, status.credentialStatus)
-      ctx.record({
-        orgId,
-        action: 'credential.issued',
-        target: { type: 'credential', id: credentialId },
-        after: { jurisdiction: input.jurisdiction, owner_did: input.owner_did },
-        answer: () => record,
-      })
-      return record
+        property: input.property_data,
+      },
+      credentialStatus: status.credentialStatus,
     })
-    .catch(async (error) => {
-      // Issued at the same moment through another transaction: the partial unique index refused it.
-      if (constraintViolationOf(error) !== 'unique') throw error
-      await assertTitleDeedFree(ctx.db, orgId, input.jurisdiction, titleDeed)
-      throw error
+    const row = {
+      credential_id: credentialId,
+      org_id: orgId,
+      jurisdiction: input.jurisdiction,
+      owner_did: input.owner_did,
+      property_data: JSON.stringify(input.property_data),
+      status: 'active',
+      issuer_did: jurisdiction.issuer_did,
+      issued_at: now,
+      valid_until: times.validUntil,
+      revoked_at: null,
+      revocation_reason: null,
+      suspended_at: null,
+      suspension_reason: null,
+      vc_jwt,
+      status_list_id: status.listId,
+      status_list_index: status.index,
+      title_deed_key: titleDeedKey(titleDeed),
+    }
+    await insertCredential(trx, row)
+    // The record as GET answers it, from the row at hand: its status entry is the one just assigned
+    // (nothing decodes the VC-JWT just signed), and its event carries it (no read back).
+    const record = credentialFromRowWithStatus(row, status.credentialStatus)
+    ctx.record({
+      orgId,
+      action: 'credential.issued',
+      target: { type: 'credential', id: credentialId },
+      after: { jurisdiction: input.jurisdiction, owner_did: input.owner_did },
+      answer: () => record,
     })
+    return record
+  }).catch(async (error) => {
+    // Issued at the same moment through another transaction: the partial unique index refused it.
+    if (constraintViolationOf(error) !== 'unique') throw error
+    await assertTitleDeedFree(ctx.db, orgId, input.jurisdiction, titleDeed)
+    throw error
+  })
 }
 
 export async function getCredential(ctx: AppContext, principal: Principal, id: string): Promise<Credential> {
