@@ -12,6 +12,7 @@ import { illFormedInput } from './platform/http/well-formed.js'
 import { chargeUnauthenticated, publicRateLimit } from './pipeline/limits/public-limit.js'
 import { observeRequests } from './areas/operations/observe-requests.js'
 import { registerRoutes } from './routes.js'
+import { RouteTableRouter } from './platform/http/route-table-router.js'
 import { registerConsole } from './areas/console/routes.js'
 
 /** Request bodies above this are refused with 413 before they are read whole. */
@@ -25,6 +26,8 @@ const TARGET_NAMES: Record<string, string> = { json: 'body', query: 'query', par
  */
 export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
+    // hono's RegExpRouter for the table, rather than SmartRouter's fallback to the trie for every path.
+    router: new RouteTableRouter(),
     defaultHook: (result, c) => {
       const where = TARGET_NAMES[result.target] ?? result.target
       if (!result.success) throw validationError(result.error, where)

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { RequestMetrics } from './request-metrics.js'
 import { type TransferStatus, transferStatusSchema } from '../../../src/contract/rwa.js'
 
 /**
@@ -26,8 +27,7 @@ function errorCodeLabel(error: unknown): string {
  */
 export class ServerMetrics {
   readonly registry = new Registry()
-  private readonly httpRequests: Counter<'method' | 'route' | 'status'>
-  private readonly httpDuration: Histogram<'method' | 'route'>
+  private readonly httpRequests: RequestMetrics
   private readonly rateLimitedTotal: Counter<'tier' | 'window'>
   private readonly publicRefusals: Counter<'answer'>
   private readonly transferDecisions: Counter<'decision'>
@@ -39,19 +39,7 @@ export class ServerMetrics {
 
   constructor(options: { processMetrics?: boolean } = {}) {
     const registers = [this.registry]
-    this.httpRequests = new Counter({
-      name: 'rwa_http_requests_total',
-      help: 'HTTP requests answered, by method, route template and status',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    })
-    this.httpDuration = new Histogram({
-      name: 'rwa_http_request_duration_seconds',
-      help: 'Time from receiving a request to its response being ready, by method and route template',
-      labelNames: ['method', 'route'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    })
+    this.httpRequests = new RequestMetrics(this.registry, { buckets: LATENCY_BUCKETS })
     this.rateLimitedTotal = new Counter({
       name: 'rwa_rate_limited_total',
       help: 'Requests refused with 429, by the tier whose limits applied (pro during a trial) and window',
@@ -109,8 +97,7 @@ export class ServerMetrics {
 
   /** One answered request: `route` is the route template (`/console/rwa/tokens/{id}`), never the path. */
   requestAnswered(method: string, route: string, status: number, seconds: number): void {
-    this.httpRequests.inc({ method, route, status: String(status) })
-    this.httpDuration.observe({ method, route }, seconds)
+    this.httpRequests.answered(method, route, status, seconds)
   }
 
   /** A request refused with 429 by the `window` limit of `tier`. */

@@ -1,9 +1,11 @@
 import { sql } from 'kysely'
+import { Counter, Histogram, Registry } from 'prom-client'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Harness, createHarness } from '../../support/harness.js'
 import { OWNER, RECIPIENT, buildWorld, transferBody } from '../../support/governance.js'
 import { Scrape } from '../../support/prometheus.js'
 import { TEST_DIALECT } from '../../support/backends.js'
+import { ServerMetrics } from '../../../server/platform/metrics/metrics.js'
 
 let h: Harness
 beforeEach(async () => {
@@ -168,5 +170,104 @@ describe('GET /metrics', () => {
     expect(Object.keys(op.responses['200'].content)).toEqual(['text/plain'])
     // Neither limited nor metered: no RateLimit headers are promised.
     expect(Object.keys(op.responses['200'].headers)).toEqual(['X-Request-Id'])
+  })
+})
+
+describe('the request metrics, counted in the app and handed to prom-client at each scrape', () => {
+  const NAMES = ['rwa_http_requests_total', 'rwa_http_request_duration_seconds']
+
+  /** prom-client's own counter and histogram, as the server declared them before. */
+  function reference() {
+    const registry = new Registry()
+    const counter = new Counter({
+      name: 'rwa_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    })
+    const histogram = new Histogram({
+      name: 'rwa_http_request_duration_seconds',
+      help: 'Time from receiving a request to its response being ready, by method and route template',
+      labelNames: ['method', 'route'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    })
+    return {
+      registry,
+      answered(method: string, route: string, status: number, seconds: number) {
+        counter.inc({ method, route, status: String(status) })
+        histogram.observe({ method, route }, seconds)
+      },
+    }
+  }
+
+  it('gives the same exposition as prom-client fed the same requests, scrape after scrape', async () => {
+    const metrics = new ServerMetrics()
+    const expected = reference()
+    const routes = [
+      '/console/billing/pricing',
+      '/console/rwa/jurisdictions/{id}',
+      'unmatched',
+      '/a "quoted"\\route',
+    ]
+    // Durations on and around every bound, past the last, zero, and arbitrary ones (the sums' order matters).
+    const durations = [
+      0, 0.0005, 0.00050001, 0.001, 0.0031, 0.01, 0.099, 0.1, 0.7, 2.5, 4.99, 5, 5.01, 17, 0.000123,
+    ]
+    let scrapes = 0
+    let postedPricingOk = 0
+    for (let i = 0; i < 600; i++) {
+      const request = [
+        i % 7 === 0 ? 'POST' : 'GET',
+        routes[(i * 5) % routes.length] as string,
+        [200, 404, 429, 200, 500][i % 5] as number,
+        (durations[i % durations.length] as number) * (1 + (i % 3) / 1000),
+      ] as const
+      metrics.requestAnswered(...request)
+      if (request[0] === 'POST' && request[1] === routes[0] && request[2] === 200) postedPricingOk++
+      expected.answered(...request)
+      if (i % 97 === 0) {
+        scrapes++
+        for (const name of NAMES) {
+          expect(await metrics.registry.getSingleMetricAsString(name)).toBe(
+            await expected.registry.getSingleMetricAsString(name),
+          )
+        }
+      }
+    }
+    expect(scrapes).toBeGreaterThan(5)
+    const text = await metrics.text()
+    const reference_ = await expected.registry.metrics()
+    // The two families, in the same place of the whole exposition: first, in this order.
+    expect(text.startsWith(reference_.trimEnd())).toBe(true)
+    expect(postedPricingOk).toBeGreaterThan(5)
+    expect(text).toContain(
+      `rwa_http_requests_total{method="POST",route="/console/billing/pricing",status="200"} ${postedPricingOk}\n`,
+    )
+    const json = (await metrics.registry.getMetricsAsJSON()).filter((m) => NAMES.includes(m.name))
+    expect(json).toEqual(await expected.registry.getMetricsAsJSON())
+  })
+
+  it('reports, over HTTP, every request counted between two scrapes and nothing twice', async () => {
+    const org = await h.createOrg('acme', { tier: 'enterprise' })
+    const first = await scrape()
+    for (let round = 1; round <= 3; round++) {
+      for (let i = 0; i < 25; i++) await h.get('/console/billing/pricing', { key: null })
+      for (let i = 0; i < 5; i++) await h.get('/console/rwa/jurisdictions/ZZ', { key: org.key })
+      const s = await scrape()
+      expect(
+        requests(s, 'GET', '/console/billing/pricing', 200) -
+          requests(first, 'GET', '/console/billing/pricing', 200),
+      ).toBe(25 * round)
+      expect(requests(s, 'GET', '/console/rwa/jurisdictions/{id}', 404)).toBe(5 * round)
+      // Every scrape before this one, counted once it was answered.
+      expect(requests(s, 'GET', '/metrics', 200) - requests(first, 'GET', '/metrics', 200)).toBe(round)
+      const latency = s.histogram('rwa_http_request_duration_seconds', {
+        method: 'GET',
+        route: '/console/rwa/jurisdictions/{id}',
+      })!
+      expect(latency.count).toBe(5 * round)
+      expect(latency.buckets['+Inf']).toBe(5 * round)
+    }
   })
 })
