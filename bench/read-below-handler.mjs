@@ -31,7 +31,10 @@ try {
     const { openDatabase } = await import(`${root}/dist/server/platform/db/database.js`)
     const { getJurisdiction } = await import(`${root}/dist/server/areas/rwa/jurisdictions/service.js`)
     const db = await openDatabase(join(work, `${name}.db`))
-    await db.insertInto('organizations').values({ org_id: 'org_bench', created_at: '2026-01-01T00:00:00.000Z' }).execute()
+    await db
+      .insertInto('organizations')
+      .values({ org_id: 'org_bench', created_at: '2026-01-01T00:00:00.000Z' })
+      .execute()
     // One row of every column the build's schema has (a sealed key's length for the private key).
     const columns = (await db.introspection.getTables()).find((t) => t.name === 'jurisdictions').columns
     const row = {}
@@ -70,7 +73,9 @@ try {
   }
   const ratios = us.after.map((a, i) => a / us.before[i])
   process.stdout.write(
-    `getJurisdiction below the handler: before ${median(us.before).toFixed(2)} µs, after ${median(us.after).toFixed(2)} µs, after/before ${median(ratios).toFixed(3)} (median of ${flags.batches} alternating batches of ${batch}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg().map((v) => v.toFixed(2)).join(' ')}\n`,
+    `getJurisdiction below the handler: before ${median(us.before).toFixed(2)} µs, after ${median(us.after).toFixed(2)} µs, after/before ${median(ratios).toFixed(3)} (median of ${flags.batches} alternating batches of ${batch}); load ${loadStart.map((v) => v.toFixed(2)).join(' ')} → ${loadavg()
+      .map((v) => v.toFixed(2))
+      .join(' ')}\n`,
   )
   for (const { db } of Object.values(sides)) await db.destroy()
 } finally {
