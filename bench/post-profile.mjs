@@ -12,6 +12,8 @@
 // kind (two in flight unless --concurrency says otherwise), and the figures are per operation; give
 // enough --orgs that no organization passes its minute (each operation counts as one request).
 //
+// `--rules all` (or a comma list of rule names) profiles a transfer under those rules.
+//
 // Both servers run pinned to core 0 (when taskset exists), this process on core 1.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,7 +22,7 @@ import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { loadavg } from 'node:os'
-import { batchTo, postTarget, postTo } from './lib/post-target.mjs'
+import { batchTo, postTarget, postTo, rulesNamed } from './lib/post-target.mjs'
 import { cpuSeconds, pinSelf, TASKSET } from './lib/processes.mjs'
 import { readProfile } from './lib/profile.mjs'
 import { eachLimited } from './lib/seed.mjs'
@@ -41,6 +43,8 @@ const { values: flags } = parseArgs({
     // Another checkout's bin/rwa (built), to compare two versions on the same machine, run by run.
     rwa: { type: 'string' },
     'no-profile': { type: 'boolean', default: false },
+    // The tokens' rules: none, all, or a comma list of ALL_RULES' names (bench/lib/post-target.mjs).
+    rules: { type: 'string', default: 'none' },
   },
 })
 const KIND = flags.kind
@@ -121,7 +125,16 @@ try {
 /** A server on a fresh database, with ORGS enterprise organizations seeded and warmed up. */
 function serve(name, nodeArgs) {
   const bin = flags.rwa ?? join(ROOT, 'bin/rwa')
-  return postTarget({ name, bin, work, kind: KIND, prefix: `profile-${name}`, orgs: ORGS, nodeArgs })
+  return postTarget({
+    name,
+    bin,
+    work,
+    kind: KIND,
+    prefix: `profile-${name}`,
+    orgs: ORGS,
+    nodeArgs,
+    rules: rulesNamed('--rules', flags.rules),
+  })
 }
 
 /** POSTS POSTs (or batches), CONCURRENCY at a time, spread over the organizations. */

@@ -66,6 +66,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       testTimeout: 30_000,
       hookTimeout: 60_000,
       pool: 'forks',
+      // The default reporter, and one that names a test file that stops making progress and bounds the
+      // run (test/support/hang-reporter.ts).
+      reporters: ['default', './test/support/hang-reporter.ts'],
       // Most of the suite waits on spawned servers, loopback HTTP and databases rather than computing:
       // four files at once keep both cores of the 2-core machine busy (one at a time took 21 minutes,
       // three 15). RWA_TEST_WORKERS overrides it.

@@ -34,6 +34,22 @@ export const ALL_RULES = {
 }
 
 /**
+ * The rules a bench flag names: `none` (undefined), `all` (ALL_RULES), or a comma list of ALL_RULES'
+ * names, set alone with ALL_RULES' values (`transfer_windows,min_holding`): what each rule costs.
+ */
+export function rulesNamed(flag, spec) {
+  if (spec === 'none') return undefined
+  if (spec === 'all') return ALL_RULES
+  const names = spec.split(',').filter(Boolean)
+  const unknown = names.filter((n) => !Object.hasOwn(ALL_RULES, n))
+  if (names.length === 0 || unknown.length > 0)
+    throw new Error(
+      `${flag} is none, all or a comma list of ${Object.keys(ALL_RULES).join(', ')}; not ${unknown.join(', ') || spec}`,
+    )
+  return Object.fromEntries(names.map((n) => [n, ALL_RULES[n]]))
+}
+
+/**
  * `bin` (an rwa build) serving a fresh database in `work`, pinned to core 0 when taskset exists, with
  * `orgs` enterprise organizations seeded (`prefix-0`, ...), each token under `rules` when given, and
  * 200 POSTs of `kind` sent to warm it up. `nodeArgs` go to node before the binary (a profiler's flags).

@@ -47,12 +47,12 @@ const LAYERS = [
   ],
   [
     'service code (rwa services, rows to records)',
-    (f) => /dist\/server\/(rwa|writes|history)\//.test(f.url) || /dist\/src\/proof\//.test(f.url),
+    (f) => /dist\/server\/(areas\/rwa|pipeline\/writes)\//.test(f.url) || /dist\/src\/proof\//.test(f.url),
   ],
   [
     'auth and limits',
     (f) =>
-      /dist\/server\/(auth|limits|metering|caches|redis)\//.test(f.url) ||
+      /dist\/server\/(pipeline\/(auth|limits)|platform\/(limits|metering|caches|redis))\//.test(f.url) ||
       /node_modules\/ioredis\//.test(f.url),
   ],
   [
@@ -60,20 +60,22 @@ const LAYERS = [
     (f) =>
       /node_modules\/(zod|@hono\/zod-openapi|@hono\/zod-validator)\//.test(f.url) ||
       /node_modules\/hono\/dist\/validator\//.test(f.url) ||
-      /dist\/server\/http\/(well-formed|body-limit)\.js$/.test(f.url),
+      /dist\/server\/platform\/http\/(well-formed|body-limit)\.js$/.test(f.url),
   ],
   [
     'logging and metrics',
     (f) =>
       /node_modules\/(pino|sonic-boom|prom-client|thread-stream)\//.test(f.url) ||
-      /dist\/server\/(logging|metrics|operations)\//.test(f.url),
+      /dist\/server\/(platform\/(logging|metrics)|areas\/operations)\//.test(f.url),
   ],
   [
     'framework and HTTP (hono, node:http, sockets)',
     (f) =>
       /node_modules\/(hono|@hono\/node-server)\//.test(f.url) ||
       /^node:(_http|net|internal\/streams|internal\/stream_base|stream)/.test(f.url) ||
-      /dist\/server\/(http|start|app|routes|handler|errors)[./]/.test(f.url) ||
+      /dist\/server\/(platform\/http\/|start\.|app\.|routes\.|pipeline\/handler\.|platform\/errors\.)/.test(
+        f.url,
+      ) ||
       ['writev', 'writeBuffer', 'writeUtf8String', 'writeLatin1String', 'parserOnHeadersComplete'].includes(
         f.functionName,
       ),

@@ -65,7 +65,7 @@ export function ActionButton(props: {
     setProblem(undefined)
     try {
       const request = props.request(values)
-      const verb = method.toUpperCase() as 'POST' | 'PUT' | 'DELETE'
+      const verb = method.toUpperCase() as 'POST' | 'PUT' | 'PATCH' | 'DELETE'
       const answer = await call(verb, request.path, { body: request.body })
       dialog.current?.close()
       form.reset()
@@ -137,9 +137,11 @@ function FieldInput(props: { id: string; field: ActionField }) {
       <label for={id}>{field.label}</label>
       {hint}
       {field.options ? (
-        <select id={id} name={field.name} required={field.required} defaultValue={field.defaultValue}>
+        <select id={id} name={field.name} required={field.required}>
           {field.options.map((o) => (
-            <option key={o} value={o}>
+            // defaultSelected (a property Preact sets, absent from its JSX types): the choice shown first and
+            // the one a reset form comes back to; a select has no defaultValue.
+            <option key={o} value={o} {...({ defaultSelected: o === field.defaultValue } as object)}>
               {o}
             </option>
           ))}

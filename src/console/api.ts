@@ -62,7 +62,7 @@ export interface Answer<T> {
  * (signed out elsewhere, expired, or its key revoked).
  */
 export async function call<T = unknown>(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   options: { query?: Query; body?: unknown } = {},
 ): Promise<Answer<T>> {

@@ -297,6 +297,8 @@ export function Pending(props: { loaded: Loaded<unknown> }) {
 /** Filters of a list, kept in the URL: submitting navigates to the same page with them (first page). */
 export function Filters(props: {
   label: string
+  /** The submit button's text (`Apply filters` unless given). */
+  submit?: string
   fields: Array<{
     name: string
     label: string
@@ -328,10 +330,12 @@ export function Filters(props: {
           <div class="field" key={`${f.name}:${value}`}>
             <label for={id}>{f.label}</label>
             {f.options ? (
-              <select id={id} name={f.name} value={value}>
+              // Uncontrolled, as the text fields are (the field is keyed by its value in the URL): a
+              // controlled value would undo a choice made while the list below was still loading.
+              <select id={id} name={f.name}>
                 <option value="">any</option>
                 {f.options.map((o) => (
-                  <option key={o} value={o}>
+                  <option key={o} value={o} {...({ defaultSelected: o === value } as object)}>
                     {o}
                   </option>
                 ))}
@@ -358,7 +362,7 @@ export function Filters(props: {
         )
       })}
       <div class="field submit">
-        <button type="submit">Apply filters</button>
+        <button type="submit">{props.submit ?? 'Apply filters'}</button>
       </div>
     </form>
   )

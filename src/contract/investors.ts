@@ -1,20 +1,12 @@
 import { z } from 'zod'
+import { IDENTITY_CATEGORIES } from './investor-categories.js'
 
 /*
  * What an investor is said to be (docs/identities.md): its country and its category. One schema each,
  * for the identities that state them and the token rules that read them.
  */
 
-/** The investor categories an identity may have. */
-export const IDENTITY_CATEGORIES = [
-  'retail',
-  'professional',
-  'accredited',
-  'qualified',
-  'institutional',
-] as const
-
-export type IdentityCategory = (typeof IDENTITY_CATEGORIES)[number]
+export { IDENTITY_CATEGORIES, type IdentityCategory } from './investor-categories.js'
 
 export const identityCategorySchema = z
   .enum(IDENTITY_CATEGORIES)

@@ -21,7 +21,7 @@ import { clientOf, type ServerProcess, startServerProcess } from '../support/ser
 
 // What the functions given to page.evaluate() see: the page's globals, not this process's.
 declare const window: any, document: any, localStorage: any, sessionStorage: any, indexedDB: any
-declare const navigator: any, caches: any, getComputedStyle: any, MutationObserver: any
+declare const navigator: any, caches: any, getComputedStyle: any, MutationObserver: any, location: any
 type Element = any
 
 const CHROMIUM = process.env.RWA_CHROMIUM ?? '/usr/bin/chromium'
@@ -56,6 +56,9 @@ const AXE = join(dirname(createRequire(import.meta.url).resolve('axe-core/packag
 const DESKTOP = { width: 1280, height: 800 }
 const PHONE = { width: 390, height: 844 }
 
+/** alice's second DID (alice is OWNER): it holds nothing. */
+const ALICE_COLD = 'did:web:acme:alice-cold'
+
 /** The navigation's links, in order, as docs/console.md names them. */
 const NAVIGATION = CONSOLE_PAGES.map((p) => p.title)
 
@@ -78,6 +81,9 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
       auditor: string
       tokenId: string
       webhookId: string
+      /** Investors: alice (US, accredited) with a second DID; bob (SG, retail). */
+      alice: string
+      bob: string
     }
     let approved: string
     let rejected: string
@@ -125,6 +131,9 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
           201,
         )
       ).transfer_id
+      const identity = async (body: Record<string, unknown>) =>
+        (await expectStatus(api.post('/console/rwa/identities', body, { key: owner }), 201))
+          .identity_id as string
       world = {
         owner,
         agent: await made('agent-one', ['agent']),
@@ -132,6 +141,13 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
         auditor: await made('reader', ['auditor']),
         tokenId: built.tokenId,
         webhookId: webhook.webhook_id,
+        alice: await identity({
+          identity_id: 'investor-alice',
+          dids: [OWNER, ALICE_COLD],
+          country: 'US',
+          category: 'accredited',
+        }),
+        bob: await identity({ dids: [RECIPIENT], country: 'SG', category: 'retail' }),
       }
     })
     afterAll(async () => {
@@ -448,12 +464,15 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
         [`tokens/${world.tokenId}`, `Token ${world.tokenId}`],
         [`credentials/${credential.credential_id}`, `Credential ${credential.credential_id}`],
         [`attestations/${attestation.attestation_id}`, `Attestation ${attestation.attestation_id}`],
+        [`identities/${world.alice}?token=${world.tokenId}`, `Identity ${world.alice}`],
       ]
       for (const [path, title] of pages) {
         await open(page, path, title)
         await settled(page)
         const buttons = await page.getByRole('button').allInnerTexts()
-        const writes = buttons.filter((name) => !['Sign out', 'Apply filters'].includes(name.trim()))
+        const writes = buttons.filter(
+          (name) => !['Sign out', 'Apply filters', 'Show holdings'].includes(name.trim()),
+        )
         expect(writes, path).toEqual([])
         await expect(page.locator('dialog').count(), path).resolves.toBe(0)
       }
@@ -534,6 +553,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
             ['attestations', 'attestations', 'Attestations'],
             ['issuers', 'issuers', 'Issuers'],
             ['identities', 'identities', 'Identities'],
+            ['identity', `identities/${world.alice}?token=${world.tokenId}`, `Identity ${world.alice}`],
             ['tokens', 'tokens', 'Tokens'],
             ['token', `tokens/${world.tokenId}`, `Token ${world.tokenId}`],
             ['transfers', 'transfers', 'Transfers'],
@@ -556,6 +576,10 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
           await page.getByRole('button', { name: 'Create key' }).click()
           await page.getByRole('dialog').waitFor()
           await check('keys-create-dialog')
+          await open(page, 'identities', 'Identities')
+          await page.getByRole('button', { name: 'Create identity' }).click()
+          await page.getByRole('dialog').waitFor()
+          await check('identities-create-dialog')
           await context.close()
         }
       },
@@ -608,6 +632,176 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)(
         }
       }
       await context.close()
+    })
+
+    it('lists identities and filters them, shows one with its DIDs and holdings; an issuer creates one, changes one and its DIDs', async () => {
+      const desk = await expectStatus(
+        api.post('/console/billing/keys', { name: 'kyc-desk', roles: ['issuer'] }, { key: world.owner }),
+        201,
+      )
+      const issuer = desk.api_key as string
+      const identityOf = async (id: string) =>
+        expectStatus(api.get(`/console/rwa/identities/${id}`, { key: world.owner }), 200)
+      const context = await newContext()
+      const page = await context.newPage()
+      await signIn(page, issuer)
+
+      // The list, filtered in the URL: the country, then a category chosen in the form.
+      await open(page, 'identities?country=US', 'Identities')
+      await settled(page)
+      const rows = page.locator('main tbody tr')
+      await expect(rows.allInnerTexts()).resolves.toEqual([
+        expect.stringMatching(
+          /investor-alice[\s\S]*US[\s\S]*accredited[\s\S]*did:web:acme:alice[\s\S]*and 1 more/,
+        ),
+      ])
+      await open(page, 'identities', 'Identities')
+      await page
+        .getByRole('form', { name: 'Filter identities' })
+        .getByLabel('Category')
+        .selectOption('retail')
+      await page.getByRole('button', { name: 'Apply filters' }).click()
+      await page.waitForFunction(() => location.search === '?category=retail')
+      await settled(page)
+      await expect(rows.allInnerTexts()).resolves.toEqual([
+        expect.stringMatching(new RegExp(`${world.bob}[\\s\\S]*SG[\\s\\S]*retail[\\s\\S]*${RECIPIENT}`)),
+      ])
+
+      // One identity: its record, its DIDs, and what they hold of the token, as the API says.
+      await open(page, 'identities?country=US', 'Identities')
+      await page.getByRole('link', { name: world.alice }).click()
+      await page.getByRole('heading', { name: `Identity ${world.alice}`, level: 1 }).waitFor()
+      await settled(page)
+      const dids = page.getByRole('table', { name: `DIDs of identity ${world.alice}` })
+      await expect(dids.locator('tbody tr td:first-child').allInnerTexts()).resolves.toEqual([
+        OWNER,
+        ALICE_COLD,
+      ])
+      await page.getByRole('form', { name: 'Holdings of a token' }).getByLabel('Token').fill(world.tokenId)
+      await page.getByRole('button', { name: 'Show holdings' }).click()
+      await page.waitForFunction((token) => location.search === `?token=${token}`, world.tokenId)
+      await settled(page)
+      const held = (
+        await expectStatus(
+          api.get(`/console/rwa/tokens/${world.tokenId}/holdings?holder_did=${encodeURIComponent(OWNER)}`, {
+            key: world.owner,
+          }),
+          200,
+        )
+      ).holdings as Array<{ jurisdiction: string; amount: number }>
+      expect(held.length).toBeGreaterThan(0)
+      const total = held.reduce((sum, h) => sum + h.amount, 0)
+      const holdings = page.getByRole('table', { name: `Holdings of token ${world.tokenId}` })
+      await expect(holdings.locator('tbody tr').allInnerTexts()).resolves.toEqual(
+        held.map((h) =>
+          expect.stringMatching(
+            new RegExp(`${OWNER}[\\s\\S]*${h.jurisdiction}[\\s\\S]*${h.amount.toLocaleString('en')}`),
+          ),
+        ),
+      )
+      await expect(page.locator('main').innerText()).resolves.toContain(
+        `${total.toLocaleString('en')} units over 1 of its 2 DIDs`,
+      )
+      await screenshot(page, 'identity-issuer-desktop')
+
+      // Its category changed: the dialog opens on the current values, and only the category is sent.
+      await page.getByRole('button', { name: 'Change country or category' }).click()
+      const dialog = page.getByRole('dialog')
+      await expect(dialog.getByLabel('Country').inputValue()).resolves.toBe('US')
+      await expect(dialog.getByLabel('Category').inputValue()).resolves.toBe('accredited')
+      await dialog.getByLabel('Category').selectOption('qualified')
+      await dialog.getByRole('button', { name: 'Save' }).click()
+      await page.getByRole('status').filter({ hasText: 'Identity updated.' }).waitFor()
+      await page.locator('dl.fields').getByText('qualified').waitFor()
+      await expect(identityOf(world.alice)).resolves.toMatchObject({ country: 'US', category: 'qualified' })
+      // Opened again, the dialog shows the new category (a reset form keeps its defaults).
+      await page.getByRole('button', { name: 'Change country or category' }).click()
+      await expect(dialog.getByLabel('Category').inputValue()).resolves.toBe('qualified')
+      await dialog.getByRole('button', { name: 'Cancel' }).click()
+
+      // A DID added; one of another identity refused in the API's words, nothing changed.
+      await page.getByRole('button', { name: 'Add DIDs' }).click()
+      await dialog.getByLabel('DIDs to add').fill('did:web:acme:alice-new')
+      await dialog.getByRole('button', { name: 'Add', exact: true }).click()
+      await page.getByRole('status').filter({ hasText: 'DIDs added.' }).waitFor()
+      const didsShown = () => dids.locator('tbody tr td:first-child').allInnerTexts()
+      await expect.poll(didsShown).toEqual([OWNER, ALICE_COLD, 'did:web:acme:alice-new'])
+      await page.getByRole('button', { name: 'Add DIDs' }).click()
+      await dialog.getByLabel('DIDs to add').fill(RECIPIENT)
+      await dialog.getByRole('button', { name: 'Add', exact: true }).click()
+      await expect(dialog.getByRole('alert').innerText()).resolves.toMatch(/409 did_in_use/)
+      await dialog.getByRole('button', { name: 'Cancel' }).click()
+      expect((await identityOf(world.alice)).dids).toEqual([OWNER, ALICE_COLD, 'did:web:acme:alice-new'])
+
+      // A DID removed, after a confirmation naming it.
+      await dids
+        .getByRole('row', { name: new RegExp(ALICE_COLD) })
+        .getByRole('button', { name: 'Remove' })
+        .click()
+      await expect(dialog.innerText()).resolves.toContain(`${ALICE_COLD} leaves the identity`)
+      await dialog.getByRole('button', { name: 'Remove DID' }).click()
+      await page
+        .getByRole('status')
+        .filter({ hasText: `DID ${ALICE_COLD} removed.` })
+        .waitFor()
+      await expect.poll(didsShown).toEqual([OWNER, 'did:web:acme:alice-new'])
+      expect((await identityOf(world.alice)).dids).toEqual([OWNER, 'did:web:acme:alice-new'])
+
+      // A new identity, created from the list: it is listed, and its link opens it.
+      await open(page, 'identities', 'Identities')
+      await page.getByRole('button', { name: 'Create identity' }).click()
+      await dialog.getByLabel('DIDs').fill('did:web:acme:carol did:web:acme:carol-cold')
+      await dialog.getByLabel('Country').fill('CH')
+      await dialog.getByLabel('Category').selectOption('institutional')
+      await dialog.getByRole('button', { name: 'Create' }).click()
+      const created = page.getByRole('status').filter({ hasText: 'created' })
+      await created.waitFor()
+      const carolId = (await created.getByRole('link').innerText()).trim()
+      expect(carolId).toMatch(/^idn_/)
+      await expect(identityOf(carolId)).resolves.toMatchObject({
+        dids: ['did:web:acme:carol', 'did:web:acme:carol-cold'],
+        country: 'CH',
+        category: 'institutional',
+      })
+      await page.getByRole('table', { name: 'Identities' }).getByRole('link', { name: carolId }).waitFor()
+
+      // Each change made through the page is the issuer key's in the audit log (the refused one is not there).
+      const audit = await expectStatus(
+        api.get(`/console/audit?target_id=${world.alice}&actor_key_id=${desk.key_id}`, { key: world.owner }),
+        200,
+      )
+      expect(audit.events.map((e: { action: string }) => e.action).sort()).toEqual([
+        'identity.dids_changed',
+        'identity.dids_changed',
+        'identity.updated',
+      ])
+
+      // From the token's holders by identity, straight to the identity's holdings of that token.
+      await open(page, `tokens/${world.tokenId}`, `Token ${world.tokenId}`)
+      await page
+        .getByRole('table', { name: 'Holders by identity' })
+        .getByRole('link', { name: world.alice })
+        .click()
+      await page.getByRole('heading', { name: `Identity ${world.alice}`, level: 1 }).waitFor()
+      await settled(page)
+      expect(page.url()).toBe(`${server.url}/console/ui/identities/${world.alice}?token=${world.tokenId}`)
+      await page.getByRole('table', { name: `Holdings of token ${world.tokenId}` }).waitFor()
+      await context.close()
+
+      // A key without `issuer` (an agent) sees the identities but no control that would change one.
+      const agentContext = await newContext()
+      const agentPage = await agentContext.newPage()
+      await signIn(agentPage, world.agent)
+      for (const [path, title] of [
+        ['identities', 'Identities'],
+        [`identities/${world.alice}`, `Identity ${world.alice}`],
+      ] as const) {
+        await open(agentPage, path, title)
+        await settled(agentPage)
+        const buttons = (await agentPage.getByRole('button').allInnerTexts()).map((b) => b.trim())
+        expect(buttons, path).toEqual(['Sign out', path === 'identities' ? 'Apply filters' : 'Show holdings'])
+      }
+      await agentContext.close()
     })
 
     it('is small and quick: under 150 KB of compressed script, each first page drawn in well under two seconds even on a busy machine', async () => {

@@ -4,6 +4,7 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Driver,
+  type Kysely,
   type QueryResult,
   type TransactionSettings,
 } from 'kysely'
@@ -80,6 +81,32 @@ export async function withoutSavepoints<T>(fn: () => Promise<T>): Promise<T> {
     )
   }
   return result
+}
+
+/**
+ * Runs `fn` as a service's transaction (what `db.transaction().execute(fn)` does), given `db` itself
+ * when it would be part of the enclosing transaction anyway: inside `withoutSavepoints`, where a
+ * transaction begun is no savepoint, and where every query of the flow runs on its held connection
+ * (the driver below), kysely's transaction object would only cost its connection provider, its begin
+ * and commit calls and their promises, once per operation of a batch. A failure counts for
+ * `withoutSavepoints`'s check as a failed transaction's would. Anywhere else it is a transaction (or a
+ * savepoint) as before.
+ */
+export async function serviceTransaction<DB, T>(
+  db: Kysely<DB>,
+  fn: (trx: Kysely<DB>) => Promise<T>,
+): Promise<T> {
+  const holder = holders.getStore()
+  if (!holder?.connection || holder.flat === 0) return db.transaction().execute(fn)
+  holder.open.push('')
+  try {
+    return await fn(db)
+  } catch (error) {
+    holder.flatFailures++
+    throw error
+  } finally {
+    holder.open.pop()
+  }
 }
 
 /**

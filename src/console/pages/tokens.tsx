@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks'
+import type { Holder } from '../../contract/identities.js'
 import { ActionButton } from '../actions.js'
 import type { Answer } from '../api.js'
-import { href } from '../router.js'
+import { href, Link } from '../router.js'
 import {
   Fields,
   Filters,
@@ -128,19 +129,11 @@ function Rules(props: { rules: Record<string, unknown> }) {
   )
 }
 
-interface Holder {
-  identity_id: string | null
-  country: string | null
-  category: string | null
-  total: number
-  dids: Array<{ holder_did: string; amount: number }>
-}
-
 /**
  * Holdings grouped by investor (`GET .../holders`), on a server that has identities; nothing at all on one
  * that has not (its holdings above say the same per DID).
  */
-function HoldersByIdentity(props: { path: string }) {
+function HoldersByIdentity(props: { path: string; tokenId: string }) {
   const cursor = new URLSearchParams(location.search).get('holders_cursor') ?? undefined
   const holders = useGet<{ holders: Holder[]; total: number; next_cursor: string | null }>(
     `${props.path}/holders`,
@@ -165,7 +158,10 @@ function HoldersByIdentity(props: { path: string }) {
                 title: 'Identity',
                 cell: (h) =>
                   h.identity_id ? (
-                    <IdLink page="identities" id={h.identity_id} />
+                    // The identity's page, showing its holdings of this token.
+                    <Link to={href('identities', h.identity_id, { token: props.tokenId })} class="id-link">
+                      <code class="id">{h.identity_id}</code>
+                    </Link>
                   ) : (
                     <span class="muted">none</span>
                   ),
@@ -347,7 +343,7 @@ function TokenDetail(props: { id: string }) {
           </>
         ) : null}
       </Section>
-      <HoldersByIdentity path={path} />
+      <HoldersByIdentity path={path} tokenId={props.id} />
       <Section title="Frozen holders">
         <Pending loaded={frozen} />
         {frozen.state === 'done' ? (

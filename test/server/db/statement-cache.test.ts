@@ -5,6 +5,7 @@ import { withStatementCache } from '../../../server/platform/db/database.js'
 import {
   holdingConnection,
   holdingDialect,
+  serviceTransaction,
   withoutSavepoints,
 } from '../../../server/platform/db/held-connection.js'
 
@@ -154,6 +155,93 @@ describe('withoutSavepoints', () => {
     )
     await expect(failed).rejects.toThrow('operation refused')
     await expect(withoutSavepoints(async () => {})).rejects.toThrow('outside a held transaction')
+    await db.destroy()
+  })
+
+  it('runs a service transaction inside it on the held connection, with no transaction of its own, its failure counted', async () => {
+    const sqlite = new SQLite(':memory:')
+    const sent: string[] = []
+    const prepare = sqlite.prepare.bind(sqlite)
+    sqlite.prepare = ((sql: string) => {
+      sent.push(sql)
+      return prepare(sql)
+    }) as typeof sqlite.prepare
+    const db = new Kysely<{ t: { id: string } }>({
+      dialect: holdingDialect(new SqliteDialect({ database: sqlite })),
+    })
+    await db.schema
+      .createTable('t')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .execute()
+    const insert = (trx: Kysely<{ t: { id: string } }>, id: string) =>
+      trx.insertInto('t').values({ id }).execute()
+    const ids = async () => (await db.selectFrom('t').select('id').orderBy('id').execute()).map((r) => r.id)
+
+    // Outside any held flow: a transaction of its own.
+    sent.length = 0
+    await serviceTransaction(db, (trx) => insert(trx, 'alone'))
+    expect(sent.filter((sql) => /^(begin|commit|savepoint|release)/.test(sql))).toEqual(['begin', 'commit'])
+
+    // In a held flow but outside withoutSavepoints: a savepoint, rolled back alone when it fails.
+    sent.length = 0
+    await holdingConnection(() =>
+      db.transaction().execute(async () => {
+        await serviceTransaction(db, (trx) => insert(trx, 'savepoint'))
+        await serviceTransaction(db, async (trx) => {
+          await insert(trx, 'savepoint-failed')
+          throw new Error('refused')
+        }).catch(() => {})
+      }),
+    )
+    expect(sent.filter((sql) => sql.includes('savepoint')).length).toBe(5)
+    expect(await ids()).toEqual(['alone', 'savepoint'])
+
+    // Inside withoutSavepoints: no begin, no savepoint, the write's connection; nested ones too.
+    sent.length = 0
+    const answer = await holdingConnection(() =>
+      db.transaction().execute(() =>
+        withoutSavepoints(() =>
+          serviceTransaction(db, async (trx) => {
+            await insert(trx, 'flat')
+            return serviceTransaction(trx, async (inner) => {
+              await insert(inner, 'flat-nested')
+              return 'answered'
+            })
+          }),
+        ),
+      ),
+    )
+    expect(answer).toBe('answered')
+    expect(sent.filter((sql) => /^(begin|commit|savepoint|release)/.test(sql))).toEqual(['begin', 'commit'])
+    expect(await ids()).toEqual(['alone', 'flat', 'flat-nested', 'savepoint'])
+
+    // A failure inside it that a caller catches and goes on after is refused, as a transaction's is,
+    // and the enclosing write rolls back whole.
+    const wentOn = holdingConnection(() =>
+      db.transaction().execute(() =>
+        withoutSavepoints(async () => {
+          await serviceTransaction(db, (trx) => insert(trx, 'kept-before'))
+          await serviceTransaction(db, async (trx) => {
+            await insert(trx, 'flat-failed')
+            throw new Error('refused')
+          }).catch(() => {})
+        }),
+      ),
+    )
+    await expect(wentOn).rejects.toThrow('its caller went on')
+    // One that fails it is the caller's to answer, the write rolled back.
+    const failed = holdingConnection(() =>
+      db.transaction().execute(() =>
+        withoutSavepoints(() =>
+          serviceTransaction(db, async (trx) => {
+            await insert(trx, 'refused')
+            throw new Error('operation refused')
+          }),
+        ),
+      ),
+    )
+    await expect(failed).rejects.toThrow('operation refused')
+    expect(await ids()).toEqual(['alone', 'flat', 'flat-nested', 'savepoint'])
     await db.destroy()
   })
 })

@@ -34,23 +34,28 @@ export async function holderIdentitiesIn(
   tokenId: string,
   country: string,
 ): Promise<number> {
-  const [row] = await db
-    .selectFrom('identities as i')
-    .innerJoin('identity_dids as d', (j) =>
-      j.onRef('d.org_id', '=', 'i.org_id').onRef('d.identity_id', '=', 'i.identity_id'),
-    )
-    .where('i.org_id', '=', orgId)
-    .where('i.country', '=', country)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('holdings as h')
-          .select('h.holder_did')
-          .where('h.token_id', '=', tokenId)
-          .whereRef('h.holder_did', '=', 'd.did'),
-      ),
-    )
-    .select((eb) => eb.fn.count<number>('i.identity_id').distinct().as('n'))
-    .execute()
+  const [row] = await holderIdentitiesInQuery(db, orgId, tokenId, country)
   return Number(row?.n ?? 0)
 }
+
+/** Compiled once: `max_holders_per_country` asks it of every transfer that adds a holder identity. */
+const holderIdentitiesInQuery = compiledOnce(
+  (db: Executor, orgId: string, tokenId: string, country: string) =>
+    db
+      .selectFrom('identities as i')
+      .innerJoin('identity_dids as d', (j) =>
+        j.onRef('d.org_id', '=', 'i.org_id').onRef('d.identity_id', '=', 'i.identity_id'),
+      )
+      .where('i.org_id', '=', orgId)
+      .where('i.country', '=', country)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('holdings as h')
+            .select('h.holder_did')
+            .where('h.token_id', '=', tokenId)
+            .whereRef('h.holder_did', '=', 'd.did'),
+        ),
+      )
+      .select((eb) => eb.fn.count<number>('i.identity_id').distinct().as('n')),
+)

@@ -22,7 +22,7 @@ import {
   receiptsOf,
   receiptsOfHolder,
   setReceipt,
-  windowBuckets,
+  windowSums,
 } from './queries.js'
 
 /*
@@ -62,13 +62,18 @@ export const NO_HOLDING_FACTS: HoldingRuleFacts = Object.freeze({
   window_bucket_started: false,
 })
 
-/** Whose volume a sender's windows count: its identity when its DID has one, else the DID. */
+/**
+ * Whose volume a sender's windows count: its identity when its DID has one, else the DID. `known`: the
+ * sender's identity (null: none) when the evaluation read it already (the rules that read identities).
+ */
 export async function windowHolder(
   db: Executor,
   orgId: string,
   senderDid: string,
+  known?: { identity_id: string } | null,
 ): Promise<{ key: string; label: string }> {
-  const identity = (await identitiesOfDids(db, orgId, [senderDid])).get(senderDid)
+  const identity =
+    known !== undefined ? known : (await identitiesOfDids(db, orgId, [senderDid])).get(senderDid)
   return identity
     ? { key: `identity:${identity.identity_id}`, label: `identity ${identity.identity_id} (${senderDid})` }
     : { key: `did:${senderDid}`, label: senderDid }
@@ -76,7 +81,7 @@ export async function windowHolder(
 
 /**
  * The sender's approved volume in each window, before this transfer, and whether the current bucket of
- * its longest window holds a volume already.
+ * its longest window holds a volume already (one statement, summed by the database).
  */
 export async function windowVolumes(
   db: Executor,
@@ -85,23 +90,22 @@ export async function windowVolumes(
   windows: readonly { seconds: number }[],
   nowSec: number,
 ): Promise<{ volumes: Map<number, number>; started: boolean }> {
-  const first = new Map(windows.map((w) => [w.seconds, windowFirstBucket(w.seconds, nowSec)] as const))
-  const rows = await windowBuckets(
+  const seconds = windows.map((w) => w.seconds)
+  const longest = Math.max(...seconds)
+  const rows = await windowSums(
     db,
     tokenId,
     holderKey,
-    windows.map((w) => w.seconds),
-    Math.min(...first.values()),
+    seconds,
+    seconds.map((s) => windowFirstBucket(s, nowSec)),
+    windowBucketOf(longest, nowSec),
   )
-  const volumes = new Map<number, number>(windows.map((w) => [w.seconds, 0]))
-  const longest = Math.max(...windows.map((w) => w.seconds))
-  const current = windowBucketOf(longest, nowSec)
+  const volumes = new Map<number, number>(seconds.map((s) => [s, 0]))
   let started = false
   for (const r of rows) {
-    const seconds = Number(r.window_seconds)
-    const start = Number(r.bucket_start)
-    if (start >= first.get(seconds)!) volumes.set(seconds, volumes.get(seconds)! + Number(r.volume))
-    if (seconds === longest && start === current) started = true
+    const s = Number(r.window_seconds)
+    volumes.set(s, Number(r.volume))
+    if (s === longest && Number(r.at_current) === 1) started = true
   }
   return { volumes, started }
 }
@@ -132,6 +136,8 @@ export async function holdingRuleFacts(
   /** The sender's units in the source jurisdiction, read already. */
   senderHolding: number,
   nowMs: number,
+  /** The sender's identity (null: none), when the evaluation read it already. */
+  senderIdentity?: { identity_id: string } | null,
 ): Promise<HoldingRuleFacts> {
   const nowSec = epochSeconds(nowMs)
   const facts = { ...NO_HOLDING_FACTS }
@@ -139,7 +145,7 @@ export async function holdingRuleFacts(
     facts.sender_balance = await balanceOf(db, move.token_id, move.sender_did)
   }
   if (rules.transfer_windows !== null) {
-    const holder = await windowHolder(db, orgId, move.sender_did)
+    const holder = await windowHolder(db, orgId, move.sender_did, senderIdentity)
     const read = await windowVolumes(db, move.token_id, holder.key, rules.transfer_windows, nowSec)
     facts.sender_label = holder.label
     facts.window_key = holder.key
@@ -163,7 +169,9 @@ export async function holdingRuleFacts(
  * Adds an approved transfer's units to the sender's window buckets (forced transfers never count), as
  * its evaluation read them (`facts`: the same transaction, under the token's lock). The buckets no
  * window reads any more are deleted when a new bucket of the longest window starts (at most 60 times a
- * window), so a sender keeps about 120 rows per window length.
+ * window): a sender keeps about 120 rows of its longest window, and of a shorter one those of a bucket
+ * of the longest at most (a minute's window beside a 30 days' one: up to 12 hours of one-second
+ * buckets). A window's read takes only its own ~61 buckets whatever that number (windowSums).
  */
 export async function countWindowVolume(
   db: Executor,

@@ -15,30 +15,54 @@ const MAX_VOLUME = Number.MAX_SAFE_INTEGER
 // ── transfer_windows ────────────────────────────────────────────────────────
 
 /**
- * The buckets of a sender's windows of a token from `since` on (the earliest first bucket of its
- * windows); the caller sums, per window, those from its own first bucket.
+ * A sender's volume in each of its windows of a token (`seconds[i]`, summing its buckets from
+ * `firstBuckets[i]` on), one row per window that has any; with whether the window has a bucket starting
+ * at `current` (`at_current` 1). Summed by the database: one row a window rather than its ~61 buckets.
  */
-export function windowBuckets(
+export function windowSums(
   db: Executor,
   tokenId: string,
   holderKey: string,
   seconds: number[],
-  since: number,
-): Promise<
-  Array<{ window_seconds: number | string; bucket_start: number | string; volume: number | string }>
-> {
-  return windowBucketsQuery(db, tokenId, holderKey, seconds, since)
+  firstBuckets: number[],
+  current: number,
+): Promise<Array<{ window_seconds: number | string; volume: number | string; at_current: number | string }>> {
+  return windowSumsQuery(db, tokenId, holderKey, seconds, firstBuckets, current)
 }
 
-const windowBucketsQuery = compiledOnce(
-  (db: Executor, tokenId: string, holderKey: string, seconds: number[], since: number) =>
-    db
-      .selectFrom('transfer_window_volumes')
-      .select(['window_seconds', 'bucket_start', 'volume'])
-      .where('token_id', '=', tokenId)
-      .where('holder_key', '=', holderKey)
-      .where('window_seconds', 'in', seconds)
-      .where('bucket_start', '>=', since),
+/**
+ * One select a window, each an index range (token, holder, window length, buckets from its first on),
+ * joined by UNION ALL: a window reads its ~61 buckets, whatever the other windows' buckets not yet
+ * forgotten (those of a short window gather until a new bucket of the longest starts).
+ */
+const windowSumsQuery = compiledOnce(
+  (
+    db: Executor,
+    tokenId: string,
+    holderKey: string,
+    seconds: number[],
+    firstBuckets: number[],
+    current: number,
+  ) => {
+    const one = (i: number) =>
+      db
+        .selectFrom('transfer_window_volumes')
+        .select((eb) => [
+          'window_seconds',
+          eb.fn.sum<number | string>('volume').as('volume'),
+          eb.fn
+            .max<number | string>(eb.case().when('bucket_start', '=', current).then(1).else(0).end())
+            .as('at_current'),
+        ])
+        .where('token_id', '=', tokenId)
+        .where('holder_key', '=', holderKey)
+        .where('window_seconds', '=', seconds[i]!)
+        .where('bucket_start', '>=', firstBuckets[i]!)
+        .groupBy('window_seconds')
+    let query = one(0)
+    for (let i = 1; i < seconds.length; i++) query = query.unionAll(one(i))
+    return query
+  },
 )
 
 /**
@@ -146,24 +170,40 @@ export async function setReceipt(
   jurisdiction: string,
   receipt: Receipt,
 ): Promise<void> {
-  const where = db
-    .updateTable('holding_receipts')
-    .where('token_id', '=', tokenId)
-    .where('holder_did', '=', holderDid)
-    .where('jurisdiction', '=', jurisdiction)
-    .where('received_by', '=', receipt.received_by)
   if (receipt.amount > 0) {
-    await where.set({ amount: receipt.amount }).execute()
+    await updateReceiptQuery(db, tokenId, holderDid, jurisdiction, receipt.received_by, receipt.amount)
     return
   }
-  await db
-    .deleteFrom('holding_receipts')
-    .where('token_id', '=', tokenId)
-    .where('holder_did', '=', holderDid)
-    .where('jurisdiction', '=', jurisdiction)
-    .where('received_by', '=', receipt.received_by)
-    .execute()
+  await deleteReceiptQuery(db, tokenId, holderDid, jurisdiction, receipt.received_by)
 }
+
+const updateReceiptQuery = compiledOnce(
+  (
+    db: Executor,
+    tokenId: string,
+    holderDid: string,
+    jurisdiction: string,
+    receivedBy: number,
+    amount: number,
+  ) =>
+    db
+      .updateTable('holding_receipts')
+      .set({ amount })
+      .where('token_id', '=', tokenId)
+      .where('holder_did', '=', holderDid)
+      .where('jurisdiction', '=', jurisdiction)
+      .where('received_by', '=', receivedBy),
+)
+
+const deleteReceiptQuery = compiledOnce(
+  (db: Executor, tokenId: string, holderDid: string, jurisdiction: string, receivedBy: number) =>
+    db
+      .deleteFrom('holding_receipts')
+      .where('token_id', '=', tokenId)
+      .where('holder_did', '=', holderDid)
+      .where('jurisdiction', '=', jurisdiction)
+      .where('received_by', '=', receivedBy),
+)
 
 /** Forgets a holding's receipts whose lock-up has passed (received by `upTo` or before). */
 export const dropUnlockedReceipts = compiledOnce(

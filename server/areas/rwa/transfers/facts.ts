@@ -17,6 +17,7 @@ import { activeTrustTouching } from '../trust/queries.js'
 import { KYC, type KycFacts, type TransferFacts } from './evaluate-transfer.js'
 import { externalFacts } from './external-facts.js'
 import { investorFacts } from './investor-facts.js'
+import { readsIdentities } from './investor-rules.js'
 import { approvedVolumeOn } from './queries.js'
 import { holdingRuleFacts } from '../rule-counters/counters.js'
 import { readsHoldingFacts } from './holding-rules.js'
@@ -101,6 +102,27 @@ export async function transferFacts(
   const frozen = await frozenAmong(trx, token.token_id, [sender, recipient])
   const recipientInTarget = await holdingOf(trx, token.token_id, recipient, to)
   const senderHolding = await holdingOf(trx, token.token_id, sender, from)
+  const recipientBalance = await balanceOf(trx, token.token_id, recipient)
+  const investors = await investorFacts(
+    trx,
+    orgId,
+    rules,
+    {
+      token_id: token.token_id,
+      from_jurisdiction: from,
+      to_jurisdiction: to,
+      sender_did: sender,
+      recipient_did: recipient,
+      amount: input.amount,
+    },
+    // The supply now (every holding's sum, moved by mint and burn).
+    Number(token.supply),
+    // What is read already: the recipient's DIDs (when read for its attestations), its balance.
+    {
+      recipient_dids: personal.length === 0 ? undefined : recipientDids,
+      recipient_balance: recipientBalance,
+    },
+  )
   const facts: TransferFacts = {
     token,
     credential,
@@ -122,27 +144,13 @@ export async function transferFacts(
       sender_holding: senderHolding,
       sender_frozen: frozen.has(sender),
       recipient_frozen: frozen.has(recipient),
-      recipient_balance: await balanceOf(trx, token.token_id, recipient),
+      recipient_balance: recipientBalance,
       target_holders: await holderCount(trx, token.token_id, to),
       recipient_holds_in_target: recipientInTarget.amount > 0,
       sender_volume_today: await approvedVolumeOn(trx, token.token_id, sender, now.slice(0, 10)),
     },
     rules,
-    investors: await investorFacts(
-      trx,
-      orgId,
-      rules,
-      {
-        token_id: token.token_id,
-        from_jurisdiction: from,
-        to_jurisdiction: to,
-        sender_did: sender,
-        recipient_did: recipient,
-        amount: input.amount,
-      },
-      // The supply now (every holding's sum, moved by mint and burn).
-      Number(token.supply),
-    ),
+    investors,
     trust: trust.map((t) => ({ ...t, mutual: Number(t.mutual) === 1 })),
     attestations,
     // Trusted issuers' attestations of the recipient (with the context that fetches their status lists).
@@ -157,6 +165,8 @@ export async function transferFacts(
             { token_id: token.token_id, sender_did: sender, from_jurisdiction: from, amount: input.amount },
             senderHolding.amount,
             Date.parse(now),
+            // The sender's identity, when the rules that read identities read it.
+            readsIdentities(rules) ? investors.sender_identity : undefined,
           ),
         }
       : {}),

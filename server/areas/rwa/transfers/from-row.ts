@@ -11,13 +11,20 @@ import { canonicalFacts, type ProofFacts, proofFacts } from '../../../../src/pro
 import type { ProofsTable, TransfersTable } from '../../../platform/db/schema.js'
 import { attachPayload } from '../../../platform/signing/compact-jws.js'
 
-/** The API record of a stored transfer, with its evaluation's checks. */
-export function transferFromRow(row: Selectable<TransfersTable>): Transfer {
+/**
+ * The API record of a stored transfer, with its evaluation's checks: read back from the row's JSON, or
+ * given by a caller that has just written them (the same values, not parsed back from the text it
+ * made of them).
+ */
+export function transferFromRow(
+  row: Selectable<TransfersTable>,
+  details: ComplianceDetails = complianceDetailsOf(row),
+): Transfer {
   return {
     transfer_id: row.transfer_id,
     status: row.status as Transfer['status'],
     proof_id: row.proof_id,
-    compliance_details: complianceDetailsOf(row),
+    compliance_details: details,
     token_id: row.token_id,
     from_jurisdiction: row.from_jurisdiction,
     to_jurisdiction: row.to_jurisdiction,

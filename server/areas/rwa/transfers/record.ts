@@ -133,7 +133,12 @@ export async function storeTransfer(
     compliance_summary: JSON.stringify({ source_requirements, target_requirements, all_satisfied }),
     compliance_checks: JSON.stringify(checks),
   }
-  const answer: Transfer = transferFromRow(row)
+  const answer: Transfer = transferFromRow(row, {
+    source_requirements,
+    target_requirements,
+    all_satisfied,
+    checks,
+  })
   ctx.record({
     orgId: record.orgId,
     action: `transfer.${record.status}`,

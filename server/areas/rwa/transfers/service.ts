@@ -23,6 +23,7 @@ import { findProof, findTransfer, listTransfers as listTransferRows } from './qu
 import { storeTransfer } from './record.js'
 import { countApprovedTransfer } from './rule-counts.js'
 import { withOutsideWork } from '../../../pipeline/writes/outside-work.js'
+import { serviceTransaction } from '../../../platform/db/held-connection.js'
 
 /**
  * Requests a transfer: more than the sender holds in the source is 409 and records nothing; otherwise
@@ -39,7 +40,7 @@ export async function requestTransfer(
   const transferId = ctx.ids.next('tx')
   const proofId = ctx.ids.next('prf')
   await ctx.signingKeys.prepareProofKey()
-  const record = await ctx.db.transaction().execute(async (trx) => {
+  const record = await serviceTransaction(ctx.db, async (trx) => {
     const { facts, transfer, issuers } = await transferFacts(trx, orgId, input, now, true, ctx)
     const held = facts.ledger.sender_holding.amount
     if (input.amount > held) {

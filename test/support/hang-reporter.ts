@@ -1,0 +1,132 @@
+import { execFileSync } from 'node:child_process'
+import type { Reporter, TestCase, TestModule, TestRunEndReason } from 'vitest/node'
+
+/*
+ * A test file that never ends is invisible to the default reporter (it prints a file when the file
+ * ends), and a run that never ends is only ended by CI's own limit, with nothing said. This reporter
+ * says which file is stuck and where, and bounds the run:
+ *
+ * - a file with no news (no test started or ended) for STALL_MS is named on stderr, with the test it is
+ *   in and the state of the workers (busy or waiting), again every minute it stays so;
+ * - after GIVE_UP_MS without news the run is stopped with exit code 1, naming the file;
+ * - a run whose every file has ended but whose process is still alive EXIT_GRACE_MS later exits with
+ *   the run's own result, saying what held it.
+ */
+const STALL_MS = Number(process.env.RWA_TEST_STALL_MS ?? 5 * 60_000)
+const GIVE_UP_MS = Number(process.env.RWA_TEST_GIVE_UP_MS ?? 15 * 60_000)
+const EXIT_GRACE_MS = 2 * 60_000
+
+interface Running {
+  file: string
+  since: number
+  news: number
+  where: string
+}
+
+export default class HangReporter implements Reporter {
+  private running = new Map<string, Running>()
+  private timer: NodeJS.Timeout | undefined
+  /** When a file last ended: a run with none running long after it has stopped between files. */
+  private lastEnd = Date.now()
+
+  onTestRunStart(): void {
+    this.timer = setInterval(() => this.check(), 60_000)
+    this.timer.unref()
+  }
+
+  onTestModuleQueued(module: TestModule): void {
+    const now = Date.now()
+    this.running.set(this.key(module), { file: this.name(module), since: now, news: now, where: 'loading' })
+  }
+
+  onTestModuleCollected(module: TestModule): void {
+    this.touch(module, 'collected')
+  }
+
+  onTestCaseReady(test: TestCase): void {
+    this.touch(test.module, `in "${test.fullName}"`)
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    this.touch(test.module, `after "${test.fullName}"`)
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    this.running.delete(this.key(module))
+    this.lastEnd = Date.now()
+  }
+
+  onTestRunEnd(
+    _modules: ReadonlyArray<TestModule>,
+    errors: ReadonlyArray<unknown>,
+    reason: TestRunEndReason,
+  ): void {
+    if (this.timer) clearInterval(this.timer)
+    // Unreferenced: it fires only if something else keeps the process alive after the run.
+    setTimeout(() => {
+      const handles = (process as unknown as { _getActiveHandles(): object[] })._getActiveHandles()
+      process.stderr.write(
+        `\n[hang-reporter] the run ended ${EXIT_GRACE_MS / 1000} s ago and the process is still alive ` +
+          `(handles: ${handles.map((h) => h.constructor?.name).join(', ')}); exiting\n`,
+      )
+      process.exit(reason === 'passed' && errors.length === 0 ? (process.exitCode ?? 0) : 1)
+    }, EXIT_GRACE_MS).unref()
+  }
+
+  private key(module: TestModule): string {
+    return `${module.project.name} ${module.moduleId}`
+  }
+
+  private name(module: TestModule): string {
+    return `[${module.project.name}] ${module.relativeModuleId}`
+  }
+
+  private touch(module: TestModule, where: string): void {
+    const entry = this.running.get(this.key(module))
+    if (entry) {
+      entry.news = Date.now()
+      entry.where = where
+    }
+  }
+
+  private check(): void {
+    const now = Date.now()
+    if (this.running.size === 0 && now - this.lastEnd >= STALL_MS) {
+      process.stderr.write(
+        `\n[hang-reporter] no test file has run for ${Math.round((now - this.lastEnd) / 1000)} s and the run has not ended\n${workers()}`,
+      )
+    }
+    const stalled = [...this.running.values()].filter((r) => now - r.news >= STALL_MS)
+    if (stalled.length === 0) return
+    const lines = stalled.map(
+      (r) =>
+        `  ${r.file}: no news for ${Math.round((now - r.news) / 1000)} s (started ${Math.round((now - r.since) / 1000)} s ago), ${r.where}`,
+    )
+    process.stderr.write(
+      `\n[hang-reporter] test files making no progress:\n${lines.join('\n')}\n${workers()}`,
+    )
+    const given = stalled.filter((r) => now - r.news >= GIVE_UP_MS)
+    if (given.length > 0) {
+      process.stderr.write(
+        `[hang-reporter] stopping the run: ${given.map((r) => r.file).join(', ')} made no progress for ${GIVE_UP_MS / 60_000} minutes\n`,
+      )
+      process.exit(1)
+    }
+  }
+}
+
+/** The worker processes and their state (R: computing, S: waiting), for telling a busy loop from a wait. */
+function workers(): string {
+  try {
+    const out = execFileSync('ps', ['-o', 'pid,stat,etime,time,rss,args', '--ppid', String(process.pid)], {
+      encoding: 'utf8',
+      timeout: 5_000,
+    })
+    return `${out
+      .split('\n')
+      .map((line) => `  ${line.slice(0, 160)}`)
+      .join('\n')}\n`
+  } catch {
+    return ''
+  }
+}
