@@ -40,22 +40,29 @@ export function compiledOnce<Args extends unknown[], Row>(
   arity = build.length - 1,
 ): (db: Executor, ...args: Args) => Promise<Row[]> {
   const byShape = new Map<string, Compiled>()
-  return async (db, ...args) => {
-    const shape = shapeOf(dialectOf(db), args, arity)
-    let compiled = byShape.get(shape)
-    if (compiled === undefined) {
-      compiled = compile(db, build, args, arity)
-      byShape.set(shape, compiled)
+  // Not an async function: the rows' promise is answered as it is, without another around it (a hot
+  // read's statement may run at once: server/platform/db/held-connection.ts, `directRows`).
+  return (db, ...args) => {
+    let query: CompiledQuery<Row>
+    try {
+      const shape = shapeOf(dialectOf(db), args, arity)
+      let compiled = byShape.get(shape)
+      if (compiled === undefined) {
+        compiled = compile(db, build, args, arity)
+        byShape.set(shape, compiled)
+      }
+      const parameters = compiled.slots.map((slot) =>
+        'argument' in slot
+          ? slot.element === undefined
+            ? args[slot.argument]
+            : (args[slot.argument] as unknown[])[slot.element]
+          : slot.constant,
+      )
+      query = { ...compiled.query, parameters } as CompiledQuery<Row>
+    } catch (error) {
+      return Promise.reject(error)
     }
-    const parameters = compiled.slots.map((slot) =>
-      'argument' in slot
-        ? slot.element === undefined
-          ? args[slot.argument]
-          : (args[slot.argument] as unknown[])[slot.element]
-        : slot.constant,
-    )
-    const result = await executeCompiled<Row>(db, { ...compiled.query, parameters })
-    return result.rows
+    return executeCompiled<Row>(db, query)
   }
 }
 

@@ -11,7 +11,7 @@ import {
 } from 'kysely'
 import pg from 'pg'
 import { UnreachableError } from '../errors.js'
-import { holdingDialect } from './held-connection.js'
+import { holdingDialect, readsDirectly } from './held-connection.js'
 import { migrations } from './migrations/index.js'
 import type { Database } from './schema.js'
 
@@ -56,12 +56,13 @@ export async function openDatabase(path: string, options: DatabaseOptions = {}):
     sqlite?.close()
     throw new DatabaseOpenError(path, error)
   }
+  const statements = withStatementCache(sqlite)
   const db = new Kysely<Database>({
-    dialect: holdingDialect(
-      new SqliteDialect({ database: withStatementCache(sqlite) }),
-      options.onQueryError,
-    ),
+    dialect: holdingDialect(new SqliteDialect({ database: statements }), options.onQueryError),
   })
+  // A hot read compiled once runs on the connection without kysely's executor when nothing else holds
+  // it in a transaction (server/platform/db/held-connection.ts, `directRows`).
+  readsDirectly(db, { sqlite, prepare: statements.prepare, onQueryError: options.onQueryError })
   try {
     await migrate(db)
   } catch (error) {
@@ -208,10 +209,14 @@ const STATEMENT_CACHE_SIZE = 500
 /**
  * Kysely prepares every query anew, and preparing costs about as much as running a point lookup; the
  * set of distinct SQL texts the app issues is small and fixed, so each is prepared once and reused.
- * Safe because kysely runs one query at a time on this connection and the app streams no results
- * (`.stream()` would hold a statement busy while another query reused it).
+ * Safe because kysely runs one query at a time on this connection, the reads run beside it
+ * (server/platform/db/held-connection.ts, `directRows`) are synchronous, and the app streams no results
+ * (`.stream()` would hold a statement busy while another query reused it). Returned with its `prepare`
+ * for those reads.
  */
-export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+export function withStatementCache(
+  sqlite: SQLite.Database,
+): SqliteDatabase & { prepare(sql: string): SQLite.Statement } {
   const statements = new Map<string, SQLite.Statement>()
   return {
     close: () => sqlite.close(),

@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3'
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -130,20 +131,71 @@ export function ownTransaction<T>(
 }
 
 /**
- * Runs a query compiled beforehand (server/platform/db/compiled-query.ts) with `db`: on the connection this flow
- * holds, when it holds one, straight away. Every query of such a flow runs on that connection anyway
- * (the driver below gives it to each), so this only skips kysely's executor around it (its connection
- * provider, its mutex chain and its result transform: several promises per statement, each paying
- * the async context hooks, which made up a tenth of a transfer in a batch). The connection's own
- * wrapper still reports a failed statement to the database error metric. Outside a held connection
- * (a read of its own, which must wait for SQLite's one connection) kysely runs it as before.
+ * The rows of a query compiled beforehand (server/platform/db/compiled-query.ts), run with `db`: on
+ * the connection this flow holds, when it holds one, straight away. Every query of such a flow runs on
+ * that connection anyway (the driver below gives it to each), so this only skips kysely's executor
+ * around it (its connection provider, its mutex chain and its result transform: several promises per
+ * statement, each paying the async context hooks, which made up a tenth of a transfer in a batch). The
+ * connection's own wrapper still reports a failed statement to the database error metric. Outside a
+ * held connection a read on SQLite runs on its connection directly while no transaction is open on it
+ * (`directRows`); anything else (a write, a read while a transaction is open, PostgreSQL) kysely runs
+ * as before.
  */
 export function executeCompiled<R>(
   db: { executeQuery<O>(query: CompiledQuery<O>): Promise<QueryResult<O>> },
   query: CompiledQuery<R>,
-): Promise<QueryResult<R>> {
+): Promise<R[]> {
   const held = holders.getStore()?.connection
-  return held ? held.executeQuery<R>(query) : db.executeQuery<R>(query)
+  if (held) return held.executeQuery<R>(query).then(rowsOf)
+  return directRows<R>(db, query) ?? db.executeQuery<R>(query).then(rowsOf)
+}
+
+const rowsOf = <R>(result: QueryResult<R>): R[] => result.rows as R[]
+
+/**
+ * The rows of a read compiled beforehand, run straight on SQLite's one connection, or `undefined` when
+ * kysely must run it. Kysely takes the connection through its executor, its connection provider, the
+ * driver and the SQLite driver's mutex, and gives it back the same way (a dozen async functions and
+ * their promises for a statement that runs synchronously); a hot read (an authenticated `GET` by id)
+ * paid that on every request. Only a read (`readonly`: it changes nothing) by the root database
+ * (`directReads`), outside a held connection (asked first by the caller), and only while no
+ * transaction is open on the connection: a read that kysely would have queued behind another flow's
+ * transaction (which holds the mutex) is still queued behind it, so it never sees uncommitted rows.
+ * With the mutex taken but no transaction open, kysely's holder runs nothing the read could see
+ * half-done (its statements are synchronous). PostgreSQL is never read this way: its reads take a
+ * connection of the pool as before. A failed statement is reported to `onQueryError`, as the driver's
+ * are, and answered as a rejection.
+ */
+export function directRows<R>(db: object, query: CompiledQuery<R>): Promise<R[]> | undefined {
+  const direct = directReads.get(db)
+  if (direct === undefined || direct.sqlite.inTransaction) return undefined
+  let statement: SQLite.Statement
+  try {
+    statement = direct.prepare(query.sql)
+    if (!statement.readonly) return undefined
+    return Promise.resolve(statement.all(query.parameters as unknown[]) as R[])
+  } catch (error) {
+    direct.onQueryError?.(error)
+    return Promise.reject(error)
+  }
+}
+
+interface DirectReads {
+  /** The database's one connection. */
+  sqlite: SQLite.Database
+  /** Its statements, prepared once (the cache kysely's driver uses: server/platform/db/database.ts). */
+  prepare: (sql: string) => SQLite.Statement
+  onQueryError: ((error: unknown) => void) | undefined
+}
+
+const directReads = new WeakMap<object, DirectReads>()
+
+/**
+ * Lets `executeCompiled` run the reads of `db` (a root database over SQLite, never a transaction)
+ * straight on `sqlite`, the connection its driver uses, through the same statement cache.
+ */
+export function readsDirectly(db: object, reads: DirectReads): void {
+  directReads.set(db, reads)
 }
 
 /**

@@ -10,7 +10,9 @@ import {
   withLock,
 } from '../../../platform/db/queries.js'
 import type { JurisdictionsTable, RemovedJurisdictionsTable } from '../../../platform/db/schema.js'
+import { notFound } from '../../../platform/errors.js'
 import { ownedOr404 } from '../owned.js'
+import { JURISDICTION_RECORD_COLUMNS, type JurisdictionRecordRow } from './from-row.js'
 
 /** Every query of jurisdictions; each filters by org_id first. */
 
@@ -23,6 +25,29 @@ export const findJurisdiction = ownedRecord('jurisdictions', 'jurisdiction_id')
  */
 export const jurisdictionOr404 = (db: Executor, orgId: string, id: string, lock?: RowLock) =>
   ownedOr404(findJurisdiction(db, orgId, id, lock), 'jurisdiction', id)
+
+const jurisdictionRecordRows = compiledOnce((db: Executor, orgId: string, id: string) =>
+  db
+    .selectFrom('jurisdictions')
+    .select(JURISDICTION_RECORD_COLUMNS)
+    .where('org_id', '=', orgId)
+    .where('jurisdiction_id', '=', id),
+)
+
+/**
+ * The columns of the jurisdiction's API record, or a 404: what `GET /jurisdictions/{id}` reads, without
+ * the columns no record carries (its sealed private key among them). No lock: a read outside a write.
+ */
+export const jurisdictionRecordOr404 = (
+  db: Executor,
+  orgId: string,
+  id: string,
+): Promise<JurisdictionRecordRow> =>
+  jurisdictionRecordRows(db, orgId, id).then((rows) => {
+    const row = rows[0]
+    if (row === undefined) throw notFound('jurisdiction', id)
+    return row
+  })
 
 const jurisdictionsIn = (lock: RowLock | undefined) =>
   compiledOnce((db: Executor, orgId: string, ids: string[]) =>

@@ -7,8 +7,8 @@ import type {
   UpdateJurisdictionRequest,
 } from '../../../../src/contract/rwa.js'
 import type { Principal } from '../../../pipeline/auth/principal.js'
-import { isoTimestamp } from '../../../platform/clock.js'
 import type { AppContext } from '../../../pipeline/context.js'
+import { isoTimestamp } from '../../../platform/clock.js'
 import { ApiError, constraintViolationOf, invalidFields } from '../../../platform/errors.js'
 import { listPage } from '../owned.js'
 import { jurisdictionFromRow } from './from-row.js'
@@ -20,6 +20,7 @@ import {
   insertJurisdiction,
   insertRemovedJurisdiction,
   jurisdictionOr404,
+  jurisdictionRecordOr404,
   jurisdictionUsage,
   listJurisdictions as listJurisdictionRows,
   updateJurisdiction as updateJurisdictionRow,
@@ -115,12 +116,8 @@ export async function registerJurisdiction(
   return jurisdictionFromRow(row)
 }
 
-export async function getJurisdiction(
-  ctx: AppContext,
-  principal: Principal,
-  id: string,
-): Promise<Jurisdiction> {
-  return jurisdictionFromRow(await jurisdictionOr404(ctx.db, principal.orgId, id))
+export function getJurisdiction(ctx: AppContext, principal: Principal, id: string): Promise<Jurisdiction> {
+  return jurisdictionRecordOr404(ctx.db, principal.orgId, id).then(jurisdictionFromRow)
 }
 
 export async function listJurisdictions(
