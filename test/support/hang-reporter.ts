@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import type { Reporter, TestCase, TestModule, TestRunEndReason } from 'vitest/node'
+import type { Reporter, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node'
 
 /*
  * A test file that never ends is invisible to the default reporter (it prints a file when the file
@@ -10,11 +10,13 @@ import type { Reporter, TestCase, TestModule, TestRunEndReason } from 'vitest/no
  *   in and the state of the workers (busy or waiting), again every minute it stays so;
  * - after GIVE_UP_MS without news the run is stopped with exit code 1, naming the file;
  * - a run whose every file has ended but whose process is still alive EXIT_GRACE_MS later exits with
- *   the run's own result, saying what held it.
+ *   the run's own result, saying what held it: 0 only when every file passed (or was skipped) and no
+ *   unhandled error was caught, whether or not vitest got as far as ending the run.
  */
 const STALL_MS = Number(process.env.RWA_TEST_STALL_MS ?? 5 * 60_000)
 const GIVE_UP_MS = Number(process.env.RWA_TEST_GIVE_UP_MS ?? 15 * 60_000)
-const EXIT_GRACE_MS = 2 * 60_000
+const EXIT_GRACE_MS = Number(process.env.RWA_TEST_EXIT_GRACE_MS ?? 2 * 60_000)
+const CHECK_MS = Math.min(60_000, STALL_MS / 2, EXIT_GRACE_MS / 2)
 
 interface Running {
   file: string
@@ -28,9 +30,17 @@ export default class HangReporter implements Reporter {
   private timer: NodeJS.Timeout | undefined
   /** When a file last ended: a run with none running long after it has stopped between files. */
   private lastEnd = Date.now()
+  private vitest: Vitest | undefined
+  private files = 0
+  private ended: TestModule[] = []
 
-  onTestRunStart(): void {
-    this.timer = setInterval(() => this.check(), 60_000)
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest
+  }
+
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.files = specifications.length
+    this.timer = setInterval(() => this.check(), CHECK_MS)
     this.timer.unref()
   }
 
@@ -53,7 +63,14 @@ export default class HangReporter implements Reporter {
 
   onTestModuleEnd(module: TestModule): void {
     this.running.delete(this.key(module))
+    this.ended.push(module)
     this.lastEnd = Date.now()
+  }
+
+  /** Whether every file ended well and nothing was caught outside a test: the run's own verdict. */
+  private passed(): boolean {
+    const unhandled = this.vitest?.state.getUnhandledErrors().length ?? 0
+    return unhandled === 0 && this.ended.every((m) => m.state() === 'passed' || m.state() === 'skipped')
   }
 
   onTestRunEnd(
@@ -91,6 +108,14 @@ export default class HangReporter implements Reporter {
 
   private check(): void {
     const now = Date.now()
+    if (this.running.size === 0 && this.ended.length >= this.files && now - this.lastEnd >= EXIT_GRACE_MS) {
+      const passed = this.passed()
+      process.stderr.write(
+        `\n[hang-reporter] every test file (${this.ended.length}) ended ${Math.round((now - this.lastEnd) / 1000)} s ago ` +
+          `and vitest has not ended the run: exiting with the files' result (${passed ? 'passed' : 'failed'})\n${workers()}`,
+      )
+      process.exit(passed ? 0 : 1)
+    }
     if (this.running.size === 0 && now - this.lastEnd >= STALL_MS) {
       process.stderr.write(
         `\n[hang-reporter] no test file has run for ${Math.round((now - this.lastEnd) / 1000)} s and the run has not ended\n${workers()}`,
