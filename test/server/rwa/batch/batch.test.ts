@@ -294,7 +294,7 @@ describe('atomic (default): the first failure rolls everything back', () => {
         // A single transfer POST: its write's one transaction, no savepoint, whether approved or refused.
         await expectStatus(h.post('/console/rwa/transfers', transferBody(w.tokenId, 1)), 201)
         await expectStatus(h.post('/console/rwa/transfers', transferBody(w.tokenId, 10 ** 12)), 409)
-        expect(savepoints()).toBe(5)
+        expect(savepoints()).toBe(4)
       } finally {
         run.mockRestore()
       }
