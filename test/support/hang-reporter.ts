@@ -12,6 +12,8 @@ import type { Reporter, TestCase, TestModule, TestRunEndReason, TestSpecificatio
  * - a run whose every file has ended but whose process is still alive EXIT_GRACE_MS later exits with
  *   the run's own result, saying what held it: 0 only when every file passed (or was skipped) and no
  *   unhandled error was caught, whether or not vitest got as far as ending the run.
+ *
+ * Not in watch mode (alive between runs on purpose) nor with coverage (reported after the last file).
  */
 const STALL_MS = Number(process.env.RWA_TEST_STALL_MS ?? 5 * 60_000)
 const GIVE_UP_MS = Number(process.env.RWA_TEST_GIVE_UP_MS ?? 15 * 60_000)
@@ -39,6 +41,12 @@ export default class HangReporter implements Reporter {
   }
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    // Watch mode stays alive on purpose between runs, and a coverage report is made after the last
+    // file ends: neither is a hang.
+    if (this.vitest?.config.watch || this.vitest?.config.coverage?.enabled) return
+    this.running.clear()
+    this.ended = []
+    this.lastEnd = Date.now()
     this.files = specifications.length
     this.timer = setInterval(() => this.check(), CHECK_MS)
     this.timer.unref()
@@ -79,6 +87,7 @@ export default class HangReporter implements Reporter {
     reason: TestRunEndReason,
   ): void {
     if (this.timer) clearInterval(this.timer)
+    if (this.vitest?.config.watch || this.vitest?.config.coverage?.enabled) return
     // Unreferenced: it fires only if something else keeps the process alive after the run.
     setTimeout(() => {
       const handles = (process as unknown as { _getActiveHandles(): object[] })._getActiveHandles()

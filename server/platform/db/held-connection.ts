@@ -127,7 +127,14 @@ export function ownTransaction<T>(
   db: Kysely<Database>,
   fn: (trx: Kysely<Database> | Transaction<Database>) => Promise<T>,
 ): Promise<T> {
-  return holders.getStore()?.connection && dialectOf(db) === 'sqlite' ? fn(db) : db.transaction().execute(fn)
+  const holder = holders.getStore()
+  if (!holder?.connection || dialectOf(db) !== 'sqlite') return db.transaction().execute(fn)
+  if (holder.flat === 0) return fn(db)
+  // Inside withoutSavepoints a failure counts for its check, as a failed transaction's would there.
+  return fn(db).catch((error: unknown) => {
+    holder.flatFailures++
+    throw error
+  })
 }
 
 /**

@@ -5,6 +5,7 @@ import { withStatementCache } from '../../../server/platform/db/database.js'
 import {
   holdingConnection,
   holdingDialect,
+  ownTransaction,
   serviceTransaction,
   withoutSavepoints,
 } from '../../../server/platform/db/held-connection.js'
@@ -242,6 +243,35 @@ describe('withoutSavepoints', () => {
     )
     await expect(failed).rejects.toThrow('operation refused')
     expect(await ids()).toEqual(['alone', 'flat', 'flat-nested', 'savepoint'])
+    await db.destroy()
+  })
+
+  it("counts a failed ownTransaction run on the write's own transaction, so a caller that goes on is refused", async () => {
+    const sqlite = new SQLite(':memory:')
+    const db = new Kysely<{ t: { id: string } }>({
+      dialect: holdingDialect(new SqliteDialect({ database: sqlite })),
+    })
+    await db.schema
+      .createTable('t')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .execute()
+    // ownTransaction is typed for the app's schema; this table is the test's own.
+    const own = ownTransaction as unknown as <T>(
+      db: Kysely<{ t: { id: string } }>,
+      fn: (trx: Kysely<{ t: { id: string } }>) => Promise<T>,
+    ) => Promise<T>
+    const wentOn = holdingConnection(() =>
+      db.transaction().execute(() =>
+        withoutSavepoints(async () => {
+          await own(db, async (trx) => {
+            await trx.insertInto('t').values({ id: 'half-written' }).execute()
+            throw new Error('refused')
+          }).catch(() => {})
+        }),
+      ),
+    )
+    await expect(wentOn).rejects.toThrow('its caller went on')
+    expect(await db.selectFrom('t').select('id').execute()).toEqual([])
     await db.destroy()
   })
 })
