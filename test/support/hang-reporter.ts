@@ -95,7 +95,7 @@ export default class HangReporter implements Reporter {
         `\n[hang-reporter] the run ended ${EXIT_GRACE_MS / 1000} s ago and the process is still alive ` +
           `(handles: ${handles.map((h) => h.constructor?.name).join(', ')}); exiting\n`,
       )
-      process.exit(reason === 'passed' && errors.length === 0 ? (process.exitCode ?? 0) : 1)
+      exitWithoutDescendants(reason === 'passed' && errors.length === 0 ? Number(process.exitCode ?? 0) : 1)
     }, EXIT_GRACE_MS).unref()
   }
 
@@ -123,7 +123,7 @@ export default class HangReporter implements Reporter {
         `\n[hang-reporter] every test file (${this.ended.length}) ended ${Math.round((now - this.lastEnd) / 1000)} s ago ` +
           `and vitest has not ended the run: exiting with the files' result (${passed ? 'passed' : 'failed'})\n${workers()}`,
       )
-      process.exit(passed ? 0 : 1)
+      exitWithoutDescendants(passed ? 0 : 1)
     }
     if (this.running.size === 0 && now - this.lastEnd >= STALL_MS) {
       process.stderr.write(
@@ -142,11 +142,46 @@ export default class HangReporter implements Reporter {
     const given = stalled.filter((r) => now - r.news >= GIVE_UP_MS)
     if (given.length > 0) {
       process.stderr.write(
-        `[hang-reporter] stopping the run: ${given.map((r) => r.file).join(', ')} made no progress for ${GIVE_UP_MS / 60_000} minutes\n`,
+        `[hang-reporter] stopping the run: ${given.map((r) => r.file).join(', ')} made no progress for ${Math.round(GIVE_UP_MS / 1000)} s\n`,
       )
-      process.exit(1)
+      exitWithoutDescendants(1)
     }
   }
+}
+
+/**
+ * Exits after killing every process below this one: a worker stuck in a loop outlives its parent's
+ * exit (it was seen spinning for 38 minutes after a run was stopped), and so would the servers its
+ * tests started.
+ */
+function exitWithoutDescendants(code: number): never {
+  try {
+    const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8', timeout: 5_000 })
+    const children = new Map<number, number[]>()
+    for (const line of table.split('\n')) {
+      const [pid, ppid] = line.trim().split(/\s+/).map(Number)
+      if (!pid || ppid === undefined) continue
+      children.set(ppid, [...(children.get(ppid) ?? []), pid])
+    }
+    const below: number[] = []
+    const next = [process.pid]
+    while (next.length > 0) {
+      for (const child of children.get(next.pop() as number) ?? []) {
+        below.push(child)
+        next.push(child)
+      }
+    }
+    for (const pid of below) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }
+  } catch {
+    // without ps, exit all the same
+  }
+  process.exit(code)
 }
 
 /** The worker processes and their state (R: computing, S: waiting), for telling a busy loop from a wait. */
