@@ -81,6 +81,14 @@ export function fieldErrorsOf(issues: readonly ZodIssue[], where: string): Field
         where,
       )
     }
+    // A record's key refused (`max_holders_per_country: { "QQ": 5 }`): at the key, with its schema's
+    // own messages rather than zod's "Invalid key in record".
+    if (issue.code === 'invalid_key' && Array.isArray(issue.issues) && issue.issues.length > 0) {
+      return fieldErrorsOf(
+        issue.issues.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as ZodIssue),
+        where,
+      )
+    }
     // An unknown field is reported at the field itself, not at the object holding it.
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({

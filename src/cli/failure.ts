@@ -2,7 +2,7 @@ import { ApiProblemError, ConnectionError, UnexpectedResponseError } from '../cl
 import type { ErrorCode, FieldError, Reason } from '../contract/errors.js'
 import { CommandFailure, type FailureContext } from './command-failure.js'
 import { EXIT, ExitError } from './exit-error.js'
-import { longOf } from './flags/flag.js'
+import { type Flag, longOf } from './flags/flag.js'
 
 /*
  * Failures in CLI terms, from what a refusal says to programs: its `code`, its `reason` (one of
@@ -97,16 +97,21 @@ function nameOfField(
 ): { name: string; given?: string; example?: string } {
   const request = context.request
   const inBody = request !== undefined && valueAt(request.body, path) !== undefined
-  if (request?.file !== undefined && inBody && !request.fromFlags.has(path) && where !== 'path') {
-    return { name: `${path} (from --file ${request.file})`, given: typed(valueAt(request.body, path)) }
-  }
   // An element of a list (`roles.0`) goes by the flag of its list (`--roles`), with its own value.
   const list = path.replace(/(\.\d+)+$/, '')
+  // Given by a flag: the field itself, or the list or object it lies in.
+  const byFlag = [...(request?.fromFlags ?? [])].some((key) => path === key || path.startsWith(`${key}.`))
+  if (request?.file !== undefined && inBody && !byFlag && where !== 'path') {
+    return { name: `${path} (from --file ${request.file})`, given: typed(valueAt(request.body, path)) }
+  }
   // The part the server names (`where`): `id` of the path is not an `id` of the body.
   const part = where === 'body' || where === 'query' || where === 'path' ? where : undefined
-  const flag = context.fields.find(
-    (f) => (f.field === path || f.field === list) && (part === undefined || f.in === part),
-  )
+  const inPart = (f: Flag) => part === undefined || f.in === part
+  const flag =
+    context.fields.find((f) => (f.field === path || f.field === list) && inPart(f)) ??
+    // A key of an object a flag gives (`max_holders_per_country.QQ` of `--max-holders-per-country
+    // US=5,QQ=5`) goes by that flag, with the flag's value as typed.
+    context.fields.find((f) => path.startsWith(`${f.field}.`) && inPart(f))
   const flagGiven = flag !== undefined && context.flagValues?.[longOf(flag)] !== undefined
   // A path parameter the command took as its one argument (`rwa credentials get <credential_id>`).
   if (!flagGiven && where === 'path' && context.argumentNames.length === 1 && context.args[0] !== undefined) {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { countrySchema, IDENTITY_CATEGORIES } from './investors.js'
+import { countrySchema, IDENTITY_CATEGORIES, storedCountrySchema } from './investors.js'
 
 /*
  * The token rules that read investors' identities (docs/governance.md, "Rules that read identities";
@@ -7,7 +7,12 @@ import { countrySchema, IDENTITY_CATEGORIES } from './investors.js'
  * all its DIDs. Spread into the rules of rwa.ts: the token shows them, `PUT .../rules` sets them.
  */
 
-const countriesSchema = z.array(countrySchema).min(1).max(250)
+/**
+ * Countries of a rule: assigned codes in a request (countrySchema), any two upper-case letters in an
+ * answer, which may show a rule stored before the list was checked (storedCountrySchema).
+ */
+type CountrySchema = typeof countrySchema | typeof storedCountrySchema
+const countriesSchema = (country: CountrySchema) => z.array(country).min(1).max(250)
 
 /** Percent with at most four decimals (0.0001 % steps), so that the cap in units is exact. */
 const percentSchema = z
@@ -16,20 +21,20 @@ const percentSchema = z
   .max(100)
   .refine((p) => Math.abs(p * 10_000 - Math.round(p * 10_000)) < 1e-6, 'expected at most four decimals')
 
-/** The rules themselves, each `null` when not set (as the token shows them). */
-export const investorRulesShape = {
-  country_allow: countriesSchema
+/** The rules, each `null` when not set, with `country` the schema of each country named. */
+const investorRulesShapeOf = (country: CountrySchema) => ({
+  country_allow: countriesSchema(country)
     .nullable()
     .describe(
       "Only a recipient whose identity's country is listed may receive; a recipient without an identity may not",
     ),
-  country_deny: countriesSchema
+  country_deny: countriesSchema(country)
     .nullable()
     .describe(
       "A recipient whose identity's country is listed may not receive; nor may a recipient without an identity",
     ),
   max_holders_per_country: z
-    .record(countrySchema, z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER))
+    .record(country, z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER))
     .nullable()
     .describe(
       'Identities (not DIDs) holding a non-zero amount, per country of the identity: `{ "US": 2000 }`; a transfer making a new holder identity past the cap fails',
@@ -44,15 +49,19 @@ export const investorRulesShape = {
     .min(1)
     .nullable()
     .describe("Only a recipient whose identity's category is listed may receive"),
-}
+})
 
-/** The same rules in `PUT .../rules`: absent or null clears a rule. */
+/** The rules as the token shows them. */
+export const investorRulesShape = investorRulesShapeOf(storedCountrySchema)
+
+/** The same rules in `PUT .../rules`, each country an assigned code: absent or null clears a rule. */
+const requested = investorRulesShapeOf(countrySchema)
 export const investorRulesRequestShape = {
-  country_allow: investorRulesShape.country_allow.optional(),
-  country_deny: investorRulesShape.country_deny.optional(),
-  max_holders_per_country: investorRulesShape.max_holders_per_country.optional(),
-  max_ownership_percent: investorRulesShape.max_ownership_percent.optional(),
-  allowed_categories: investorRulesShape.allowed_categories.optional(),
+  country_allow: requested.country_allow.optional(),
+  country_deny: requested.country_deny.optional(),
+  max_holders_per_country: requested.max_holders_per_country.optional(),
+  max_ownership_percent: requested.max_ownership_percent.optional(),
+  allowed_categories: requested.allowed_categories.optional(),
 }
 
 /** None of them set. */

@@ -59,7 +59,7 @@ function tableOf(path: string) {
 const KEYS = { create: tableOf('keys create') }
 const USAGE = tableOf('usage')
 const CREDENTIALS = { issue: tableOf('credentials issue') }
-const TOKENS = { freeze: tableOf('tokens freeze') }
+const TOKENS = { freeze: tableOf('tokens freeze'), rulesSet: tableOf('tokens rules set') }
 const TRANSFERS = { request: tableOf('transfers request') }
 
 const context = (over: Partial<FailureContext> = {}): FailureContext => ({
@@ -130,6 +130,30 @@ describe('a refused field is named by the flag of the command table that gave it
     expect(failure.message).toBe(
       '--roles: expected one of "owner"|"issuer" (got "wizard"; e.g. --roles transfers)',
     )
+  })
+
+  it('a key of an object a flag gives (max_holders_per_country.QQ) goes by that flag, with its value as typed', () => {
+    const message = 'expected an assigned ISO 3166-1 alpha-2 country code, e.g. US: QQ is not one'
+    const context = {
+      command: 'tokens rules set',
+      fields: TOKENS.rulesSet,
+      flagValues: { '--max-holders-per-country': 'US=5,QQ=5' },
+      request: {
+        body: { max_holders_per_country: { US: 5, QQ: 5 } },
+        fromFlags: new Set(['max_holders_per_country']),
+        file: 'rules.json',
+      },
+    }
+    const failure = failing(invalid([{ path: 'max_holders_per_country.QQ', message }]), context)
+    expect(failure.code).toBe(2)
+    expect(failure.message).toBe(`--max-holders-per-country: ${message} (got "US=5,QQ=5")`)
+    // The same key from --file is named by its path in the file.
+    const fromFile = failing(invalid([{ path: 'max_holders_per_country.QQ', message }]), {
+      ...context,
+      flagValues: {},
+      request: { ...context.request, fromFlags: new Set<string>() },
+    })
+    expect(fromFile.message).toBe(`max_holders_per_country.QQ (from --file rules.json): ${message} (got 5)`)
   })
 
   it('a flag that differs from its field (--from), and an example where the message has none', () => {

@@ -89,6 +89,25 @@ describe('rwa identities', () => {
     expect(human.stdout).toContain('qualified')
   })
 
+  it('refuses a country code that is not assigned, naming the flag, exit 2; XK is taken', async () => {
+    const rwa = await newOrgCli(shared, 'identities-country')
+    const notOne = (code: string) =>
+      `expected an assigned ISO 3166-1 alpha-2 country code, e.g. US: ${code} is not one (got "${code}")`
+    const created = await rwa.run(['identities', 'create', '--did', 'did:web:acme:x', '--country', 'XX'])
+    expect(created.exitCode).toBe(2)
+    expect(created.stderr).toContain(`--country: ${notOne('XX')}`)
+    expect(created.stderr).toContain('`rwa identities create --help` lists its flags and arguments')
+    const listed = await rwa.run(['identities', 'list', '--country', 'ZZ'])
+    expect(listed.exitCode).toBe(2)
+    expect(listed.stderr).toContain(`--country: ${notOne('ZZ')}`)
+    const kosovo = await rwa.json(['identities', 'create', '--did', 'did:web:acme:k', '--country', 'XK'])
+    expect(kosovo.country).toBe('XK')
+    const updated = await rwa.run(['identities', 'update', kosovo.identity_id, '--country', 'UK'])
+    expect(updated.exitCode).toBe(2)
+    expect(updated.stderr).toContain(`--country: ${notOne('UK')}`)
+    expect((await rwa.json(['identities', 'get', kosovo.identity_id])).country).toBe('XK')
+  })
+
   it('imports a CSV file: DIDs separated by ";", a refused row reported by its line, the others kept', async () => {
     const rwa = await newOrgCli(shared, 'identities-import')
     const file = join(shared.home.dir, 'investors.csv')

@@ -61,6 +61,40 @@ describe('rwa tokens rules set: the rules that read identities', () => {
     expect(caps.stderr).toContain('--max-holders-per-country must be COUNTRY=N pairs')
   })
 
+  it('refuses a country code that is not assigned, naming the flag, exit 2', async () => {
+    const rwa = await newOrgCli(shared, 'investor-rules-country')
+    const { tokenId: id } = await tokenThroughCli(rwa, {
+      owner: 'did:web:acme:alice',
+      holders: [],
+      titleDeed: 'IR-2',
+    })
+    const notOne = (code: string) =>
+      `expected an assigned ISO 3166-1 alpha-2 country code, e.g. US: ${code} is not one`
+    for (const [flag, value, code] of [
+      ['--country-allow', 'US,XX', 'XX'],
+      ['--country-deny', 'EU', 'EU'],
+      ['--max-holders-per-country', 'US=5,QQ=5', 'QQ'],
+    ] as const) {
+      const refused = await rwa.run(['tokens', 'rules', 'set', id, flag, value])
+      expect(refused.exitCode, refused.stderr).toBe(2)
+      expect(refused.stderr).toContain(`${flag}: ${notOne(code)}`)
+    }
+    await rwa.json([
+      'tokens',
+      'rules',
+      'set',
+      id,
+      '--country-allow',
+      'XK',
+      '--max-holders-per-country',
+      'XK=3',
+    ])
+    expect(await rwa.json(['tokens', 'rules', 'get', id])).toMatchObject({
+      country_allow: ['XK'],
+      max_holders_per_country: { XK: 3 },
+    })
+  })
+
   it('--max-holders-per-country reads COUNTRY=N pairs, repeated or comma-separated', () => {
     expect(countryCaps(['US=2000, GB=5', 'DE=0'], '--max-holders-per-country')).toEqual({
       US: 2000,

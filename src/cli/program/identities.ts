@@ -29,7 +29,7 @@ export function declareIdentities(program: Command): void {
         operation: 'listIdentities',
         description: 'List identities, newest first',
         flags: {
-          country: { help: 'of this country (ISO 3166-1 alpha-2, e.g. US)' },
+          country: { help: 'of this country (an assigned ISO 3166-1 alpha-2 code or XK, e.g. US)' },
           category: { help: 'of this category: retail, professional, accredited, qualified or institutional' },
           did: { help: 'the identity this DID belongs to' },
         },

@@ -202,8 +202,14 @@ export function declareTokens(program: Command): void {
         },
         lockup_days_after_receipt: { help: 'days units received by mint or transfer cannot move', example: '30' },
         max_supply: { help: 'cap on the supply a mint may reach', example: '1000000' },
-        country_allow: { help: "only recipients whose identity's country is listed", example: 'US,GB' },
-        country_deny: { help: "no recipient whose identity's country is listed", example: 'RU' },
+        country_allow: {
+          help: "only recipients whose identity's country is listed (assigned ISO 3166-1 alpha-2 codes or XK)",
+          example: 'US,GB',
+        },
+        country_deny: {
+          help: "no recipient whose identity's country is listed (assigned ISO 3166-1 alpha-2 codes or XK)",
+          example: 'RU',
+        },
         max_holders_per_country: {
           flag: '--max-holders-per-country <C=N,...>',
           help: 'cap on holder identities per country of the identity',

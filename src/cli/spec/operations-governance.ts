@@ -298,7 +298,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
   createIdentity: { "table":"all","method":"post","summary":"Create an identity: the DIDs of one investor, its country and category","paged":false,"body":"required", "fields": [
     {"name":"identity_id","in":"body","type":"string","required":false,"description":"Absent: the service makes an `idn_…` id"},
     {"name":"dids","in":"body","type":"list","required":true,"description":"The DIDs of the investor; none may be in another identity of the organization","example":"did:web:acme:alice,did:web:acme:alice-cold"},
-    {"name":"country","in":"body","type":"string","required":true,"description":"ISO 3166-1 alpha-2 country code, e.g. `US`","example":"US"},
+    {"name":"country","in":"body","type":"string","required":true,"description":"An officially assigned ISO 3166-1 alpha-2 country code, or XK (Kosovo), e.g. `US`","example":"US"},
     {"name":"category","in":"body","type":"string","required":false,"description":"The investor category: retail, professional, accredited, qualified, institutional","enum":["retail","professional","accredited","qualified","institutional"],"example":"accredited"},
   ] },
   getIdentity: { "table":"all","method":"get","summary":"Get an identity with its DIDs","paged":false, "fields": [
@@ -306,7 +306,7 @@ export const GOVERNANCE_OPERATIONS: Readonly<Record<string, CliOperation>> = {
   ] },
   updateIdentity: { "table":"all","method":"patch","summary":"Change an identity's country or category","paged":false,"body":"required", "fields": [
     {"name":"id","in":"path","type":"string","required":true,"description":"The identity id, e.g. `idn_01JD…` or one chosen at creation such as `investor-42`"},
-    {"name":"country","in":"body","type":"string","required":false,"description":"ISO 3166-1 alpha-2 country code, e.g. `US`","example":"US"},
+    {"name":"country","in":"body","type":"string","required":false,"description":"An officially assigned ISO 3166-1 alpha-2 country code, or XK (Kosovo), e.g. `US`","example":"US"},
     {"name":"category","in":"body","type":"string","required":false,"description":"null: no category","enum":["retail","professional","accredited","qualified","institutional"],"nullable":true,"example":"qualified"},
   ] },
   changeIdentityDids: { "table":"all","method":"post","summary":"Add DIDs to an identity or remove some (a removed DID is free for another identity)","paged":false,"body":"required", "fields": [

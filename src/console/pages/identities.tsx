@@ -89,7 +89,7 @@ function IdentityList() {
                   name: 'country',
                   label: 'Country',
                   required: true,
-                  hint: 'Two upper-case letters (ISO 3166-1 alpha-2), e.g. US',
+                  hint: 'An assigned ISO 3166-1 alpha-2 code, e.g. US (XK for Kosovo)',
                 },
                 { name: 'category', label: 'Category', options: CATEGORY_CHOICES, defaultValue: NO_CATEGORY },
                 {
