@@ -14,6 +14,10 @@ import { observeRequests } from './areas/operations/observe-requests.js'
 import { registerRoutes } from './routes.js'
 import { RouteTableRouter } from './platform/http/route-table-router.js'
 import { registerConsole } from './areas/console/routes.js'
+import { ROUTES } from '../src/contract/routes.js'
+import { answersAtTheDoor } from './areas/operations/answer-at-the-door.js'
+import { pricingAnswer } from './areas/billing/pricing/routes.js'
+import type { DoorAnswers } from './platform/http/node-server.js'
 
 /** Request bodies above this are refused with 413 before they are read whole. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -72,4 +76,12 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   // The console (docs/console.md): its session endpoint, its page and its files.
   registerConsole(app, ctx)
   return app
+}
+
+/**
+ * What the Node server answers itself before the app (server/areas/operations/answer-at-the-door.ts): the
+ * price list, whose bytes never change, with everything the app would give it.
+ */
+export function createDoorAnswers(ctx: AppContext): DoorAnswers {
+  return answersAtTheDoor(ctx, [{ operation: ROUTES.getPricing, prepared: () => pricingAnswer }])
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import type { ServerType } from '@hono/node-server'
-import { createApp } from './app.js'
+import { createApp, createDoorAnswers } from './app.js'
 import { ensureAdminKey } from './bootstrap.js'
 import { ApiError } from './platform/errors.js'
 import { durationMs, type ServerConfig } from './platform/config.js'
@@ -8,7 +8,7 @@ import { AGGREGATES } from './aggregates.js'
 import { type AppContext, createAppContext } from './pipeline/context.js'
 import { redactUrl } from './platform/db/database.js'
 import { type Deployment, openDeployment } from './deployment.js'
-import { createHttpServer, type Gate } from './platform/http/node-server.js'
+import { createHttpServer, type DoorAnswers, type Gate } from './platform/http/node-server.js'
 import { createLogger, type Logger } from './platform/logging/logger.js'
 import { type MetricsServer, serveMetrics } from './platform/metrics/metrics-server.js'
 import { ServerMetrics } from './platform/metrics/metrics.js'
@@ -83,10 +83,12 @@ export async function startServer(
     })
   // Refusals made before the app (a malformed request or Host header) are problem details too.
   let gate: Gate | undefined
+  let door: DoorAnswers | undefined
   const server = createHttpServer((request, env) => serveRequest(request, env), {
     hostname: config.host,
     logError: (message, error) => logger.error(error === undefined ? {} : { err: error }, message),
     gate: () => gate,
+    door: () => door,
   })
   // Before anything is bound or created: a --url-file that cannot be written fails the start at once.
   if (config.urlFile !== undefined) prepareUrlFile(config.urlFile)
@@ -167,6 +169,7 @@ export async function startServer(
   const app = createApp(ctx)
   serveRequest = (request, env) => app.fetch(request, env)
   gate = ctx.publicGate
+  door = createDoorAnswers(ctx)
   if (config.urlFile !== undefined) {
     try {
       writeUrlFile(config.urlFile, url)

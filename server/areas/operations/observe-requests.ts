@@ -20,31 +20,62 @@ export const UNMATCHED_ROUTE = 'unmatched'
 export function observeRequests(logger: Logger, metrics: ServerMetrics): MiddlewareHandler<AppEnv> {
   return async function observeRequest(c, next) {
     const started = performance.now()
-    let requestId = c.req.header('X-Request-Id')
-    if (requestId === undefined || !REQUEST_ID.test(requestId)) requestId = crypto.randomUUID()
+    const requestId = requestIdOf(c.req.header('X-Request-Id'))
     c.set('requestId', requestId)
     setAnswerHeaders(c, { 'X-Request-Id': requestId })
     await next()
-    const milliseconds = performance.now() - started
-    const route = routeTemplate(c)
-    const status = c.res.status
-    metrics.requestAnswered(c.req.method, route, status, milliseconds / 1000)
     const principal = c.get('principal') as AppEnv['Variables']['principal'] | undefined
-    const fields = {
-      request_id: requestId,
-      method: c.req.method,
-      route,
-      path: c.req.path,
-      status,
-      duration_ms: Math.round(milliseconds * 100) / 100,
-      org_id: principal?.orgId,
-      key_id: principal?.keyId,
-    }
-    // A 500 is a bug; a 503 (not ready, draining) is expected while it lasts.
-    if (status === 500) logger.error(fields, 'request')
-    else if (status > 500) logger.warn(fields, 'request')
-    else logger.info(fields, 'request')
+    recordAnswer(
+      logger,
+      metrics,
+      started,
+      requestId,
+      c.req.method,
+      routeTemplate(c),
+      c.req.path,
+      c.res.status,
+      principal,
+    )
   }
+}
+
+/** A request's id: the caller's `X-Request-Id` when it is well formed (`REQUEST_ID`), else a new UUID. */
+export function requestIdOf(given: string | undefined): string {
+  return given !== undefined && REQUEST_ID.test(given) ? given : crypto.randomUUID()
+}
+
+/**
+ * What every answered request gets, whoever answered it (the app, or a prepared answer at the door:
+ * server/areas/operations/answer-at-the-door.ts): counted and timed in the metrics by method, route
+ * template and status, and one log line, at error for a 500, warn above it, else info.
+ */
+export function recordAnswer(
+  logger: Logger,
+  metrics: ServerMetrics,
+  started: number,
+  requestId: string,
+  method: string,
+  route: string,
+  path: string,
+  status: number,
+  principal?: { orgId?: string; keyId?: string },
+): void {
+  const milliseconds = performance.now() - started
+  metrics.requestAnswered(method, route, status, milliseconds / 1000)
+  const fields = {
+    request_id: requestId,
+    method,
+    route,
+    path,
+    status,
+    duration_ms: Math.round(milliseconds * 100) / 100,
+    org_id: principal?.orgId,
+    key_id: principal?.keyId,
+  }
+  // A 500 is a bug; a 503 (not ready, draining) is expected while it lasts.
+  if (status === 500) logger.error(fields, 'request')
+  else if (status > 500) logger.warn(fields, 'request')
+  else logger.info(fields, 'request')
 }
 
 /** Hono's `:id` parameters in OpenAPI's `{id}` form, once per route. */

@@ -54,11 +54,20 @@ export interface Gate {
 }
 
 /**
+ * What may answer a request the gate let pass without the app: true when it has answered it (a prepared
+ * answer at the door, server/areas/operations/answer-at-the-door.ts), false to hand it to the app.
+ */
+export interface DoorAnswers {
+  answer(req: IncomingMessage, res: ServerResponse): boolean
+}
+
+/**
  * An HTTP server that serves `fetch` (the app) through @hono/node-server, with problem details for
  * the requests refused before the app. `hostname` is the default host of a request without a Host
  * header, as @hono/node-server's `serve` sets it. `gate()`, when it returns a gate, sees each request
- * first (the per-client bucket, server/platform/limits/public-gate.ts); a function, because the server listens
- * (answering 503) before the app context that holds the gate exists.
+ * first (the per-client bucket, server/platform/limits/public-gate.ts); then `door()`, when it returns
+ * answers, may answer it itself; the app answers the rest. Functions, because the server listens
+ * (answering 503) before the app context that holds them exists.
  */
 export function createHttpServer(
   fetch: (request: Request, env: object) => Response | Promise<Response>,
@@ -66,12 +75,28 @@ export function createHttpServer(
     hostname?: string
     logError: (message: string, error?: unknown) => void
     gate?: () => Gate | undefined
+    door?: () => DoorAnswers | undefined
   },
 ): Server {
-  const listener = getRequestListener(fetch, {
+  const app = getRequestListener(fetch, {
     hostname: options.hostname,
     errorHandler: (error) => adapterRefusal(error, options.logError),
   })
+  const doorOf = options.door
+  const listener =
+    doorOf === undefined
+      ? app
+      : (req: IncomingMessage, res: ServerResponse): void => {
+          let answered: boolean
+          try {
+            answered = doorOf()?.answer(req, res) === true
+          } catch (error) {
+            // A bug; the app answers the request if nothing was written yet (as its error handler would).
+            options.logError('unexpected error answering at the door:', error)
+            answered = res.headersSent
+          }
+          if (!answered) void app(req, res)
+        }
   const gateOf = options.gate
   const server = createServer(
     gateOf === undefined
@@ -87,7 +112,7 @@ export function createHttpServer(
             (error) => {
               // The bucket could not be read: the request is served; the app's own check counts it.
               options.logError('the per-client bucket could not be read:', error)
-              void listener(req, res)
+              void app(req, res)
             },
           )
         },
