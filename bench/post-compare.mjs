@@ -32,6 +32,10 @@ const { values: flags } = parseArgs({
     concurrency: { type: 'string' },
     batch: { type: 'string' },
     orgs: { type: 'string', default: '8' },
+    // Operations each server runs before the bursts (beyond postTarget's 200 POSTs): V8 keeps optimizing
+    // for thousands of POSTs, its compiler threads' CPU counted as the server's, so short runs compare
+    // two servers warming up (docs/performance.md, "Fourth pass: the writes"). 3000 reaches steady state.
+    warmup: { type: 'string', default: '0' },
     // Node's flags for one side (space-separated), to measure a runtime setting on the same build;
     // given as `--after-node-args=--flag`: parseArgs takes a value starting with a dash only after `=`.
     'before-node-args': { type: 'string', default: '' },
@@ -56,6 +60,12 @@ try {
   const versions = {
     before: await serve('before', flags.before, flags['before-node-args'], flags['before-rules']),
     after: await serve('after', flags.after, flags['after-node-args'], flags['after-rules']),
+  }
+  for (const v of Object.values(versions)) {
+    const warmups = Math.ceil(Number(flags.warmup) / (BATCH ?? 1))
+    await eachLimited(Array.from({ length: warmups }), CONCURRENCY, () =>
+      BATCH ? batchTo(v, BATCH) : postTo(v),
+    )
   }
   const perPost = { before: [], after: [] }
   for (let b = 0; b < BURSTS; b++) {

@@ -15,13 +15,18 @@
 // `--rules all` (or a comma list of rule names) profiles a transfer under those rules.
 //
 // Both servers run pinned to core 0 (when taskset exists), this process on core 1.
+//
+// `--cpu-prof` samples on a wall clock: time a thread spends blocked in a system call (the WAL's
+// writes, the checkpoints' fsyncs) or preempted by other processes is charged to the frame it was in,
+// so on a loaded machine the commit's share overstates its CPU; `perf record` on the server gives CPU.
+// `--warmup N` runs N more operations on each server first: V8 keeps optimizing for thousands of
+// POSTs, its compiler threads' CPU counted as the server's (docs/performance.md, "Fourth pass: the
+// writes").
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { dirname } from 'node:path'
+import { loadavg, tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { loadavg } from 'node:os'
 import { batchTo, postTarget, postTo, rulesNamed } from './lib/post-target.mjs'
 import { cpuSeconds, pinSelf, TASKSET } from './lib/processes.mjs'
 import { readProfile } from './lib/profile.mjs'
@@ -45,6 +50,7 @@ const { values: flags } = parseArgs({
     'no-profile': { type: 'boolean', default: false },
     // The tokens' rules: none, all, or a comma list of ALL_RULES' names (bench/lib/post-target.mjs).
     rules: { type: 'string', default: 'none' },
+    warmup: { type: 'string', default: '0' },
   },
 })
 const KIND = flags.kind
@@ -123,9 +129,9 @@ try {
 }
 
 /** A server on a fresh database, with ORGS enterprise organizations seeded and warmed up. */
-function serve(name, nodeArgs) {
+async function serve(name, nodeArgs) {
   const bin = flags.rwa ?? join(ROOT, 'bin/rwa')
-  return postTarget({
+  const target = await postTarget({
     name,
     bin,
     work,
@@ -135,6 +141,11 @@ function serve(name, nodeArgs) {
     nodeArgs,
     rules: rulesNamed('--rules', flags.rules),
   })
+  const warmups = Math.ceil(Number(flags.warmup) / (BATCH ?? 1))
+  await eachLimited(Array.from({ length: warmups }), CONCURRENCY, () =>
+    BATCH ? batchTo(target, BATCH) : postTo(target),
+  )
+  return target
 }
 
 /** POSTS POSTs (or batches), CONCURRENCY at a time, spread over the organizations. */

@@ -31,11 +31,13 @@ const OWNERS = [
 
 const LAYERS = [
   // Inside kysely, the driver's executeQuery runs the prepared statement (better-sqlite3's native
-  // call is its self time); everything else of kysely builds and compiles the query.
+  // call is its self time), as the held connection's `heldRows` and `directRows` do for the compiled
+  // statements; everything else of kysely builds and compiles the query.
   [
     'statements: SQLite execution',
     (f) =>
       (f.functionName === 'executeQuery' && /sqlite-driver\.js$/.test(f.url)) ||
+      (/^(heldRows|directRows)$/.test(f.functionName) && /held-connection\.js$/.test(f.url)) ||
       /node_modules\/better-sqlite3\//.test(f.url) ||
       (f.functionName === 'prepare' && /database\.js$/.test(f.url)),
   ],

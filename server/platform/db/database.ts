@@ -58,7 +58,11 @@ export async function openDatabase(path: string, options: DatabaseOptions = {}):
   }
   const statements = withStatementCache(sqlite)
   const db = new Kysely<Database>({
-    dialect: holdingDialect(new SqliteDialect({ database: statements }), options.onQueryError),
+    dialect: holdingDialect(
+      new SqliteDialect({ database: statements }),
+      options.onQueryError,
+      statements.prepare,
+    ),
   })
   // A hot read compiled once runs on the connection without kysely's executor when nothing else holds
   // it in a transaction (server/platform/db/held-connection.ts, `directRows`).

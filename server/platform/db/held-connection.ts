@@ -38,6 +38,8 @@ interface Holder {
   flat: number
   /** How many transactions begun inside `withoutSavepoints` have failed (nothing was rolled back). */
   flatFailures: number
+  /** SQLite's connection under the held one, to run compiled statements on (`executeCompiled`). */
+  direct?: DirectStatements | undefined
 }
 
 const holders = new ScopedStorage<Holder>()
@@ -142,8 +144,9 @@ export function ownTransaction<T>(
  * the connection this flow holds, when it holds one, straight away. Every query of such a flow runs on
  * that connection anyway (the driver below gives it to each), so this only skips kysely's executor
  * around it (its connection provider, its mutex chain and its result transform: several promises per
- * statement, each paying the async context hooks, which made up a tenth of a transfer in a batch). The
- * connection's own wrapper still reports a failed statement to the database error metric. Outside a
+ * statement, each paying the async context hooks, which made up a tenth of a transfer in a batch); on
+ * SQLite it runs on the connection itself (`heldRows`). A failed statement is still reported to the
+ * database error metric. Outside a
  * held connection a read on SQLite runs on its connection directly while no transaction is open on it
  * (`directRows`); anything else (a write, a read while a transaction is open, PostgreSQL) kysely runs
  * as before.
@@ -152,9 +155,33 @@ export function executeCompiled<R>(
   db: { executeQuery<O>(query: CompiledQuery<O>): Promise<QueryResult<O>> },
   query: CompiledQuery<R>,
 ): Promise<R[]> {
-  const held = holders.getStore()?.connection
-  if (held) return held.executeQuery<R>(query).then(rowsOf)
+  const holder = holders.getStore()
+  const held = holder?.connection
+  if (held)
+    return holder.direct ? heldRows<R>(holder.direct, query) : held.executeQuery<R>(query).then(rowsOf)
   return directRows<R>(db, query) ?? db.executeQuery<R>(query).then(rowsOf)
+}
+
+/**
+ * The rows of a statement compiled beforehand, run at once on SQLite's one connection, which this flow
+ * holds in a transaction (its `begin` was sent on it, and kysely's mutex is this flow's until the
+ * commit): what kysely's SQLite connection does (a reader's rows; a write run, answering no rows),
+ * without the result object, its BigInt conversions and the two promises chained on it (the failure
+ * report's and the rows'), for each of a write's statements (a transfer POST runs ~28:
+ * docs/performance.md, "Fourth pass: the writes"). A failure is reported to `onQueryError` and
+ * answered as a rejection, as the driver's are. PostgreSQL has no such connection: kysely runs it.
+ */
+function heldRows<R>(direct: DirectStatements, query: CompiledQuery<R>): Promise<R[]> {
+  try {
+    const statement = direct.prepare(query.sql)
+    const parameters = query.parameters as unknown[]
+    if (statement.reader) return Promise.resolve(statement.all(parameters) as R[])
+    statement.run(parameters)
+    return Promise.resolve([])
+  } catch (error) {
+    direct.onQueryError?.(error)
+    return Promise.reject(error)
+  }
 }
 
 const rowsOf = <R>(result: QueryResult<R>): R[] => result.rows as R[]
@@ -187,12 +214,15 @@ export function directRows<R>(db: object, query: CompiledQuery<R>): Promise<R[]>
   }
 }
 
-interface DirectReads {
-  /** The database's one connection. */
-  sqlite: SQLite.Database
+interface DirectStatements {
   /** Its statements, prepared once (the cache kysely's driver uses: server/platform/db/database.ts). */
   prepare: (sql: string) => SQLite.Statement
   onQueryError: ((error: unknown) => void) | undefined
+}
+
+interface DirectReads extends DirectStatements {
+  /** The database's one connection. */
+  sqlite: SQLite.Database
 }
 
 const directReads = new WeakMap<object, DirectReads>()
@@ -209,12 +239,18 @@ export function readsDirectly(db: object, reads: DirectReads): void {
  * The dialect, with its driver wrapped as above (for SQLite and PostgreSQL alike). `onQueryError` is
  * told of every statement that fails (the database error metric) and must not throw.
  */
-export function holdingDialect(dialect: Dialect, onQueryError?: (error: unknown) => void): Dialect {
+export function holdingDialect(
+  dialect: Dialect,
+  onQueryError?: (error: unknown) => void,
+  /** SQLite's statement cache, over the one connection the dialect's driver uses (`heldRows`). */
+  sqliteStatements?: (sql: string) => SQLite.Statement,
+): Dialect {
+  const direct = sqliteStatements ? { prepare: sqliteStatements, onQueryError } : undefined
   return {
     createAdapter: () => dialect.createAdapter(),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
-    createDriver: () => new HoldingDriver(dialect.createDriver(), onQueryError),
+    createDriver: () => new HoldingDriver(dialect.createDriver(), onQueryError, direct),
   }
 }
 
@@ -225,6 +261,7 @@ class HoldingDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly onQueryError: ((error: unknown) => void) | undefined,
+    private readonly direct: DirectStatements | undefined,
   ) {}
 
   init(): Promise<void> {
@@ -280,6 +317,7 @@ class HoldingDriver implements Driver {
     if (holder.connection === undefined) {
       await this.inner.beginTransaction(connection, settings)
       holder.connection = connection
+      holder.direct = this.direct
       holder.open.push(null)
       return
     }

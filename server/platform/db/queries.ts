@@ -138,9 +138,11 @@ export async function insertRows<TB extends keyof Database & string>(
   db: Executor,
   table: TB,
   rows: readonly Insertable<Database[TB]>[],
+  /** Up to this many rows the insert is compiled once per count (`insertCompiled`). */
+  compiledUpTo = COMPILED_ROWS,
 ): Promise<void> {
   if (rows.length === 0) return
-  if (rows.length <= COMPILED_ROWS && (await insertCompiled(db, table, rows))) return
+  if (rows.length <= compiledUpTo && (await insertCompiled(db, table, rows))) return
   const columns = new Set(rows.flatMap((row) => Object.keys(row as object))).size
   const perStatement = Math.max(1, Math.floor(MAX_STATEMENT_PARAMETERS / Math.max(1, columns)))
   for (let start = 0; start < rows.length; start += perStatement) {
