@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Command } from 'commander'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiProblemError, ConnectionError } from '../../src/client/errors.js'
 import { resolveConnection } from '../../src/cli/context.js'
 import { ExitError } from '../../src/cli/exit-error.js'
@@ -180,13 +180,12 @@ describe('--help lists commands first (like gh)', () => {
 
 describe('connection precedence: flag > env > profile > default', () => {
   let dir: string
-  const saved = process.env.XDG_CONFIG_HOME
-  const keyA = `rwa_live_${'a'.repeat(43)}`
+    const keyA = `rwa_live_${'a'.repeat(43)}`
   const keyB = `rwa_live_${'b'.repeat(43)}`
   const keyC = `rwa_live_${'c'.repeat(43)}`
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'rwa-conn-'))
-    process.env.XDG_CONFIG_HOME = dir
+    vi.stubEnv('XDG_CONFIG_HOME', dir)
     mkdirSync(join(dir, 'rwa'))
     writeFileSync(
       join(dir, 'rwa', 'config.json'),
@@ -197,7 +196,7 @@ describe('connection precedence: flag > env > profile > default', () => {
     )
   })
   afterEach(() => {
-    process.env.XDG_CONFIG_HOME = saved
+    vi.unstubAllEnvs()
     rmSync(dir, { recursive: true, force: true })
   })
 

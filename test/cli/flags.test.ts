@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Command } from 'commander'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { CommandFailure } from '../../src/cli/command-failure.js'
 import { ExitError } from '../../src/cli/exit-error.js'
 import { flagsOf, longOf } from '../../src/cli/flags/flag.js'
@@ -42,13 +42,12 @@ const NOT_FIELDS = new Set([
 ])
 
 let configHome: string
-const savedConfigHome = process.env.XDG_CONFIG_HOME
 beforeAll(() => {
   configHome = mkdtempSync(join(tmpdir(), 'rwa-flags-'))
-  process.env.XDG_CONFIG_HOME = configHome
+  vi.stubEnv('XDG_CONFIG_HOME', configHome)
 })
 afterAll(() => {
-  process.env.XDG_CONFIG_HOME = savedConfigHome
+  vi.unstubAllEnvs()
   rmSync(configHome, { recursive: true, force: true })
 })
 

@@ -16,13 +16,12 @@ import { newOrg, useServerAndHome } from '../support/cli.js'
 const shared = useServerAndHome()
 
 let configHome: string
-const savedConfigHome = process.env.XDG_CONFIG_HOME
 beforeAll(() => {
   configHome = mkdtempSync(join(tmpdir(), 'rwa-generic-'))
-  process.env.XDG_CONFIG_HOME = configHome
+  vi.stubEnv('XDG_CONFIG_HOME', configHome)
 })
 afterAll(() => {
-  process.env.XDG_CONFIG_HOME = savedConfigHome
+  vi.unstubAllEnvs()
   rmSync(configHome, { recursive: true, force: true })
 })
 

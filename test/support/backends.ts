@@ -12,6 +12,18 @@ export type TestDialect = 'sqlite' | 'postgres'
 
 export const TEST_DIALECT: TestDialect = process.env.RWA_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite'
 
+/**
+ * Throws when this module was loaded for the other project: a worker keeps its modules from file to
+ * file (test/vitest.config.ts, `isolate: false`), so a worker shared by both projects would run the
+ * PostgreSQL half over SQLite without a word. Vitest gives each project its own workers; this keeps it so.
+ */
+export function assertDialectOfProject(): void {
+  const asked = process.env.RWA_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite'
+  if (asked !== TEST_DIALECT) {
+    throw new Error(`this worker loaded the test storage for ${TEST_DIALECT}, but its file asks for ${asked}`)
+  }
+}
+
 /** A database on the test server that tests may connect to in order to create and drop their own. */
 export const TEST_DATABASE_URL =
   process.env.RWA_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'

@@ -16,6 +16,7 @@ import { openKeyCustody } from '../../server/custody.js'
 import { MasterKey } from '../../server/platform/signing/master-key.js'
 import type { Tier } from '../../src/contract/limits.js'
 import {
+  assertDialectOfProject,
   createRedisPrefix,
   createTestDatabase,
   TEST_DIALECT,
@@ -152,6 +153,7 @@ export async function createHarness(
   options: Partial<AppContextOptions> = {},
   backends: { redisUrl?: string; onRedisState?: RedisStateListener } = {},
 ): Promise<Harness> {
+  assertDialectOfProject()
   const clock = options.clock instanceof ManualClock ? options.clock : new ManualClock()
   // One master key per storage, as a deployment has: every instance over it is given the same.
   const masterKey = options.masterKey ?? MasterKey.generate()

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach } from 'vitest'
 import { execa, type ResultPromise } from 'execa'
-import { createRedisPrefix, createTestDatabase, TEST_DIALECT, TEST_REDIS_URL } from './backends.js'
+import {
+  assertDialectOfProject,
+  createRedisPrefix,
+  createTestDatabase,
+  TEST_DIALECT,
+  TEST_REDIS_URL,
+} from './backends.js'
 import { type ApiCaller, apiCaller } from './harness.js'
 import { assertNoSecretsInLog } from './log-check.js'
 
@@ -28,6 +34,7 @@ export interface ServerStorage {
 
 /** New, empty storage of the test dialect (or of `dialect`). */
 export async function createServerStorage(dialect = TEST_DIALECT): Promise<ServerStorage> {
+  assertDialectOfProject()
   if (dialect === 'postgres') {
     // Empty: the server runs every migration itself, as on a new deployment.
     const database = await createTestDatabase({ empty: true })
