@@ -1,9 +1,9 @@
 import SQLite from 'better-sqlite3'
-import { QueryCreator } from 'kysely'
 import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { TEST_DIALECT } from '../../support/backends.js'
 import { expectStatus, OWNER, PROPERTY, US } from '../../support/governance.js'
+import { builtDuring } from '../../support/built-statements.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 /*
@@ -31,24 +31,6 @@ const issue = (n: number, owner = OWNER) =>
     }),
     201,
   )
-
-/** The tables of the statements kysely builds while `work` runs. */
-async function builtDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const built: string[] = []
-  for (const method of ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom'] as const) {
-    const original = QueryCreator.prototype[method] as (this: QueryCreator<never>, ...a: unknown[]) => unknown
-    vi.spyOn(QueryCreator.prototype, method).mockImplementation(function (
-      this: QueryCreator<never>,
-      ...args: unknown[]
-    ) {
-      built.push(`${method} ${String(args[0])}`)
-      return original.apply(this, args) as never
-    })
-  }
-  await work()
-  vi.restoreAllMocks()
-  return built
-}
 
 /** The SQL texts run while `work` runs, as the database driver is given them. */
 async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {

@@ -1,6 +1,6 @@
-import { QueryCreator } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { buildWorld, expectStatus, transferBody, type World } from '../../../support/governance.js'
+import { builtDuring } from '../../../support/built-statements.js'
 import { createHarness, type Harness } from '../../../support/harness.js'
 
 /*
@@ -19,24 +19,6 @@ afterEach(() => {
   vi.restoreAllMocks()
   return h.close()
 })
-
-/** The tables of the statements kysely builds while `work` runs. */
-async function builtDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const built: string[] = []
-  for (const method of ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom'] as const) {
-    const original = QueryCreator.prototype[method] as (this: QueryCreator<never>, ...a: unknown[]) => unknown
-    vi.spyOn(QueryCreator.prototype, method).mockImplementation(function (
-      this: QueryCreator<never>,
-      ...args: unknown[]
-    ) {
-      built.push(`${method} ${String(args[0])}`)
-      return original.apply(this, args) as never
-    })
-  }
-  await work()
-  vi.restoreAllMocks()
-  return built
-}
 
 const transfer = (recipient?: string) =>
   h.post('/console/rwa/transfers', transferBody(w.tokenId, 1, recipient ? { recipient_did: recipient } : {}))
