@@ -12,9 +12,8 @@ import { illFormedInput } from './well-formed.js'
  * validators, its media type gate, its JSON validator: @hono/zod-validator over hono's `validator`),
  * which ran them as up to four async layers, each zod schema by `safeParseAsync`. Every contract schema
  * is synchronous, so `safeParse` gives the same result without its promises; a schema that is not
- * (zod throws for it) is still parsed asynchronously. On Node 20 every promise pays
- * AsyncLocalStorage's hook, and a write route paid ~15 of them here (docs/performance.md, "Fifth pass:
- * what a write pays above its service").
+ * (zod throws for it) is still parsed asynchronously. On Node 20 every promise also pays
+ * AsyncLocalStorage's hook (docs/performance.md, "Fifth pass: what a write pays above its service").
  */
 
 const TARGET_NAMES: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header' }

@@ -1,4 +1,4 @@
-import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi'
+import { createRoute, OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { errorHandler } from '../../../server/platform/http/error-handler.js'
@@ -90,6 +90,33 @@ describe("an operation's input validated by one layer", () => {
     const document = (app: OpenAPIHono) =>
       JSON.stringify(app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } }))
     expect(document(appBinding('validated'))).toBe(document(appBinding('openapi')))
+  })
+})
+
+describe('a schema zod cannot parse synchronously', () => {
+  it('is parsed asynchronously, its refusal the same 400', async () => {
+    const schema = z.strictObject({ name: z.string().refine(async (name) => name !== 'taken') })
+    const route = createRoute({
+      method: 'post',
+      path: '/names',
+      request: { body: { content: { 'application/json': { schema } }, required: true } },
+      responses: { 200: { description: 'ok' } },
+    })
+    const app = new OpenAPIHono({ defaultHook: refuseInvalidInput })
+    app.onError(errorHandler(() => {}))
+    bindValidated(app, route as RouteConfig, { schema, required: true }, [], echo)
+    const send = (name: string) =>
+      app.request('/names', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name }),
+      })
+    const ok = await send('free')
+    expect(ok.status).toBe(200)
+    expect(await ok.json()).toMatchObject({ json: { name: 'free' } })
+    const refused = await send('taken')
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({ code: 'invalid_request' })
   })
 })
 
