@@ -2,13 +2,13 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from './platform/http/body-limit.js'
 import type { AppEnv } from './pipeline/auth/principal.js'
 import type { AppContext } from './pipeline/context.js'
-import { ApiError, invalidFields, validationError } from './platform/errors.js'
+import { ApiError } from './platform/errors.js'
 import { allowedMethodsOf } from './platform/http/allowed-methods.js'
 import { errorHandler, notFoundHandler } from './platform/http/error-handler.js'
 import { registerDocsPage } from './platform/http/docs-page.js'
 import { registerOpenApiComponents } from './platform/http/openapi.js'
 import { registerOpenApiJson } from './platform/http/openapi-json.js'
-import { illFormedInput } from './platform/http/well-formed.js'
+import { refuseInvalidInput } from './platform/http/validate-input.js'
 import { chargeUnauthenticated, publicRateLimit } from './pipeline/limits/public-limit.js'
 import { observeRequests } from './areas/operations/observe-requests.js'
 import { registerRoutes } from './routes.js'
@@ -22,8 +22,6 @@ import type { DoorAnswers } from './platform/http/node-server.js'
 /** Request bodies above this are refused with 413 before they are read whole. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-const TARGET_NAMES: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header' }
-
 /**
  * The HTTP API as a Hono app: every route validated by its contract schema, every error rendered as
  * problem details. It holds no state of its own; everything lives in `ctx`.
@@ -32,13 +30,8 @@ export function createApp(ctx: AppContext): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
     // hono's RegExpRouter for the table, rather than SmartRouter's fallback to the trie for every path.
     router: new RouteTableRouter(),
-    defaultHook: (result, c) => {
-      const where = TARGET_NAMES[result.target] ?? result.target
-      if (!result.success) throw validationError(result.error, where)
-      // Valid, but text that is not well-formed Unicode is refused too, wherever it came in.
-      const illFormed = illFormedInput(result.target, result.data, c)
-      if (illFormed.length > 0) throw invalidFields(where, illFormed)
-    },
+    // The operations validate their input themselves (server/routes.ts), through the same hook.
+    defaultHook: refuseInvalidInput,
   })
   app.onError(errorHandler(ctx.logError))
   // app.routes is read on the first miss, when every route below is registered. A request no route

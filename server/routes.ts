@@ -1,4 +1,4 @@
-import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import {
   type Access,
@@ -24,6 +24,7 @@ import { eventHandlers } from './areas/events/routes.js'
 import { webhookHandlers } from './areas/webhooks/routes.js'
 import type { Handler, HandlerInput, Handlers } from './pipeline/handler.js'
 import { routeOf } from './platform/http/openapi.js'
+import { bindValidated } from './platform/http/validate-input.js'
 import { idempotentRequest, storeInWrite } from './pipeline/idempotency/idempotent-request.js'
 import { publicRateLimit } from './pipeline/limits/public-limit.js'
 import { healthHandlers } from './areas/operations/health-routes.js'
@@ -145,7 +146,10 @@ function bindOperation(
   // An optional body sent absent (or with another content type) is not parsed: it reads as `{}`.
   const bodyOf = operation.body?.required === false ? (body: unknown) => body ?? {} : (body: unknown) => body
   const isWrite = operation.method !== 'get' && operation.access !== 'public'
-  app.openapi({ ...routeOf(operation), middleware }, async (c) => {
+  // As `app.openapi(route, handler)`, the input validated by one synchronous layer
+  // (server/platform/http/validate-input.ts) instead of @hono/zod-openapi's chain of async ones.
+  const validatedBody = operation.body && !operation.body.raw ? operation.body : undefined
+  bindValidated(app, routeOf(operation) as RouteConfig, validatedBody, middleware, async (c) => {
     /** The handler's answer: a record, or a Response it made itself (four eyes' 202, an approval's). */
     const answer = async (): Promise<unknown> => {
       // Typed per route by hono; this binding is one for every route, so it reads them untyped.
