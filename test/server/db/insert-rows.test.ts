@@ -105,10 +105,10 @@ describe('insertRows', () => {
     const original = QueryCreator.prototype.insertInto
     vi.spyOn(QueryCreator.prototype, 'insertInto').mockImplementation(function (
       this: QueryCreator<never>,
-      table: never,
+      table: string,
     ) {
-      built.push(String(table))
-      return original.call(this, table)
+      built.push(table)
+      return original.call(this, table as never)
     })
     await h.ctx.db.transaction().execute(async (trx) => {
       // The first 301 rows compile their chunks (64 × 4, 32, 8, 4, 1).
