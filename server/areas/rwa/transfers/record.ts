@@ -123,7 +123,8 @@ export async function storeTransfer(
       decision: record.status,
       evaluated_at: record.now,
       transfer: record.transfer,
-      ...(record.reason !== null ? { reason: record.reason } : {}),
+      // undefined when there is none: proofFacts leaves it out (no spread of a conditional object).
+      reason: record.reason ?? undefined,
       compliance_details: record.compliance_details,
     },
     'transfer',
