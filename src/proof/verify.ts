@@ -45,7 +45,8 @@ export function canonicalJson(value: unknown, what = 'the value'): string {
  * its canonical JSON gives, without making and parsing the text (docs/performance.md, "Fifth pass: the
  * batch"). `undefined` for anything else, which only `canonicalize` serializes as JCS says: a number
  * that is not finite, an object with `toJSON`, an `undefined` array element, a symbol, function or
- * bigint, or a key that is an array index (an object lists those first, whatever order they are set in).
+ * bigint, a key that is an array index (an object lists those first, whatever order they are set in)
+ * or `__proto__`.
  */
 export function canonicalOrder(value: unknown): unknown {
   if (value === null) return value
@@ -84,6 +85,8 @@ function orderedObject(object: Record<string, unknown>): Record<string, unknown>
     if (member === undefined) continue
     const first = key.charCodeAt(0)
     if (first >= 48 && first <= 57 && INDEX_KEY.test(key)) return undefined
+    // Assigned, `__proto__` would set the copy's prototype instead of a member.
+    if (key === '__proto__') return undefined
     const ordered = canonicalOrder(member)
     if (ordered === undefined) return undefined
     copy[key] = ordered

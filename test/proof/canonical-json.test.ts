@@ -29,6 +29,7 @@ const awkwardKey = fc.constantFrom(
   '4294967295',
   '-1',
   '1.5',
+  '__proto__',
 )
 const key = fc.oneof(fc.string(), awkwardKey)
 const leaf = fc.oneof(
@@ -82,10 +83,12 @@ describe('canonicalJson', () => {
       { d: new Date(0) },
       { n: Number.NaN },
       { s: Symbol('s') },
+      JSON.parse('{"__proto__":{"a":1}}'),
     ])
       expect(canonicalOrder(v)).toBeUndefined()
     const ordered = canonicalOrder({ b: { d: 1, c: [{ z: true, y: null }] }, a: 'x', u: undefined })
     expect(JSON.stringify(ordered)).toBe('{"a":"x","b":{"c":[{"y":null,"z":true}],"d":1}}')
     expect(canonicalJson({ 10: 'a', 2: 'b' })).toBe('{"10":"a","2":"b"}')
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"a":1}}'))).toBe('{"__proto__":{"a":1},"b":1}')
   })
 })
