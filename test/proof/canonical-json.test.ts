@@ -89,6 +89,12 @@ describe('canonicalJson', () => {
     const ordered = canonicalOrder({ b: { d: 1, c: [{ z: true, y: null }] }, a: 'x', u: undefined })
     expect(JSON.stringify(ordered)).toBe('{"a":"x","b":{"c":[{"y":null,"z":true}],"d":1}}')
     expect(canonicalJson({ 10: 'a', 2: 'b' })).toBe('{"10":"a","2":"b"}')
+    // Past 16 keys the copy sorts them with Array.prototype.sort; below, by insertion.
+    for (const count of [3, 16, 17, 40]) {
+      const keys = Array.from({ length: count }, (_, i) => `k${(i * 7919) % 1000}é${i % 3 ? 'Z' : 'a'}`)
+      const shuffled = Object.fromEntries(keys.map((k, i) => [k, i]))
+      expect(canonicalJson(shuffled)).toBe(canonicalize(shuffled))
+    }
     expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"a":1}}'))).toBe('{"__proto__":{"a":1},"b":1}')
   })
 })
