@@ -23,7 +23,9 @@ const OWNERS = [
   ['signing', (f) => /\/signing\//.test(f.url)],
   [
     'canonical JSON',
-    (f) => /node_modules\/canonicalize\//.test(f.url) || /^canonical(Facts|Json)$/.test(f.functionName),
+    (f) =>
+      /node_modules\/canonicalize\//.test(f.url) ||
+      /^(canonical(Facts|Json|Order)|ordered(Object|Array))$/.test(f.functionName),
   ],
   ['evaluation', (f) => /\/rwa\/transfers\/(evaluate-transfer|[a-z]+-checks)\.js$/.test(f.url)],
   ['transaction commit', (f) => f.functionName === 'commitTransaction' && /sqlite-driver\.js$/.test(f.url)],

@@ -142,16 +142,34 @@ export async function insertRows<TB extends keyof Database & string>(
   compiledUpTo = COMPILED_ROWS,
 ): Promise<void> {
   if (rows.length === 0) return
-  if (rows.length <= compiledUpTo && (await insertCompiled(db, table, rows))) return
+  let start = 0
+  if (rows.length <= compiledUpTo) {
+    if (await insertCompiled(db, table, rows)) return
+  } else {
+    // More rows (a batch's audit events, events, log nodes): compiled statements of 64, 32, ... rows,
+    // a handful of shapes per table, instead of one statement of all the rows built by kysely per call
+    // (docs/performance.md, "Fifth pass: the batch"). Rows unlike the first (other columns, a value
+    // kysely must write) stop it there, and kysely inserts them and the rest.
+    const perChunk = Math.max(1, Math.floor(MAX_STATEMENT_PARAMETERS / Object.keys(rows[0]!).length))
+    while (start < rows.length) {
+      const count = Math.min(COMPILED_CHUNK, perChunk, 2 ** Math.floor(Math.log2(rows.length - start)))
+      if (!(await insertCompiled(db, table, rows.slice(start, start + count)))) break
+      start += count
+    }
+    if (start === rows.length) return
+  }
   const columns = new Set(rows.flatMap((row) => Object.keys(row as object))).size
   const perStatement = Math.max(1, Math.floor(MAX_STATEMENT_PARAMETERS / Math.max(1, columns)))
-  for (let start = 0; start < rows.length; start += perStatement) {
+  for (; start < rows.length; start += perStatement) {
     await db
       .insertInto(table)
       .values(rows.slice(start, start + perStatement) as never)
       .execute()
   }
 }
+
+/** The most rows of one compiled statement of a larger insert (`insertRows`). */
+const COMPILED_CHUNK = 64
 
 /** Up to this many rows, an insert of rows of the same columns is compiled once (`insertCompiled`). */
 const COMPILED_ROWS = 4

@@ -1,5 +1,5 @@
-import { sql } from 'kysely'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { QueryCreator, sql } from 'kysely'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { insertAuditEvents } from '../../../server/pipeline/audit/queries.js'
 import { insertRows, MAX_STATEMENT_PARAMETERS } from '../../../server/platform/db/queries.js'
 import { createHarness, type Harness } from '../../support/harness.js'
@@ -14,7 +14,10 @@ let h: Harness
 beforeEach(async () => {
   h = await createHarness()
 })
-afterEach(() => h.close())
+afterEach(() => {
+  vi.restoreAllMocks()
+  return h.close()
+})
 
 describe('insertRows', () => {
   it('writes more rows than one statement can bind, all of them, in one transaction', async () => {
@@ -80,6 +83,64 @@ describe('insertRows', () => {
         target_id: `key_${i}`,
         changes: `{"n":${i}}`,
         log_index: i === 5 ? null : 900_000 + i,
+      })),
+    )
+  })
+
+  it('writes many rows by statements compiled once per chunk of 64, 32, ... rows; rows unlike the first by kysely', async () => {
+    const row = (i: number) => ({
+      event_id: `aud_many${String(i).padStart(4, '0')}`,
+      org_id: 'admin',
+      at: '2026-01-15T12:00:00.000Z',
+      actor: 'key:key_many',
+      actor_key_id: null,
+      request_id: null,
+      action: 'key.created',
+      target_type: 'key',
+      target_id: `key_${i}`,
+      changes: null,
+      log_index: 800_000 + i,
+    })
+    const built: string[] = []
+    const original = QueryCreator.prototype.insertInto
+    vi.spyOn(QueryCreator.prototype, 'insertInto').mockImplementation(function (
+      this: QueryCreator<never>,
+      table: string,
+    ) {
+      built.push(table)
+      return original.call(this, table as never)
+    })
+    await h.ctx.db.transaction().execute(async (trx) => {
+      // The first 301 rows compile their chunks (64 × 4, 32, 8, 4, 1).
+      await insertRows(
+        trx,
+        'audit_events',
+        Array.from({ length: 301 }, (_, i) => row(i)),
+      )
+      built.length = 0
+      // 301 more: the same chunks, none built by kysely.
+      await insertRows(
+        trx,
+        'audit_events',
+        Array.from({ length: 301 }, (_, i) => row(301 + i)),
+      )
+      expect(built).toEqual([])
+      // 200 whose 70th leaves a column to its default: the first chunk compiled, kysely the rest.
+      const unlike = Array.from({ length: 200 }, (_, i) => row(602 + i))
+      unlike[69] = { ...unlike[69]!, log_index: undefined as unknown as number }
+      await insertRows(trx, 'audit_events', unlike)
+      expect(built).toEqual(['audit_events'])
+    })
+    const rows = await h.ctx.db
+      .selectFrom('audit_events')
+      .select(['event_id', 'log_index'])
+      .where('event_id', 'like', 'aud_many%')
+      .orderBy('event_id')
+      .execute()
+    expect(rows).toEqual(
+      Array.from({ length: 802 }, (_, i) => ({
+        event_id: `aud_many${String(i).padStart(4, '0')}`,
+        log_index: i === 671 ? null : 800_000 + i,
       })),
     )
   })

@@ -129,10 +129,13 @@ export function proofFromRow(row: Selectable<ProofsTable>, transfer?: Selectable
     if (transfer?.transfer_id !== row.transfer_id) throw new Error(`proof ${row.proof_id} needs its transfer`)
     facts = canonicalFacts(transferProofFacts(transfer, row.issuers))
   }
-  return {
-    ...proofFacts(JSON.parse(facts)),
-    digest: row.digest,
-    jws: attachPayload(row.jws, facts),
-    kid: row.kid,
-  }
+  return proofRecord(JSON.parse(facts), row.digest, attachPayload(row.jws, facts), row.kid)
+}
+
+/**
+ * A proof as the API shows it, from its facts as `JSON.parse` of their canonical JSON gives them (each
+ * nested object's keys in canonical order, as stored), put back in the documented field order.
+ */
+export function proofRecord(parsedFacts: ProofFacts, digest: string, jws: string, kid: string): Proof {
+  return { ...proofFacts(parsedFacts), digest, jws, kid }
 }

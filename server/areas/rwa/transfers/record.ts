@@ -6,13 +6,19 @@ import type {
   Transfer,
   TransferStatus,
 } from '../../../../src/contract/rwa.js'
-import { canonicalFacts, digestOfCanonical, type ProofFacts } from '../../../../src/proof/verify.js'
+import {
+  canonicalFacts,
+  canonicalOrder,
+  digestOfCanonical,
+  type ProofFacts,
+  proofFacts,
+} from '../../../../src/proof/verify.js'
 import type { AppContext } from '../../../pipeline/context.js'
 import type { Executor } from '../../../platform/db/queries.js'
 import { detachPayload } from '../../../platform/signing/compact-jws.js'
 import { recordTokenEvent } from '../history/history.js'
 import { findJurisdictions } from '../jurisdictions/queries.js'
-import { proofFromRow, transferFromRow } from './from-row.js'
+import { proofRecord, transferFromRow } from './from-row.js'
 import { insertProof, insertTransfer } from './queries.js'
 
 /*
@@ -36,7 +42,10 @@ export async function storeProof(
 ): Promise<Proof> {
   const issuers = knownIssuers ?? (await issuersNamedBy(trx, orgId, facts))
   const proof: ProofFacts = { version: PROOF_VERSION, org_id: orgId, issuers, ...facts }
-  const canonical = canonicalFacts(proof)
+  // The facts with their keys in canonical order are both what the JWS signs (as text) and the
+  // answer's facts (as JSON.parse of that text would give them, without parsing it).
+  const ordered = canonicalOrder(proofFacts(proof)) as ProofFacts | undefined
+  const canonical = ordered !== undefined ? JSON.stringify(ordered) : canonicalFacts(proof)
   const { jws, kid } = await ctx.signingKeys.signProof(canonical, trx)
   const row = {
     proof_id: proof.proof_id,
@@ -50,8 +59,9 @@ export async function storeProof(
     issuers: factsOf === 'transfer' ? JSON.stringify(issuers) : null,
   }
   await insertProof(trx, row)
-  // The API record, from the facts at hand rather than rebuilt from the transfer row.
-  return proofFromRow({ ...row, facts: canonical })
+  // The API record, from the facts at hand rather than rebuilt from the transfer row, and the JWS as
+  // signed (its payload the canonical facts, which the stored one leaves out).
+  return proofRecord(ordered ?? (JSON.parse(canonical) as ProofFacts), row.digest, jws, kid)
 }
 
 /** The version of new proofs: they sign `org_id` and `issuers` (docs/verification.md, "Version-2 proofs"). */
@@ -113,7 +123,8 @@ export async function storeTransfer(
       decision: record.status,
       evaluated_at: record.now,
       transfer: record.transfer,
-      ...(record.reason !== null ? { reason: record.reason } : {}),
+      // undefined when there is none: proofFacts leaves it out (no spread of a conditional object).
+      reason: record.reason ?? undefined,
       compliance_details: record.compliance_details,
     },
     'transfer',
