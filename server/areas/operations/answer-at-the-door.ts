@@ -16,7 +16,7 @@ import { recordAnswer, requestIdOf } from './observe-requests.js'
  * line (`recordAnswer`). Only the plainest request is answered here: a GET over HTTP/1.1 of exactly the
  * route's path, with no query string and no body, and a Host the adapter takes as it is; every other
  * (HEAD, another method, a query, a trailing slash, an absolute URL, HTTP/1.0, a declared body, a Host
- * to check) goes to the app, which answers it or refuses it as before. docs/performance.md, "Fourth pass: pricing at the door (issue 41)".
+ * to check) goes to the app, which answers it or refuses it as before. docs/performance.md, "Fourth pass: pricing at the door".
  */
 
 /** A public operation without parameters, and its prepared answer (undefined: not ready, the app answers). */
