@@ -16,6 +16,8 @@ interface Compiled {
    * index of the element), or the constant the query holds.
    */
   slots: ({ argument: number; element?: number } | { constant: unknown })[]
+  /** Whether the parameters are the arguments themselves, in order: no list, no constant. */
+  argumentsInOrder: boolean
 }
 
 /**
@@ -39,10 +41,22 @@ export function compiledOnce<Args extends unknown[], Row>(
   /** How many arguments follow `db`; needed when `build` takes them as a rest parameter. */
   arity = build.length - 1,
 ): (db: Executor, ...args: Args) => Promise<Row[]> {
+  const run = compiledRunner(build, arity)
+  return (db, ...args) => run(db, args)
+}
+
+/**
+ * `compiledOnce`'s query, run with its arguments given as one array (which it may pass on as the
+ * parameters: the caller must not change it afterwards). Not an async function: the rows' promise is
+ * answered as it is, without another around it (a hot read's statement may run at once:
+ * server/platform/db/held-connection.ts, `directRows`).
+ */
+function compiledRunner<Args extends unknown[], Row>(
+  build: (db: Executor, ...args: Args) => Compilable<Row>,
+  arity: number,
+): (db: Executor, args: unknown[]) => Promise<Row[]> {
   const byShape = new Map<string, Compiled>()
-  // Not an async function: the rows' promise is answered as it is, without another around it (a hot
-  // read's statement may run at once: server/platform/db/held-connection.ts, `directRows`).
-  return (db, ...args) => {
+  const run = (db: Executor, args: unknown[]): Promise<Row[]> => {
     let query: CompiledQuery<Row>
     try {
       const shape = shapeOf(dialectOf(db), args, arity)
@@ -51,19 +65,38 @@ export function compiledOnce<Args extends unknown[], Row>(
         compiled = compile(db, build, args, arity)
         byShape.set(shape, compiled)
       }
-      const parameters = compiled.slots.map((slot) =>
-        'argument' in slot
-          ? slot.element === undefined
-            ? args[slot.argument]
-            : (args[slot.argument] as unknown[])[slot.element]
-          : slot.constant,
-      )
-      query = { ...compiled.query, parameters } as CompiledQuery<Row>
+      query = withParameters(compiled, args) as CompiledQuery<Row>
     } catch (error) {
       return Promise.reject(error)
     }
     return executeCompiled<Row>(db, query)
   }
+  return run
+}
+
+/**
+ * The compiled query with a call's values. Run for each of a write's ~28 statements, so it allocates
+ * only what it must (docs/performance.md, "Sixth pass: the batch's answer"): when the parameters are
+ * the arguments in order, the call's own array of them (fresh for each call, kept by nobody else);
+ * else one array of their length; and the query's fields named, not spread.
+ */
+function withParameters(compiled: Compiled, args: unknown[]): CompiledQuery {
+  const { query, slots } = compiled
+  let parameters: unknown[]
+  if (compiled.argumentsInOrder && args.length === slots.length) parameters = args
+  else {
+    parameters = new Array(slots.length)
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i] as Compiled['slots'][number]
+      parameters[i] =
+        'argument' in slot
+          ? slot.element === undefined
+            ? args[slot.argument]
+            : (args[slot.argument] as unknown[])[slot.element]
+          : slot.constant
+    }
+  }
+  return { query: query.query, queryId: query.queryId, sql: query.sql, parameters }
 }
 
 /** The dialect, and the length of each list argument: what a compiled query is kept by. */
@@ -98,7 +131,10 @@ function compile<Args extends unknown[], Row>(
   if (query.sql.includes(SENTINEL) || !whole || expected.some((stand) => !used.has(stand))) {
     throw new Error(`compiledOnce: every argument must be a parameter of the query: ${query.sql}`)
   }
-  return { query, slots }
+  const argumentsInOrder = slots.every(
+    (slot, i) => 'argument' in slot && slot.argument === i && slot.element === undefined,
+  )
+  return { query, slots, argumentsInOrder }
 }
 
 /**
@@ -111,20 +147,34 @@ export function compiledInsert<Row extends Record<string, unknown>>(
   table: string,
   columns: readonly (keyof Row & string)[],
 ): (db: Executor, row: Row) => Promise<void> {
-  const insert = compiledOnce(
+  const insert = compiledRunner(
     (db: Executor, ...values: unknown[]) =>
       // biome-ignore lint/suspicious/noExplicitAny: kysely cannot type a table chosen by a parameter.
       (db as any).insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, values[i]]))),
     columns.length,
   )
   return async (db, row) => {
-    const values: unknown[] = columns.map((column) => row[column])
+    // One array, the statement's parameters as they are (no keys listed, no second array of them).
+    const values: unknown[] = new Array(columns.length)
+    let missing = false
+    for (let i = 0; i < columns.length; i++) {
+      const value = row[columns[i] as string]
+      if (value === undefined) missing = true
+      values[i] = value
+    }
     // A column left out, or one more than the compiled statement has: kysely builds this one.
-    if (values.includes(undefined) || Object.keys(row).length !== columns.length) {
+    if (missing || columnCount(row) !== columns.length) {
       // biome-ignore lint/suspicious/noExplicitAny: as above.
       await (db as any).insertInto(table).values(row).execute()
       return
     }
-    await insert(db, ...values)
+    await insert(db, values)
   }
+}
+
+/** How many own enumerable keys `row` has, as `Object.keys(row).length` without the array. */
+function columnCount(row: object): number {
+  let count = 0
+  for (const key in row) if (Object.hasOwn(row, key)) count++
+  return count
 }

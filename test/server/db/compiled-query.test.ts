@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import { type CompiledQuery, Kysely, SqliteDialect } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { compiledInsert, compiledOnce } from '../../../server/platform/db/compiled-query.js'
 import { holdingConnection, holdingDialect } from '../../../server/platform/db/held-connection.js'
@@ -50,6 +50,61 @@ describe('compiledOnce', () => {
       expect(await find(trx as unknown as Kysely<Database>, 'b', '1')).toEqual([{ v: 3 }])
     })
     expect(builds).toBe(1)
+    await db.destroy()
+  })
+
+  it('binds arguments used out of order or twice, around constants; each call its own parameters', async () => {
+    const db = await database()
+    const seen: Array<{ sql: string; parameters: readonly unknown[] }> = []
+    const execute = db.executeQuery.bind(db)
+    // The queries compiledOnce hands to kysely (a plain Kysely: no held connection, no direct reads).
+    db.executeQuery = ((query: CompiledQuery) => {
+      seen.push(query)
+      return execute(query)
+    }) as typeof db.executeQuery
+    // Compiled as id, 'active', org_id, id: not the arguments in their order.
+    const find = compiledOnce((trx, orgId: string, id: string) =>
+      (trx as unknown as Kysely<Schema>)
+        .selectFrom('t')
+        .select('v')
+        .where('id', '=', id)
+        .where('status', '=', 'active')
+        .where('org_id', '=', orgId)
+        .where('id', '>=', id),
+    )
+    // Compiled as org_id, id: the arguments in their order.
+    const inOrder = compiledOnce((trx, orgId: string, id: string) =>
+      (trx as unknown as Kysely<Schema>)
+        .selectFrom('t')
+        .select('v')
+        .where('org_id', '=', orgId)
+        .where('id', '=', id),
+    )
+    // Compiled as id, org_id: the arguments reversed, no constant.
+    const reversed = compiledOnce((trx, orgId: string, id: string) =>
+      (trx as unknown as Kysely<Schema>)
+        .selectFrom('t')
+        .select('v')
+        .where('id', '=', id)
+        .where('org_id', '=', orgId),
+    )
+    const as = db as unknown as Kysely<Database>
+    expect(await find(as, 'a', '1')).toEqual([{ v: 1 }])
+    expect(await find(as, 'b', '1')).toEqual([{ v: 3 }])
+    expect(await find(as, 'a', '2')).toEqual([])
+    expect(await reversed(as, 'b', '1')).toEqual([{ v: 3 }])
+    expect(await inOrder(as, 'a', '2')).toEqual([{ v: 2 }])
+    expect(await inOrder(as, 'b', '1')).toEqual([{ v: 3 }])
+    // What each call ran, read after the later calls: no call's parameters became another's.
+    expect(seen.map((query) => query.parameters)).toEqual([
+      ['1', 'active', 'a', '1'],
+      ['1', 'active', 'b', '1'],
+      ['2', 'active', 'a', '2'],
+      ['1', 'b'],
+      ['a', '2'],
+      ['b', '1'],
+    ])
+    expect(seen[4]?.sql).toBe(seen[5]?.sql)
     await db.destroy()
   })
 
