@@ -51,17 +51,8 @@ const updateLog = compiledOnce((db: Executor, orgId: string, size: number, root:
 
 /** Stores the complete subtrees an append completed. */
 export async function insertLogNodes(db: Executor, rows: Insertable<AuditLogNodesTable>[]): Promise<void> {
-  await insertRows(db, 'audit_log_nodes', rows, ONE_LEAF_NODES)
+  await insertRows(db, 'audit_log_nodes', rows)
 }
-
-/**
- * The most nodes the append of one leaf completes: the leaf and each subtree it closes (1 + the
- * trailing ones of the log's size), 64 at most. Every sixteenth append completes five or more, which
- * kysely built per call past insertRows' usual four rows (docs/performance.md, "Fourth pass: the
- * writes"); compiled once per count up to this, a handful of statements. A write of many events (a
- * batch) may complete more in one append, and kysely builds that one statement.
- */
-const ONE_LEAF_NODES = 64
 
 /** One query per number of nodes asked for, compiled once per dialect (see `readLogNodes`). */
 const nodeQueries = new Map<

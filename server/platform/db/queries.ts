@@ -138,15 +138,13 @@ export async function insertRows<TB extends keyof Database & string>(
   db: Executor,
   table: TB,
   rows: readonly Insertable<Database[TB]>[],
-  /** Up to this many rows the insert is compiled once per count (`insertCompiled`). */
-  compiledUpTo = COMPILED_ROWS,
 ): Promise<void> {
   if (rows.length === 0) return
   let start = 0
-  if (rows.length <= compiledUpTo) {
+  if (rows.length <= COMPILED_ROWS) {
     if (await insertCompiled(db, table, rows)) return
   } else {
-    // More rows (a batch's audit events, events, log nodes): compiled statements of 64, 32, ... rows,
+    // More rows (a batch's audit events, events, the log nodes an append completes): compiled statements of 64, 32, ... rows,
     // a handful of shapes per table, instead of one statement of all the rows built by kysely per call
     // (docs/performance.md, "Fifth pass: the batch"). Rows unlike the first (other columns, a value
     // kysely must write) stop it there, and kysely inserts them and the rest.
