@@ -9,7 +9,7 @@ import { appendToAuditLog, type PendingAuditEvent } from '../../server/pipeline/
 import { openDatabase } from '../../server/platform/db/database.js'
 import { didKeyOf, verificationMethodOf } from '../../src/proof/did-key.js'
 import { canonicalFacts, proofDigest } from '../../src/proof/verify.js'
-import { eventLeafHash } from '../../src/tlog/leaf.js'
+import { canonicalText, eventLeafHash } from '../../src/tlog/leaf.js'
 import { rootOfLeaves } from '../../src/tlog/merkle.js'
 import {
   parseCheckpointText,
@@ -121,13 +121,13 @@ beforeAll(async () => {
         event_id: `aud_bulk${String(batch * 100 + i).padStart(6, '0')}`,
         org_id: 'ledger',
         at: new Date(Date.UTC(2026, 10, 1, 0, 0, batch * 100 + i)).toISOString(),
-        actor: JSON.stringify({ system: 'trial_expiry' }),
+        actor: canonicalText({ system: 'trial_expiry' }),
         actor_key_id: null,
         request_id: null,
         action: 'jurisdiction.reviewed',
         target_type: 'jurisdiction',
         target_id: i % 2 ? 'US' : 'SG',
-        changes: JSON.stringify({ before: null, after: { review: batch * 100 + i } }),
+        changes: canonicalText({ before: null, after: { review: batch * 100 + i } }),
       }))
       await appendToAuditLog(trx, events)
       await insertAuditEvents(trx, events as never)

@@ -1,13 +1,19 @@
-import type { AuditEventsTable } from '../../platform/db/accountability-schema.js'
-import type { Executor } from '../../platform/db/queries.js'
-import { eventLeafHash } from '../../../src/tlog/leaf.js'
-import { appendToFrontier, rootOfFrontier } from '../../../src/tlog/merkle.js'
-import { auditEventFromRow } from '../audit/from-row.js'
+import { type CanonicalJsonText, leafDataOfStored } from '../../../src/tlog/leaf.js'
+import { appendToFrontier, hashLeaf, rootOfFrontier } from '../../../src/tlog/merkle.js'
 import { sqlLogStore } from '../../platform/audit-log/sql-store.js'
 import type { LogNode, LogStore } from '../../platform/audit-log/store.js'
+import type { AuditEventsTable } from '../../platform/db/accountability-schema.js'
+import type { Executor } from '../../platform/db/queries.js'
 
-/** An audit event about to be inserted; the append gives it its `log_index`. */
-export type PendingAuditEvent = Omit<AuditEventsTable, 'log_index'> & { log_index?: number | null }
+/**
+ * An audit event about to be inserted, its `actor` and `changes` canonical JSON (server/pipeline/writes/run-write.ts);
+ * the append gives it its `log_index`.
+ */
+export type PendingAuditEvent = Omit<AuditEventsTable, 'log_index' | 'actor' | 'changes'> & {
+  actor: CanonicalJsonText
+  changes: CanonicalJsonText | null
+  log_index?: number | null
+}
 
 /**
  * Appends a write's audit events to their organizations' logs (docs/governance.md, "The verifiable log"), in
@@ -31,7 +37,7 @@ export async function appendToAuditLog(
     let { size, frontier } = await store.lockCheckpoint(db, orgId)
     const completed: LogNode[] = []
     for (const event of byOrg.get(orgId) ?? []) {
-      const leaf = eventLeafHash(auditEventFromRow({ ...event, log_index: null }))
+      const leaf = hashLeaf(leafDataOfStored(event))
       const step = appendToFrontier(size, frontier, leaf)
       completed.push(...step.completed)
       frontier = step.frontier

@@ -1,12 +1,12 @@
+import { type CanonicalJsonText, canonicalText } from '../../../src/tlog/leaf.js'
+import { isoTimestamp } from '../../platform/clock.js'
+import { holdingConnection } from '../../platform/db/held-connection.js'
+import type { Executor } from '../../platform/db/queries.js'
 import { insertAuditEvents } from '../audit/queries.js'
 import { appendToAuditLog, type PendingAuditEvent } from '../audit-log/append.js'
 import type { Principal } from '../auth/principal.js'
-import { isoTimestamp } from '../../platform/clock.js'
 import type { AppContext } from '../context.js'
-import { holdingConnection } from '../../platform/db/held-connection.js'
-import type { Executor } from '../../platform/db/queries.js'
 import { enqueueEvents } from '../events/outbox.js'
-import { withOutsideWork } from './outside-work.js'
 import {
   type Actor,
   type Change,
@@ -15,6 +15,7 @@ import {
   type WriteOrigin,
   type WriteScope,
 } from './change.js'
+import { withOutsideWork } from './outside-work.js'
 
 /**
  * Runs a write (docs/architecture.md, "One seam for every write"): `work` runs in one transaction that
@@ -68,7 +69,9 @@ export async function appendRecorded(ctx: AppContext): Promise<void> {
 async function appendChanges(ctx: AppContext, db: Executor, scope: WriteScope): Promise<void> {
   const changes = scope.changes.slice(scope.appended)
   if (changes.length === 0) return
-  const events: PendingAuditEvent[] = changes.map((change) => auditRow(ctx, scope, change))
+  // Canonical JSON, as the log's leaf commits to it: the leaf is written around these texts.
+  const actor = canonicalText(scope.actor, 'the actor')
+  const events: PendingAuditEvent[] = changes.map((change) => auditRow(ctx, scope, actor, change))
   await appendToAuditLog(db, events)
   await insertAuditEvents(db, events)
   await enqueueEvents(ctx, db, scope, changes, events)
@@ -79,16 +82,16 @@ async function appendChanges(ctx: AppContext, db: Executor, scope: WriteScope): 
   }
 }
 
-function auditRow(ctx: AppContext, scope: WriteScope, change: Change) {
+function auditRow(ctx: AppContext, scope: WriteScope, actor: CanonicalJsonText, change: Change) {
   const changes =
     change.before === undefined && change.after === undefined
       ? null
-      : JSON.stringify({ before: change.before ?? null, after: change.after ?? null })
+      : canonicalText({ before: change.before ?? null, after: change.after ?? null }, 'the changes')
   return {
     event_id: ctx.ids.next('aud'),
     org_id: change.orgId,
     at: isoTimestamp(ctx.clock.now()),
-    actor: JSON.stringify(scope.actor),
+    actor,
     actor_key_id: 'key_id' in scope.actor ? scope.actor.key_id : null,
     request_id: scope.requestId,
     action: change.action,

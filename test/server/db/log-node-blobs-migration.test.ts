@@ -1,12 +1,12 @@
 import { Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { insertAuditEvents } from '../../../server/pipeline/audit/queries.js'
-import { auditEventFromRow } from '../../../server/pipeline/audit/from-row.js'
-import { appendToAuditLog, type PendingAuditEvent } from '../../../server/pipeline/audit-log/append.js'
 import { getLogConsistencyProof, getLogInclusionProof } from '../../../server/areas/audit-log/service.js'
+import { auditEventFromRow } from '../../../server/pipeline/audit/from-row.js'
+import { insertAuditEvents } from '../../../server/pipeline/audit/queries.js'
+import { appendToAuditLog, type PendingAuditEvent } from '../../../server/pipeline/audit-log/append.js'
 import { dialectOf } from '../../../server/platform/db/dialect.js'
 import { migrations } from '../../../server/platform/db/migrations/index.js'
-import { eventLeafHash } from '../../../src/tlog/leaf.js'
+import { canonicalText, eventLeafHash } from '../../../src/tlog/leaf.js'
 import {
   appendToFrontier,
   consistencyProof,
@@ -125,7 +125,7 @@ describe('migration 0018 (log nodes as 32-byte blobs)', () => {
       event_id: `aud_after${i}`,
       org_id: 'acme',
       at: `2026-11-28T18:00:0${i}.000Z`,
-      actor: JSON.stringify({ system: 'trial_expiry' }),
+      actor: canonicalText({ system: 'trial_expiry' }),
       actor_key_id: null,
       request_id: null,
       action: 'jurisdiction.reviewed',

@@ -1,13 +1,13 @@
 import { Migrator } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { insertAuditEvents } from '../../../server/pipeline/audit/queries.js'
-import { auditEventFromRow } from '../../../server/pipeline/audit/from-row.js'
-import { appendToAuditLog, type PendingAuditEvent } from '../../../server/pipeline/audit-log/append.js'
 import { getLogConsistencyProof, getLogInclusionProof } from '../../../server/areas/audit-log/service.js'
-import { hashInTile, packTile, TILE_HASHES } from '../../../server/platform/audit-log/tiles.js'
+import { auditEventFromRow } from '../../../server/pipeline/audit/from-row.js'
+import { insertAuditEvents } from '../../../server/pipeline/audit/queries.js'
+import { appendToAuditLog, type PendingAuditEvent } from '../../../server/pipeline/audit-log/append.js'
 import type { AppContext } from '../../../server/pipeline/context.js'
+import { hashInTile, packTile, TILE_HASHES } from '../../../server/platform/audit-log/tiles.js'
 import { migrations } from '../../../server/platform/db/migrations/index.js'
-import { eventLeafHash } from '../../../src/tlog/leaf.js'
+import { canonicalText, eventLeafHash } from '../../../src/tlog/leaf.js'
 import {
   appendToFrontier,
   consistencyProof,
@@ -119,7 +119,7 @@ describe('appends and tiles', () => {
           event_id: `aud_${String(i).padStart(6, '0')}`,
           org_id: 'acme',
           at: '2026-11-28T18:00:00.000Z',
-          actor: JSON.stringify({ system: 'trial_expiry' }),
+          actor: canonicalText({ system: 'trial_expiry' }),
           actor_key_id: null,
           request_id: null,
           action: 'jurisdiction.reviewed',
