@@ -15,11 +15,12 @@
 // `--db` is a database the rwa server created and seeded through its API (bench/lib/floors.mjs), so
 // the schema, indexes and rows are rwa's own. The process serves one control route, `POST /run
 // {kind, per_transaction, seconds}`: it runs operations for `seconds` (in transactions of
-// `per_transaction`) and answers how many, their CPU time (process.cpuUsage) and the wall time.
+// `per_transaction`) and answers how many, their CPU time (process.cpuUsage) and the wall time. And
+// `POST /op/transfer` and `POST /op/credential`: one operation per request over bare node:http (serveOne).
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import canonicalize from 'canonicalize'
-import { evaluateTransfer } from '../../dist/server/areas/rwa/transfers/evaluate-transfer.js'
 import { rulesFromRow } from '../../dist/server/areas/rwa/tokens/from-row.js'
+import { evaluateTransfer } from '../../dist/server/areas/rwa/transfers/evaluate-transfer.js'
 import { STATUS_LIST_MIN_BITS } from '../../dist/src/proof/status-list.js'
 import { eventLeafHash } from '../../dist/src/tlog/leaf.js'
 import { appendToFrontier, rootOfFrontier } from '../../dist/src/tlog/merkle.js'
@@ -471,12 +472,38 @@ function run(kind, perTransaction, seconds) {
   }
 }
 
+/**
+ * One operation of `kind` served over bare node:http, in a transaction of its own: the body read and
+ * parsed, the operation, its JSON answered with 201. The floor of a single POST with the HTTP the
+ * contract cannot do without (bench/lib/floors.mjs, `transfer-http-floor`, `credential-http-floor`).
+ */
+function serveOne(kind, body, res) {
+  JSON.parse(body)
+  q.begin.run()
+  let answer
+  try {
+    answer = KINDS[kind]()
+    q.commit.run()
+  } catch (error) {
+    db.exec('ROLLBACK')
+    throw error
+  }
+  res.writeHead(201, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) })
+  res.end(answer)
+}
+
 listen(
   (req, res) => {
     const chunks = []
     req.on('data', (chunk) => chunks.push(chunk))
     req.on('end', () => {
       try {
+        const op = req.url.startsWith('/op/') ? req.url.slice(4) : undefined
+        if (op !== undefined) {
+          if (!KINDS[op])
+            return sendJson(res, 404, { error: `/op/transfer or /op/credential, not ${req.url}` })
+          return serveOne(op, Buffer.concat(chunks).toString('utf8'), res)
+        }
         const { kind, per_transaction, seconds } = JSON.parse(Buffer.concat(chunks).toString('utf8'))
         if (!KINDS[kind]) return sendJson(res, 400, { error: `kind transfer|credential, not ${kind}` })
         sendJson(res, 200, run(kind, per_transaction, seconds))

@@ -7,13 +7,16 @@
 //                                                 operation, against the floor-batch (goal ≥ 0.8)
 //   transfer-post-floor, credential-post-floor    the single POSTs already measured (transfer-post,
 //                                                 credential-post), against their floor (goal ≥ 0.5)
+//   transfer-http-floor, credential-http-floor    one operation per request over bare node:http (baselines)
+//   transfer-post-http-floor, ...-http-floor      the single POSTs against those (no goal: what the
+//                                                 gap is beyond HTTP itself, docs/performance.md)
 //
 // A scenario with `run` is measured by it instead of autocannon, and answers what loadRun answers, an
 // operation counted as a request; one with `derivedFrom` measures nothing and reuses that scenario's
 // rounds against its own baseline.
 import { join } from 'node:path'
 import { cpuSeconds, startServer } from './processes.mjs'
-import { SOURCE, propertyData, seedGovernance, seedOrganization, transferBody } from './seed.mjs'
+import { propertyData, SOURCE, seedGovernance, seedOrganization, transferBody } from './seed.mjs'
 
 /** Operations per batch, in the floor-batch baselines and the batch scenarios (the API's maximum). */
 export const BATCH_SIZE = 1000
@@ -226,6 +229,21 @@ export const FLOOR_SCENARIOS = [
     target: 0.5,
   },
   {
+    id: 'transfer-http-floor',
+    title: '(e2) the same as (e), one per request over bare node:http',
+    server: 'floor',
+    request: () => httpFloorRequest('transfer', (i) => transferBody(HTTP_FLOOR_ORG, i)),
+  },
+  {
+    id: 'transfer-post-http-floor',
+    title: 'POST /console/rwa/transfers against its floor over HTTP',
+    server: 'rwa',
+    auth: true,
+    governance: true,
+    derivedFrom: 'transfer-post',
+    baseline: 'transfer-http-floor',
+  },
+  {
     id: 'credential-floor',
     title: "(f) a credential's statements, VC-JWT and log, no HTTP, 1 per transaction",
     server: 'floor',
@@ -272,7 +290,52 @@ export const FLOOR_SCENARIOS = [
     baseline: 'credential-floor',
     target: 0.5,
   },
+  {
+    id: 'credential-http-floor',
+    title: '(f2) the same as (f), one per request over bare node:http',
+    server: 'floor',
+    request: () =>
+      httpFloorRequest('credential', (i) => ({
+        jurisdiction: SOURCE,
+        owner_did: `did:web:${HTTP_FLOOR_ORG.orgId}:holder-${i % 16}`,
+        property_data: propertyData(i),
+      })),
+  },
+  {
+    id: 'credential-post-http-floor',
+    title: 'POST /console/rwa/credentials against its floor over HTTP',
+    server: 'rwa',
+    auth: true,
+    governance: true,
+    derivedFrom: 'credential-post',
+    baseline: 'credential-http-floor',
+  },
 ]
+
+/** The organization the HTTP floors' bodies name (the floor does its own organization's work). */
+const HTTP_FLOOR_ORG = {
+  orgId: FLOOR_ORG,
+  tokenId: 'tok_floor',
+  approvedRecipient: `did:web:${FLOOR_ORG}:alice`,
+  rejectedRecipient: `did:web:${FLOOR_ORG}:mallory`,
+}
+
+/**
+ * Autocannon's request for an HTTP floor: `POST /op/{kind}` with a body shaped as the API's (which the
+ * floor reads and parses, as the server does), one operation per request (bench/baselines/floor.mjs).
+ */
+function httpFloorRequest(kind, bodyOf) {
+  let i = 0
+  return {
+    method: 'POST',
+    setupRequest: (req) => ({
+      ...req,
+      path: `/op/${kind}`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(bodyOf(i++)),
+    }),
+  }
+}
 
 function round(value, digits) {
   const f = 10 ** digits
