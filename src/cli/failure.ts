@@ -131,8 +131,11 @@ function nameOfField(
 /** One refused field in CLI terms: `--recipient-did: expected a DID, e.g. did:web:acme:alice (got "bob")`. */
 function describeField(path: string, messages: string[], where: unknown, context: FailureContext): string {
   const { name, given, example } = nameOfField(path, where, context)
+  // A message that names the value itself (`QQ is not one`) needs no `got "QQ"` after it.
+  const raw = given?.startsWith('"') ? (JSON.parse(given) as string) : given
+  const named = raw !== undefined && messages.some((m) => m.includes(`${raw} is not`))
   const notes = [
-    ...(given === undefined ? [] : [`got ${given}`]),
+    ...(given === undefined || named ? [] : [`got ${given}`]),
     ...(example && !messages.some((m) => m.includes('e.g.')) ? [`e.g. ${example}`] : []),
   ]
   return `${name}: ${messages.join('; ')}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`
