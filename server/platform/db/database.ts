@@ -62,6 +62,7 @@ export async function openDatabase(path: string, options: DatabaseOptions = {}):
       new SqliteDialect({ database: statements }),
       options.onQueryError,
       statements.prepare,
+      sqlite,
     ),
   })
   // A hot read compiled once runs on the connection without kysely's executor when nothing else holds

@@ -10,6 +10,7 @@ import {
   type TransactionSettings,
 } from 'kysely'
 import { ScopedStorage } from '../scoped-storage.js'
+import { type CommitGroup, GROUPED_SAVEPOINT, openCommitGroup } from './commit-group.js'
 import { dialectOf } from './dialect.js'
 import type { Database } from './schema.js'
 
@@ -40,6 +41,13 @@ interface Holder {
   flatFailures: number
   /** SQLite's connection under the held one, to run compiled statements on (`executeCompiled`). */
   direct?: DirectStatements | undefined
+  /**
+   * On SQLite, the group of writes the flow's transaction is part of (./commit-group.ts): as the one that
+   * began it (`leader`), or in a savepoint of it (`member`).
+   */
+  group?: { of: CommitGroup; as: 'leader' | 'member' } | undefined
+  /** Its commit gave the connection back before the group's commit ran: nothing is left to release. */
+  released?: boolean
 }
 
 const holders = new ScopedStorage<Holder>()
@@ -244,13 +252,15 @@ export function holdingDialect(
   onQueryError?: (error: unknown) => void,
   /** SQLite's statement cache, over the one connection the dialect's driver uses (`heldRows`). */
   sqliteStatements?: (sql: string) => SQLite.Statement,
+  /** That connection, whose writes then commit in groups (./commit-group.ts). */
+  sqlite?: { readonly inTransaction: boolean },
 ): Dialect {
   const direct = sqliteStatements ? { prepare: sqliteStatements, onQueryError } : undefined
   return {
     createAdapter: () => dialect.createAdapter(),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
-    createDriver: () => new HoldingDriver(dialect.createDriver(), onQueryError, direct),
+    createDriver: () => new HoldingDriver(dialect.createDriver(), onQueryError, direct, sqlite),
   }
 }
 
@@ -262,15 +272,71 @@ class HoldingDriver implements Driver {
     private readonly inner: Driver,
     private readonly onQueryError: ((error: unknown) => void) | undefined,
     private readonly direct: DirectStatements | undefined,
+    /** SQLite's one connection, when its writes commit in groups. */
+    private readonly sqlite: { readonly inTransaction: boolean } | undefined,
   ) {}
 
   init(): Promise<void> {
     return this.inner.init()
   }
 
+  /** On SQLite, the group of writes whose transaction is open on the connection (./commit-group.ts). */
+  private group: CommitGroup | undefined
+
   async acquireConnection(): Promise<DatabaseConnection> {
-    const held = holders.getStore()?.connection
-    return held ?? this.reportingErrors(await this.inner.acquireConnection())
+    const holder = holders.getStore()
+    if (holder?.connection) return holder.connection
+    let connection = this.reportingErrors(await this.inner.acquireConnection())
+    // A write may join the open group (`beginTransaction`). Anything else waits for its commit: a read
+    // must not see what a group has not committed, nor a job's transaction begin inside it.
+    if (holder || this.sqlite === undefined) return connection
+    while (this.group) {
+      const { done } = this.group
+      await this.inner.releaseConnection(connection)
+      await done.catch(() => {})
+      connection = this.reportingErrors(await this.inner.acquireConnection())
+    }
+    return connection
+  }
+
+  /**
+   * Forgets the open group if SQLite no longer has its transaction: an I/O or full-disk error may roll
+   * back the whole transaction, not just the statement. Its writes then fail: the ones waiting for its
+   * commit are told so, and no later write joins it (a savepoint outside a transaction would begin one,
+   * and its release commit it alone).
+   */
+  private dropLostGroup(): void {
+    const group = this.group
+    if (!group || this.sqlite?.inTransaction) return
+    this.group = undefined
+    group.reject(new Error('SQLite rolled back the transaction of a group of writes'))
+  }
+
+  /** Commits `group` once the writes queued for the connection before this call have joined it. */
+  private async commitGroup(group: CommitGroup): Promise<void> {
+    let connection: DatabaseConnection
+    try {
+      connection = await this.inner.acquireConnection()
+    } catch (error) {
+      return group.reject(error)
+    }
+    try {
+      // Its first write rolled back, and with it the transaction: nothing to commit.
+      if (this.group !== group) return
+      this.dropLostGroup()
+      if (this.group !== group) return
+      this.group = undefined
+      try {
+        await this.inner.commitTransaction(connection)
+      } catch (error) {
+        // A failed commit may leave SQLite's transaction open: every write of the group fails.
+        await this.inner.rollbackTransaction(connection).catch(() => {})
+        return group.reject(error)
+      }
+      group.resolve()
+    } finally {
+      await this.inner.releaseConnection(connection)
+    }
   }
 
   /**
@@ -315,7 +381,20 @@ class HoldingDriver implements Driver {
     const holder = holders.getStore()
     if (!holder) return this.inner.beginTransaction(connection, settings)
     if (holder.connection === undefined) {
-      await this.inner.beginTransaction(connection, settings)
+      if (this.sqlite !== undefined) this.dropLostGroup()
+      if (this.group) {
+        await connection.executeQuery(CompiledQuery.raw(`savepoint ${GROUPED_SAVEPOINT}`))
+        holder.group = { of: this.group, as: 'member' }
+      } else {
+        await this.inner.beginTransaction(connection, settings)
+        if (this.sqlite !== undefined) {
+          const group = openCommitGroup()
+          this.group = group
+          holder.group = { of: group, as: 'leader' }
+          // Queued behind the writes already waiting for the connection: they join before it commits.
+          setImmediate(() => void this.commitGroup(group))
+        }
+      }
       holder.connection = connection
       holder.direct = this.direct
       holder.open.push(null)
@@ -337,12 +416,31 @@ class HoldingDriver implements Driver {
     const name = holder.open.pop()
     if (name === '') return
     if (name) return void (await connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`)))
+    const group = holder.group
+    if (!group) {
+      holder.connection = undefined
+      return this.inner.commitTransaction(connection)
+    }
+    if (group.as === 'member') {
+      try {
+        await connection.executeQuery(CompiledQuery.raw(`release savepoint ${GROUPED_SAVEPOINT}`))
+      } catch (error) {
+        holder.open.push(null) // still open: the rollback that follows undoes it
+        throw error
+      }
+    }
     holder.connection = undefined
-    await this.inner.commitTransaction(connection)
+    // The connection goes to the writes waiting for it, which join the group; then its commit runs, and
+    // this write is durable (or failed) with it.
+    holder.released = true
+    await this.inner.releaseConnection(connection)
+    await group.of.done
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const holder = holders.getStore()
+    // Its group's commit failed after this write gave the connection back: the group rolled back whole.
+    if (holder?.released) return
     if (!holder || holder.connection !== connection) return this.inner.rollbackTransaction(connection)
     const name = holder.open.pop()
     if (name === '') return void holder.flatFailures++
@@ -351,7 +449,15 @@ class HoldingDriver implements Driver {
       return void (await connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`)))
     }
     holder.connection = undefined
+    const group = holder.group
+    if (group?.as === 'member') {
+      await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${GROUPED_SAVEPOINT}`))
+      return void (await connection.executeQuery(CompiledQuery.raw(`release savepoint ${GROUPED_SAVEPOINT}`)))
+    }
+    // The group's first write: no other has joined yet (they wait for the connection it still holds).
+    if (group && this.group === group.of) this.group = undefined
     await this.inner.rollbackTransaction(connection)
+    group?.of.resolve()
   }
 
   savepoint: Driver['savepoint'] = (connection, name, compile) =>
@@ -362,8 +468,10 @@ class HoldingDriver implements Driver {
     this.inner.releaseSavepoint?.(connection, name, compile) ?? Promise.resolve()
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    // A held connection is released once, by the transaction that took it (it is no longer held then).
-    if (holders.getStore()?.connection === connection) return
+    // A held connection is released once, by the transaction that took it (it is no longer held then),
+    // or already by its commit into a group.
+    const holder = holders.getStore()
+    if (holder?.connection === connection || holder?.released) return
     await this.inner.releaseConnection(connection)
   }
 

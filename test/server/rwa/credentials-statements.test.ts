@@ -2,8 +2,8 @@ import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { TEST_DIALECT } from '../../support/backends.js'
+import { builtDuring, statementsDuring } from '../../support/built-statements.js'
 import { expectStatus, OWNER, PROPERTY, US } from '../../support/governance.js'
-import { builtDuring } from '../../support/built-statements.js'
 import { createHarness, type Harness } from '../../support/harness.js'
 
 /*
@@ -31,35 +31,6 @@ const issue = (n: number, owner = OWNER) =>
     }),
     201,
   )
-
-/** The SQL texts run while `work` runs, as the database driver is given them. */
-async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const texts: string[] = []
-  if (TEST_DIALECT === 'sqlite') {
-    const memory = new SQLite(':memory:')
-    const statement = Object.getPrototypeOf(memory.prepare('select 1')) as Record<
-      'run' | 'all',
-      (...args: unknown[]) => unknown
-    >
-    memory.close()
-    for (const method of ['run', 'all'] as const) {
-      const original = statement[method]
-      vi.spyOn(statement, method).mockImplementation(function (this: { source: string }, ...args: unknown[]) {
-        texts.push(this.source)
-        return original.apply(this, args)
-      })
-    }
-  } else {
-    const original = pg.Client.prototype.query as (...args: unknown[]) => unknown
-    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      if (typeof args[0] === 'string') texts.push(args[0])
-      return original.apply(this, args) as never
-    })
-  }
-  await work()
-  vi.restoreAllMocks()
-  return texts
-}
 
 describe('POST /console/rwa/credentials, its statements', () => {
   it('builds no statement with kysely once the first issuance has compiled them', async () => {
