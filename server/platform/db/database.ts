@@ -17,6 +17,9 @@ import type { Database } from './schema.js'
 
 export type Db = Kysely<Database>
 
+/** Pages of WAL past which a commit copies them back into the database file (see `openDatabase`). */
+export const WAL_AUTOCHECKPOINT_PAGES = 10_000
+
 export interface DatabaseOptions {
   /** Told of every statement that fails (for the database error metric); must not throw. */
   onQueryError?: (error: unknown) => void
@@ -52,6 +55,14 @@ export async function openDatabase(path: string, options: DatabaseOptions = {}):
     // error on a mapped page ends the process (SIGBUS) instead of failing one statement. A larger
     // cache_size (64 MB) did not help measurably: a proof's pages are spread over the whole table.
     sqlite.pragma('mmap_size = 1073741824')
+    // SQLite copies the WAL back into the database once it passes this many pages (40 MiB at 4 KiB),
+    // not at its default 1,000: a checkpoint copies every page the WAL holds, read back with a system
+    // call each, then syncs twice, and the pages a write changes are mostly the same few (the ends of
+    // the tables and their indexes), copied once per checkpoint however often they changed. At 1,000 a
+    // single POST paid a checkpoint every ~50 writes: 9 reads and 9 writes of a page per POST, against 3
+    // and 3 now (docs/performance.md, "Ninth pass: fewer checkpoints"). The WAL file keeps its largest
+    // size (up to ~40 MiB) for reuse; the last connection to close checkpoints and removes it.
+    sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`)
   } catch (error) {
     sqlite?.close()
     throw new DatabaseOpenError(path, error)

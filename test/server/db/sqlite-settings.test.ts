@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../../server/platform/db/database.js'
+import { openDatabase, WAL_AUTOCHECKPOINT_PAGES } from '../../../server/platform/db/database.js'
 import { holdingConnection } from '../../../server/platform/db/held-connection.js'
 
 const directories: string[] = []
@@ -55,4 +55,31 @@ describe('the SQLite database as the server opens it', () => {
       }
     },
   )
+
+  it('copies the WAL back only past 10,000 pages, and what it holds is committed: reopened, every row is there', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'rwa-sqlite-settings-'))
+    directories.push(directory)
+    const path = join(directory, 'rwa.db')
+    let db = await openDatabase(path)
+    const walFrames = () => Math.floor((statSync(`${path}-wal`).size - 32) / (4096 + 24))
+    try {
+      expect(WAL_AUTOCHECKPOINT_PAGES).toBe(10_000)
+      await sql`create table scratch (id integer primary key, v blob)`.execute(db)
+      // 1,500 commits of a page each (a 3,000-byte row, its own leaf page most of the time): at SQLite's
+      // default of 1,000 pages a checkpoint would have reset the WAL before it held them all.
+      for (let row = 0; row < 1_500; row++)
+        await sql`insert into scratch (v) values (randomblob(3000))`.execute(db)
+      expect(walFrames()).toBeGreaterThan(1_500)
+      expect(walFrames()).toBeLessThan(WAL_AUTOCHECKPOINT_PAGES)
+    } finally {
+      await db.destroy()
+    }
+    db = await openDatabase(path)
+    try {
+      const count = sql<{ n: number }>`select count(*) as n from scratch`
+      expect((await count.execute(db)).rows[0]?.n).toBe(1_500)
+    } finally {
+      await db.destroy()
+    }
+  })
 })
