@@ -16,10 +16,13 @@ const ROUNDS = 4
 /**
  * A key's round function has only ROUNDS × 2^9 inputs, so each key keeps a table of the outputs it has
  * computed (-1: not yet), and an issuance needs an HMAC only the first time a list meets an input (one
- * each, 8 per entry, were 5 % of a credential in a batch). The tables are kept by key (4 KB each), the
- * oldest forgotten first past TABLES_KEPT.
+ * each, 8 per entry, were 5 % of a credential in a batch). The tables are kept by key (4 KB each, outside
+ * the JavaScript heap), the least recently used forgotten first past TABLES_KEPT (32 MB at most). Past
+ * it, lists issuing in turn each find their table gone: at 1,024 kept, the benchmark's 1,179
+ * organizations made every credential rebuild one, ~27 µs against 0.6 (docs/performance.md, "Ninth
+ * pass: a status list's table per organization").
  */
-const TABLES_KEPT = 1024
+export const TABLES_KEPT = 8192
 const tables = new Map<string, { key: Buffer; outputs: Int16Array }>()
 
 function tableOf(key: Buffer | string): { key: Buffer; outputs: Int16Array } {
@@ -28,10 +31,18 @@ function tableOf(key: Buffer | string): { key: Buffer; outputs: Int16Array } {
   if (table === undefined) {
     const bytes = typeof key === 'string' ? Buffer.from(key, 'base64') : Buffer.from(key)
     table = { key: bytes, outputs: new Int16Array(ROUNDS * HALF_VALUES).fill(-1) }
-    tables.set(id, table)
-    if (tables.size > TABLES_KEPT) tables.delete(tables.keys().next().value as string)
+    if (tables.size >= TABLES_KEPT) tables.delete(tables.keys().next().value as string)
+  } else {
+    // Most recently used last: the first key of the map is the one to forget.
+    tables.delete(id)
   }
+  tables.set(id, table)
   return table
+}
+
+/** Whether the table of `key` (its bytes or their base64) is kept (for tests). */
+export function tableKept(key: Buffer | string): boolean {
+  return tables.has(typeof key === 'string' ? key : key.toString('base64'))
 }
 
 function round(table: { key: Buffer; outputs: Int16Array }, n: number, half: number): number {

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { permute } from '../../../../server/areas/rwa/status-lists/permutation.js'
+import { permute, TABLES_KEPT, tableKept } from '../../../../server/areas/rwa/status-lists/permutation.js'
 import { STATUS_LIST_MIN_BITS } from '../../../../src/proof/status-list.js'
 
 describe('the status list index permutation', () => {
@@ -55,5 +55,24 @@ describe('the status list index permutation', () => {
       expect(permute(other.toString('base64'), n, STATUS_LIST_MIN_BITS)).toBe(
         reference(other, n, STATUS_LIST_MIN_BITS),
       )
+  })
+
+  it('keeps the tables of thousands of lists issuing in turn, forgetting the least recently used first', () => {
+    // 2,000 lists issuing one entry each, in turn, twice (a benchmark's organizations): every list's
+    // table is still there for its next entry (at 1,024 kept, each was gone by then).
+    const keys = Array.from({ length: 2000 }, () => randomBytes(32))
+    for (let n = 0; n < 2; n++) for (const key of keys) permute(key, n, STATUS_LIST_MIN_BITS)
+    expect(keys.every((key) => tableKept(key))).toBe(true)
+    // Past TABLES_KEPT, the least recently used goes: of two lists, the one used again stays.
+    const [used, idle] = [randomBytes(32), randomBytes(32)]
+    permute(used, 0, STATUS_LIST_MIN_BITS)
+    permute(idle, 0, STATUS_LIST_MIN_BITS)
+    // Now the kept tables are exactly these two and the TABLES_KEPT - 2 lists after them.
+    for (let i = 2; i < TABLES_KEPT; i++) permute(randomBytes(32), 0, STATUS_LIST_MIN_BITS)
+    expect(tableKept(used) && tableKept(idle)).toBe(true)
+    permute(used, 1, STATUS_LIST_MIN_BITS)
+    permute(randomBytes(32), 0, STATUS_LIST_MIN_BITS)
+    expect(tableKept(used)).toBe(true)
+    expect(tableKept(idle)).toBe(false)
   })
 })
