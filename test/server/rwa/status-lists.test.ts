@@ -3,7 +3,7 @@ import { verifyCredential as verifyVcJwt } from 'did-jwt-vc'
 import { Resolver } from 'did-resolver'
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose'
 import { getResolver as keyDidResolver } from 'key-did-resolver'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { publicKeyOfDidKey } from '../../../src/proof/did-key.js'
 import {
   checkRevocation,
@@ -199,6 +199,29 @@ describe('a status list is signed once per change and per 12 hours (docs/verific
     const revoked = await fetchList(url)
     expect(decodeJwt(revoked.text).validFrom).toBe(new Date(h.clock.now()).toISOString())
     expect((await bitsOf(url)).get(Number(c.credential_status[0].statusListIndex))).toBe(true)
+  })
+
+  it('signs each list once and serves it from memory while it is unchanged, other lists served in between', async () => {
+    const us = await issue('US', 'SF-1')
+    const sg = await issue('SG', 'SG-1')
+    const usUrl = us.credential_status[0].statusListCredential
+    const sgUrl = sg.credential_status[0].statusListCredential
+    expect(usUrl).not.toBe(sgUrl)
+    const signs = vi.spyOn(h.ctx.signingKeys, 'signCredential')
+    try {
+      const first = await listText(usUrl)
+      await listText(sgUrl)
+      expect(await listText(usUrl)).toBe(first)
+      await listText(sgUrl)
+      expect(signs).toHaveBeenCalledTimes(2)
+      // A change is signed and served at once; the other list stays as it was signed.
+      await expectStatus(h.post(`/console/rwa/credentials/${us.credential_id}/revoke`, { reason: 'fraud' }), 200)
+      expect(await listText(usUrl)).not.toBe(first)
+      await listText(sgUrl)
+      expect(signs).toHaveBeenCalledTimes(3)
+    } finally {
+      signs.mockRestore()
+    }
   })
 
   it('two instances serve the same bytes and ETag for the same list', async () => {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto'
+import { keepRecent, useRecent } from '../../../platform/caches/recently-used.js'
 
 /*
  * Where the n-th entry of a status list goes: index permute(key, n), a keyed pseudo-random permutation
@@ -27,16 +28,12 @@ const tables = new Map<string, { key: Buffer; outputs: Int16Array }>()
 
 function tableOf(key: Buffer | string): { key: Buffer; outputs: Int16Array } {
   const id = typeof key === 'string' ? key : key.toString('base64')
-  let table = tables.get(id)
+  let table = useRecent(tables, id)
   if (table === undefined) {
     const bytes = typeof key === 'string' ? Buffer.from(key, 'base64') : Buffer.from(key)
     table = { key: bytes, outputs: new Int16Array(ROUNDS * HALF_VALUES).fill(-1) }
-    if (tables.size >= TABLES_KEPT) tables.delete(tables.keys().next().value as string)
-  } else {
-    // Most recently used last: the first key of the map is the one to forget.
-    tables.delete(id)
+    keepRecent(tables, id, table, TABLES_KEPT)
   }
-  tables.set(id, table)
   return table
 }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { decodeJwt } from 'jose'
 import type { CredentialStatusEntry, SignedCredentialStatus } from '../../../../src/contract/rwa.js'
+import { RWA_BASE } from '../../../../src/contract/rwa-routes.js'
 import {
   emptyBitstring,
   encodeStatusList,
@@ -8,12 +9,12 @@ import {
   setStatusBit,
 } from '../../../../src/proof/status-list.js'
 import type { AppContext } from '../../../pipeline/context.js'
+import { keepRecent, useRecent } from '../../../platform/caches/recently-used.js'
 import type { Executor } from '../../../platform/db/queries.js'
 import { notFound } from '../../../platform/errors.js'
+import { matchesEtag } from '../../../platform/http/etag.js'
 import { VC_CONTEXT } from '../issuance.js'
 import { findJurisdiction } from '../jurisdictions/queries.js'
-import { RWA_BASE } from '../../../../src/contract/rwa-routes.js'
-import { matchesEtag } from '../../../platform/http/etag.js'
 import { permute } from './permutation.js'
 import {
   clearSuspensionBit,
@@ -193,8 +194,12 @@ export function credentialStatusOf(vcJwt: string): SignedCredentialStatus | null
  */
 export const STATUS_LIST_RESIGN_MS = 12 * 60 * 60 * 1000
 
-/** How many signed lists a process keeps (each a few hundred bytes); the oldest is forgotten first. */
-const SIGNED_LISTS_KEPT = 1024
+/**
+ * How many signed lists a process keeps (each under a kilobyte: 8 MB at most); the least recently
+ * served is forgotten first. Lists fetched in turn past this limit are each signed again at every fetch
+ * (docs/performance.md, "Ninth pass: the signed status lists kept").
+ */
+export const SIGNED_LISTS_KEPT = 8192
 
 /**
  * The signing time of a list as served at `now`: its last change, or the start of the current 12-hour
@@ -243,12 +248,10 @@ export async function statusListCredential(
   const etag = statusListEtag(ctx, list, signedAt)
   if (matchesEtag(ifNoneMatch, etag)) return { etag, jwt: null }
   const cache = signedListsOf(ctx)
-  const cached = cache.get(listId)
+  const cached = useRecent(cache, listId)
   if (cached?.etag === etag) return cached
   const jwt = await signStatusList(ctx, list, signedAt)
-  cache.delete(listId)
-  cache.set(listId, { etag, jwt })
-  if (cache.size > SIGNED_LISTS_KEPT) cache.delete(cache.keys().next().value as string)
+  keepRecent(cache, listId, { etag, jwt }, SIGNED_LISTS_KEPT)
   return { etag, jwt }
 }
 
