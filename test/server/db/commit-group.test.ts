@@ -1,8 +1,8 @@
-import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import type SQLite from 'better-sqlite3'
+import type { Kysely } from 'kysely'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { withStatementCache } from '../../../server/platform/db/database.js'
-import { holdingConnection, holdingDialect } from '../../../server/platform/db/held-connection.js'
+import { holdingConnection } from '../../../server/platform/db/held-connection.js'
+import { recordedSqlite } from '../../support/recorded-sqlite.js'
 
 /*
  * SQLite's writes commit in groups (server/platform/db/commit-group.ts; docs/performance.md, "Eighth pass:
@@ -15,27 +15,8 @@ import { holdingConnection, holdingDialect } from '../../../server/platform/db/h
 type Schema = { t: { id: string } }
 
 function database() {
-  const sqlite = new SQLite(':memory:')
-  sqlite.exec('create table t (id text primary key)')
-  const cache = withStatementCache(sqlite)
-  const statements: string[] = []
-  const db = new Kysely<Schema>({
-    dialect: holdingDialect(
-      new SqliteDialect({
-        database: {
-          close: cache.close,
-          prepare: (sql: string) => {
-            statements.push(sql)
-            return cache.prepare(sql)
-          },
-        },
-      }),
-      undefined,
-      cache.prepare,
-      sqlite,
-    ),
-  })
-  return { db, sqlite, statements }
+  const made = recordedSqlite<Schema>({ groups: true, setup: 'create table t (id text primary key)' })
+  return { db: made.db, sqlite: made.sqlite, statements: made.viaKysely }
 }
 
 /** A write as the server runs one: its own flow holding the connection, one transaction. */

@@ -1,9 +1,7 @@
-import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { compiledInsert, compiledOnce } from '../../../server/platform/db/compiled-query.js'
-import { withStatementCache } from '../../../server/platform/db/database.js'
-import { holdingConnection, holdingDialect } from '../../../server/platform/db/held-connection.js'
+import { holdingConnection } from '../../../server/platform/db/held-connection.js'
+import { recordedSqlite } from '../../support/recorded-sqlite.js'
 
 /*
  * Inside a write on SQLite, a statement compiled once runs straight on the connection the write holds
@@ -15,32 +13,8 @@ import { holdingConnection, holdingDialect } from '../../../server/platform/db/h
 type Schema = { t: { id: string; v: number } }
 
 function database(direct: boolean) {
-  const sqlite = new SQLite(':memory:')
-  const cache = withStatementCache(sqlite)
-  const viaKysely: string[] = []
-  const viaHeld: string[] = []
   const failures: unknown[] = []
-  const db = new Kysely<Schema>({
-    dialect: holdingDialect(
-      new SqliteDialect({
-        database: {
-          close: cache.close,
-          prepare: (sql: string) => {
-            viaKysely.push(sql)
-            return cache.prepare(sql)
-          },
-        },
-      }),
-      (error) => failures.push(error),
-      direct
-        ? (sql) => {
-            viaHeld.push(sql)
-            return cache.prepare(sql) as SQLite.Statement
-          }
-        : undefined,
-    ),
-  })
-  return { sqlite, db, viaKysely, viaHeld, failures }
+  return { ...recordedSqlite<Schema>({ direct, onQueryError: (error) => failures.push(error) }), failures }
 }
 
 const valueOfRow = compiledOnce((db: any, id: string) => db.selectFrom('t').select('v').where('id', '=', id))
