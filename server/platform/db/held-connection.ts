@@ -321,8 +321,8 @@ class HoldingDriver implements Driver {
       return group.reject(error)
     }
     try {
-      // Its first write rolled back, and with it the transaction: nothing to commit.
-      if (this.group !== group) return
+      // Its first write rolled back, and with it the transaction, or SQLite lost the transaction (the
+      // group is failed then): nothing to commit.
       this.dropLostGroup()
       if (this.group !== group) return
       this.group = undefined
