@@ -129,14 +129,21 @@ function nameOfField(
 }
 
 /** One refused field in CLI terms: `--recipient-did: expected a DID, e.g. did:web:acme:alice (got "bob")`. */
-function describeField(path: string, messages: string[], where: unknown, context: FailureContext): string {
+function describeField(
+  path: string,
+  messages: string[],
+  where: unknown,
+  context: FailureContext,
+  /** Whether the value's form could be what was refused: not for one in use by something else (409). */
+  formRefused: boolean,
+): string {
   const { name, given, example } = nameOfField(path, where, context)
   // A message that names the value itself (`QQ is not one`) needs no `got "QQ"` after it.
   const raw = given?.startsWith('"') ? (JSON.parse(given) as string) : given
   const named = raw !== undefined && messages.some((m) => m.includes(`${raw} is not`))
   const notes = [
     ...(given === undefined || named ? [] : [`got ${given}`]),
-    ...(example && !messages.some((m) => m.includes('e.g.')) ? [`e.g. ${example}`] : []),
+    ...(formRefused && example && !messages.some((m) => m.includes('e.g.')) ? [`e.g. ${example}`] : []),
   ]
   return `${name}: ${messages.join('; ')}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`
 }
@@ -156,8 +163,9 @@ function fieldsOf(errors: FieldError[]): Array<[string, string[]]> {
 function messageOf(problem: ApiProblemError, context: FailureContext): string {
   const fields = fieldsOf(problem.errors)
   if (fields.length === 0) return problem.detail
+  const formRefused = problem.code !== 'conflict'
   const lines = fields.map(([path, messages]) =>
-    describeField(path, messages, problem.context.where, context),
+    describeField(path, messages, problem.context.where, context, formRefused),
   )
   return lines.length === 1 ? lines[0]! : `${lines.length} values were refused:\n  ${lines.join('\n  ')}`
 }
@@ -286,6 +294,10 @@ const HINTS: Partial<Record<Reason, Hint>> = {
     const from = text(p, 'from_jurisdiction', 'A')
     const to = text(p, 'to_jurisdiction', 'B')
     return `\`rwa trust list --jurisdiction ${from} --status active\` shows it; \`rwa trust revoke --from ${from} --to ${to} --yes\` revokes it`
+  },
+  title_deed_in_use: (p) => {
+    const id = text(p, 'credential_id', 'ID')
+    return `\`rwa credentials get ${id}\` shows it; if this one replaces it, \`rwa credentials revoke ${id} --reason ...\` first`
   },
   credential_already_revoked: (p, c) =>
     `\`rwa credentials get ${text(p, 'credential_id', c.args[0] ?? 'ID')}\` shows the revocation and its reason`,

@@ -230,6 +230,31 @@ describe('a refused field is named by the flag of the command table that gave it
   })
 })
 
+describe('a value refused because something else has it', () => {
+  it('names the flag and the value, with no example of its form, and says how to free it (title_deed_in_use)', () => {
+    const failure = failing(
+      problem('title_deed_in_use', {
+        errors: [{ path: 'property_data.title_deed', message: 'in use by cred_1' }],
+        context: { credential_id: 'cred_1', jurisdiction: 'US', title_deed: 'td-1' },
+      }),
+      {
+        command: 'credentials issue',
+        fields: CREDENTIALS.issue,
+        flagValues: { '--title-deed': 'td-1' },
+        request: {
+          body: { property_data: { title_deed: 'td-1' } },
+          fromFlags: new Set(['property_data.title_deed']),
+        },
+      },
+    )
+    expect(failure.code).toBe(EXIT.conflict)
+    expect(failure.message).toBe('--title-deed: in use by cred_1 (got "td-1")')
+    expect(failure.hint).toBe(
+      '`rwa credentials get cred_1` shows it; if this one replaces it, `rwa credentials revoke cred_1 --reason ...` first',
+    )
+  })
+})
+
 describe('hints are keyed by reason and filled from the context', () => {
   const cases: Array<[string, ApiProblemError, Partial<FailureContext>, string | RegExp]> = [
     [
