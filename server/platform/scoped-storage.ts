@@ -1,43 +1,72 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 
+/*
+ * Every ScopedStorage is a slot of one AsyncLocalStorage. On Node 20 each enabled storage's hook runs
+ * for every promise the process makes (its store copied onto the promise), so a write, which ran inside
+ * three storages (its scope, its held connection, its round of outside work), paid three copies on each
+ * of its ~190 promises; one storage whose store holds all three slots pays one (docs/performance.md,
+ * "Tenth pass: one storage for the three scopes").
+ */
+const shared = new AsyncLocalStorage<readonly unknown[]>()
+let slots = 0
+/** Scopes of any slot running now: the storage is disabled when the last one settles. */
+let running = 0
+
 /**
  * An `AsyncLocalStorage` whose cost is paid only while one of its scopes runs. On Node 20 a storage
  * that ran once keeps async_hooks' init and promise hooks on for the rest of the process: every promise
  * and every native resource anyone creates afterwards (a socket write, a file write) calls them, though
  * most requests never enter a scope. That was 20 % of the CPU of `GET /console/billing/pricing`
- * (docs/performance.md, "The request path, issue 41"). Here the storage is disabled again once its
- * last running scope has settled, and enabled by the next `run`.
+ * (docs/performance.md, "The request path, issue 41"). Here the storage is disabled again once the last
+ * running scope of every ScopedStorage has settled, and enabled by the next `run`.
  *
- * What a scope's flow reads (`getStore`) is the same as with a plain storage while the scope runs.
- * Work a scope started and left running after the scope settled reads no store once the storage is
- * disabled, where a plain storage would give it the scope's (a write already committed, a connection
- * already released): no caller here reads it then.
+ * What a scope's flow reads (`getStore`) is the same as with a plain storage of its own while the scope
+ * runs, whatever scopes of other ScopedStorages it runs inside or starts. Work a scope started and left
+ * running after the scope settled reads no store once no scope runs, where a plain storage would give
+ * it the scope's (a write already committed, a connection already released): no caller here reads it
+ * then.
  */
 export class ScopedStorage<T> {
-  private readonly storage = new AsyncLocalStorage<T>()
-  private running = 0
+  private readonly slot = slots++
+  private runningHere = 0
 
   getStore(): T | undefined {
-    return this.storage.getStore()
+    return shared.getStore()?.[this.slot] as T | undefined
   }
 
   /** Runs `fn` with `store` as the store of its flow, until the promise it returns settles. */
   async run<R>(store: T, fn: () => Promise<R>): Promise<R> {
-    this.running++
+    const stores = shared.getStore()?.slice() ?? []
+    stores[this.slot] = store
+    running++
+    this.runningHere++
     try {
-      return await this.storage.run(store, fn)
+      return await shared.run(stores, fn)
     } finally {
-      if (--this.running === 0) this.storage.disable()
+      this.runningHere--
+      if (--running === 0) shared.disable()
     }
   }
 
-  /** Runs `fn` (its synchronous part, and what it awaits) with no store. */
+  /** Runs `fn` (its synchronous part, and what it awaits) with no store of this slot. */
   exit<R>(fn: () => R): R {
-    return this.storage.exit(fn)
+    const current = shared.getStore()
+    if (current?.[this.slot] === undefined) return fn()
+    const stores = current.slice()
+    stores[this.slot] = undefined
+    return shared.run(stores, fn)
   }
 
-  /** Whether the storage is enabled: one of its scopes is running (for tests). */
+  /** Whether one of this storage's scopes is running (for tests). */
   get active(): boolean {
-    return this.running > 0
+    return this.runningHere > 0
+  }
+
+  /**
+   * Whether the one storage under every ScopedStorage is enabled, its hooks on (for tests: Node 20's
+   * AsyncLocalStorage keeps it in its `enabled` field).
+   */
+  static get enabled(): boolean {
+    return (shared as unknown as { enabled: boolean }).enabled
   }
 }

@@ -3,13 +3,11 @@ import { describe, expect, it } from 'vitest'
 import { ScopedStorage } from '../../server/platform/scoped-storage.js'
 
 /*
- * The storage of the write scopes and held connections (server/platform/scoped-storage.ts): a flow reads its
- * own store across awaits, whatever other scopes start and end meanwhile, and once no scope runs the
- * storage is disabled, so async_hooks stop costing every promise of the process.
+ * The storage of the write scopes, held connections and rounds of outside work
+ * (server/platform/scoped-storage.ts): a flow reads its own store across awaits, whatever other scopes
+ * start and end meanwhile, each ScopedStorage its own slot of one AsyncLocalStorage; once no scope of
+ * any of them runs the storage is disabled, so async_hooks stop costing every promise of the process.
  */
-
-const enabled = (storage: ScopedStorage<unknown>) =>
-  (storage as unknown as { storage: { enabled: boolean } }).storage.enabled
 
 describe('ScopedStorage', () => {
   it('gives each flow its own store across awaits while other scopes start and end', async () => {
@@ -30,14 +28,14 @@ describe('ScopedStorage', () => {
     const b = flow('b', [1])
     expect(await Promise.all([a, b])).toEqual(['a', 'b'])
     expect(storage.active).toBe(false)
-    expect(enabled(storage)).toBe(false)
+    expect(ScopedStorage.enabled).toBe(false)
     expect(storage.getStore()).toBeUndefined()
     const c = flow('c', [10, 10])
     const d = flow('d', [1])
     expect(storage.active).toBe(true)
     await Promise.all([c, d])
     expect(seen.sort()).toEqual(['a:a', 'a:a', 'b:b', 'c:c', 'c:c', 'd:d'])
-    expect(enabled(storage)).toBe(false)
+    expect(ScopedStorage.enabled).toBe(false)
   })
 
   it('settles as its function does, rejections included, and is disabled after', async () => {
@@ -48,7 +46,7 @@ describe('ScopedStorage', () => {
         throw new Error('refused')
       }),
     ).rejects.toThrow('refused')
-    expect([storage.active, enabled(storage)]).toEqual([false, false])
+    expect([storage.active, ScopedStorage.enabled]).toEqual([false, false])
   })
 
   it('exit runs with no store inside a scope, and the scope reads its store again after', async () => {
@@ -60,5 +58,61 @@ describe('ScopedStorage', () => {
     })
     // Outside every scope exit just runs its function.
     expect(storage.exit(() => 42)).toBe(42)
+  })
+
+  it('keeps the stores of several storages apart in one flow: each reads its own, nested or not', async () => {
+    const write = new ScopedStorage<string>()
+    const held = new ScopedStorage<{ n: number }>()
+    const round = new ScopedStorage<string>()
+    const connection = { n: 1 }
+    const seen = await write.run('outer write', () =>
+      held.run(connection, async () => {
+        await sleep(1)
+        const inner = await round.run('round', async () => {
+          await Promise.resolve()
+          // A store is shared by reference, as the held connection's holder is mutated in place.
+          connection.n = 2
+          return [write.getStore(), held.getStore()?.n, round.getStore()]
+        })
+        // The round ended; the write and the connection are still the flow's.
+        const after = [write.getStore(), held.getStore()?.n, round.getStore()]
+        // exit clears one slot only, for what runs inside it.
+        const exited = held.exit(() => [write.getStore(), held.getStore(), round.getStore()])
+        // The same storage nested: the inner scope's store, then the outer's again.
+        const nested = await write.run('inner write', async () => {
+          await sleep(1)
+          return write.getStore()
+        })
+        return { inner, after, exited, nested, again: write.getStore() }
+      }),
+    )
+    expect(seen).toEqual({
+      inner: ['outer write', 2, 'round'],
+      after: ['outer write', 2, undefined],
+      exited: ['outer write', undefined, undefined],
+      nested: 'inner write',
+      again: 'outer write',
+    })
+    expect([write.active, held.active, round.active, ScopedStorage.enabled]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ])
+  })
+
+  it('stays enabled while a scope of any storage runs, and is disabled when the last one settles', async () => {
+    const first = new ScopedStorage<string>()
+    const second = new ScopedStorage<string>()
+    let releaseSecond: () => void = () => {}
+    const secondDone = second.run('b', () => new Promise<void>((resolve) => (releaseSecond = resolve)))
+    await first.run('a', async () => {
+      await sleep(1)
+    })
+    // first's scopes all ended, second's still runs: the one storage is still on, for second's flow.
+    expect([first.active, second.active, ScopedStorage.enabled]).toEqual([false, true, true])
+    releaseSecond()
+    await secondDone
+    expect(ScopedStorage.enabled).toBe(false)
   })
 })
