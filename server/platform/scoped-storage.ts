@@ -22,9 +22,11 @@ let running = 0
  *
  * What a scope's flow reads (`getStore`) is the same as with a plain storage of its own while the scope
  * runs, whatever scopes of other ScopedStorages it runs inside or starts. Work a scope started and left
- * running after the scope settled reads no store once no scope runs, where a plain storage would give
- * it the scope's (a write already committed, a connection already released): no caller here reads it
- * then.
+ * running after the scope settled reads the scope's stores while a scope of any slot runs, as with a
+ * plain storage, and none once no scope runs (a write already committed, a connection already
+ * released): no caller here reads them then. What runs after a write (its `afterCommit` callbacks,
+ * the webhook worker they wake) starts after the write's scope has returned, and a limit's event leaves
+ * the write and its connection (`exit`) before it writes.
  */
 export class ScopedStorage<T> {
   private readonly slot = slots++

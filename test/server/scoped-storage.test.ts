@@ -76,22 +76,38 @@ describe('ScopedStorage', () => {
         })
         // The round ended; the write and the connection are still the flow's.
         const after = [write.getStore(), held.getStore()?.n, round.getStore()]
-        // exit clears one slot only, for what runs inside it.
+        // exit clears one slot only, for what runs inside it: its awaits included (a limit's event
+        // reaches the connection only after some).
         const exited = held.exit(() => [write.getStore(), held.getStore(), round.getStore()])
+        const exitedAcrossAwaits = await held.exit(async () => {
+          await sleep(1)
+          await Promise.resolve()
+          return [write.getStore(), held.getStore()]
+        })
         // The same storage nested: the inner scope's store, then the outer's again.
         const nested = await write.run('inner write', async () => {
           await sleep(1)
           return write.getStore()
         })
-        return { inner, after, exited, nested, again: write.getStore() }
+        return {
+          inner,
+          after,
+          exited,
+          exitedAcrossAwaits,
+          nested,
+          again: write.getStore(),
+          held: held.getStore()?.n,
+        }
       }),
     )
     expect(seen).toEqual({
       inner: ['outer write', 2, 'round'],
       after: ['outer write', 2, undefined],
       exited: ['outer write', undefined, undefined],
+      exitedAcrossAwaits: ['outer write', undefined],
       nested: 'inner write',
       again: 'outer write',
+      held: 2,
     })
     expect([write.active, held.active, round.active, ScopedStorage.enabled]).toEqual([
       false,
@@ -105,14 +121,18 @@ describe('ScopedStorage', () => {
     const first = new ScopedStorage<string>()
     const second = new ScopedStorage<string>()
     let releaseSecond: () => void = () => {}
-    const secondDone = second.run('b', () => new Promise<void>((resolve) => (releaseSecond = resolve)))
+    const secondDone = second.run('b', async () => {
+      await new Promise<void>((resolve) => (releaseSecond = resolve))
+      // first's scope ended meanwhile: second's flow still reads its own store.
+      return second.getStore()
+    })
     await first.run('a', async () => {
       await sleep(1)
     })
     // first's scopes all ended, second's still runs: the one storage is still on, for second's flow.
     expect([first.active, second.active, ScopedStorage.enabled]).toEqual([false, true, true])
     releaseSecond()
-    await secondDone
+    expect(await secondDone).toBe('b')
     expect(ScopedStorage.enabled).toBe(false)
   })
 })
