@@ -177,9 +177,6 @@ async function main() {
     if (needed.has('insert')) {
       await start('insert', [join(ROOT, 'bench/baselines/insert.mjs'), '--db', join(work, 'insert.db')])
     }
-    if (needed.has('floor')) {
-      servers.floor = await startFloor({ root: ROOT, rwaBin: RWA_BIN, work, core: pinning?.server })
-    }
     // rwa is always started: the CLI cold-start figures talk to it.
     const profileArgs = flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
     await start('rwa', [
@@ -218,17 +215,28 @@ async function main() {
 
     // Warm-up first for the fastest server: its rate bounds every other, which sizes the seeding.
     const ordered = [...runnable].sort((a, b) => (a.id === 'hello' ? -1 : b.id === 'hello' ? 1 : 0))
+    // The floors work for the seeded organizations, on a copy of the server's database (startFloor).
+    const forOrganizations = (s) => s.auth || s.server === 'floor'
     for (const scenario of ordered) {
-      if (scenario.auth && !seeding) {
+      if (forOrganizations(scenario) && !seeding) {
         const upperRate = runs.hello?.warmup?.rps ?? (await quickRate(servers.rwa))
         const withGovernance = runnable.some((s) => s.governance)
         seeding = await seed(servers.rwa, upperRate, runnable, withGovernance).catch((error) => ({ error }))
         if (seeding.error) {
           // Without seeded organizations the authenticated scenarios cannot run; the others still can.
           failures.push(`seeding failed, authenticated scenarios skipped: ${seeding.error.message}`)
-          for (const s of runnable.filter((s) => s.auth)) runs[s.id].skipped = 'seeding failed'
-          runnable = runnable.filter((s) => !s.auth)
+          for (const s of runnable.filter(forOrganizations)) runs[s.id].skipped = 'seeding failed'
+          runnable = runnable.filter((s) => !forOrganizations(s))
         } else state = { ...state, orgs: seeding.orgs }
+      }
+      if (scenario.server === 'floor' && !servers.floor && runnable.includes(scenario)) {
+        servers.floor = await startFloor({
+          root: ROOT,
+          rwaDb: join(work, 'rwa.db'),
+          orgs: seeding.orgs,
+          work,
+          core: pinning?.server,
+        })
       }
       if (scenario.postgres && !pgSeeding && runnable.includes(scenario)) {
         const upperRate = runs.hello?.warmup?.rps ?? (await quickRate(servers.rwa))

@@ -12,8 +12,14 @@
 // check, the owner DID (a new one counted), a status list entry, the VC-JWT signed, the credential row,
 // and the same audit event, leaf and event.
 //
-// `--db` is a database the rwa server created and seeded through its API (bench/lib/floors.mjs), so
-// the schema, indexes and rows are rwa's own. The process serves one control route, `POST /run
+// `--db` is a copy of the rwa server's own database, taken once its organizations were seeded through
+// its API (bench/lib/floors.mjs), so the schema, indexes and rows are rwa's own; `--org` names those
+// organizations (a comma list), and the floor works for them in turn as the scenarios' requests do:
+// each transaction (one operation, or a batch) for the next organization, each organization's
+// transfers alternating between the approved and the rejected recipient, its credentials among 16
+// owners. One organization's work, run again and again on the same few pages, costs less than the same
+// work spread over a thousand (docs/performance.md, "Eleventh pass: the floors over the scenarios'
+// organizations"). The process serves one control route, `POST /run
 // {kind, per_transaction, seconds}`: it runs operations for `seconds` (in transactions of
 // `per_transaction`) and answers how many, their CPU time (process.cpuUsage) and the wall time. And
 // `POST /op/transfer` and `POST /op/credential`: one operation per request over bare node:http (serveOne).
@@ -32,7 +38,7 @@ db.pragma('foreign_keys = ON')
 // rwa's checkpoint interval (server/platform/db/database.ts): how often the WAL is copied back is a
 // setting of the storage, not work of the framework, and it changes what the same commits cost.
 db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`)
-const orgId = argument('org')
+const ORGANIZATIONS = argument('org').split(',')
 
 // The proof key and the issuers' keys are opened once and kept in memory, as rwa's SigningKeys does.
 const { privateKey: proofKey } = generateKeyPairSync('ed25519')
@@ -154,11 +160,45 @@ const attestations = (recipient, personal, credentialId) => {
   return statement.all(orgId, recipient, ...personal, orgId, credentialId)
 }
 
-// What the seeded organization holds (bench/lib/seed.mjs): its token, its owner, the two recipients.
-const tokenRow = db.prepare('SELECT * FROM tokens WHERE org_id = ?').get(orgId)
-const owner = tokenRow.owner_did
-const approved = `did:web:${orgId}:alice`
-const rejected = `did:web:${orgId}:mallory`
+// What each seeded organization holds (bench/lib/seed.mjs): its token, its owner, the two recipients;
+// and how many transfers and credentials the floor made for it in this run. Read before any run.
+const tokenOf = db.prepare('SELECT * FROM tokens WHERE org_id = ?')
+const organizations = ORGANIZATIONS.map((id) => {
+  const tokenRow = tokenOf.get(id)
+  if (!tokenRow) throw new Error(`--org ${id}: no token of that organization in --db`)
+  return {
+    orgId: id,
+    tokenRow,
+    owner: tokenRow.owner_did,
+    approved: `did:web:${id}:alice`,
+    rejected: `did:web:${id}:mallory`,
+    transfers: 0,
+    credentials: 0,
+  }
+})
+let turn = 0
+// The organization of the transaction under way, and its fields the operations read.
+let org = organizations[0]
+let orgId = org.orgId
+let tokenRow = org.tokenRow
+let owner = org.owner
+
+/** The next organization in turn, for the next transaction. */
+function nextOrganization() {
+  org = organizations[turn++ % organizations.length]
+  orgId = org.orgId
+  tokenRow = org.tokenRow
+  owner = org.owner
+}
+
+/** Each run starts its organizations and their counts over, as each of a scenario's runs does. */
+function startOver() {
+  turn = 0
+  for (const o of organizations) {
+    o.transfers = 0
+    o.credentials = 0
+  }
+}
 const SOURCE = 'BENCH-SRC'
 const TARGET = 'BENCH-DST'
 const actor = JSON.stringify({ key_id: 'key_floor', roles: ['owner'] })
@@ -205,10 +245,9 @@ function record(action, target, after, object, now) {
   return head.size
 }
 
-let transfers = 0
 function transfer() {
-  const n = transfers++
-  const recipient = n % 2 === 0 ? approved : rejected
+  const n = org.transfers++
+  const recipient = n % 2 === 0 ? org.approved : org.rejected
   const now = new Date().toISOString()
   const transferId = nextId('tx')
   const proofId = nextId('prf')
@@ -359,7 +398,7 @@ function credential() {
   const n = credentials++
   const now = new Date().toISOString()
   const credentialId = nextId('cred')
-  const ownerDid = `did:web:${orgId}:floor-holder-${n % 16}`
+  const ownerDid = `did:web:${orgId}:floor-holder-${org.credentials++ % 16}`
   const property = {
     address: `${100 + (n % 900)} Benchmark Avenue, Suite ${n % 97}, Springfield`,
     type: n % 2 === 0 ? 'commercial' : 'residential',
@@ -452,7 +491,9 @@ function run(kind, perTransaction, seconds) {
   const latencies = []
   let ops = 0
   let now = t0
+  startOver()
   while (now < until) {
+    nextOrganization()
     q.begin.run()
     try {
       for (let i = 0; i < perTransaction; i++) operation()
@@ -483,6 +524,7 @@ function run(kind, perTransaction, seconds) {
  */
 function serveOne(kind, body, res) {
   JSON.parse(body)
+  nextOrganization()
   q.begin.run()
   let answer
   try {

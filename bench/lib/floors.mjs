@@ -16,35 +16,35 @@
 // rounds against its own baseline.
 import { join } from 'node:path'
 import { cpuSeconds, startServer } from './processes.mjs'
-import { propertyData, SOURCE, seedGovernance, seedOrganization, transferBody } from './seed.mjs'
+import { propertyData, SOURCE, transferBody } from './seed.mjs'
 
 /** Operations per batch, in the floor-batch baselines and the batch scenarios (the API's maximum). */
 export const BATCH_SIZE = 1000
 /** Batches in flight at once: one running, one waiting, so the server never idles between them. */
 const BATCH_CLIENTS = 2
-const FLOOR_ORG = 'floor'
 
 /**
- * Starts the floor process on `core`: a database created and seeded by the rwa server itself (one
- * enterprise organization with the bench's governance data, through the API), the server stopped, then
- * bench/baselines/floor.mjs on that file.
+ * Starts the floor process on `core`, working for `orgs` (the seeded organizations the scenarios send
+ * their requests for, in the same turn) on a copy of the rwa server's database `rwaDb` taken now, once
+ * they are seeded: the same schema, rows and organizations as the server's own. SQLite's online backup
+ * copies the pages as they are, while the server runs.
+ *
+ * The floor once seeded one organization of its own and did all its work for it: the same few pages,
+ * in the processor's caches, for every operation, where the scenarios spread theirs over a thousand
+ * organizations (docs/performance.md, "Eleventh pass: the floors over the scenarios' organizations").
  */
-export async function startFloor({ root, rwaBin, work, core }) {
+export async function startFloor({ root, rwaDb, orgs, work, core }) {
   const db = join(work, 'floor.db')
-  const rwa = await startServer({
-    name: 'floor-seed',
-    args: [rwaBin, 'server', 'start', '--port', '0', '--db', db, '--log-level', 'warn'],
-    env: { NODE_ENV: 'production' },
-  })
+  const { default: SQLite } = await import('better-sqlite3')
+  const source = new SQLite(rwaDb, { readonly: true, fileMustExist: true })
   try {
-    const org = await seedOrganization(rwa.url, rwa.adminKey, FLOOR_ORG)
-    await seedGovernance(rwa.url, org, { supply: 1_000_000_000, transfers: 2 })
+    await source.backup(db)
   } finally {
-    await rwa.stop()
+    source.close()
   }
   return startServer({
     name: 'floor',
-    args: [join(root, 'bench/baselines/floor.mjs'), '--db', db, '--org', FLOOR_ORG],
+    args: [join(root, 'bench/baselines/floor.mjs'), '--db', db, '--org', orgs.map((o) => o.orgId).join(',')],
     core,
     env: { NODE_ENV: 'production' },
   })
@@ -193,12 +193,14 @@ export const FLOOR_SCENARIOS = [
     id: 'transfer-floor',
     title: "(e) a transfer's statements, proof and log, no HTTP, 1 per transaction",
     server: 'floor',
+    governance: true,
     run: ({ server, seconds }) => floorRun(server, 'transfer', 1, seconds),
   },
   {
     id: 'transfer-floor-batch',
     title: `(e') the same, ${BATCH_SIZE.toLocaleString('en')} per transaction`,
     server: 'floor',
+    governance: true,
     run: ({ server, seconds }) => floorRun(server, 'transfer', BATCH_SIZE, seconds),
   },
   {
@@ -232,7 +234,9 @@ export const FLOOR_SCENARIOS = [
     id: 'transfer-http-floor',
     title: '(e2) the same as (e), one per request over bare node:http',
     server: 'floor',
-    request: () => httpFloorRequest('transfer', (i) => transferBody(HTTP_FLOOR_ORG, i)),
+    governance: true,
+    request: ({ orgs }) =>
+      httpFloorRequest('transfer', (i) => transferBody(orgs[i % orgs.length], Math.floor(i / orgs.length))),
   },
   {
     id: 'transfer-post-http-floor',
@@ -247,12 +251,14 @@ export const FLOOR_SCENARIOS = [
     id: 'credential-floor',
     title: "(f) a credential's statements, VC-JWT and log, no HTTP, 1 per transaction",
     server: 'floor',
+    governance: true,
     run: ({ server, seconds }) => floorRun(server, 'credential', 1, seconds),
   },
   {
     id: 'credential-floor-batch',
     title: `(f') the same, ${BATCH_SIZE.toLocaleString('en')} per transaction`,
     server: 'floor',
+    governance: true,
     run: ({ server, seconds }) => floorRun(server, 'credential', BATCH_SIZE, seconds),
   },
   {
@@ -294,10 +300,11 @@ export const FLOOR_SCENARIOS = [
     id: 'credential-http-floor',
     title: '(f2) the same as (f), one per request over bare node:http',
     server: 'floor',
-    request: () =>
+    governance: true,
+    request: ({ orgs }) =>
       httpFloorRequest('credential', (i) => ({
         jurisdiction: SOURCE,
-        owner_did: `did:web:${HTTP_FLOOR_ORG.orgId}:holder-${i % 16}`,
+        owner_did: `did:web:${orgs[i % orgs.length].orgId}:holder-${Math.floor(i / orgs.length) % 16}`,
         property_data: propertyData(i),
       })),
   },
@@ -311,14 +318,6 @@ export const FLOOR_SCENARIOS = [
     baseline: 'credential-http-floor',
   },
 ]
-
-/** The organization the HTTP floors' bodies name (the floor does its own organization's work). */
-const HTTP_FLOOR_ORG = {
-  orgId: FLOOR_ORG,
-  tokenId: 'tok_floor',
-  approvedRecipient: `did:web:${FLOOR_ORG}:alice`,
-  rejectedRecipient: `did:web:${FLOOR_ORG}:mallory`,
-}
 
 /**
  * Autocannon's request for an HTTP floor: `POST /op/{kind}` with a body shaped as the API's (which the
