@@ -224,19 +224,26 @@ async function main() {
         seeding = await seed(servers.rwa, upperRate, runnable, withGovernance).catch((error) => ({ error }))
         if (seeding.error) {
           // Without seeded organizations the authenticated scenarios cannot run; the others still can.
-          failures.push(`seeding failed, authenticated scenarios skipped: ${seeding.error.message}`)
+          failures.push(
+            `seeding failed, authenticated scenarios and floors skipped: ${seeding.error.message}`,
+          )
           for (const s of runnable.filter(forOrganizations)) runs[s.id].skipped = 'seeding failed'
           runnable = runnable.filter((s) => !forOrganizations(s))
         } else state = { ...state, orgs: seeding.orgs }
       }
       if (scenario.server === 'floor' && !servers.floor && runnable.includes(scenario)) {
-        servers.floor = await startFloor({
+        const floor = await startFloor({
           root: ROOT,
           rwaDb: join(work, 'rwa.db'),
           orgs: seeding.orgs,
           work,
           core: pinning?.server,
-        })
+        }).catch((error) => ({ error }))
+        if (floor.error) {
+          failures.push(`the floor process did not start, its scenarios skipped: ${floor.error.message}`)
+          for (const s of runnable.filter((s) => s.server === 'floor')) runs[s.id].skipped = 'no floor'
+          runnable = runnable.filter((s) => s.server !== 'floor')
+        } else servers.floor = floor
       }
       if (scenario.postgres && !pgSeeding && runnable.includes(scenario)) {
         const upperRate = runs.hello?.warmup?.rps ?? (await quickRate(servers.rwa))

@@ -15,9 +15,9 @@
 // `--db` is a copy of the rwa server's own database, taken once its organizations were seeded through
 // its API (bench/lib/floors.mjs), so the schema, indexes and rows are rwa's own; `--org` names those
 // organizations (a comma list), and the floor works for them in turn as the scenarios' requests do:
-// each transaction (one operation, or a batch) for the next organization, each organization's
+// each transaction (one operation, or a batch of them) for the next organization, each organization's
 // transfers alternating between the approved and the rejected recipient, its credentials among 16
-// owners. One organization's work, run again and again on the same few pages, costs less than the same
+// owners (`startOver` says when the turn starts again). One organization's work, run again and again on the same few pages, costs less than the same
 // work spread over a thousand (docs/performance.md, "Eleventh pass: the floors over the scenarios'
 // organizations"). The process serves one control route, `POST /run
 // {kind, per_transaction, seconds}`: it runs operations for `seconds` (in transactions of
@@ -191,8 +191,14 @@ function nextOrganization() {
   owner = org.owner
 }
 
-/** Each run starts its organizations and their counts over, as each of a scenario's runs does. */
-function startOver() {
+/**
+ * A run of single operations starts the turn of the organizations and their counts over, as each run
+ * of a single-POST scenario starts its requests over; a run of batches goes on from the organization
+ * after the last batch, as the batch scenarios' one turn over all their runs does (bench/lib/floors.mjs,
+ * `organizationWithRoom`). The HTTP floors' requests go on from wherever the last one left.
+ */
+function startOver(perTransaction) {
+  if (perTransaction !== 1) return
   turn = 0
   for (const o of organizations) {
     o.transfers = 0
@@ -491,7 +497,7 @@ function run(kind, perTransaction, seconds) {
   const latencies = []
   let ops = 0
   let now = t0
-  startOver()
+  startOver(perTransaction)
   while (now < until) {
     nextOrganization()
     q.begin.run()

@@ -23,12 +23,19 @@ export function argument(name) {
   return process.argv[at + 1]
 }
 
-/** Opens a SQLite file the way the rwa server does: WAL, synchronous NORMAL. */
+/**
+ * Opens a SQLite file the way the rwa server does (server/platform/db/database.ts): WAL, synchronous
+ * NORMAL, the file read through a memory map, temporary storage in memory. Without the map a floor
+ * working for a thousand organizations read a page with a system call where rwa reads none.
+ */
 export async function openSqlite(path) {
   const { default: SQLite } = await import('better-sqlite3')
+  const { SQLITE_MMAP_BYTES } = await import('../../dist/server/platform/db/database.js')
   const db = new SQLite(path)
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
+  db.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`)
+  db.pragma('temp_store = MEMORY')
   return db
 }
 

@@ -20,6 +20,9 @@ export type Db = Kysely<Database>
 /** Pages of WAL past which a commit copies them back into the database file (see `openDatabase`). */
 export const WAL_AUTOCHECKPOINT_PAGES = 10_000
 
+/** Bytes of the database file SQLite reads through a memory map (see `openDatabase`). */
+export const SQLITE_MMAP_BYTES = 1_073_741_824
+
 export interface DatabaseOptions {
   /** Told of every statement that fails (for the database error metric); must not throw. */
   onQueryError?: (error: unknown) => void
@@ -54,7 +57,7 @@ export async function openDatabase(path: string, options: DatabaseOptions = {}):
     // docs/performance.md). Writes still go through the WAL, which is never mapped. The price: an I/O
     // error on a mapped page ends the process (SIGBUS) instead of failing one statement. A larger
     // cache_size (64 MB) did not help measurably: a proof's pages are spread over the whole table.
-    sqlite.pragma('mmap_size = 1073741824')
+    sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`)
     // SQLite copies the WAL back into the database once it passes this many pages (40 MiB at 4 KiB),
     // not at its default 1,000: a checkpoint copies every page the WAL holds, read back with a system
     // call each, then syncs twice, and the pages a write changes are mostly the same few (the ends of
