@@ -17,11 +17,12 @@
 // organizations (a comma list), and the floor works for them in turn as the scenarios' requests do:
 // each transaction (one operation, or a batch of them) for the next organization, each organization's
 // transfers alternating between the approved and the rejected recipient, its credentials among 16
-// owners (`startOver` says when the turn starts again). One organization's work, run again and again on the same few pages, costs less than the same
-// work spread over a thousand (docs/performance.md, "Eleventh pass: the floors over the scenarios'
-// organizations"). The process serves one control route, `POST /run
-// {kind, per_transaction, seconds}`: it runs operations for `seconds` (in transactions of
-// `per_transaction`) and answers how many, their CPU time (process.cpuUsage) and the wall time. And
+// owners (`startOver` says when the turn starts again). One organization's work, run again and again
+// on the same few pages, costs less than the same work spread over a thousand (docs/performance.md,
+// "Eleventh pass: the floors over the scenarios' organizations"). The process serves one control
+// route, `POST /run {kind, per_transaction, seconds}`: it runs operations for `seconds` (in
+// transactions of `per_transaction`) and answers how many, their CPU time (process.cpuUsage) and the
+// wall time. And
 // `POST /op/transfer` and `POST /op/credential`: one operation per request over bare node:http (serveOne).
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import canonicalize from 'canonicalize'
