@@ -28,17 +28,12 @@ import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import { rulesFromRow } from '../../dist/server/areas/rwa/tokens/from-row.js'
 import { evaluateTransfer } from '../../dist/server/areas/rwa/transfers/evaluate-transfer.js'
-import { WAL_AUTOCHECKPOINT_PAGES } from '../../dist/server/platform/db/database.js'
 import { STATUS_LIST_MIN_BITS } from '../../dist/src/proof/status-list.js'
 import { eventLeafHash } from '../../dist/src/tlog/leaf.js'
 import { appendToFrontier, rootOfFrontier } from '../../dist/src/tlog/merkle.js'
 import { argument, listen, openSqlite, sendJson } from './serve.mjs'
 
 const db = await openSqlite(argument('db'))
-db.pragma('foreign_keys = ON')
-// rwa's checkpoint interval (server/platform/db/database.ts): how often the WAL is copied back is a
-// setting of the storage, not work of the framework, and it changes what the same commits cost.
-db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`)
 const ORGANIZATIONS = argument('org').split(',')
 
 // The proof key and the issuers' keys are opened once and kept in memory, as rwa's SigningKeys does.
