@@ -26,6 +26,7 @@ export interface Change {
    * the log position its audit event was appended at (a transfer's proof carries it; known only as the
    * write commits). Absent, the outbox reads the record back (server/pipeline/events/objects.ts). Only called
    * for a change that is an event, so a service may name it at no cost when it has the answer at hand.
+   * It may give the record already serialized (`SerializedAnswer`).
    */
   answer?: (logIndex: number | undefined) => unknown
   /**
@@ -35,6 +36,16 @@ export interface Change {
    * `appendRecorded`), so the answer carries the real position and the log row is the last lock taken.
    */
   appended?: (logIndex: number) => void
+}
+
+/**
+ * A change's answer as JSON text: what `JSON.stringify` gives of the record. A write keeps its changes
+ * until it appends them at its end, a batch's a thousand of them: a record kept as one string costs the
+ * garbage collector one object to copy instead of a tree of them (a transfer's proof:
+ * docs/performance.md, "Twelfth pass: the batch's garbage").
+ */
+export class SerializedAnswer {
+  constructor(readonly json: string) {}
 }
 
 /** Where a write comes from: its actor and the request id (null for a job). */

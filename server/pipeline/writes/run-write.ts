@@ -1,6 +1,6 @@
 import { type CanonicalJsonText, canonicalText } from '../../../src/tlog/leaf.js'
 import { isoTimestamp } from '../../platform/clock.js'
-import { holdingConnection } from '../../platform/db/held-connection.js'
+import { atTopOfHeldTransaction, holdingConnection } from '../../platform/db/held-connection.js'
 import type { Executor } from '../../platform/db/queries.js'
 import { insertAuditEvents } from '../audit/queries.js'
 import { appendToAuditLog, type PendingAuditEvent } from '../audit-log/append.js'
@@ -64,6 +64,22 @@ export async function appendRecorded(ctx: AppContext): Promise<void> {
   const scope = currentWrite()
   if (!scope) throw new Error('appendRecorded outside a write')
   await appendChanges(ctx, ctx.db, scope)
+}
+
+/**
+ * Appends what the current write recorded so far, as `appendRecorded`, then forgets it: the changes, their
+ * answers and closures no longer kept until the write's end. For a write that runs many operations one
+ * after another (a batch on SQLite: server/areas/rwa/batch/service.ts), between two of them, where no
+ * savepoint is open: a savepoint rolled back restores the write's list of changes to its length when it
+ * began (../writes/savepoint.ts), which a forgotten list no longer has (checked).
+ */
+export async function appendRecordedAndForget(ctx: AppContext): Promise<void> {
+  const scope = currentWrite()
+  if (!scope) throw new Error('appendRecordedAndForget outside a write')
+  if (!atTopOfHeldTransaction()) throw new Error('appendRecordedAndForget inside a savepoint of the write')
+  await appendChanges(ctx, ctx.db, scope)
+  scope.changes.length = 0
+  scope.appended = 0
 }
 
 async function appendChanges(ctx: AppContext, db: Executor, scope: WriteScope): Promise<void> {

@@ -97,6 +97,15 @@ export async function withoutSavepoints<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * Whether the flow holds its transaction with nothing begun inside it open: no savepoint (nor a
+ * transaction begun inside `withoutSavepoints`) that a rollback could end while the outer one goes on.
+ */
+export function atTopOfHeldTransaction(): boolean {
+  const holder = holders.getStore()
+  return holder?.connection !== undefined && holder.open.length === 1
+}
+
+/**
  * Runs `fn` as a service's transaction (what `db.transaction().execute(fn)` does), given `db` itself
  * when it would be part of the enclosing transaction anyway: inside `withoutSavepoints`, where a
  * transaction begun is no savepoint, and where every query of the flow runs on its held connection

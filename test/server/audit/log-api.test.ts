@@ -174,6 +174,59 @@ describe('GET /console/audit/log/*', () => {
     expect(replay.text).toBe(res.text)
   })
 
+  it('a batch longer than one append answers each position in order, and one failing after appends keeps nothing', async () => {
+    h = await createHarness()
+    const acme = await h.createOrg('acme', { tier: 'pro' })
+    const world = await buildWorld(h, acme.key)
+    const key = { key: acme.key }
+    const checkpoint = async () => expectStatus(h!.get('/console/audit/log/checkpoint', key), 200)
+    // 150 operations: on SQLite appended after the 64th and the 128th and at the end (server/areas/rwa/batch/service.ts).
+    const transfers = (count: number) =>
+      Array.from({ length: count }, () => ({ op: 'transfers.request', body: transferBody(world.tokenId, 1) }))
+
+    const before = (await checkpoint()).tree_size
+    const res = await expectStatus(h.post('/console/rwa/batch', { operations: transfers(150) }, key), 200)
+    const positions = res.results.map((r: any) => r.body.log_index)
+    expect(positions).toEqual(Array.from({ length: 150 }, (_, i) => before + i))
+    const after = await checkpoint()
+    expect(after.tree_size).toBe(before + 150)
+    const entries = await expectStatus(
+      h.get('/console/audit/log/entries', { ...key, query: { start: 0, end: after.tree_size } }),
+      200,
+    )
+    expect(rootOfLeaves(entries.entries.map(eventLeafHash)).root.toString('base64')).toBe(after.root_hash)
+    expect(entries.entries.slice(before).map((e: any) => e.target.id)).toEqual(
+      res.results.map((r: any) => r.body.transfer_id),
+    )
+    // Each transfer's event carries it as GET answers it, proof and position included.
+    for (const index of [0, 63, 64, 149]) {
+      const transfer = res.results[index].body
+      const got = await expectStatus(h.get(`/console/rwa/transfers/${transfer.transfer_id}`, key), 200)
+      expect(got.log_index).toBe(transfer.log_index)
+      expect(got.proof.log_index).toBe(transfer.log_index)
+      const events = await expectStatus(
+        h.get('/console/events', { ...key, query: { type: 'transfer.approved', limit: 200 } }),
+        200,
+      )
+      const event = events.events.find((e: any) => e.data.object.transfer_id === transfer.transfer_id)
+      expect(JSON.stringify(event.data.object)).toBe(JSON.stringify(got))
+    }
+
+    // The 100th of an atomic batch fails (more than the sender holds): nothing of it is kept, though
+    // its first 64 operations' events were appended before it ran.
+    const failing = transfers(150)
+    failing[99] = { op: 'transfers.request', body: transferBody(world.tokenId, 10 ** 9) }
+    const eventsBefore = await expectStatus(h.get('/console/events', { ...key, query: { limit: 1 } }), 200)
+    const refused = await h.post('/console/rwa/batch', { operations: failing }, key)
+    expect(refused.status).toBe(422)
+    expect(refused.body.context).toMatchObject({ index: 99 })
+    expect(await checkpoint()).toMatchObject({ tree_size: after.tree_size, root_hash: after.root_hash })
+    const eventsAfter = await expectStatus(h.get('/console/events', { ...key, query: { limit: 1 } }), 200)
+    expect(eventsAfter.events).toEqual(eventsBefore.events)
+    const listed = await expectStatus(h.get('/console/rwa/transfers', { ...key, query: { limit: 1 } }), 200)
+    expect(listed.total).toBe(150)
+  })
+
   it("a recovery and its proof name its token.recovered event's position, proven by inclusion", async () => {
     h = await createHarness()
     const acme = await h.createOrg('acme', { tier: 'pro' })

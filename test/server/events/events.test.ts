@@ -148,6 +148,37 @@ describe('events', () => {
     await expectStatus(h.get(`/console/events/${tx.id}`, { key: lion.key }), 404)
   })
 
+  it('a write with more events than one insert takes writes every one, in order, each delivered to its endpoint', async () => {
+    h = await createHarness({ allowHttpWebhooks: true })
+    const acme = await h.createOrg('acme', { tier: 'pro' })
+    const key = { key: acme.key }
+    await expectStatus(h.post('/console/rwa/jurisdictions', US, key), 201)
+    const endpoint = await expectStatus(
+      h.post('/console/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['attestation.*'] }, key),
+      201,
+    )
+    // 150: two full inserts of events and a part (server/pipeline/events/outbox.ts).
+    const operations = Array.from({ length: 150 }, (_, i) => ({
+      op: 'attestations.submit',
+      body: { jurisdiction: 'US', subject_did: `${RECIPIENT}-${i}`, type: 'kyc', attester: 'A' },
+    }))
+    const batch = await expectStatus(h.post('/console/rwa/batch', { operations }, key), 200)
+    const db = h.ctx.db as any
+    const events = await db
+      .selectFrom('events')
+      .selectAll()
+      .where('type', '=', 'attestation.submitted')
+      .orderBy('event_id')
+      .execute()
+    expect(events.map((e: any) => JSON.parse(e.data).object)).toEqual(batch.results.map((r: any) => r.body))
+    const deliveries = await db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('webhook_id', '=', endpoint.webhook_id)
+      .execute()
+    expect(deliveries.map((d: any) => d.event_id).sort()).toEqual(events.map((e: any) => e.event_id).sort())
+  })
+
   it('a refused write leaves no event', async () => {
     h = await createHarness()
     const acme = await h.createOrg('acme', { tier: 'pro' })

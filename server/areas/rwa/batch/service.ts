@@ -3,7 +3,6 @@ import {
   BATCH_OPERATIONS,
   type BatchOperationName,
   type BatchRequest,
-  type BatchResponse,
   type BatchResult,
 } from '../../../../src/contract/batch.js'
 import type { FieldError, Problem } from '../../../../src/contract/errors.js'
@@ -16,7 +15,7 @@ import { dialectOf } from '../../../platform/db/dialect.js'
 import { withoutSavepoints } from '../../../platform/db/held-connection.js'
 import { ApiError, fieldErrorsOf, invalidFields } from '../../../platform/errors.js'
 import { concurrencyRefusalOf, problemOf } from '../../../platform/http/error-handler.js'
-import { appendRecorded } from '../../../pipeline/writes/run-write.js'
+import { appendRecorded, appendRecordedAndForget } from '../../../pipeline/writes/run-write.js'
 import { inSavepoint } from '../../../pipeline/writes/savepoint.js'
 import { findToken } from '../tokens/queries.js'
 import {
@@ -66,7 +65,7 @@ export async function runBatch(
   request: BatchRequest,
   c: Context<AppEnv>,
   run: RunOperation,
-): Promise<BatchResponse> {
+): Promise<Response> {
   const count = request.operations.length
   assertRoles(principal, request)
   const plan = planBatch(request.operations)
@@ -78,10 +77,62 @@ export async function runBatch(
 
   const execute = (p: Prepared, answers: Map<string, unknown>) =>
     executeOne(ctx, principal, c, run, p, answers)
-  const runAll = () =>
-    request.atomic ? runAtomic(ctx, c, prepared, execute) : runEachAlone(ctx, c, prepared, execute)
-  if (!request.dry_run) return { results: await runAll(), dry_run: false }
-  return { results: await dryRun(ctx, runAll), dry_run: true }
+  // On SQLite a real batch's changes are appended as it goes (`BatchResults`); a dry run's all at its
+  // end, inside the savepoint that undoes them.
+  const results = new BatchResults(ctx, !request.dry_run && dialectOf(ctx.db) === 'sqlite')
+  const runAll = async () => {
+    await (request.atomic
+      ? runAtomic(ctx, c, prepared, execute, results)
+      : runEachAlone(ctx, c, prepared, execute, results))
+    // Every change appended, each answer carries its log position (a transfer's log_index).
+    await appendRecorded(ctx)
+    return results.json(request.dry_run)
+  }
+  const json = request.dry_run ? await dryRun(ctx, runAll) : await runAll()
+  return c.body(json, ROUTES.batch.response.status, { 'content-type': 'application/json' })
+}
+
+/** Results are made JSON text and their changes appended every this many operations (`BatchResults`). */
+const OPERATIONS_PER_APPEND = 64
+
+/**
+ * The batch's results, as the answer's JSON text once they are final. A write appends its changes to
+ * the log at its end, and an answer is final only then (a transfer's `log_index`); kept until then, a
+ * thousand operations' changes and answers outlived several of the garbage collector's young
+ * collections, which copied them each time (docs/performance.md, "Twelfth pass: the batch's garbage").
+ * So on SQLite (`appendAsItGoes`), whose one connection runs one write at a time, every
+ * `OPERATIONS_PER_APPEND` operations the changes are appended and forgotten, and the results made text:
+ * the same log positions, in the same order, as one append at the end. Not on PostgreSQL, where the log
+ * row must be the last row a write locks (server/pipeline/writes/run-write.ts, `appendRecorded`).
+ */
+class BatchResults {
+  private readonly texts: string[] = []
+  private pending: BatchResult[] = []
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly appendAsItGoes: boolean,
+  ) {}
+
+  /** Adds an operation's result; between two operations, where the batch holds no savepoint of its own. */
+  async add(result: BatchResult): Promise<void> {
+    this.pending.push(result)
+    if (this.appendAsItGoes && this.pending.length === OPERATIONS_PER_APPEND) {
+      await appendRecordedAndForget(this.ctx)
+      this.settle()
+    }
+  }
+
+  /** The answer's text (`BatchResponse`), once every change is appended. */
+  json(dryRun: boolean): string {
+    this.settle()
+    return `{"results":[${this.texts.join(',')}],"dry_run":${dryRun}}`
+  }
+
+  private settle(): void {
+    for (const result of this.pending) this.texts.push(JSON.stringify(result))
+    this.pending = []
+  }
 }
 
 /** 403 naming the first operation whose role the key lacks, before anything runs. */
@@ -228,8 +279,9 @@ async function runAtomic(
   c: Context<AppEnv>,
   prepared: Prepared[],
   execute: Execute,
-): Promise<BatchResult[]> {
-  const inTurn = () => runEachInTurn(c, prepared, execute)
+  results: BatchResults,
+): Promise<void> {
+  const inTurn = () => runEachInTurn(c, prepared, execute, results)
   return dialectOf(ctx.db) === 'sqlite' ? withoutSavepoints(inTurn) : inTurn()
 }
 
@@ -238,9 +290,9 @@ async function runEachInTurn(
   c: Context<AppEnv>,
   prepared: Prepared[],
   execute: Execute,
-): Promise<BatchResult[]> {
+  results: BatchResults,
+): Promise<void> {
   const answers = new Map<string, unknown>()
-  const results: BatchResult[] = []
   for (const p of prepared) {
     let outcome: { status: number; body: unknown }
     try {
@@ -257,10 +309,9 @@ async function runEachInTurn(
         },
       )
     }
-    if (p.ref !== null) answers.set(p.ref, outcome.body)
-    results.push({ index: p.index, ref: p.ref, op: p.op, ...outcome })
+    if (p.ref !== null) answers.set(p.ref, referable(outcome.body))
+    await results.add({ index: p.index, ref: p.ref, op: p.op, ...outcome })
   }
-  return results
 }
 
 /** Each operation alone: a savepoint each, a failure its result (a problem) and nothing else's. */
@@ -269,44 +320,49 @@ async function runEachAlone(
   c: Context<AppEnv>,
   prepared: Prepared[],
   execute: Execute,
-): Promise<BatchResult[]> {
+  results: BatchResults,
+): Promise<void> {
   const answers = new Map<string, unknown>()
-  const results: BatchResult[] = []
   for (const p of prepared) {
     let outcome: { status: number; body: unknown }
     try {
       outcome = await inSavepoint(ctx, () => execute(p, answers))
-      if (p.ref !== null) answers.set(p.ref, outcome.body)
+      if (p.ref !== null) answers.set(p.ref, referable(outcome.body))
     } catch (error) {
       const problem: Problem = problemOf(c, refusalOf(error))
       outcome = { status: problem.status, body: problem }
     }
-    results.push({ index: p.index, ref: p.ref, op: p.op, ...outcome })
+    await results.add({ index: p.index, ref: p.ref, op: p.op, ...outcome })
   }
-  return results
 }
+
+/**
+ * An answer as later operations' refs read it: as its operation answered it, without what the append of
+ * its changes adds to it later (a transfer's `log_index`), whether that append comes at the batch's end or
+ * after some of its operations (`BatchResults`).
+ */
+const referable = (body: unknown): unknown =>
+  body !== null && typeof body === 'object' && !Array.isArray(body) ? { ...body } : body
 
 /** Thrown at the end of a dry run to roll it back, carrying what it answered. */
 class DryRunDone extends Error {
-  constructor(readonly results: BatchResult[]) {
+  constructor(readonly json: string) {
     super('dry run done')
   }
 }
 
 /**
  * Runs the batch for real in a savepoint and rolls it back, with its audit events and invalidations.
- * Its audit events are appended to the log before the rollback, as a real batch's are before its
+ * `runAll` appends its audit events to the log before the rollback, as a real batch's are before its
  * answer is made, so the answers name the log positions the batch really had (a transfer's log_index).
  */
-async function dryRun(ctx: AppContext, runAll: () => Promise<BatchResult[]>): Promise<BatchResult[]> {
+async function dryRun(ctx: AppContext, runAll: () => Promise<string>): Promise<string> {
   try {
     await inSavepoint(ctx, async () => {
-      const results = await runAll()
-      await appendRecorded(ctx)
-      throw new DryRunDone(results)
+      throw new DryRunDone(await runAll())
     })
   } catch (error) {
-    if (error instanceof DryRunDone) return error.results
+    if (error instanceof DryRunDone) return error.json
     throw error
   }
   throw new Error('unreachable: a dry run always rolls back')

@@ -14,6 +14,7 @@ import {
   proofFacts,
 } from '../../../../src/proof/verify.js'
 import type { AppContext } from '../../../pipeline/context.js'
+import { SerializedAnswer } from '../../../pipeline/writes/change.js'
 import type { Executor } from '../../../platform/db/queries.js'
 import { detachPayload } from '../../../platform/signing/compact-jws.js'
 import { recordTokenEvent } from '../history/history.js'
@@ -150,17 +151,22 @@ export async function storeTransfer(
     all_satisfied,
     checks,
   })
+  // The proof as its event will carry it, serialized now: its facts, reordered for the signature, and
+  // its JWS die here instead of living until the write appends its changes (`SerializedAnswer`).
+  const proofJson = JSON.stringify(proof)
   ctx.record({
     orgId: record.orgId,
     action: `transfer.${record.status}`,
     target: { type: 'transfer', id: record.transferId },
     after: { token_id: record.tokenId, ...record.transfer, proof_id: record.proofId },
-    // As GET answers it: the transfer and its proof with its event's log position.
-    answer: (logIndex) => ({
-      ...answer,
-      log_index: logIndex,
-      proof: { ...proof, log_index: logIndex },
-    }),
+    // As GET answers it: the transfer and its proof with its event's log position, the text of
+    // `{ ...answer, log_index, proof: { ...proof, log_index } }`.
+    answer: (logIndex) => {
+      const transfer = JSON.stringify({ ...answer, log_index: logIndex })
+      return new SerializedAnswer(
+        `${transfer.slice(0, -1)},"proof":${withLastField(proofJson, 'log_index', logIndex)}}`,
+      )
+    },
     // Its event's position in the organization's log
     // (docs/governance.md, "The verifiable log"), known once the write appends its events,
     // before its answer is serialized (server/pipeline/writes/run-write.ts, `appendRecorded`).
@@ -177,4 +183,13 @@ export async function storeTransfer(
     actor_key_id: history.actorKeyId,
   })
   return answer
+}
+
+/**
+ * The JSON text of an object (`json`, serialized, without `name`) with `name` added as its last field, as
+ * `JSON.stringify({ ...object, [name]: value })` writes it: left out when `value` is undefined.
+ */
+function withLastField(json: string, name: string, value: number | undefined): string {
+  if (value === undefined) return json
+  return `${json.slice(0, -1)}${json === '{}' ? '' : ','}${JSON.stringify(name)}:${JSON.stringify(value)}}`
 }
