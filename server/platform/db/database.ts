@@ -20,8 +20,11 @@ export type Db = Kysely<Database>
 /** Pages of WAL past which a commit copies them back into the database file (see `openDatabase`). */
 export const WAL_AUTOCHECKPOINT_PAGES = 10_000
 
-/** Bytes of the database file SQLite reads through a memory map (see `openDatabase`). */
-export const SQLITE_MMAP_BYTES = 1_073_741_824
+/**
+ * Bytes of the database file SQLite reads through a memory map (see `openDatabase`): the most this build
+ * of SQLite maps (its SQLITE_MAX_MMAP_SIZE, 0x7fff0000; a larger size is cut to it).
+ */
+export const SQLITE_MMAP_BYTES = 2_147_418_112
 
 export interface DatabaseOptions {
   /** Told of every statement that fails (for the database error metric); must not throw. */
@@ -50,8 +53,11 @@ export async function openDatabase(path: string, options: DatabaseOptions = {}):
     sqlite.pragma('synchronous = NORMAL')
     sqlite.pragma('foreign_keys = ON')
     sqlite.pragma('busy_timeout = 5000')
-    // The database's first GiB read through a memory map instead of a read() per page into SQLite's
-    // 2 MB page cache: a page in the OS cache costs no system call nor copy. An inclusion proof reads
+    // The database's first 2 GiB read through a memory map instead of a read() per page into SQLite's
+    // 2 MB page cache: a page in the OS cache costs no system call nor copy. At 1 GiB, a file that
+    // outgrew it (the bench's do, during their batches) read its newest pages, the ends of its tables
+    // and indexes that every write touches, a system call each (docs/performance.md, "Twelfth pass:
+    // the batch's garbage"). An inclusion proof reads
     // about ten of the log's nodes, each on its own page once the log outgrows the page cache (125 MB
     // of nodes at a million entries): mapped, such a proof cost 5-13 % less CPU (same runs; see
     // docs/performance.md). Writes still go through the WAL, which is never mapped. The price: an I/O
