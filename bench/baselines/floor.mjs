@@ -9,8 +9,9 @@
 // the token's history, the holdings moved when approved; and what every write records in the
 // same transaction: the audit event, its leaf appended to the organization's verifiable log, and the
 // outbox event. A credential: the jurisdiction, the title deed
-// check, the owner DID (a new one counted), a status list entry, the VC-JWT signed, the credential row,
-// and the same audit event, leaf and event.
+// check, the owner DID (a new one counted), a status list entry at rwa's keyed permutation of its ordinal
+// with its sibling suspension entry, the VC-JWT signed, the credential row, and the same audit event,
+// leaf and event.
 //
 // `--db` is a copy of the rwa server's own database, taken once its organizations were seeded through
 // its API (bench/lib/floors.mjs), so the schema, indexes and rows are rwa's own; `--org` names those
@@ -26,6 +27,7 @@
 // `POST /op/transfer` and `POST /op/credential`: one operation per request over bare node:http (serveOne).
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import canonicalize from 'canonicalize'
+import { permute } from '../../dist/server/areas/rwa/status-lists/permutation.js'
 import { rulesFromRow } from '../../dist/server/areas/rwa/tokens/from-row.js'
 import { evaluateTransfer } from '../../dist/server/areas/rwa/transfers/evaluate-transfer.js'
 import { STATUS_LIST_MIN_BITS } from '../../dist/src/proof/status-list.js'
@@ -133,7 +135,7 @@ const q = {
        created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, 0, ?, ?)`,
   ),
   takeStatusEntry: db.prepare(
-    'UPDATE status_lists SET used = used + 1 WHERE list_id = ? AND used < capacity RETURNING used',
+    'UPDATE status_lists SET used = used + 1 WHERE list_id = ? AND used < capacity RETURNING used, suspension_list_id',
   ),
   insertCredential: db.prepare(
     `INSERT INTO credentials (credential_id, org_id, jurisdiction, owner_did, property_data, status,
@@ -419,24 +421,31 @@ function credential() {
   // credentials than one list of 131,072 entries holds).
   let list = q.statusList.get(orgId, SOURCE)
   if (!list) {
-    list = { list_id: nextId('sl') }
-    q.insertStatusList.run(list.list_id, orgId, SOURCE, STATUS_LIST_MIN_BITS, b64(randomBytes(32)), now, now)
+    list = { list_id: nextId('sl'), perm_key: b64(randomBytes(32)), capacity: STATUS_LIST_MIN_BITS }
+    q.insertStatusList.run(list.list_id, orgId, SOURCE, list.capacity, list.perm_key, now, now)
   }
-  const { used } = q.takeStatusEntry.get(list.list_id)
-  const index = used - 1
+  const taken = q.takeStatusEntry.get(list.list_id)
+  // The entry's index is rwa's keyed permutation of its ordinal (the order of the indexes must not tell
+  // the order of issuance), at the same index of the sibling suspension list (one a seeded list has).
+  const index = permute(list.perm_key, taken.used - 1, Number(list.capacity))
+  const statusEntry = (listId, purpose) => ({
+    id: `https://rwa.example/status/${listId}#${index}`,
+    type: 'BitstringStatusListEntry',
+    statusPurpose: purpose,
+    statusListIndex: String(index),
+    statusListCredential: `https://rwa.example/status/${listId}`,
+  })
+  const credentialStatus = [
+    statusEntry(list.list_id, 'revocation'),
+    statusEntry(taken.suspension_list_id ?? list.list_id, 'suspension'),
+  ]
   const vc = {
     '@context': ['https://www.w3.org/ns/credentials/v2'],
     type: ['VerifiableCredential', 'PropertyOwnershipCredential'],
     issuer: jurisdiction.issuer_did,
     validFrom: now,
     credentialSubject: { id: ownerDid, jurisdiction: SOURCE, property },
-    credentialStatus: {
-      id: `https://rwa.example/status/${list.list_id}#${index}`,
-      type: 'BitstringStatusListEntry',
-      statusPurpose: 'revocation',
-      statusListIndex: String(index),
-      statusListCredential: `https://rwa.example/status/${list.list_id}`,
-    },
+    credentialStatus,
     id: `urn:rwa:credential:${credentialId}`,
     iss: jurisdiction.issuer_did,
     sub: ownerDid,
@@ -471,6 +480,7 @@ function credential() {
     issuer_did: jurisdiction.issuer_did,
     issued_at: now,
     vc_jwt: vcJwt,
+    credential_status: credentialStatus,
   }
   record(
     'credential.issued',
