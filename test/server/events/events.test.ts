@@ -179,6 +179,32 @@ describe('events', () => {
     expect(deliveries.map((d: any) => d.event_id).sort()).toEqual(events.map((e: any) => e.event_id).sort())
   })
 
+  it("in a batch longer than one append, a record a later operation changes is carried as the write leaves it", async () => {
+    h = await createHarness()
+    const acme = await h.createOrg('acme', { tier: 'pro' })
+    const key = { key: acme.key }
+    await expectStatus(h.post('/console/rwa/jurisdictions', US, key), 201)
+    // Submitted first, revoked 99 operations later: more than a batch appends at once as it goes.
+    const submit = (subject: string) => ({
+      op: 'attestations.submit',
+      body: { jurisdiction: 'US', subject_did: subject, type: 'kyc', attester: 'A' },
+    })
+    const operations = [
+      { ref: 'a', ...submit(RECIPIENT) },
+      ...Array.from({ length: 98 }, (_, i) => submit(`${RECIPIENT}-${i}`)),
+      { op: 'attestations.revoke', body: { attestation_id: { $result: 'a.attestation_id' } } },
+    ]
+    const batch = await expectStatus(h.post('/console/rwa/batch', { operations }, key), 200)
+    const revokedId = batch.results[0].body.attestation_id
+    const now = await expectStatus(h.get(RECORD_PATHS.attestation!(revokedId), key), 200)
+    expect(now.status).toBe('revoked')
+    const ofRevoked = (await allEvents(h, acme.key)).filter(
+      (e) => e.data.object.attestation_id === revokedId,
+    )
+    expect(ofRevoked.map((e) => e.type).sort()).toEqual(['attestation.revoked', 'attestation.submitted'])
+    for (const event of ofRevoked) expect(event.data.object).toEqual(now)
+  })
+
   it('a refused write leaves no event', async () => {
     h = await createHarness()
     const acme = await h.createOrg('acme', { tier: 'pro' })

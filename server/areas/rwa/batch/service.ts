@@ -77,9 +77,13 @@ export async function runBatch(
 
   const execute = (p: Prepared, answers: Map<string, unknown>) =>
     executeOne(ctx, principal, c, run, p, answers)
-  // On SQLite a real batch's changes are appended as it goes (`BatchResults`); a dry run's all at its
-  // end, inside the savepoint that undoes them.
-  const results = new BatchResults(ctx, !request.dry_run && dialectOf(ctx.db) === 'sqlite')
+  // On SQLite a real batch of transfer requests appends its changes as it goes (`BatchResults`); a dry
+  // run appends all at its end, inside the savepoint that undoes them.
+  const appendAsItGoes =
+    !request.dry_run &&
+    dialectOf(ctx.db) === 'sqlite' &&
+    request.operations.every((operation) => APPENDED_AS_IT_GOES.has(operation.op))
+  const results = new BatchResults(ctx, appendAsItGoes)
   const runAll = async () => {
     await (request.atomic
       ? runAtomic(ctx, c, prepared, execute, results)
@@ -96,14 +100,23 @@ export async function runBatch(
 const OPERATIONS_PER_APPEND = 64
 
 /**
+ * The operations a batch made of them alone may append as it goes: each records one change, of the
+ * record it makes, which no operation of such a batch changes again. The events of a record two
+ * operations of a write change must be appended by one call, so that each carries the record as the
+ * write leaves it (server/pipeline/events/outbox.ts): a submitted attestation its batch then revokes.
+ */
+const APPENDED_AS_IT_GOES: ReadonlySet<BatchOperationName> = new Set<BatchOperationName>(['transfers.request'])
+
+/**
  * The batch's results, as the answer's JSON text once they are final. A write appends its changes to
  * the log at its end, and an answer is final only then (a transfer's `log_index`); kept until then, a
  * thousand operations' changes and answers outlived several of the garbage collector's young
  * collections, which copied them each time (docs/performance.md, "Twelfth pass: the batch's garbage").
- * So on SQLite (`appendAsItGoes`), whose one connection runs one write at a time, every
- * `OPERATIONS_PER_APPEND` operations the changes are appended and forgotten, and the results made text:
- * the same log positions, in the same order, as one append at the end. Not on PostgreSQL, where the log
- * row must be the last row a write locks (server/pipeline/writes/run-write.ts, `appendRecorded`).
+ * So on SQLite, whose one connection runs one write at a time, a batch of `APPENDED_AS_IT_GOES`
+ * operations (`appendAsItGoes`) appends and forgets its changes every `OPERATIONS_PER_APPEND`
+ * operations, and makes those results text: the same log positions, in the same order, as one append
+ * at the end. Not on PostgreSQL, where the log row must be the last row a write locks
+ * (server/pipeline/writes/run-write.ts, `appendRecorded`).
  */
 class BatchResults {
   private readonly texts: string[] = []
