@@ -127,8 +127,8 @@ const q = {
      ON CONFLICT (org_id, date) DO UPDATE SET dids_created = dids_created + 1`,
   ),
   statusList: db.prepare(
-    `SELECT * FROM status_lists WHERE org_id = ? AND jurisdiction_id = ? AND used < capacity
-       ORDER BY list_id DESC LIMIT 1`,
+    `SELECT * FROM status_lists WHERE org_id = ? AND jurisdiction_id = ? AND purpose = 'revocation'
+       AND used < capacity ORDER BY list_id DESC LIMIT 1`,
   ),
   insertStatusList: db.prepare(
     `INSERT INTO status_lists (list_id, org_id, jurisdiction_id, capacity, used, perm_key, version,
