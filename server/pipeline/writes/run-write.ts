@@ -71,7 +71,7 @@ export async function appendRecorded(ctx: AppContext): Promise<void> {
  * answers and closures no longer kept until the write's end. For a write that runs many operations one
  * after another (a batch on SQLite: server/areas/rwa/batch/service.ts), between two of them, where no
  * savepoint is open: a savepoint rolled back restores the write's list of changes to its length when it
- * began (../writes/savepoint.ts), which a forgotten list no longer has (checked).
+ * began (./savepoint.ts), which a forgotten list no longer has (checked).
  */
 export async function appendRecordedAndForget(ctx: AppContext): Promise<void> {
   const scope = currentWrite()

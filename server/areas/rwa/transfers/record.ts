@@ -186,10 +186,10 @@ export async function storeTransfer(
 }
 
 /**
- * The JSON text of an object (`json`, serialized, without `name`) with `name` added as its last field, as
- * `JSON.stringify({ ...object, [name]: value })` writes it: left out when `value` is undefined.
+ * The JSON text of a non-empty object (`json`, serialized, without `name`) with `name` added as its last
+ * field, as `JSON.stringify({ ...object, [name]: value })` writes it: left out when `value` is undefined.
  */
 function withLastField(json: string, name: string, value: number | undefined): string {
   if (value === undefined) return json
-  return `${json.slice(0, -1)}${json === '{}' ? '' : ','}${JSON.stringify(name)}:${JSON.stringify(value)}}`
+  return `${json.slice(0, -1)},${JSON.stringify(name)}:${JSON.stringify(value)}}`
 }
