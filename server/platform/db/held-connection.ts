@@ -46,8 +46,11 @@ interface Holder {
    * began it (`leader`), or in a savepoint of it (`member`).
    */
   group?: { of: CommitGroup; as: 'leader' | 'member' } | undefined
-  /** Its commit gave the connection back before the group's commit ran: nothing is left to release. */
-  released?: boolean
+  /**
+   * The group its transaction committed into: the connection goes back when kysely releases it after
+   * the commit, and the release then waits for the group's commit (`releaseConnection`).
+   */
+  awaiting?: CommitGroup | undefined
 }
 
 const holders = new ScopedStorage<Holder>()
@@ -439,17 +442,11 @@ class HoldingDriver implements Driver {
       }
     }
     holder.connection = undefined
-    // The connection goes to the writes waiting for it, which join the group; then its commit runs, and
-    // this write is durable (or failed) with it.
-    holder.released = true
-    await this.inner.releaseConnection(connection)
-    await group.of.done
+    holder.awaiting = group.of
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const holder = holders.getStore()
-    // Its group's commit failed after this write gave the connection back: the group rolled back whole.
-    if (holder?.released) return
     if (!holder || holder.connection !== connection) return this.inner.rollbackTransaction(connection)
     const name = holder.open.pop()
     if (name === '') return void holder.flatFailures++
@@ -477,11 +474,18 @@ class HoldingDriver implements Driver {
     this.inner.releaseSavepoint?.(connection, name, compile) ?? Promise.resolve()
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    // A held connection is released once, by the transaction that took it (it is no longer held then),
-    // or already by its commit into a group.
+    // A held connection is released once, by the transaction that took it (it is no longer held then).
     const holder = holders.getStore()
-    if (holder?.connection === connection || holder?.released) return
+    if (holder?.connection === connection) return
+    // A write committed into a group: the connection goes to the writes waiting for it, which join the
+    // group; then the group's commit runs, and this write is durable (or failed) with it. Told once, so
+    // that a query its flow left running past the commit (same holder) gives the connection back too:
+    // a flag kept until the flow ended kept that query's connection forever, and every later write
+    // waited for it.
+    const group = holder?.awaiting
+    if (holder) holder.awaiting = undefined
     await this.inner.releaseConnection(connection)
+    if (group) await group.done
   }
 
   destroy(): Promise<void> {

@@ -136,4 +136,42 @@ describe("SQLite's group commit", () => {
     expect(await job).toEqual([])
     await db.destroy()
   })
+  it("gives the connection back for a query a write left running past its commit", async () => {
+    const { db } = database()
+    let go!: () => void
+    const gate = new Promise<void>((resolve) => {
+      go = resolve
+    })
+    let late!: Promise<string[]>
+    // Work the first write starts and does not wait for: it runs in the write's flow, after its commit.
+    await write(db, async (trx) => {
+      await insert('a')(trx)
+      late = gate.then(() => ids(db))
+    })
+    let release!: () => void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    // The next write holds the connection in a group of its own when the late query asks for it.
+    const second = write(db, async (trx) => {
+      await insert('b')(trx)
+      await held
+    })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    go()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    release()
+    await second
+    // A stale flow's query that kept the connection would leave every later write waiting forever.
+    const third = write(db, insert('c'))
+    const timedOut = Symbol('timed out')
+    const outcome = await Promise.race([
+      third.then(() => 'committed'),
+      new Promise((resolve) => setTimeout(() => resolve(timedOut), 2_000)),
+    ])
+    expect(outcome).toBe('committed')
+    expect(await late).toEqual(['a', 'b'])
+    expect(await ids(db)).toEqual(['a', 'b', 'c'])
+    await db.destroy()
+  })
 })
